@@ -1,0 +1,12 @@
+import { z } from 'zod';
+
+/** Body of every error answer of the API: a message, and the list when several rules failed. */
+export const ApiErrorSchema = z.object({
+  message: z.string(),
+  error: z.string().optional(),
+  errors: z.array(z.string()).optional(),
+});
+export type ApiError = z.infer<typeof ApiErrorSchema>;
+
+/** Body of simple confirmations. */
+export const MessageSchema = z.object({ message: z.string() });

@@ -1,0 +1,34 @@
+import { z } from 'zod';
+import { TOKEN_LENGTH } from './constants';
+
+export const AuthMessages = {
+  loginFailedTitle: 'Inloggen mislukt',
+  invalidCredentials: 'Gebruikersnaam of wachtwoord onjuist',
+  tokenInvalidTitle: 'Token ongeldig',
+  tokenInvalid: 'Vul een geldig token in',
+  tokenRequired: 'Vul uw 2fa token in',
+  tooManyAttempts: 'Te veel inlogpogingen, probeer het over enkele minuten opnieuw',
+  notLoggedIn: 'Niet ingelogd',
+  twoFactorEnabledTitle: '2fa ingeschakeld',
+  twoFactorFallback: 'Something went wrong, please try again later.',
+} as const;
+
+export const LoginSchema = z.object({
+  username: z.string().trim().min(1, 'De gebruikersnaam is een verplicht veld').max(200),
+  password: z.string().min(1, 'Het wachtwoord is een verplicht veld').max(1000),
+  token: z.string().trim().max(TOKEN_LENGTH * 2).optional(),
+});
+export type Login = z.infer<typeof LoginSchema>;
+
+/** The logged-in account as the API presents it. */
+export const AccountSchema = z.object({
+  _id: z.string(),
+  name: z.string(),
+  username: z.string(),
+  '2fa': z.boolean(),
+});
+export type Account = z.infer<typeof AccountSchema>;
+
+export const TwoFactorEnableSchema = z.object({ username: z.string().trim().min(1).max(200) });
+export const TwoFactorLinkSchema = z.object({ link: z.string(), secret: z.string() });
+export type TwoFactorLink = z.infer<typeof TwoFactorLinkSchema>;

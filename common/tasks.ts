@@ -1,0 +1,53 @@
+import { z } from 'zod';
+
+/** Task states: queued before a worker claims it; the running ones of spec 001 §4; done, failed. */
+export const RUNNING_TASK_STATES = ['parsing', 'saving', 'updating', 'executing', 'sorting'] as const;
+export const FINISHED_TASK_STATES = ['done', 'failed'] as const;
+
+export const TaskResultSchema = z.object({
+  read: z.number().optional(),
+  saved: z.number().optional(),
+  skipped: z.number().optional(),
+  deleted: z.number().optional(),
+  unchanged: z.number().optional(),
+});
+
+/** A task as the API presents it (spec 001 §3 Task). */
+export const TaskSchema = z.object({
+  _id: z.string(),
+  type: z.string(),
+  state: z.string(),
+  percentage: z.number(),
+  date: z.string(),
+  file: z.string().nullable(),
+  error: z.string().nullable(),
+  message: z.string().nullable(),
+  partner: z.string().nullable(),
+  dataset: z.string().nullable(),
+  username: z.string().nullable(),
+  result: z.unknown().nullable(),
+});
+export type Task = z.infer<typeof TaskSchema>;
+
+/** The answer of calls that start a task. */
+export const TaskStartedSchema = z.object({ task: TaskSchema });
+
+export const TaskMessages = {
+  notFound: 'Deze taak kon niet worden gevonden',
+  empty: 'Geen recente taken.',
+  emptySearch: (term: string) => `Geen taken gevonden voor zoekopdracht ${term}.`,
+  orphaned: 'Taak afgebroken: het proces dat hem uitvoerde is gestopt',
+} as const;
+
+/** Whether a task has finished (done or failed). */
+export function isTaskFinished(state: string): boolean {
+  return state === 'done' || state === 'failed';
+}
+
+/** The Mantine colour of a task card (spec 001 §2 tasks): done green, running blue, failed red. */
+export function taskColor(state: string): 'green' | 'blue' | 'red' | 'dark' {
+  if (state === 'done') return 'green';
+  if (state === 'failed') return 'red';
+  if ((RUNNING_TASK_STATES as readonly string[]).includes(state)) return 'blue';
+  return 'dark';
+}

@@ -1,0 +1,108 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import cookie from '@fastify/cookie';
+import rateLimit from '@fastify/rate-limit';
+import fastifyStatic from '@fastify/static';
+import swagger from '@fastify/swagger';
+import swaggerUi from '@fastify/swagger-ui';
+import Fastify, { type FastifyInstance } from 'fastify';
+import {
+  jsonSchemaTransform,
+  serializerCompiler,
+  validatorCompiler,
+  type ZodTypeProvider,
+} from 'fastify-type-provider-zod';
+import type { AppConfig } from './config';
+import type { AppContext } from './context';
+import type { Database } from './db/client';
+import { registerAuthGuard } from './plugins/auth';
+import { registerErrorHandling } from './plugins/errors';
+import { registerSecurity } from './plugins/security';
+import { apiRoutes } from './routes';
+import { registerTaskHandlers } from './tasks/handlers';
+import { TaskRunner } from './tasks/worker';
+
+export interface BuildOptions {
+  config: AppConfig;
+  database: Database;
+  /** pino logger options, or false for silence (tests). */
+  logger?: boolean | object;
+}
+
+/** The tag that puts a route into the public partner API documentation at /apidocs. */
+export const PARTNER_API_TAG = 'Partner API';
+
+/** Builds the Fastify app with its plugins, routes and task runner (not yet started); returns both. */
+export async function buildApp(options: BuildOptions): Promise<{ app: FastifyInstance; ctx: AppContext }> {
+  const { config, database } = options;
+  const app = Fastify({
+    logger:
+      options.logger === false
+        ? false
+        : {
+            level: config.logLevel,
+            redact: ['req.headers.cookie', 'req.headers.authorization', 'req.headers["x-api-key"]', 'res.headers["set-cookie"]'],
+            ...(typeof options.logger === 'object' ? options.logger : {}),
+          },
+    bodyLimit: 1024 * 1024,
+    trustProxy: process.env.TRUST_PROXY === 'true',
+  }).withTypeProvider<ZodTypeProvider>();
+  app.setValidatorCompiler(validatorCompiler);
+  app.setSerializerCompiler(serializerCompiler);
+
+  const tasks = new TaskRunner(database, {
+    concurrency: config.taskConcurrency,
+    pollMs: config.taskPollMs,
+    log: app.log,
+  });
+  const ctx: AppContext = { config, database, db: database.db, tasks };
+  registerTaskHandlers(ctx);
+
+  registerErrorHandling(app);
+  await registerSecurity(app);
+  await app.register(cookie);
+  await app.register(rateLimit, { global: false });
+  registerAuthGuard(app, ctx);
+
+  await app.register(swagger, {
+    openapi: {
+      openapi: '3.0.3',
+      info: { title: 'Lijstwerk partner API', version: '1.0.1' },
+      servers: [
+        { url: 'https://api.lijstwerk.nl', description: 'Productie' },
+        { url: 'https://beta-api.lijstwerk.nl', description: 'Beta' },
+      ],
+      components: { securitySchemes: { apiKey: { type: 'apiKey', in: 'header', name: 'X-API-Key' } } },
+    },
+    transform: jsonSchemaTransform,
+    // Only the partner API is documented publicly; the back office's own calls stay internal.
+    hiddenTag: 'internal',
+    hideUntagged: true,
+  });
+  await app.register(swaggerUi, { routePrefix: '/apidocs', staticCSP: true });
+
+  await app.register(
+    async (api) => {
+      for (const plugin of apiRoutes(ctx)) await api.register(plugin);
+    },
+    { prefix: '/api' },
+  );
+
+  registerWebApp(app, config.webDir);
+  return { app, ctx };
+}
+
+// Serves the built React app, answers unknown non-API GETs with index.html (client routing)
+// and everything else unknown with a 404 message.
+function registerWebApp(app: FastifyInstance, webDir: string): void {
+  const index = path.join(webDir, 'index.html');
+  const hasWeb = fs.existsSync(index);
+  if (hasWeb) app.register(fastifyStatic, { root: webDir, wildcard: false, index: false, prefix: '/' });
+  app.setNotFoundHandler((request, reply) => {
+    const url = request.url.split('?')[0];
+    if (hasWeb && request.method === 'GET' && !url.startsWith('/api/') && url !== '/api') {
+      return reply.type('text/html').header('cache-control', 'no-cache').send(fs.createReadStream(index));
+    }
+    return reply.status(404).send({ message: `Niet gevonden: ${request.method} ${url}` });
+  });
+}

@@ -1,0 +1,46 @@
+import path from 'node:path';
+
+/** Runtime settings of the server, read once from the environment with their defaults. */
+export interface AppConfig {
+  port: number;
+  host: string;
+  dataDir: string;
+  databaseUrl?: string;
+  adminUsername?: string;
+  adminPassword?: string;
+  sessionTtlHours: number;
+  loginRateMax: number;
+  loginRateWindowMs: number;
+  taskConcurrency: number;
+  taskPollMs: number;
+  webDir: string;
+  secureCookies: boolean;
+  startWorker: boolean;
+  logLevel: string;
+}
+
+function intFromEnv(value: string | undefined, fallback: number): number {
+  const parsed = Number.parseInt(value ?? '', 10);
+  return Number.isFinite(parsed) && parsed > 0 ? parsed : fallback;
+}
+
+/** Reads the configuration from `env` (default `process.env`); returns a complete AppConfig. */
+export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
+  return {
+    port: intFromEnv(env.PORT, 8080),
+    host: env.HOST ?? '0.0.0.0',
+    dataDir: path.resolve(env.DATA_DIR ?? './data'),
+    databaseUrl: env.DATABASE_URL || undefined,
+    adminUsername: env.ADMIN_USERNAME || undefined,
+    adminPassword: env.ADMIN_PASSWORD || undefined,
+    sessionTtlHours: intFromEnv(env.SESSION_TTL_HOURS, 12),
+    loginRateMax: intFromEnv(env.LOGIN_RATE_MAX, 10),
+    loginRateWindowMs: intFromEnv(env.LOGIN_RATE_WINDOW_MS, 5 * 60 * 1000),
+    taskConcurrency: intFromEnv(env.TASK_CONCURRENCY, 2),
+    taskPollMs: intFromEnv(env.TASK_POLL_MS, 1000),
+    webDir: path.resolve(env.WEB_DIR ?? './dist/web'),
+    secureCookies: env.SECURE_COOKIES === 'true',
+    startWorker: env.START_WORKER !== 'false',
+    logLevel: env.LOG_LEVEL ?? 'info',
+  };
+}

@@ -1,0 +1,42 @@
+import { drizzle, type NodePgDatabase } from 'drizzle-orm/node-postgres';
+import { migrate } from 'drizzle-orm/node-postgres/migrator';
+import pg from 'pg';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import * as schema from './schema';
+
+export type Db = NodePgDatabase<typeof schema>;
+
+/** The app's database handle: the Drizzle instance and its pg pool. */
+export interface Database {
+  db: Db;
+  pool: pg.Pool;
+  url: string;
+  close(): Promise<void>;
+}
+
+// bigint (int8) and numeric come back as JS numbers; counts stay far below 2^53.
+pg.types.setTypeParser(20, (v) => Number.parseInt(v, 10));
+
+const migrationsFolder = path.join(path.dirname(fileURLToPath(import.meta.url)), 'migrations');
+
+/** Opens a pool to `url`; returns the Drizzle handle. */
+export function openDatabase(url: string, max = 20): Database {
+  const pool = new pg.Pool({ connectionString: url, max, application_name: 'lijstwerk' });
+  // An idle client losing its connection must not crash the process.
+  pool.on('error', () => {});
+  const db = drizzle(pool, { schema });
+  return { db, pool, url, close: () => pool.end() };
+}
+
+/** Applies the committed migrations under an advisory lock, so parallel starts do not race. */
+export async function migrateDatabase(database: Database): Promise<void> {
+  const client = await database.pool.connect();
+  try {
+    await client.query('SELECT pg_advisory_lock(727001)');
+    await migrate(drizzle(client, { schema }), { migrationsFolder });
+  } finally {
+    await client.query('SELECT pg_advisory_unlock(727001)').catch(() => {});
+    client.release();
+  }
+}

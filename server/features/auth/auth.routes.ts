@@ -1,0 +1,91 @@
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import { AccountSchema, AuthMessages, LoginSchema, TwoFactorEnableSchema, TwoFactorLinkSchema } from '../../../common/auth';
+import { MessageSchema } from '../../../common/api-error';
+import { UserMessages, UserSchema } from '../../../common/users';
+import type { AppContext } from '../../context';
+import { notFound } from '../../lib/http-errors';
+import { clearSessionCookie, currentUser, SESSION_COOKIE, setSessionCookie } from '../../plugins/auth';
+import { presentUser, setTwoFactor } from '../users/user.queries';
+import { login } from './auth.service';
+import { deleteSession } from './session.queries';
+import { createTotpSecret, totpLink } from './totp';
+
+const UserIdParams = z.object({ userId: z.string().min(1).max(100) });
+
+/** Login, logout, the current account and 2FA management (spec 001 §7 Auth and shell). */
+export function authRoutes(ctx: AppContext): FastifyPluginAsyncZod {
+  return async (app) => {
+    app.post(
+      '/auth/login',
+      {
+        config: {
+          public: true,
+          rateLimit: {
+            max: ctx.config.loginRateMax,
+            timeWindow: ctx.config.loginRateWindowMs,
+            hook: 'preHandler',
+            keyGenerator: (req) => {
+              const body = req.body as { username?: unknown } | undefined;
+              const name = typeof body?.username === 'string' ? body.username.trim().toLowerCase() : '';
+              return `${req.ip}|${name}`;
+            },
+            errorResponseBuilder: () => ({ statusCode: 429, message: AuthMessages.tooManyAttempts }),
+          },
+        },
+        schema: {
+          body: LoginSchema,
+          response: { 200: AccountSchema, 206: MessageSchema, 401: MessageSchema, 403: MessageSchema },
+        },
+      },
+      async (request, reply) => {
+        const outcome = await login(ctx, request.body);
+        if (outcome.kind === 'tokenRequired') return reply.status(206).send({ message: AuthMessages.tokenRequired });
+        if (outcome.kind === 'tokenInvalid') return reply.status(403).send({ message: AuthMessages.tokenInvalid });
+        if (outcome.kind === 'invalid') return reply.status(401).send({ message: AuthMessages.invalidCredentials });
+        setSessionCookie(reply, outcome.token, ctx);
+        request.log.info({ userId: outcome.user.id }, 'login');
+        return presentUser(outcome.user);
+      },
+    );
+
+    app.post(
+      '/auth/logout',
+      { config: { public: true }, schema: { response: { 200: MessageSchema } } },
+      async (request, reply) => {
+        const token = request.cookies[SESSION_COOKIE];
+        if (token) await deleteSession(ctx.db, token);
+        clearSessionCookie(reply, ctx);
+        return { message: 'Uitgelogd' };
+      },
+    );
+
+    app.get('/auth/me', { schema: { response: { 200: AccountSchema } } }, async (request) =>
+      presentUser(currentUser(request)),
+    );
+
+    app.post(
+      '/auth/2fa/:userId',
+      { schema: { params: UserIdParams, body: TwoFactorEnableSchema, response: { 200: TwoFactorLinkSchema } } },
+      async (request) => {
+        const secret = createTotpSecret();
+        const row = await setTwoFactor(ctx.db, request.params.userId, secret);
+        if (!row) throw notFound(UserMessages.notFound);
+        request.log.info({ userId: row.id, by: currentUser(request).id }, '2fa enabled');
+        // The enrolment link is the one moment the secret leaves the server, to the admin who asked.
+        return { link: totpLink(secret, row.username), secret };
+      },
+    );
+
+    app.put(
+      '/auth/2fa/:userId/disable',
+      { schema: { params: UserIdParams, response: { 200: UserSchema } } },
+      async (request) => {
+        const row = await setTwoFactor(ctx.db, request.params.userId, null);
+        if (!row) throw notFound(UserMessages.notFound);
+        request.log.info({ userId: row.id, by: currentUser(request).id }, '2fa disabled');
+        return presentUser(row);
+      },
+    );
+  };
+}

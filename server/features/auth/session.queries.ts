@@ -1,0 +1,52 @@
+import crypto from 'node:crypto';
+import { and, eq, gt, lt, sql } from 'drizzle-orm';
+import type { Db } from '../../db/client';
+import { users } from '../users/user.table';
+import { sessions } from './session.table';
+
+/** SHA-256 of a session token, as stored. */
+export function hashToken(token: string): string {
+  return crypto.createHash('sha256').update(token).digest('hex');
+}
+
+/** Creates a session for the user valid for `ttlHours`; returns the raw token for the cookie. */
+export async function createSession(db: Db, userId: string, ttlHours: number): Promise<string> {
+  const token = crypto.randomBytes(32).toString('base64url');
+  await db.insert(sessions).values({
+    tokenHash: hashToken(token),
+    userId,
+    expiresAt: new Date(Date.now() + ttlHours * 3600_000),
+  });
+  return token;
+}
+
+/**
+ * Finds the user of a live session and slides its expiry when more than ten minutes of it
+ * have passed; returns undefined for an unknown or expired token.
+ */
+export async function getSessionUser(db: Db, token: string, ttlHours: number) {
+  const tokenHash = hashToken(token);
+  const [row] = await db
+    .select({ user: users, expiresAt: sessions.expiresAt })
+    .from(sessions)
+    .innerJoin(users, eq(users.id, sessions.userId))
+    .where(and(eq(sessions.tokenHash, tokenHash), gt(sessions.expiresAt, sql`now()`)))
+    .limit(1);
+  if (!row) return undefined;
+  const fullExpiry = Date.now() + ttlHours * 3600_000;
+  if (fullExpiry - row.expiresAt.getTime() > 10 * 60_000) {
+    await db.update(sessions).set({ expiresAt: new Date(fullExpiry) }).where(eq(sessions.tokenHash, tokenHash));
+  }
+  return row.user;
+}
+
+/** Ends the session of this token (logout). */
+export async function deleteSession(db: Db, token: string): Promise<void> {
+  await db.delete(sessions).where(eq(sessions.tokenHash, hashToken(token)));
+}
+
+/** Removes expired sessions; returns how many. */
+export async function deleteExpiredSessions(db: Db): Promise<number> {
+  const rows = await db.delete(sessions).where(lt(sessions.expiresAt, sql`now()`)).returning({ t: sessions.tokenHash });
+  return rows.length;
+}

@@ -1,0 +1,24 @@
+import { bigint, index, integer, jsonb, pgTable, text, timestamp } from 'drizzle-orm/pg-core';
+
+/** Background work (imports, remaps, selections, checks) claimed by workers with SKIP LOCKED. */
+export const tasks = pgTable(
+  'tasks',
+  {
+    id: text('id').primaryKey(),
+    type: text('type').notNull(),
+    state: text('state').notNull().default('queued'),
+    percentage: integer('percentage').notNull().default(0),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+    startedAt: timestamp('started_at', { withTimezone: true }),
+    finishedAt: timestamp('finished_at', { withTimezone: true }),
+    file: text('file'),
+    error: text('error'),
+    partnerId: text('partner_id'),
+    datasetId: text('dataset_id'),
+    username: text('username'),
+    payload: jsonb('payload').notNull().default({}),
+    result: jsonb('result'),
+    workerKey: bigint('worker_key', { mode: 'number' }),
+  },
+  (t) => [index('tasks_state_created_idx').on(t.state, t.createdAt), index('tasks_created_idx').on(t.createdAt)],
+);

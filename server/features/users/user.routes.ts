@@ -1,0 +1,41 @@
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import { MessageSchema } from '../../../common/api-error';
+import { UserCreateSchema, UserMessages, UserSchema, UserUpdateSchema } from '../../../common/users';
+import type { AppContext } from '../../context';
+import { notFound } from '../../lib/http-errors';
+import { currentUser } from '../../plugins/auth';
+import { getUser, listUsers, presentUser } from './user.queries';
+import { createUser, removeUser, saveUser } from './user.service';
+
+const IdParams = z.object({ id: z.string().min(1).max(100) });
+
+/** User management (spec 001 §7 Users): list, get, create, update, delete. */
+export function userRoutes(ctx: AppContext): FastifyPluginAsyncZod {
+  return async (app) => {
+    app.get('/users', { schema: { response: { 200: z.array(UserSchema) } } }, async () =>
+      (await listUsers(ctx.db)).map(presentUser),
+    );
+
+    app.get('/users/:id', { schema: { params: IdParams, response: { 200: UserSchema } } }, async (request) => {
+      const row = await getUser(ctx.db, request.params.id);
+      if (!row) throw notFound(UserMessages.notFound);
+      return presentUser(row);
+    });
+
+    app.post('/users', { schema: { body: UserCreateSchema, response: { 200: UserSchema } } }, async (request) =>
+      presentUser(await createUser(ctx.db, request.body)),
+    );
+
+    app.put(
+      '/users/:id',
+      { schema: { params: IdParams, body: UserUpdateSchema, response: { 200: UserSchema } } },
+      async (request) => presentUser(await saveUser(ctx.db, request.params.id, request.body)),
+    );
+
+    app.delete('/users/:id', { schema: { params: IdParams, response: { 200: MessageSchema } } }, async (request) => {
+      await removeUser(ctx.db, request.params.id, currentUser(request).id);
+      return { message: UserMessages.deleted };
+    });
+  };
+}

@@ -1,0 +1,71 @@
+import crypto from 'node:crypto';
+import type { UserCreate, UserUpdate } from '../../../common/users';
+import { UserMessages } from '../../../common/users';
+import type { Db } from '../../db/client';
+import { conflict, HttpError, notFound } from '../../lib/http-errors';
+import { hashPassword } from '../auth/password';
+import { countUsers, deleteUser, getUserByUsername, insertUser, type UserRow, updateUser } from './user.queries';
+
+function isUniqueViolation(err: unknown): boolean {
+  return typeof err === 'object' && err !== null && (err as { code?: string }).code === '23505';
+}
+
+/** Creates a user with a hashed password; throws 409 when the username is taken. */
+export async function createUser(db: Db, input: UserCreate): Promise<UserRow> {
+  try {
+    return await insertUser(db, {
+      name: input.name,
+      username: input.username,
+      passwordHash: await hashPassword(input.password),
+    });
+  } catch (err) {
+    if (isUniqueViolation(err)) throw conflict(UserMessages.usernameTaken);
+    throw err;
+  }
+}
+
+/** Saves name, username and (when filled) a new password; throws 404 or 409. */
+export async function saveUser(db: Db, id: string, input: UserUpdate): Promise<UserRow> {
+  try {
+    const row = await updateUser(db, id, {
+      name: input.name,
+      username: input.username,
+      ...(input.password ? { passwordHash: await hashPassword(input.password) } : {}),
+    });
+    if (!row) throw notFound(UserMessages.notFound);
+    return row;
+  } catch (err) {
+    if (isUniqueViolation(err)) throw conflict(UserMessages.usernameTaken);
+    throw err;
+  }
+}
+
+/** Deletes a user other than the acting one; throws 400 for oneself and 404 when absent. */
+export async function removeUser(db: Db, id: string, actingUserId: string): Promise<void> {
+  if (id === actingUserId) throw new HttpError(400, UserMessages.deleteSelf);
+  if (!(await deleteUser(db, id))) throw notFound(UserMessages.notFound);
+}
+
+/**
+ * Creates the first administrator when there are no users: from the given credentials, or with
+ * a random password that is returned so the caller can print it once. Returns null when users exist.
+ */
+export async function ensureFirstAdmin(
+  db: Db,
+  username?: string,
+  password?: string,
+): Promise<{ username: string; generatedPassword?: string } | null> {
+  if ((await countUsers(db)) > 0) {
+    if (username && !(await getUserByUsername(db, username)) && password) {
+      // An explicitly configured administrator that does not exist yet is still created.
+      await createUser(db, { name: username, username, password });
+      return { username };
+    }
+    return null;
+  }
+  const name = username ?? 'admin';
+  // Random password meets the rules: letters, a capital and digits.
+  const generated = password ? undefined : `${crypto.randomBytes(12).toString('base64url')}A1`;
+  await insertUser(db, { name, username: name, passwordHash: await hashPassword(password ?? generated!) });
+  return { username: name, generatedPassword: generated };
+}

@@ -1,0 +1,19 @@
+/** An error with an HTTP status and a user-facing (Dutch) message; the error handler sends it as is. */
+export class HttpError extends Error {
+  constructor(
+    public readonly statusCode: number,
+    message: string,
+    public readonly errors?: string[],
+  ) {
+    super(message);
+  }
+}
+
+/** 400 with a message, optionally the list of rule messages. */
+export const badRequest = (message: string, errors?: string[]) => new HttpError(400, message, errors);
+/** 404 with a message. */
+export const notFound = (message: string) => new HttpError(404, message);
+/** 409 with a message. */
+export const conflict = (message: string) => new HttpError(409, message);
+/** 403 with a message. */
+export const forbidden = (message: string) => new HttpError(403, message);

@@ -1,0 +1,55 @@
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { AuthMessages } from '../../common/auth';
+import type { AppContext } from '../context';
+import { getSessionUser } from '../features/auth/session.queries';
+import type { UserRow } from '../features/users/user.queries';
+
+export const SESSION_COOKIE = 'lijstwerk_session';
+
+declare module 'fastify' {
+  interface FastifyRequest {
+    user?: UserRow;
+  }
+  interface FastifyContextConfig {
+    /** Reachable without a session (login, version docs, partner API with its own key). */
+    public?: boolean;
+  }
+}
+
+/** The user of the request; for use in handlers of protected routes, where the hook already ensured one. */
+export function currentUser(request: FastifyRequest): UserRow {
+  if (!request.user) throw new Error('currentUser called on a public route');
+  return request.user;
+}
+
+/** Sets the httpOnly SameSite=Strict session cookie. */
+export function setSessionCookie(reply: FastifyReply, token: string, ctx: AppContext): void {
+  reply.setCookie(SESSION_COOKIE, token, {
+    path: '/',
+    httpOnly: true,
+    sameSite: 'strict',
+    secure: ctx.config.secureCookies,
+    maxAge: ctx.config.sessionTtlHours * 3600,
+  });
+}
+
+/** Clears the session cookie. */
+export function clearSessionCookie(reply: FastifyReply, ctx: AppContext): void {
+  reply.clearCookie(SESSION_COOKIE, { path: '/', httpOnly: true, sameSite: 'strict', secure: ctx.config.secureCookies });
+}
+
+/**
+ * Every /api route needs a live session unless its config says `public`. Runs on onRequest,
+ * before the body is read, so an anonymous caller learns nothing about validation.
+ */
+export function registerAuthGuard(app: FastifyInstance, ctx: AppContext): void {
+  app.addHook('onRequest', async (request, reply) => {
+    if (!request.url.startsWith('/api/') && request.url !== '/api') return;
+    const token = request.cookies[SESSION_COOKIE];
+    if (token) request.user = await getSessionUser(ctx.db, token, ctx.config.sessionTtlHours);
+    if (request.routeOptions.config?.public) return;
+    if (!request.user) {
+      return reply.status(401).send({ message: AuthMessages.notLoggedIn });
+    }
+  });
+}

@@ -1,0 +1,63 @@
+import type { FastifyInstance } from 'fastify';
+import { buildApp } from './app';
+import type { AppConfig } from './config';
+import type { AppContext } from './context';
+import { migrateDatabase, openDatabase } from './db/client';
+import { startEmbeddedDatabase } from './db/embedded';
+import { deleteExpiredSessions } from './features/auth/session.queries';
+import { ensureFirstAdmin } from './features/users/user.service';
+
+/** A started server: the app, its context and how to stop everything it started. */
+export interface RunningServer {
+  app: FastifyInstance;
+  ctx: AppContext;
+  stop(): Promise<void>;
+}
+
+/**
+ * Starts the whole application: the embedded database when no DATABASE_URL is set, migrations,
+ * the first administrator, the HTTP server and the task worker; returns a handle to stop it.
+ */
+export async function startServer(config: AppConfig, options: { listen?: boolean } = {}): Promise<RunningServer> {
+  const embedded = config.databaseUrl
+    ? undefined
+    : await startEmbeddedDatabase(config.dataDir, (m) => {
+        if (/FATAL|PANIC|ERROR/.test(m)) console.error(`[postgres] ${m}`);
+      });
+  const database = openDatabase(config.databaseUrl ?? embedded!.url);
+  try {
+    await migrateDatabase(database);
+    const { app, ctx } = await buildApp({ config, database });
+    const admin = await ensureFirstAdmin(database.db, config.adminUsername, config.adminPassword);
+    if (admin?.generatedPassword) {
+      // Printed once, on the first start only; it is never stored in plain text.
+      app.log.warn(
+        `Eerste beheerder aangemaakt: gebruikersnaam "${admin.username}", wachtwoord "${admin.generatedPassword}". Wijzig dit wachtwoord na het inloggen.`,
+      );
+    } else if (admin) {
+      app.log.info(`Beheerder "${admin.username}" aangemaakt uit ADMIN_USERNAME/ADMIN_PASSWORD`);
+    }
+    if (options.listen !== false) await app.listen({ port: config.port, host: config.host });
+    if (config.startWorker) await ctx.tasks.start();
+    const sweep = setInterval(() => void deleteExpiredSessions(database.db).catch(() => {}), 3600_000);
+    sweep.unref();
+    let stopped = false;
+    return {
+      app,
+      ctx,
+      async stop() {
+        if (stopped) return;
+        stopped = true;
+        clearInterval(sweep);
+        await app.close();
+        await ctx.tasks.stop();
+        await database.close();
+        await embedded?.stop();
+      },
+    };
+  } catch (err) {
+    await database.close().catch(() => {});
+    await embedded?.stop().catch(() => {});
+    throw err;
+  }
+}
