@@ -70,6 +70,8 @@ export async function startEmbeddedDatabase(
   const password = await readOrCreateSecret(path.join(dataDir, 'pg-password'));
   const port = await findFreePort();
   const isRoot = typeof process.getuid === 'function' && process.getuid() === 0;
+  // As root, PostgreSQL runs as the 'postgres' user, which must be able to reach dataDir/pg.
+  if (isRoot) await fs.chmod(dataDir, 0o711);
   const pg = new EmbeddedPostgres({
     databaseDir: pgDir,
     user: 'postgres',

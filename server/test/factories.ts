@@ -1,0 +1,47 @@
+import crypto from 'node:crypto';
+import type { FastifyInstance } from 'fastify';
+import type { Db } from '../db/client';
+import { hashPassword } from '../features/auth/password';
+import { insertUser, setTwoFactor, type UserRow } from '../features/users/user.queries';
+
+/** A user made for a test, with its plain password. */
+export interface TestUser {
+  row: UserRow;
+  password: string;
+}
+
+/** Inserts a user with a valid random password; returns it with the password. */
+export async function makeUser(db: Db, overrides: { name?: string; username?: string; password?: string } = {}): Promise<TestUser> {
+  const suffix = crypto.randomBytes(4).toString('hex');
+  const password = overrides.password ?? `Geheim${suffix}1A`;
+  const row = await insertUser(db, {
+    name: overrides.name ?? `Tester ${suffix}`,
+    username: overrides.username ?? `tester_${suffix}`,
+    passwordHash: await hashPassword(password),
+  });
+  return { row, password };
+}
+
+/** Turns on 2fa for a user with the given base32 secret. */
+export async function enableTwoFactor(db: Db, userId: string, secret: string): Promise<void> {
+  await setTwoFactor(db, userId, secret);
+}
+
+/** Logs in through the API; returns the Cookie header value for later requests. Throws unless 200. */
+export async function loginCookie(app: FastifyInstance, user: TestUser, token?: string): Promise<string> {
+  const res = await app.inject({
+    method: 'POST',
+    url: '/api/auth/login',
+    payload: { username: user.row.username, password: user.password, token },
+  });
+  if (res.statusCode !== 200) throw new Error(`login failed: ${res.statusCode} ${res.body}`);
+  const cookie = res.cookies.find((c) => c.name === 'lijstwerk_session');
+  if (!cookie) throw new Error('no session cookie');
+  return `lijstwerk_session=${cookie.value}`;
+}
+
+/** Makes a user and logs it in; returns the user and its Cookie header. */
+export async function makeSession(app: FastifyInstance, db: Db): Promise<{ user: TestUser; cookie: string }> {
+  const user = await makeUser(db);
+  return { user, cookie: await loginCookie(app, user) };
+}
