@@ -1,7 +1,10 @@
+import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { AuthMessages } from '../../../common/auth';
+import { UserMessages } from '../../../common/users';
 import { createTestApp, type TestApp } from '../../test/app';
-import { enableTwoFactor, loginCookie, makeUser } from '../../test/factories';
-import { generateTotp, createTotpSecret } from './totp';
+import { enableTwoFactor, loginCookie, makeSession, makeUser } from '../../test/factories';
+import { createTotpSecret, generateTotp } from './totp';
 
 let t: TestApp;
 beforeAll(async () => {
@@ -58,5 +61,167 @@ describe('POST /api/auth/login', () => {
     expect(me.json().username).toBe(user.row.username);
     const anon = await t.app.inject({ method: 'GET', url: '/api/auth/me' });
     expect(anon.statusCode).toBe(401);
+  });
+});
+
+describe('sessions', () => {
+  const me = (cookie: string) => t.app.inject({ method: 'GET', url: '/api/auth/me', headers: { cookie } });
+
+  it('logout ends the session: the old cookie then gets 401 on /api/auth/me', async () => {
+    const { cookie } = await makeSession(t.app, t.database.db);
+    expect((await me(cookie)).statusCode).toBe(200);
+    const out = await t.app.inject({ method: 'POST', url: '/api/auth/logout', headers: { cookie } });
+    expect(out.statusCode).toBe(200);
+    const cleared = out.cookies.find((c) => c.name === 'lijstwerk_session');
+    expect(cleared?.value).toBe('');
+    const after = await me(cookie);
+    expect(after.statusCode).toBe(401);
+    expect(after.json().message).toBe(AuthMessages.notLoggedIn);
+  });
+
+  it('logout without a session still answers 200', async () => {
+    const out = await t.app.inject({ method: 'POST', url: '/api/auth/logout' });
+    expect(out.statusCode).toBe(200);
+  });
+
+  it('an expired session gets 401 while another session of the same user still works', async () => {
+    const user = await makeUser(t.database.db);
+    const expired = await loginCookie(t.app, user);
+    const live = await loginCookie(t.app, user);
+    const tokenOf = (c: string) => c.slice('lijstwerk_session='.length);
+    // Only the first session's row is moved into the past (rows are found by the token's SHA-256).
+    await t.database.db.execute(sql`
+      UPDATE sessions SET expires_at = now() - interval '1 minute'
+      WHERE token_hash = encode(sha256(convert_to(${tokenOf(expired)}, 'UTF8')), 'hex')`);
+    expect((await me(expired)).statusCode).toBe(401);
+    expect((await me(live)).statusCode).toBe(200);
+  });
+});
+
+describe('2fa management', () => {
+  let admin: { cookie: string };
+  beforeAll(async () => {
+    admin = await makeSession(t.app, t.database.db);
+  });
+
+  it('enable returns an otpauth link with the secret; login then needs the token; disable turns it off', async () => {
+    const user = await makeUser(t.database.db);
+    const creds = { username: user.row.username, password: user.password };
+    const enable = await t.app.inject({
+      method: 'POST',
+      url: `/api/auth/2fa/${user.row.id}`,
+      headers: admin,
+      payload: { username: user.row.username },
+    });
+    expect(enable.statusCode).toBe(200);
+    const { link, secret } = enable.json() as { link: string; secret: string };
+    expect(secret).toMatch(/^[A-Z2-7]{32}$/);
+    expect(link.startsWith('otpauth://totp/')).toBe(true);
+    expect(link).toContain(`secret=${secret}`);
+    expect(link).toContain(encodeURIComponent(user.row.username));
+
+    const listed = await t.app.inject({ method: 'GET', url: '/api/users', headers: admin });
+    expect(listed.json().find((u: { _id: string }) => u._id === user.row.id)['2fa']).toBe(true);
+
+    expect((await login(creds)).statusCode).toBe(206);
+    const ok = await login({ ...creds, token: generateTotp(secret) });
+    expect(ok.statusCode).toBe(200);
+    expect(ok.json()['2fa']).toBe(true);
+
+    const disable = await t.app.inject({ method: 'PUT', url: `/api/auth/2fa/${user.row.id}/disable`, headers: admin });
+    expect(disable.statusCode).toBe(200);
+    expect(disable.json()).toEqual({ _id: user.row.id, name: user.row.name, username: user.row.username, '2fa': false });
+
+    const after = await t.app.inject({ method: 'GET', url: '/api/users', headers: admin });
+    expect(after.json().find((u: { _id: string }) => u._id === user.row.id)['2fa']).toBe(false);
+    const plain = await login(creds);
+    expect(plain.statusCode).toBe(200);
+    expect(plain.json()['2fa']).toBe(false);
+  });
+
+  it('answers 404 with the user message for an unknown user id', async () => {
+    const enable = await t.app.inject({
+      method: 'POST',
+      url: '/api/auth/2fa/bestaatniet',
+      headers: admin,
+      payload: { username: 'bestaatniet' },
+    });
+    expect(enable.statusCode).toBe(404);
+    expect(enable.json().message).toBe(UserMessages.notFound);
+    const disable = await t.app.inject({ method: 'PUT', url: '/api/auth/2fa/bestaatniet/disable', headers: admin });
+    expect(disable.statusCode).toBe(404);
+    expect(disable.json().message).toBe(UserMessages.notFound);
+  });
+
+  it('needs a session', async () => {
+    const user = await makeUser(t.database.db);
+    const res = await t.app.inject({
+      method: 'POST',
+      url: `/api/auth/2fa/${user.row.id}`,
+      payload: { username: user.row.username },
+    });
+    expect(res.statusCode).toBe(401);
+  });
+
+  it('never shows the TOTP secret or the password hash in the user list or a single user', async () => {
+    const user = await makeUser(t.database.db);
+    const secret = createTotpSecret();
+    await enableTwoFactor(t.database.db, user.row.id, secret);
+    const list = await t.app.inject({ method: 'GET', url: '/api/users', headers: admin });
+    const one = await t.app.inject({ method: 'GET', url: `/api/users/${user.row.id}`, headers: admin });
+    expect(list.statusCode).toBe(200);
+    expect(one.statusCode).toBe(200);
+    expect(one.json()).toEqual({ _id: user.row.id, name: user.row.name, username: user.row.username, '2fa': true });
+    for (const body of [list.body, one.body]) {
+      expect(body).toContain(user.row.username);
+      expect(body).not.toContain(secret);
+      expect(body).not.toContain('argon2');
+      expect(body).not.toContain(user.row.passwordHash);
+    }
+  });
+});
+
+describe('login rate limit', () => {
+  let limited: TestApp;
+  beforeAll(async () => {
+    limited = await createTestApp({ startWorker: false, config: { loginRateMax: 3 } });
+  });
+  afterAll(() => limited.close());
+
+  const attempt = (username: string) =>
+    limited.app.inject({ method: 'POST', url: '/api/auth/login', payload: { username, password: 'Verkeerd123' } });
+
+  it('answers 429 in Dutch on the 4th attempt for one username, while another username still gets 401', async () => {
+    const user = await makeUser(limited.database.db);
+    for (let i = 0; i < 3; i++) expect((await attempt(user.row.username)).statusCode).toBe(401);
+    const blocked = await attempt(user.row.username);
+    expect(blocked.statusCode).toBe(429);
+    expect(blocked.json().message).toBe(AuthMessages.tooManyAttempts);
+    // The key is IP plus lower-cased username: a different spelling of the same name is the same key.
+    expect((await attempt(user.row.username.toUpperCase())).statusCode).toBe(429);
+    // Even the right password is refused while the limit holds.
+    const right = await limited.app.inject({
+      method: 'POST',
+      url: '/api/auth/login',
+      payload: { username: user.row.username, password: user.password },
+    });
+    expect(right.statusCode).toBe(429);
+
+    const other = await attempt('iemand_anders');
+    expect(other.statusCode).toBe(401);
+    expect(other.json().message).toBe(AuthMessages.invalidCredentials);
+  });
+
+  it('counts per IP: the same username from another IP is not blocked', async () => {
+    const username = 'gedeelde_naam';
+    for (let i = 0; i < 4; i++) await attempt(username);
+    expect((await attempt(username)).statusCode).toBe(429);
+    const elsewhere = await limited.app.inject({
+      method: 'POST',
+      url: '/api/auth/login',
+      remoteAddress: '10.1.2.3',
+      payload: { username, password: 'Verkeerd123' },
+    });
+    expect(elsewhere.statusCode).toBe(401);
   });
 });
