@@ -6,8 +6,14 @@ import { conflict, HttpError, notFound } from '../../lib/http-errors';
 import { hashPassword } from '../auth/password';
 import { countUsers, deleteUser, getUserByUsername, insertUser, type UserRow, updateUser } from './user.queries';
 
+// Drizzle wraps the driver's error in a DrizzleQueryError; the PostgreSQL code is on its cause.
 function isUniqueViolation(err: unknown): boolean {
-  return typeof err === 'object' && err !== null && (err as { code?: string }).code === '23505';
+  let e = err;
+  for (let depth = 0; depth < 5 && typeof e === 'object' && e !== null; depth++) {
+    if ((e as { code?: string }).code === '23505') return true;
+    e = (e as { cause?: unknown }).cause;
+  }
+  return false;
 }
 
 /** Creates a user with a hashed password; throws 409 when the username is taken. */
