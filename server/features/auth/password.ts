@@ -1,3 +1,4 @@
+import crypto from 'node:crypto';
 import { hash, verify } from '@node-rs/argon2';
 
 // Argon2id (algorithm 2) with the OWASP-recommended minimum cost.
@@ -18,4 +19,9 @@ export async function verifyPassword(storedHash: string | undefined, password: s
     return false;
   }
   return verify(storedHash, password).catch(() => false);
+}
+
+/** Makes a random 18-character password that meets the password rules (a capital and a digit); returns it. */
+export function generatePassword(): string {
+  return `${crypto.randomBytes(12).toString('base64url')}A1`;
 }

@@ -1,10 +1,9 @@
-import crypto from 'node:crypto';
 import type { UserCreate, UserUpdate } from '../../../common/users';
 import { UserMessages } from '../../../common/users';
 import type { Db } from '../../db/client';
 import { conflict, HttpError, notFound } from '../../lib/http-errors';
-import { hashPassword } from '../auth/password';
-import { countUsers, deleteUser, getUserByUsername, insertUser, type UserRow, updateUser } from './user.queries';
+import { generatePassword, hashPassword } from '../auth/password';
+import { countUsers, deleteUser, insertUser, type UserRow, updateUser } from './user.queries';
 
 // Drizzle wraps the driver's error in a DrizzleQueryError; the PostgreSQL code is on its cause.
 function isUniqueViolation(err: unknown): boolean {
@@ -54,24 +53,25 @@ export async function removeUser(db: Db, id: string, actingUserId: string): Prom
 
 /**
  * Creates the first administrator when there are no users: from the given credentials, or with
- * a random password that is returned so the caller can print it once. Returns null when users exist.
+ * a random password that is returned so the caller can print it once. Returns null when users
+ * exist (also when another process created the first user at the same moment).
  */
 export async function ensureFirstAdmin(
   db: Db,
   username?: string,
   password?: string,
 ): Promise<{ username: string; generatedPassword?: string } | null> {
-  if ((await countUsers(db)) > 0) {
-    if (username && !(await getUserByUsername(db, username)) && password) {
-      // An explicitly configured administrator that does not exist yet is still created.
-      await createUser(db, { name: username, username, password });
-      return { username };
-    }
-    return null;
-  }
+  // Only an empty users table gets an administrator: a configured one that was deleted later
+  // must not come back with the password from the environment on the next start.
+  if ((await countUsers(db)) > 0) return null;
   const name = username ?? 'admin';
-  // Random password meets the rules: letters, a capital and digits.
-  const generated = password ? undefined : `${crypto.randomBytes(12).toString('base64url')}A1`;
-  await insertUser(db, { name, username: name, passwordHash: await hashPassword(password ?? generated!) });
+  const generated = password ? undefined : generatePassword();
+  try {
+    await insertUser(db, { name, username: name, passwordHash: await hashPassword(password ?? generated!) });
+  } catch (err) {
+    // Two instances starting on one database: the other one won the race.
+    if (isUniqueViolation(err)) return null;
+    throw err;
+  }
   return { username: name, generatedPassword: generated };
 }
