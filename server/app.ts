@@ -29,6 +29,20 @@ export interface BuildOptions {
   logger?: boolean | object;
 }
 
+/** One registered route as the security tests walk them: method, URL pattern and whether it is public. */
+export interface RouteEntry {
+  method: string;
+  url: string;
+  isPublic: boolean;
+}
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    /** Every route registered after the core plugins, filled by an onRoute hook. */
+    routeTable: RouteEntry[];
+  }
+}
+
 /** The tag that puts a route into the public partner API documentation at /apidocs. */
 export const PARTNER_API_TAG = 'Partner API';
 
@@ -49,6 +63,14 @@ export async function buildApp(options: BuildOptions): Promise<{ app: FastifyIns
   }).withTypeProvider<ZodTypeProvider>();
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
+  // Recorded so tests can prove that every /api route needs a session unless marked public.
+  const routeTable: RouteEntry[] = [];
+  app.decorate('routeTable', routeTable);
+  app.addHook('onRoute', (route) => {
+    for (const method of [route.method].flat()) {
+      routeTable.push({ method, url: route.url, isPublic: route.config?.public === true });
+    }
+  });
 
   const tasks = new TaskRunner(database, {
     concurrency: config.taskConcurrency,

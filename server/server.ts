@@ -17,8 +17,12 @@ export interface RunningServer {
 /**
  * Starts the whole application: the embedded database when no DATABASE_URL is set, migrations,
  * the first administrator, the HTTP server and the task worker; returns a handle to stop it.
+ * `extend` may add routes and task types before the server listens (the e2e server uses it).
  */
-export async function startServer(config: AppConfig, options: { listen?: boolean } = {}): Promise<RunningServer> {
+export async function startServer(
+  config: AppConfig,
+  options: { listen?: boolean; extend?: (app: FastifyInstance, ctx: AppContext) => Promise<void> } = {},
+): Promise<RunningServer> {
   const embedded = config.databaseUrl
     ? undefined
     : await startEmbeddedDatabase(config.dataDir, (m) => {
@@ -28,6 +32,7 @@ export async function startServer(config: AppConfig, options: { listen?: boolean
   try {
     await migrateDatabase(database);
     const { app, ctx } = await buildApp({ config, database });
+    await options.extend?.(app, ctx);
     const admin = await ensureFirstAdmin(database.db, config.adminUsername, config.adminPassword);
     if (admin?.generatedPassword) {
       // Printed once, on the first start only; it is never stored in plain text.

@@ -1,0 +1,54 @@
+import crypto from 'node:crypto';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import pg from 'pg';
+import { loadConfig } from '../server/config';
+import { startServer } from '../server/server';
+import { E2E_ADMIN } from './support/admin';
+
+// The server of the Playwright journeys: the built web app on a fresh embedded database in a
+// temporary directory, or on a fresh database of the TEST_DATABASE_URL server.
+const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'lijstwerk-e2e-'));
+let databaseUrl: string | undefined;
+let dropDatabase = async () => {};
+if (process.env.TEST_DATABASE_URL) {
+  const name = `lw_e2e_${crypto.randomBytes(4).toString('hex')}`;
+  const admin = new pg.Client({ connectionString: process.env.TEST_DATABASE_URL });
+  await admin.connect();
+  await admin.query(`CREATE DATABASE ${name}`);
+  await admin.end();
+  const url = new URL(process.env.TEST_DATABASE_URL);
+  url.pathname = `/${name}`;
+  databaseUrl = url.toString();
+  dropDatabase = async () => {
+    const c = new pg.Client({ connectionString: process.env.TEST_DATABASE_URL });
+    await c.connect();
+    await c.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
+    await c.end();
+  };
+}
+
+const config = {
+  ...loadConfig({
+    PORT: process.env.E2E_PORT ?? '18080',
+    HOST: '127.0.0.1',
+    DATA_DIR: dataDir,
+    ADMIN_USERNAME: E2E_ADMIN.username,
+    ADMIN_PASSWORD: E2E_ADMIN.password,
+    LOGIN_RATE_MAX: '10000',
+    LOG_LEVEL: 'warn',
+    TASK_POLL_MS: '200',
+  }),
+  databaseUrl,
+};
+const server = await startServer(config);
+
+async function shutdown() {
+  await server.stop().catch(() => {});
+  await dropDatabase().catch(() => {});
+  fs.rmSync(dataDir, { recursive: true, force: true });
+  process.exit(0);
+}
+process.on('SIGINT', shutdown);
+process.on('SIGTERM', shutdown);

@@ -1,0 +1,14 @@
+import path from 'node:path';
+import react from '@vitejs/plugin-react';
+import { defineConfig } from 'vite';
+
+// The web app lives in web/; the build goes to dist/web, which the server serves on one port.
+export default defineConfig({
+  root: path.resolve('web'),
+  plugins: [react()],
+  build: { outDir: path.resolve('dist/web'), emptyOutDir: true, chunkSizeWarningLimit: 2000 },
+  server: {
+    port: 5173,
+    proxy: { '/api': 'http://127.0.0.1:8080', '/apidocs': 'http://127.0.0.1:8080' },
+  },
+});

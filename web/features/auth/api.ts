@@ -1,0 +1,27 @@
+import { z } from 'zod';
+import { AccountSchema, type Login, TwoFactorLinkSchema } from '../../../common/auth';
+import { MessageSchema } from '../../../common/api-error';
+import { UserSchema } from '../../../common/users';
+import { http } from '../../lib/http';
+
+export const accountKey = ['auth', 'me'] as const;
+
+/** The logged-in account, or null when the session is missing or expired. */
+export async function fetchAccount() {
+  try {
+    return await http.get('/auth/me', AccountSchema, { isAuthCall: true });
+  } catch (err) {
+    if ((err as { status?: number }).status === 401) return null;
+    throw err;
+  }
+}
+
+/** Logs in; throws ApiError 206 (token needed), 401 or 403. */
+export const login = (body: Login) => http.post('/auth/login', body, AccountSchema, { isAuthCall: true });
+export const logout = () => http.post('/auth/logout', {}, MessageSchema, { isAuthCall: true });
+export const enableTwoFactor = (userId: string, username: string) =>
+  http.post(`/auth/2fa/${encodeURIComponent(userId)}`, { username }, TwoFactorLinkSchema);
+export const disableTwoFactor = (userId: string) =>
+  http.put(`/auth/2fa/${encodeURIComponent(userId)}/disable`, {}, UserSchema);
+export const NullableAccount = AccountSchema.nullable();
+export type { z };

@@ -1,0 +1,30 @@
+import type { Task } from '../../../common/tasks';
+
+const LABELS: [keyof ResultCounts, string][] = [
+  ['read', 'Gevonden'],
+  ['saved', 'Opgeslagen'],
+  ['skipped', 'Overgeslagen'],
+  ['deleted', 'Verwijderd'],
+  ['unchanged', 'Onveranderd'],
+];
+
+type ResultCounts = { read?: number; saved?: number; skipped?: number; deleted?: number; unchanged?: number };
+
+/**
+ * The result line of a task card (spec 001 §2 tasks): only when a read count exists, listing
+ * Gevonden, Opgeslagen, Overgeslagen, Verwijderd, Onveranderd where present; null otherwise.
+ */
+export function taskSummary(task: Pick<Task, 'result'>): string | null {
+  const result = task.result as ResultCounts | null;
+  if (!result || typeof result !== 'object' || typeof result.read !== 'number') return null;
+  return LABELS.filter(([key]) => typeof result[key] === 'number')
+    .map(([key, label]) => `${label}: ${result[key]!.toLocaleString('nl-NL')}`)
+    .join(', ');
+}
+
+/** Whether a task matches the search term: type, username, state or error, case-insensitive. */
+export function taskMatches(task: Task, term: string): boolean {
+  const needle = term.trim().toLowerCase();
+  if (!needle) return true;
+  return [task.type, task.username, task.state, task.error].some((v) => v?.toLowerCase().includes(needle));
+}

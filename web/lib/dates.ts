@@ -1,0 +1,18 @@
+import dayjs from 'dayjs';
+
+/** A date as DD-MM-YYYY (spec: list and display format); empty for no or invalid dates. */
+export function formatDate(value: string | Date | null | undefined): string {
+  if (!value) return '';
+  const d = dayjs(value);
+  return d.isValid() ? d.format('DD-MM-YYYY') : '';
+}
+
+/** A date-time as DD-MM-YYYY HH:mm:ss; empty for no or invalid dates. */
+export function formatDateTime(value: string | Date | null | undefined): string {
+  if (!value) return '';
+  const d = dayjs(value);
+  return d.isValid() ? d.format('DD-MM-YYYY HH:mm:ss') : '';
+}
+
+/** The value format of date inputs (dd-MM-yyyy, spec 001 §9). */
+export const DATE_INPUT_FORMAT = 'DD-MM-YYYY';

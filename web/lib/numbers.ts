@@ -1,0 +1,11 @@
+/**
+ * Parses a typed number that may use a comma as decimal separator (spec 000 §5);
+ * returns null for empty or non-numeric text.
+ */
+export function parseDecimal(text: string | number | null | undefined): number | null {
+  if (text === null || text === undefined) return null;
+  if (typeof text === 'number') return Number.isFinite(text) ? text : null;
+  const normalized = text.trim().replace(/\s/g, '').replace(',', '.');
+  if (normalized === '' || !/^[-+]?(\d+\.?\d*|\.\d+)$/.test(normalized)) return null;
+  return Number(normalized);
+}

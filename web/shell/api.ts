@@ -1,0 +1,5 @@
+import { ConnectorStatusSchema, VersionSchema } from '../../common/shell';
+import { http } from '../lib/http';
+
+export const fetchVersion = () => http.get('/version', VersionSchema);
+export const fetchConnectorStatus = () => http.get('/connector/status', ConnectorStatusSchema);

@@ -1,0 +1,75 @@
+/** One breadcrumb: its title and the path it links to. */
+export interface Crumb {
+  title: string;
+  to: string;
+}
+
+// spec 001 §2 Shell: the known breadcrumb titles, by full path.
+const PATH_TITLES: Record<string, string> = {
+  '/partners': 'Partners',
+  '/partners/new': 'Nieuwe partner',
+  '/campaigns': 'Campagnes',
+  '/campaigns/new': 'Nieuwe campagne',
+  '/upload': 'Upload CSV',
+  '/types': 'Labels',
+  '/types/new': 'Nieuw label',
+  '/interest-types': 'Interesse types',
+  '/interest-types/new': 'Nieuwe klikinteresse',
+  '/tasks': 'Taken',
+  '/counts': 'Tellingen',
+  '/csv-columns': 'Export kolommen',
+  '/csv-columns/new': 'Nieuwe kolom',
+  '/pressure': 'Maildruk',
+  '/settings': 'Instellingen',
+  '/settings/testperson': 'Testpersoon',
+  '/enrichment': 'Verrijkingsbestanden',
+  '/enrichment/upload': 'Verrijkingsbestand uploaden',
+  '/valuemapped': 'Waardemappings',
+  '/deleteall': 'Verwijder uit bestand',
+  '/dns-check': 'DNS Check',
+  '/blacklist': 'Blacklist',
+  '/blacklist/upload': 'Blacklist uploaden',
+  '/blacklist/domain': 'Domein blacklist',
+  '/users': 'Gebruikers',
+  '/users/new': 'Nieuwe gebruiker',
+  '/users/edit': 'Bewerken',
+  '/selection-builder': 'Doelgroep selecteren',
+  '/selection-builder/add-line': 'Regel toevoegen',
+};
+
+// Titles of a segment wherever it appears (spec: commission = Commissies, participation =
+// Extra inzet, headers = Map, mappings = Kenmerken).
+const SEGMENT_TITLES: Record<string, string> = {
+  new: 'Nieuw',
+  edit: 'Bewerken',
+  contacts: 'Contactpersonen',
+  datasets: 'Bestanden',
+  testpersons: 'Testpersonen',
+  commission: 'Commissies',
+  participation: 'Extra inzet',
+  headers: 'Map',
+  mappings: 'Kenmerken',
+  mailings: 'Verzendingen',
+  selections: 'Selecties',
+  copy: 'Kopiëren',
+  blacklist: 'Blacklist',
+};
+
+/** Routes whose third segment is a commission/participation `{type}` (spec 000 §2). */
+const TYPE_ROUTE = /^\/partners\/[^/]+\/datasets\/[^/]+\/([^/]+)$/;
+const DATASET_CHILDREN = new Set(['edit', 'testpersons', 'headers', 'commission', 'participation']);
+
+/** The breadcrumb trail for a path: one crumb per segment, with the spec's titles. */
+export function breadcrumbsFor(pathname: string): Crumb[] {
+  const segments = pathname.split('/').filter(Boolean);
+  const crumbs: Crumb[] = [];
+  for (let i = 0; i < segments.length; i++) {
+    const to = `/${segments.slice(0, i + 1).join('/')}`;
+    const segment = decodeURIComponent(segments[i]);
+    let title = PATH_TITLES[to] ?? SEGMENT_TITLES[segment] ?? segment;
+    const typeMatch = TYPE_ROUTE.exec(to);
+    if (typeMatch && !DATASET_CHILDREN.has(typeMatch[1]) && !PATH_TITLES[to]) title = 'Waarden';
+    crumbs.push({ title, to });
+  }
+  return crumbs;
+}

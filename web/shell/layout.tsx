@@ -1,0 +1,95 @@
+import { Anchor, AppShell, Breadcrumbs, Burger, Group, NavLink, ScrollArea, Text } from '@mantine/core';
+import { useDisclosure } from '@mantine/hooks';
+import { IconListDetails } from '@tabler/icons-react';
+import { type ReactNode, useEffect } from 'react';
+import { Link, useLocation } from 'react-router';
+import type { Account } from '../../common/auth';
+import { breadcrumbsFor } from './breadcrumbs';
+import { NAV_SECTIONS } from './nav';
+import { SidebarStatus } from './sidebar-status';
+
+interface LayoutProps {
+  account: Account;
+  onLogout: () => void;
+  children: ReactNode;
+}
+
+/** The logged-in shell: header (logo, 'Log uit ({name})', menu toggle), sidebar, breadcrumbs. */
+export function Layout({ account, onLogout, children }: LayoutProps) {
+  const [opened, { toggle, close }] = useDisclosure(false);
+  const location = useLocation();
+  // Close the small-screen menu after navigating.
+  useEffect(() => close(), [location.pathname, close]);
+  const crumbs = breadcrumbsFor(location.pathname);
+
+  return (
+    <AppShell
+      header={{ height: 56 }}
+      navbar={{ width: 250, breakpoint: 'sm', collapsed: { mobile: !opened } }}
+      padding="md"
+    >
+      <AppShell.Header>
+        <Group h="100%" px="md" justify="space-between">
+          <Group gap="sm">
+            <Burger opened={opened} onClick={toggle} hiddenFrom="sm" size="sm" aria-label="Menu" />
+            <Anchor component={Link} to="/" underline="never" aria-label="Lijstwerk home">
+              <Group gap={6}>
+                <IconListDetails size={26} />
+                <Text fw={700} size="lg">
+                  Lijstwerk
+                </Text>
+              </Group>
+            </Anchor>
+          </Group>
+          <Anchor component="button" type="button" onClick={onLogout}>
+            Log uit ({account.name})
+          </Anchor>
+        </Group>
+      </AppShell.Header>
+      <AppShell.Navbar>
+        <AppShell.Section grow component={ScrollArea} p="xs">
+          <nav aria-label="Hoofdmenu">
+            {NAV_SECTIONS.map((section) => (
+              <div key={section.title}>
+                <Text size="xs" fw={700} c="dimmed" tt="uppercase" mt="sm" mb={4} px="xs">
+                  {section.title}
+                </Text>
+                {section.links.map((link) => (
+                  <NavLink
+                    key={link.to}
+                    component={Link}
+                    to={link.to}
+                    label={link.label}
+                    active={location.pathname === link.to}
+                    py={4}
+                  />
+                ))}
+              </div>
+            ))}
+          </nav>
+        </AppShell.Section>
+        <AppShell.Section>
+          <SidebarStatus />
+        </AppShell.Section>
+      </AppShell.Navbar>
+      <AppShell.Main>
+        {crumbs.length > 0 && (
+          <Breadcrumbs mb="md" aria-label="Kruimelpad">
+            {crumbs.map((c, i) =>
+              i === crumbs.length - 1 ? (
+                <Text key={c.to} size="sm">
+                  {c.title}
+                </Text>
+              ) : (
+                <Anchor key={c.to} component={Link} to={c.to} size="sm">
+                  {c.title}
+                </Anchor>
+              ),
+            )}
+          </Breadcrumbs>
+        )}
+        {children}
+      </AppShell.Main>
+    </AppShell>
+  );
+}

@@ -1,0 +1,33 @@
+import { Group, Stack, Text, Tooltip } from '@mantine/core';
+import { IconDatabase } from '@tabler/icons-react';
+import { useQuery } from '@tanstack/react-query';
+import { CONNECTOR_POLL_MS, WEB_VERSION } from '../../common/constants';
+import { fetchConnectorStatus, fetchVersion } from './api';
+
+const STATUS_COLOR: Record<string, string> = { idle: 'green', busy: 'orange' };
+
+/** Connector status icon (idle green, busy orange, else red; polled every 2 s) and the versions. */
+export function SidebarStatus() {
+  const connector = useQuery({
+    queryKey: ['connector', 'status'],
+    queryFn: fetchConnectorStatus,
+    refetchInterval: CONNECTOR_POLL_MS,
+    retry: false,
+  });
+  const version = useQuery({ queryKey: ['version'], queryFn: fetchVersion, retry: false });
+  const status = connector.data?.status ?? (connector.isError ? 'error' : 'unknown');
+  const color = STATUS_COLOR[status] ?? 'red';
+  return (
+    <Stack gap={4} p="sm" style={{ borderTop: '1px solid var(--mantine-color-gray-3)' }}>
+      <Tooltip label={`Database connector: ${status}`}>
+        <Group gap={6} data-testid="connector-status" data-status={status}>
+          <IconDatabase size={18} color={`var(--mantine-color-${color}-6)`} aria-label={`connector ${status}`} />
+          <Text size="xs">Connector: {status}</Text>
+        </Group>
+      </Tooltip>
+      <Text size="xs" c="dimmed" data-testid="version-info">
+        Website: {WEB_VERSION} · API: {version.data?.api ?? 'Unknown'} · Updater: {version.data?.updater ?? 'Unknown'}
+      </Text>
+    </Stack>
+  );
+}
