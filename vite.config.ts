@@ -9,6 +9,9 @@ export default defineConfig({
   build: { outDir: path.resolve('dist/web'), emptyOutDir: true, chunkSizeWarningLimit: 2000 },
   server: {
     port: 5173,
-    proxy: { '/api': 'http://127.0.0.1:8080', '/apidocs': 'http://127.0.0.1:8080' },
+    proxy: {
+      '/api': `http://127.0.0.1:${process.env.PORT ?? 8080}`,
+      '/apidocs': `http://127.0.0.1:${process.env.PORT ?? 8080}`,
+    },
   },
 });
