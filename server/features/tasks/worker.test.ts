@@ -1,0 +1,211 @@
+import { inArray, sql } from 'drizzle-orm';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { TaskMessages } from '../../../common/tasks';
+import { WEB_VERSION } from '../../../common/constants';
+import { createTestApp, type TestApp } from '../../test/app';
+import { makeSession } from '../../test/factories';
+import { TaskError, TaskRunner } from '../../tasks/worker';
+import { insertTask } from './task.queries';
+import { tasks } from './task.table';
+
+let t: TestApp;
+let cookie: string;
+beforeAll(async () => {
+  // The default configuration runs two tasks at once.
+  t = await createTestApp({ config: { taskConcurrency: 2 } });
+  ({ cookie } = await makeSession(t.app, t.database.db));
+});
+afterAll(() => t.close());
+
+const SUM = { read: 3, saved: 2, skipped: 1, deleted: 0, unchanged: 0 };
+
+/** A promise with its resolve function, for handlers the test holds and releases. */
+function deferred(): { promise: Promise<void>; resolve: () => void } {
+  let resolve!: () => void;
+  const promise = new Promise<void>((r) => {
+    resolve = r;
+  });
+  return { promise, resolve };
+}
+
+const get = (url: string) => t.app.inject({ method: 'GET', url, headers: { cookie } });
+const getTask = async (id: string) => (await get(`/api/tasks/${id}`)).json();
+const connectorStatus = async () => (await get('/api/connector/status')).json().status as string;
+
+/** Polls until `check` holds (the test's own timeout bounds the wait); returns the last value. */
+async function waitFor<T>(read: () => Promise<T>, check: (value: T) => boolean): Promise<T> {
+  for (;;) {
+    const value = await read();
+    if (check(value)) return value;
+    await new Promise((r) => setTimeout(r, 20));
+  }
+}
+const waitFinished = (id: string) => waitFor(() => getTask(id), (task) => task.state === 'done' || task.state === 'failed');
+
+describe('running tasks', () => {
+  it('a task runs to done with percentage 100 and its result', async () => {
+    t.ctx.tasks.register('test.sum', async () => SUM);
+    const row = await t.ctx.tasks.enqueue({ type: 'test.sum', username: 'piet' });
+    expect(row.state).toBe('queued');
+    const task = await waitFinished(row.id);
+    expect(task).toMatchObject({ _id: row.id, type: 'test.sum', state: 'done', percentage: 100, error: null });
+    expect(task.result).toEqual(SUM);
+  });
+
+  it('a TaskError fails the task with its message (and partial result)', async () => {
+    t.ctx.tasks.register('test.fail', async () => {
+      throw new TaskError('Kapot', { read: 5 });
+    });
+    const row = await t.ctx.tasks.enqueue({ type: 'test.fail' });
+    const task = await waitFinished(row.id);
+    expect(task).toMatchObject({ state: 'failed', error: 'Kapot', message: 'Kapot', result: { read: 5 } });
+  });
+
+  it('any other error fails the task with the generic Dutch message and no internals', async () => {
+    t.ctx.tasks.register('test.crash', async () => {
+      throw new Error('geheime details uit /srv/app');
+    });
+    const row = await t.ctx.tasks.enqueue({ type: 'test.crash' });
+    const task = await waitFinished(row.id);
+    expect(task.state).toBe('failed');
+    expect(task.error).toBe('De taak is mislukt door een serverfout');
+    const body = (await get(`/api/tasks/${row.id}`)).body;
+    expect(body).not.toContain('geheime details');
+    expect(body).not.toContain('worker.ts');
+  });
+
+  it('GET /api/tasks lists newest first with username, file, partner and dataset', async () => {
+    const first = await t.ctx.tasks.enqueue({ type: 'test.sum', username: 'anna', file: 'eerste.csv', partnerId: 'p1', datasetId: 'd1' });
+    const second = await t.ctx.tasks.enqueue({ type: 'test.sum', username: 'bert', file: 'tweede.csv', partnerId: 'p2', datasetId: 'd2' });
+    await waitFinished(first.id);
+    await waitFinished(second.id);
+    const res = await get('/api/tasks');
+    expect(res.statusCode).toBe(200);
+    const list = res.json() as { _id: string; date: string }[];
+    const ids = list.map((task) => task._id);
+    expect(ids.indexOf(second.id)).toBeLessThan(ids.indexOf(first.id));
+    expect(ids.indexOf(second.id)).toBe(0);
+    expect(list[ids.indexOf(first.id)]).toMatchObject({
+      type: 'test.sum',
+      state: 'done',
+      username: 'anna',
+      file: 'eerste.csv',
+      partner: 'p1',
+      dataset: 'd1',
+      result: SUM,
+    });
+    expect(list[0]).toMatchObject({ username: 'bert', file: 'tweede.csv', partner: 'p2', dataset: 'd2' });
+    const dates = list.map((task) => Date.parse(task.date));
+    expect(dates).toEqual([...dates].sort((a, b) => b - a));
+  });
+
+  it('GET /api/tasks/:id answers 404 with the Dutch message for an unknown id', async () => {
+    const res = await get('/api/tasks/unknown');
+    expect(res.statusCode).toBe(404);
+    expect(res.json().message).toBe(TaskMessages.notFound);
+  });
+});
+
+describe('progress and connector status', () => {
+  it("shows state 'saving' at 50% while running and the connector busy, then idle", async () => {
+    const reached = deferred();
+    const release = deferred();
+    t.ctx.tasks.register('test.progress', async (_task, ctx) => {
+      await ctx.progress(50, 'saving');
+      reached.resolve();
+      await release.promise;
+      return SUM;
+    });
+    expect(await connectorStatus()).toBe('idle');
+    const row = await t.ctx.tasks.enqueue({ type: 'test.progress' });
+    await reached.promise;
+    expect(await getTask(row.id)).toMatchObject({ state: 'saving', percentage: 50 });
+    expect(await connectorStatus()).toBe('busy');
+    release.resolve();
+    expect(await waitFinished(row.id)).toMatchObject({ state: 'done', percentage: 100 });
+    expect(await connectorStatus()).toBe('idle');
+  });
+});
+
+describe('concurrency', () => {
+  it('runs at most `concurrency` tasks at once: with 2, three blocking tasks leave one queued', async () => {
+    const release = deferred();
+    let running = 0;
+    let maxRunning = 0;
+    const started: string[] = [];
+    t.ctx.tasks.register('test.block', async (task) => {
+      started.push(task.id);
+      running++;
+      maxRunning = Math.max(maxRunning, running);
+      await release.promise;
+      running--;
+      return { read: 1 };
+    });
+    const rows = [];
+    for (let i = 0; i < 3; i++) rows.push(await t.ctx.tasks.enqueue({ type: 'test.block' }));
+    const ids = rows.map((r) => r.id);
+    const states = () =>
+      t.database.db.select({ id: tasks.id, state: tasks.state }).from(tasks).where(inArray(tasks.id, ids));
+    await waitFor(async () => started.length, (n) => n === 2);
+    const during = await waitFor(states, (rs) => rs.filter((r) => r.state === 'executing').length === 2);
+    expect(during.map((r) => r.state).sort()).toEqual(['executing', 'executing', 'queued']);
+    // Claimed in order of creation: the oldest two run, the newest waits.
+    expect(started.sort()).toEqual([ids[0], ids[1]].sort());
+    expect(during.find((r) => r.id === ids[2])?.state).toBe('queued');
+
+    release.resolve();
+    for (const id of ids) expect((await waitFinished(id)).state).toBe('done');
+    expect(started).toHaveLength(3);
+    expect(maxRunning).toBe(2);
+  });
+});
+
+describe('several workers on one database', () => {
+  it('two TaskRunner instances never run the same task', async () => {
+    const runs = new Map<string, number>();
+    const runners = [0, 1].map(() => {
+      const runner = new TaskRunner(t.database, { concurrency: 3, pollMs: 20, log: t.app.log });
+      runner.register('test.once', async (task) => {
+        runs.set(task.id, (runs.get(task.id) ?? 0) + 1);
+        // Yield a few times so both runners are claiming while the other one works.
+        for (let i = 0; i < 3; i++) await new Promise((r) => setImmediate(r));
+        return { read: 1 };
+      });
+      return runner;
+    });
+    const ids: string[] = [];
+    for (let i = 0; i < 20; i++) ids.push((await insertTask(t.database.db, { type: 'test.once' })).id);
+    try {
+      await Promise.all(runners.map((r) => r.start()));
+      const done = () =>
+        t.database.db.execute<{ n: number }>(
+          sql`SELECT count(*)::int AS n FROM tasks WHERE type = 'test.once' AND state = 'done'`,
+        );
+      await waitFor(done, (res) => res.rows[0].n === 20);
+    } finally {
+      await Promise.all(runners.map((r) => r.stop()));
+    }
+    expect([...runs.keys()].sort()).toEqual([...ids].sort());
+    expect([...runs.values()].every((n) => n === 1)).toBe(true);
+  });
+});
+
+describe('versions and a stopped worker', () => {
+  it('/api/version gives the api and updater versions while the worker runs', async () => {
+    const res = await get('/api/version');
+    expect(res.statusCode).toBe(200);
+    expect(res.json()).toEqual({ api: WEB_VERSION, updater: WEB_VERSION });
+    expect(WEB_VERSION).toBe('1.5.0');
+  });
+
+  it("without a running worker the connector says 'error' and the updater is null", async () => {
+    await t.ctx.tasks.stop();
+    try {
+      expect(await connectorStatus()).toBe('error');
+      expect((await get('/api/version')).json()).toEqual({ api: '1.5.0', updater: null });
+    } finally {
+      await t.ctx.tasks.start();
+    }
+    expect(await connectorStatus()).toBe('idle');
+  });
+});
