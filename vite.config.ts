@@ -6,7 +6,8 @@ import { defineConfig } from 'vite';
 export default defineConfig({
   root: path.resolve('web'),
   plugins: [react()],
-  build: { outDir: path.resolve('dist/web'), emptyOutDir: true, chunkSizeWarningLimit: 2000 },
+  // WEB_OUT_DIR lets parallel builds (e.g. two e2e runs) use their own folder; the server reads WEB_DIR.
+  build: { outDir: path.resolve(process.env.WEB_OUT_DIR ?? 'dist/web'), emptyOutDir: true, chunkSizeWarningLimit: 2000 },
   server: {
     port: 5173,
     proxy: {

@@ -34,6 +34,7 @@ const config = {
     PORT: process.env.E2E_PORT ?? '18080',
     HOST: '127.0.0.1',
     DATA_DIR: dataDir,
+    WEB_DIR: process.env.WEB_DIR,
     ADMIN_USERNAME: E2E_ADMIN.username,
     ADMIN_PASSWORD: E2E_ADMIN.password,
     LOGIN_RATE_MAX: '10000',
