@@ -45,3 +45,32 @@ export async function makeSession(app: FastifyInstance, db: Db): Promise<{ user:
   const user = await makeUser(db);
   return { user, cookie: await loginCookie(app, user) };
 }
+
+/** Inserts a partner with a unique id (or the given one); returns its id. */
+export async function makePartner(db: Db, overrides: { id?: string; name?: string } = {}): Promise<string> {
+  const { partners } = await import('../features/partners/partner.table');
+  const id = overrides.id ?? `p_${crypto.randomBytes(4).toString('hex')}`;
+  await db.insert(partners).values({ id, name: overrides.name ?? `Partner ${id}` });
+  return id;
+}
+
+/** Inserts a dataset for a partner; returns its id. */
+export async function makeDataset(
+  db: Db,
+  partnerId: string,
+  overrides: { name?: string; sort?: number; types?: string[]; active?: boolean; emailColumnName?: string } = {},
+): Promise<string> {
+  const { datasets } = await import('../features/datasets/dataset.table');
+  const { newId } = await import('../lib/ids');
+  const id = newId();
+  await db.insert(datasets).values({
+    id,
+    partnerId,
+    name: overrides.name ?? `ds${crypto.randomBytes(4).toString('hex')}`,
+    sort: overrides.sort ?? 0,
+    types: overrides.types ?? [],
+    active: overrides.active ?? true,
+    config: overrides.emailColumnName ? { emailColumnName: overrides.emailColumnName } : {},
+  });
+  return id;
+}
