@@ -1,0 +1,102 @@
+import { type ChildProcess, spawn } from 'node:child_process';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { sql } from 'drizzle-orm';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { TaskMessages } from '../../../common/tasks';
+import { createTestApp, type TestApp } from '../../test/app';
+import { makeSession } from '../../test/factories';
+import { TaskRunner } from '../../tasks/worker';
+import { failOrphanedTasks, getTask, WORKER_LOCK_NAMESPACE } from './task.queries';
+
+const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../..');
+
+let t: TestApp;
+let cookie: string;
+let child: ChildProcess | undefined;
+let taskId: string;
+
+/** Polls until `check` holds (the hook or test timeout bounds the wait); returns the last value. */
+async function waitFor<T>(read: () => Promise<T>, check: (value: T) => boolean): Promise<T> {
+  for (;;) {
+    const value = await read();
+    if (check(value)) return value;
+    await new Promise((r) => setTimeout(r, 25));
+  }
+}
+
+/** Starts server/test/worker-child.ts on the test database; resolves with the id it printed. */
+function startChild(url: string): Promise<string> {
+  return new Promise((resolve, reject) => {
+    const proc = spawn(process.execPath, ['--import', 'tsx', 'server/test/worker-child.ts'], {
+      cwd: root,
+      env: { ...process.env, DATABASE_URL: url },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    child = proc;
+    let out = '';
+    let err = '';
+    proc.stdout!.on('data', (chunk) => {
+      out += chunk;
+      const line = out.split('\n').find((l) => l.startsWith('{'));
+      if (line) resolve(JSON.parse(line).taskId);
+    });
+    proc.stderr!.on('data', (chunk) => {
+      err += chunk;
+    });
+    proc.on('exit', (code) => reject(new Error(`worker child exited with ${code}: ${err}`)));
+  });
+}
+
+beforeAll(async () => {
+  // This app plays the restarted process: its worker starts only when the test says so.
+  t = await createTestApp({ startWorker: false });
+  ({ cookie } = await makeSession(t.app, t.database.db));
+  taskId = await startChild(t.url);
+  await waitFor(() => getTask(t.database.db, taskId), (row) => row?.state === 'saving');
+});
+afterAll(async () => {
+  child?.kill('SIGKILL');
+  await t?.close();
+});
+
+describe('a task whose process dies', () => {
+  it('is not failed while its runner lives, also when another runner starts', async () => {
+    const other = new TaskRunner(t.database, { concurrency: 1, pollMs: 1000, log: t.app.log });
+    await other.start();
+    await other.stop();
+    expect(await failOrphanedTasks(t.database.db, TaskMessages.orphaned)).toBe(0);
+    const row = await getTask(t.database.db, taskId);
+    expect(row).toMatchObject({ state: 'saving', percentage: 10, error: null });
+    expect(row?.workerKey).toBeGreaterThan(0);
+  });
+
+  it('is failed with the orphaned message after a SIGKILL and the next start', async () => {
+    const { workerKey } = (await getTask(t.database.db, taskId))!;
+    const exited = new Promise((r) => child!.once('exit', r));
+    child!.kill('SIGKILL');
+    await exited;
+    // PostgreSQL releases the dead process's advisory lock when it notices the closed connection.
+    await waitFor(
+      () =>
+        t.database.db.execute<{ held: boolean }>(sql`
+          SELECT EXISTS (SELECT 1 FROM pg_locks WHERE locktype = 'advisory'
+            AND classid = ${WORKER_LOCK_NAMESPACE}::oid AND objid::bigint = ${workerKey}) AS held`),
+      (res) => res.rows[0].held === false,
+    );
+    expect((await getTask(t.database.db, taskId))?.state).toBe('saving');
+
+    await t.ctx.tasks.start();
+    const res = await t.app.inject({ method: 'GET', url: `/api/tasks/${taskId}`, headers: { cookie } });
+    expect(res.statusCode).toBe(200);
+    expect(res.json()).toMatchObject({
+      _id: taskId,
+      type: 'test.hang',
+      state: 'failed',
+      error: TaskMessages.orphaned,
+      username: 'kind',
+    });
+    const status = await t.app.inject({ method: 'GET', url: '/api/connector/status', headers: { cookie } });
+    expect(status.json()).toEqual({ status: 'idle' });
+  });
+});
