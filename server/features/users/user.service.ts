@@ -2,18 +2,9 @@ import type { UserCreate, UserUpdate } from '../../../common/users';
 import { UserMessages } from '../../../common/users';
 import type { Db } from '../../db/client';
 import { conflict, HttpError, notFound } from '../../lib/http-errors';
+import { isUniqueViolation } from '../../lib/pg-errors';
 import { generatePassword, hashPassword } from '../auth/password';
 import { countUsers, deleteUser, insertUser, type UserRow, updateUser } from './user.queries';
-
-// Drizzle wraps the driver's error in a DrizzleQueryError; the PostgreSQL code is on its cause.
-function isUniqueViolation(err: unknown): boolean {
-  let e = err;
-  for (let depth = 0; depth < 5 && typeof e === 'object' && e !== null; depth++) {
-    if ((e as { code?: string }).code === '23505') return true;
-    e = (e as { cause?: unknown }).cause;
-  }
-  return false;
-}
 
 /** Creates a user with a hashed password; throws 409 when the username is taken. */
 export async function createUser(db: Db, input: UserCreate): Promise<UserRow> {
