@@ -11,3 +11,32 @@ export const GENDER_LABELS: Record<Gender, string> = { M: 'man', F: 'vrouw', U: 
 
 /** The select options of a gender field, in spec order. */
 export const GENDER_OPTIONS = GENDERS.map((value) => ({ value, label: GENDER_LABELS[value] }));
+
+export const PersonMessages = {
+  emailRequired: 'Het e-mailadres is een verplicht veld',
+  emailInvalid: 'Vul een geldig e-mailadres in',
+} as const;
+
+const nameText = (max: number) => z.string().trim().max(max).default('');
+
+/** The name and gender fields every person (contact, test person) has; spread into an object schema. */
+export const personFields = {
+  firstName: nameText(200),
+  preposition: nameText(50),
+  lastName: nameText(200),
+  gender: GenderSchema,
+};
+
+/** A required e-mail address: trimmed, lower-cased and valid (spec 000 §3 test person). */
+export const RequiredEmailSchema = z
+  .string({ error: PersonMessages.emailRequired })
+  .trim()
+  .toLowerCase()
+  .min(1, PersonMessages.emailRequired)
+  .max(320, PersonMessages.emailInvalid)
+  .pipe(z.email(PersonMessages.emailInvalid));
+
+/** A person's display name: first name, preposition and last name joined by single spaces. */
+export function personName(p: { firstName: string; preposition: string; lastName: string }): string {
+  return [p.firstName, p.preposition, p.lastName].filter((s) => s.trim() !== '').join(' ');
+}
