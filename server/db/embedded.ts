@@ -42,16 +42,23 @@ function isAlive(pid: number): boolean {
   }
 }
 
-// A postmaster survives a SIGKILL of the app that started it; it still holds the data
-// directory, so it is shut down (fast, WAL-safe) before a new one starts.
-async function stopOrphanedPostmaster(pgDir: string): Promise<void> {
+/** The pid of a live postmaster on `dataDir/pg` (the running app's, or one a killed app left); undefined when none. */
+export async function getEmbeddedPostmasterPid(dataDir: string): Promise<number | undefined> {
   let pid: number;
   try {
-    pid = Number.parseInt((await fs.readFile(path.join(pgDir, 'postmaster.pid'), 'utf8')).split('\n')[0], 10);
+    const file = await fs.readFile(path.join(dataDir, 'pg', 'postmaster.pid'), 'utf8');
+    pid = Number.parseInt(file.split('\n')[0], 10);
   } catch {
-    return;
+    return undefined;
   }
-  if (!Number.isFinite(pid) || pid <= 0 || !isAlive(pid)) return;
+  return Number.isFinite(pid) && pid > 0 && isAlive(pid) ? pid : undefined;
+}
+
+// A postmaster survives a SIGKILL of the app that started it; it still holds the data
+// directory, so it is shut down (fast, WAL-safe) before a new one starts.
+async function stopOrphanedPostmaster(dataDir: string): Promise<void> {
+  const pid = await getEmbeddedPostmasterPid(dataDir);
+  if (pid === undefined) return;
   process.kill(pid, 'SIGINT');
   for (let i = 0; i < 300 && isAlive(pid); i++) await new Promise((r) => setTimeout(r, 100));
   if (isAlive(pid)) process.kill(pid, 'SIGQUIT');
@@ -100,7 +107,7 @@ export async function startEmbeddedDatabase(
     await fs.rm(pgDir, { recursive: true, force: true });
     await pg.initialise();
   } else {
-    await stopOrphanedPostmaster(pgDir);
+    await stopOrphanedPostmaster(dataDir);
   }
   try {
     await pg.start();

@@ -1,0 +1,107 @@
+// Command-line tasks for operators: `npm run cli -- <command> [options]`.
+import { parseArgs } from 'node:util';
+import { UserCreateSchema } from '../../common/users';
+import { loadConfig } from '../config';
+import { type Database, migrateDatabase, openDatabase } from '../db/client';
+import { type EmbeddedDatabase, getEmbeddedPostmasterPid, startEmbeddedDatabase } from '../db/embedded';
+import { generatePassword } from '../features/auth/password';
+import { createUser } from '../features/users/user.service';
+import { HttpError } from '../lib/http-errors';
+
+const HELP = `Gebruik: npm run cli -- <opdracht> [opties]
+
+Opdrachten:
+  create-user   Maakt een gebruiker aan.
+      --username <naam>         gebruikersnaam (verplicht, uniek zonder op hoofdletters te letten)
+      --name <naam>             volledige naam (verplicht)
+      --password <wachtwoord>   minimaal 8 tekens met 1 hoofdletter en 1 cijfer; zonder deze optie
+                                wordt een wachtwoord gemaakt en eenmalig getoond
+
+Database:
+  Met DATABASE_URL gebruikt de CLI die PostgreSQL-server; dat kan ook terwijl de app draait.
+  Zonder DATABASE_URL gebruikt de CLI de ingebouwde database in DATA_DIR (standaard ./data).
+  Die kan maar door een proces tegelijk gebruikt worden: stop de app eerst, anders weigert de
+  CLI (de app houdt de database in DATA_DIR zolang hij draait).
+
+  -h, --help    Toont deze hulp.
+`;
+
+/** Thrown for a failure whose message is printed as is, with exit code 1. */
+class CliError extends Error {}
+
+/** Opens the database the app would use: DATABASE_URL, or the embedded cluster in DATA_DIR when it is free. */
+async function openAppDatabase(): Promise<{ database: Database; embedded?: EmbeddedDatabase }> {
+  const config = loadConfig();
+  if (config.databaseUrl) return { database: openDatabase(config.databaseUrl, 2) };
+  // Starting the embedded cluster would shut down the one the running app uses.
+  if ((await getEmbeddedPostmasterPid(config.dataDir)) !== undefined) {
+    throw new CliError(
+      `De ingebouwde database in ${config.dataDir} is in gebruik (draait de app nog?). ` +
+        'Stop de app eerst, of gebruik DATABASE_URL.',
+    );
+  }
+  const embedded = await startEmbeddedDatabase(config.dataDir);
+  return { database: openDatabase(embedded.url, 2), embedded };
+}
+
+/** Validates the options with the user contract, creates the user and prints the result. */
+async function runCreateUser(args: string[]): Promise<void> {
+  const { values } = parseArgs({
+    args,
+    options: {
+      username: { type: 'string' },
+      name: { type: 'string' },
+      password: { type: 'string' },
+    },
+  });
+  const generated = values.password === undefined ? generatePassword() : undefined;
+  const parsed = UserCreateSchema.safeParse({
+    name: values.name ?? '',
+    username: values.username ?? '',
+    password: values.password ?? generated,
+  });
+  if (!parsed.success) {
+    throw new CliError([...new Set(parsed.error.issues.map((i) => i.message))].join('\n'));
+  }
+  const { database, embedded } = await openAppDatabase();
+  try {
+    await migrateDatabase(database);
+    const user = await createUser(database.db, parsed.data);
+    console.log(`Gebruiker "${user.username}" (${user.name}) aangemaakt.`);
+    if (generated) console.log(`Wachtwoord: ${generated}\nDit wachtwoord wordt niet opnieuw getoond.`);
+  } catch (err) {
+    if (err instanceof HttpError) throw new CliError(err.message);
+    throw err;
+  } finally {
+    await database.close();
+    await embedded?.stop();
+  }
+}
+
+/** Runs the command of `argv`; returns the process exit code. */
+async function main(argv: string[]): Promise<number> {
+  const [command, ...rest] = argv;
+  if (
+    !command ||
+    command === '-h' ||
+    command === '--help' ||
+    rest.includes('--help') ||
+    rest.includes('-h')
+  ) {
+    console.log(HELP);
+    return command ? 0 : 1;
+  }
+  try {
+    if (command === 'create-user') await runCreateUser(rest);
+    else throw new CliError(`Onbekende opdracht: ${command}\n\n${HELP}`);
+    return 0;
+  } catch (err) {
+    if (err instanceof CliError) console.error(err.message);
+    else if (err instanceof TypeError && 'code' in err && String(err.code).startsWith('ERR_PARSE_ARGS')) {
+      console.error(`${err.message}\n\n${HELP}`);
+    } else console.error(err instanceof Error ? err.message : err);
+    return 1;
+  }
+}
+
+process.exit(await main(process.argv.slice(2)));
