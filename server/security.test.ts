@@ -50,10 +50,12 @@ describe('route table', () => {
         'GET /api/connector/status',
       ]),
     );
-    expect(apiRoutes().filter((r) => r.isPublic).map(label).sort()).toEqual([
-      'POST /api/auth/login',
-      'POST /api/auth/logout',
-    ]);
+    expect(
+      apiRoutes()
+        .filter((r) => r.isPublic)
+        .map(label)
+        .sort(),
+    ).toEqual(['POST /api/auth/login', 'POST /api/auth/logout']);
   });
 
   it('every non-public /api route answers 401 without a cookie, before reading the body', async () => {
@@ -86,7 +88,8 @@ describe('route table', () => {
     expect(writes.length).toBeGreaterThanOrEqual(6);
     for (const route of writes) {
       // Logout would end the shared session; it gets a session of its own.
-      const session = route.url === '/api/auth/logout' ? (await makeSession(t.app, t.database.db)).cookie : cookie;
+      const session =
+        route.url === '/api/auth/logout' ? (await makeSession(t.app, t.database.db)).cookie : cookie;
       for (const body of bodies) {
         const res = await t.app.inject({
           method: route.method as InjectOptions['method'],
@@ -101,7 +104,9 @@ describe('route table', () => {
       }
     }
     // The shared session is still alive, so every request above reached its route.
-    expect((await t.app.inject({ method: 'GET', url: '/api/auth/me', headers: { cookie } })).statusCode).toBe(200);
+    expect((await t.app.inject({ method: 'GET', url: '/api/auth/me', headers: { cookie } })).statusCode).toBe(
+      200,
+    );
   });
 });
 
@@ -154,7 +159,10 @@ describe('cross-site requests', () => {
   });
 
   it('a same-origin POST works', async () => {
-    const res = await post({ origin: 'https://lijstwerk.example', 'sec-fetch-site': 'same-origin' }, 'zelfde_site');
+    const res = await post(
+      { origin: 'https://lijstwerk.example', 'sec-fetch-site': 'same-origin' },
+      'zelfde_site',
+    );
     expect(res.statusCode).toBe(200);
     expect(res.json().username).toBe('zelfde_site');
   });

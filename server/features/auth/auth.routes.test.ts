@@ -19,7 +19,12 @@ describe('POST /api/auth/login', () => {
     const user = await makeUser(t.database.db);
     const res = await login({ username: user.row.username, password: user.password });
     expect(res.statusCode).toBe(200);
-    expect(res.json()).toEqual({ _id: user.row.id, name: user.row.name, username: user.row.username, '2fa': false });
+    expect(res.json()).toEqual({
+      _id: user.row.id,
+      name: user.row.name,
+      username: user.row.username,
+      '2fa': false,
+    });
     const cookie = res.cookies.find((c) => c.name === 'lijstwerk_session');
     expect(cookie?.httpOnly).toBe(true);
     expect(cookie?.sameSite).toBe('Strict');
@@ -128,9 +133,18 @@ describe('2fa management', () => {
     expect(ok.statusCode).toBe(200);
     expect(ok.json()['2fa']).toBe(true);
 
-    const disable = await t.app.inject({ method: 'PUT', url: `/api/auth/2fa/${user.row.id}/disable`, headers: admin });
+    const disable = await t.app.inject({
+      method: 'PUT',
+      url: `/api/auth/2fa/${user.row.id}/disable`,
+      headers: admin,
+    });
     expect(disable.statusCode).toBe(200);
-    expect(disable.json()).toEqual({ _id: user.row.id, name: user.row.name, username: user.row.username, '2fa': false });
+    expect(disable.json()).toEqual({
+      _id: user.row.id,
+      name: user.row.name,
+      username: user.row.username,
+      '2fa': false,
+    });
 
     const after = await t.app.inject({ method: 'GET', url: '/api/users', headers: admin });
     expect(after.json().find((u: { _id: string }) => u._id === user.row.id)['2fa']).toBe(false);
@@ -148,7 +162,11 @@ describe('2fa management', () => {
     });
     expect(enable.statusCode).toBe(404);
     expect(enable.json().message).toBe(UserMessages.notFound);
-    const disable = await t.app.inject({ method: 'PUT', url: '/api/auth/2fa/bestaatniet/disable', headers: admin });
+    const disable = await t.app.inject({
+      method: 'PUT',
+      url: '/api/auth/2fa/bestaatniet/disable',
+      headers: admin,
+    });
     expect(disable.statusCode).toBe(404);
     expect(disable.json().message).toBe(UserMessages.notFound);
   });
@@ -171,7 +189,12 @@ describe('2fa management', () => {
     const one = await t.app.inject({ method: 'GET', url: `/api/users/${user.row.id}`, headers: admin });
     expect(list.statusCode).toBe(200);
     expect(one.statusCode).toBe(200);
-    expect(one.json()).toEqual({ _id: user.row.id, name: user.row.name, username: user.row.username, '2fa': true });
+    expect(one.json()).toEqual({
+      _id: user.row.id,
+      name: user.row.name,
+      username: user.row.username,
+      '2fa': true,
+    });
     for (const body of [list.body, one.body]) {
       expect(body).toContain(user.row.username);
       expect(body).not.toContain(secret);
@@ -189,7 +212,11 @@ describe('login rate limit', () => {
   afterAll(() => limited.close());
 
   const attempt = (username: string) =>
-    limited.app.inject({ method: 'POST', url: '/api/auth/login', payload: { username, password: 'Verkeerd123' } });
+    limited.app.inject({
+      method: 'POST',
+      url: '/api/auth/login',
+      payload: { username, password: 'Verkeerd123' },
+    });
 
   it('answers 429 in Dutch on the 4th attempt for one username, while another username still gets 401', async () => {
     const user = await makeUser(limited.database.db);

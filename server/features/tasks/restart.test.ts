@@ -4,9 +4,9 @@ import { fileURLToPath } from 'node:url';
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { TaskMessages } from '../../../common/tasks';
+import { TaskRunner } from '../../tasks/worker';
 import { createTestApp, type TestApp } from '../../test/app';
 import { makeSession } from '../../test/factories';
-import { TaskRunner } from '../../tasks/worker';
 import { failOrphanedTasks, getTask, WORKER_LOCK_NAMESPACE } from './task.queries';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../..');
@@ -53,7 +53,10 @@ beforeAll(async () => {
   t = await createTestApp({ startWorker: false });
   ({ cookie } = await makeSession(t.app, t.database.db));
   taskId = await startChild(t.url);
-  await waitFor(() => getTask(t.database.db, taskId), (row) => row?.state === 'saving');
+  await waitFor(
+    () => getTask(t.database.db, taskId),
+    (row) => row?.state === 'saving',
+  );
 });
 afterAll(async () => {
   child?.kill('SIGKILL');

@@ -1,10 +1,10 @@
 import { inArray, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { TaskMessages } from '../../../common/tasks';
 import { WEB_VERSION } from '../../../common/constants';
+import { TaskMessages } from '../../../common/tasks';
+import { TaskError, TaskRunner } from '../../tasks/worker';
 import { createTestApp, type TestApp } from '../../test/app';
 import { makeSession } from '../../test/factories';
-import { TaskError, TaskRunner } from '../../tasks/worker';
 import { insertTask } from './task.queries';
 import { tasks } from './task.table';
 
@@ -40,7 +40,11 @@ async function waitFor<T>(read: () => Promise<T>, check: (value: T) => boolean):
     await new Promise((r) => setTimeout(r, 20));
   }
 }
-const waitFinished = (id: string) => waitFor(() => getTask(id), (task) => task.state === 'done' || task.state === 'failed');
+const waitFinished = (id: string) =>
+  waitFor(
+    () => getTask(id),
+    (task) => task.state === 'done' || task.state === 'failed',
+  );
 
 describe('running tasks', () => {
   it('a task runs to done with percentage 100 and its result', async () => {
@@ -48,7 +52,13 @@ describe('running tasks', () => {
     const row = await t.ctx.tasks.enqueue({ type: 'test.sum', username: 'piet' });
     expect(row.state).toBe('queued');
     const task = await waitFinished(row.id);
-    expect(task).toMatchObject({ _id: row.id, type: 'test.sum', state: 'done', percentage: 100, error: null });
+    expect(task).toMatchObject({
+      _id: row.id,
+      type: 'test.sum',
+      state: 'done',
+      percentage: 100,
+      error: null,
+    });
     expect(task.result).toEqual(SUM);
   });
 
@@ -75,8 +85,20 @@ describe('running tasks', () => {
   });
 
   it('GET /api/tasks lists newest first with username, file, partner and dataset', async () => {
-    const first = await t.ctx.tasks.enqueue({ type: 'test.sum', username: 'anna', file: 'eerste.csv', partnerId: 'p1', datasetId: 'd1' });
-    const second = await t.ctx.tasks.enqueue({ type: 'test.sum', username: 'bert', file: 'tweede.csv', partnerId: 'p2', datasetId: 'd2' });
+    const first = await t.ctx.tasks.enqueue({
+      type: 'test.sum',
+      username: 'anna',
+      file: 'eerste.csv',
+      partnerId: 'p1',
+      datasetId: 'd1',
+    });
+    const second = await t.ctx.tasks.enqueue({
+      type: 'test.sum',
+      username: 'bert',
+      file: 'tweede.csv',
+      partnerId: 'p2',
+      datasetId: 'd2',
+    });
     await waitFinished(first.id);
     await waitFinished(second.id);
     const res = await get('/api/tasks');
@@ -146,7 +168,10 @@ describe('concurrency', () => {
     const ids = rows.map((r) => r.id);
     const states = () =>
       t.database.db.select({ id: tasks.id, state: tasks.state }).from(tasks).where(inArray(tasks.id, ids));
-    await waitFor(async () => started.length, (n) => n === 2);
+    await waitFor(
+      async () => started.length,
+      (n) => n === 2,
+    );
     const during = await waitFor(states, (rs) => rs.filter((r) => r.state === 'executing').length === 2);
     expect(during.map((r) => r.state).sort()).toEqual(['executing', 'executing', 'queued']);
     // Claimed in order of creation: the oldest two run, the newest waits.

@@ -50,7 +50,12 @@ describe('GET /api/users/:id', () => {
     const user = await makeUser(t.database.db);
     const res = await call('GET', `/api/users/${user.row.id}`);
     expect(res.statusCode).toBe(200);
-    expect(res.json()).toEqual({ _id: user.row.id, name: user.row.name, username: user.row.username, '2fa': false });
+    expect(res.json()).toEqual({
+      _id: user.row.id,
+      name: user.row.name,
+      username: user.row.username,
+      '2fa': false,
+    });
   });
 
   it('answers 404 with the Dutch message for an unknown id', async () => {
@@ -63,10 +68,19 @@ describe('GET /api/users/:id', () => {
 describe('POST /api/users', () => {
   it('creates a user who can then log in; the answer never holds the password', async () => {
     const username = uniqueName('nieuw');
-    const res = await call('POST', '/api/users', { name: '  Nieuwe Collega ', username, password: 'Welkom123' });
+    const res = await call('POST', '/api/users', {
+      name: '  Nieuwe Collega ',
+      username,
+      password: 'Welkom123',
+    });
     expect(res.statusCode).toBe(200);
     const body = res.json();
-    expect(body).toEqual({ _id: expect.stringMatching(/^[0-9a-f]{24}$/), name: 'Nieuwe Collega', username, '2fa': false });
+    expect(body).toEqual({
+      _id: expect.stringMatching(/^[0-9a-f]{24}$/),
+      name: 'Nieuwe Collega',
+      username,
+      '2fa': false,
+    });
     expect(res.body).not.toContain('Welkom123');
     expect(res.body).not.toContain('argon2');
     expect((await call('GET', `/api/users/${body._id}`)).json().username).toBe(username);
@@ -83,8 +97,16 @@ describe('POST /api/users', () => {
     ['missing password', { name: 'X', username: 'x3' }, PasswordMessages.required],
     ['empty password', { name: 'X', username: 'x4', password: '' }, PasswordMessages.required],
     ['short password', { name: 'X', username: 'x5', password: 'Kort12' }, PasswordMessages.min],
-    ['password without a capital', { name: 'X', username: 'x6', password: 'welkom123' }, PasswordMessages.capital],
-    ['password without a digit', { name: 'X', username: 'x7', password: 'Welkomwelkom' }, PasswordMessages.digit],
+    [
+      'password without a capital',
+      { name: 'X', username: 'x6', password: 'welkom123' },
+      PasswordMessages.capital,
+    ],
+    [
+      'password without a digit',
+      { name: 'X', username: 'x7', password: 'Welkomwelkom' },
+      PasswordMessages.digit,
+    ],
   ])('%s answers 400 with the Dutch message', async (_case, payload, message) => {
     const res = await call('POST', '/api/users', payload);
     expect(res.statusCode).toBe(400);
@@ -96,7 +118,11 @@ describe('POST /api/users', () => {
   it('a password that breaks every rule lists each message once', async () => {
     const res = await call('POST', '/api/users', { name: 'X', username: 'x8', password: 'abc' });
     expect(res.statusCode).toBe(400);
-    expect(res.json().errors).toEqual([PasswordMessages.min, PasswordMessages.capital, PasswordMessages.digit]);
+    expect(res.json().errors).toEqual([
+      PasswordMessages.min,
+      PasswordMessages.capital,
+      PasswordMessages.digit,
+    ]);
   });
 
   it('answers 409 for a username that is taken, also in another case', async () => {
@@ -118,7 +144,11 @@ describe('PUT /api/users/:id', () => {
     expect(absent.json()).toEqual({ _id: user.row.id, name: 'Andere Naam', username: renamed, '2fa': false });
     expect((await login(renamed, user.password)).statusCode).toBe(200);
 
-    const empty = await call('PUT', `/api/users/${user.row.id}`, { name: 'Weer Anders', username: renamed, password: '' });
+    const empty = await call('PUT', `/api/users/${user.row.id}`, {
+      name: 'Weer Anders',
+      username: renamed,
+      password: '',
+    });
     expect(empty.statusCode).toBe(200);
     expect(empty.json().name).toBe('Weer Anders');
     expect((await login(renamed, user.password)).statusCode).toBe(200);
@@ -162,10 +192,16 @@ describe('PUT /api/users/:id', () => {
   it("answers 409 when taking another user's username (any case), and allows re-casing one's own", async () => {
     const a = await makeUser(t.database.db);
     const b = await makeUser(t.database.db);
-    const taken = await call('PUT', `/api/users/${a.row.id}`, { name: a.row.name, username: b.row.username.toUpperCase() });
+    const taken = await call('PUT', `/api/users/${a.row.id}`, {
+      name: a.row.name,
+      username: b.row.username.toUpperCase(),
+    });
     expect(taken.statusCode).toBe(409);
     expect(taken.json().message).toBe(UserMessages.usernameTaken);
-    const own = await call('PUT', `/api/users/${a.row.id}`, { name: a.row.name, username: a.row.username.toUpperCase() });
+    const own = await call('PUT', `/api/users/${a.row.id}`, {
+      name: a.row.name,
+      username: a.row.username.toUpperCase(),
+    });
     expect(own.statusCode).toBe(200);
     expect(own.json().username).toBe(a.row.username.toUpperCase());
   });
