@@ -1,11 +1,26 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import type { AppContext } from './context';
 import { authRoutes } from './features/auth/auth.routes';
+import { exportColumnRoutes } from './features/exportcolumns/export-column.routes';
+import { globalAttributeRoutes } from './features/imports/global-attribute.routes';
+import { interestTypeRoutes } from './features/interesttypes/interest-type.routes';
+import { partnerRoutes } from './features/partners/partner.routes';
+import { settingsRoutes } from './features/settings/settings.routes';
 import { shellRoutes } from './features/shell/shell.routes';
 import { taskRoutes } from './features/tasks/task.routes';
 import { userRoutes } from './features/users/user.routes';
 
 /** Every feature's routes, mounted under /api; a new feature adds its plugin here. */
 export function apiRoutes(ctx: AppContext): FastifyPluginAsyncZod[] {
-  return [authRoutes(ctx), userRoutes(ctx), taskRoutes(ctx), shellRoutes(ctx)];
+  return [
+    authRoutes(ctx),
+    userRoutes(ctx),
+    taskRoutes(ctx),
+    shellRoutes(ctx),
+    partnerRoutes(ctx),
+    settingsRoutes(ctx),
+    interestTypeRoutes(ctx),
+    exportColumnRoutes(ctx),
+    globalAttributeRoutes(ctx),
+  ];
 }
