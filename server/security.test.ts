@@ -73,6 +73,23 @@ describe('route table', () => {
     expect(checked.length).toBeGreaterThanOrEqual(12);
   });
 
+  it('a percent-encoded path to a protected route is refused too', async () => {
+    // The router decodes %-escapes: '/%61pi/users' is the route '/api/users'.
+    for (const route of apiRoutes().filter((r) => !r.isPublic)) {
+      for (const url of [
+        fill(route.url).replace('/api/', '/%61pi/'),
+        fill(route.url).replace(/^\/api\/(.)/, (_m, c: string) => `/api/%${c.charCodeAt(0).toString(16)}`),
+      ]) {
+        const res = await t.app.inject({
+          method: route.method as InjectOptions['method'],
+          url,
+          ...(['POST', 'PUT', 'PATCH'].includes(route.method) ? { payload: {} } : {}),
+        });
+        expect(res.statusCode, `${route.method} ${url}`).toBe(401);
+      }
+    }
+  });
+
   it('a forged or unknown session cookie is the same as none', async () => {
     const res = await t.app.inject({
       method: 'GET',

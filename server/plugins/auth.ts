@@ -44,7 +44,10 @@ export function clearSessionCookie(reply: FastifyReply, ctx: AppContext): void {
  */
 export function registerAuthGuard(app: FastifyInstance, ctx: AppContext): void {
   app.addHook('onRequest', async (request, reply) => {
-    if (!request.url.startsWith('/api/') && request.url !== '/api') return;
+    // Decide by the matched route, not the raw URL: the router decodes %-escapes, so
+    // '/%61pi/users' reaches the '/api/users' route while its raw URL does not start with '/api/'.
+    const path = request.routeOptions.url ?? request.url.split('?')[0];
+    if (!path.startsWith('/api/') && path !== '/api') return;
     const token = request.cookies[SESSION_COOKIE];
     if (token) request.user = await getSessionUser(ctx.db, token, ctx.config.sessionTtlHours);
     if (request.routeOptions.config?.public) return;
