@@ -60,7 +60,11 @@ export const partnerIdSchema = (requiredMessage: string) =>
     .regex(PARTNER_ID, PartnerMessages.idPattern);
 
 const partnerFields = {
-  name: z.string({ error: PartnerMessages.nameRequired }).trim().min(1, PartnerMessages.nameRequired).max(200),
+  name: z
+    .string({ error: PartnerMessages.nameRequired })
+    .trim()
+    .min(1, PartnerMessages.nameRequired)
+    .max(200),
   debitorNumber: text(100),
   address: text(),
   postalCode: text(20),
@@ -75,16 +79,27 @@ const partnerFields = {
     .refine((c) => COUNTRY_CODES.has(c), PartnerMessages.countryInvalid),
   ledger: text(100),
   vatCode: text(50),
-  vatPercentage: z.number().min(0, PartnerMessages.vatInvalid).max(100, PartnerMessages.vatInvalid).nullable().default(null),
+  vatPercentage: z
+    .number({ error: PartnerMessages.vatInvalid })
+    .min(0, PartnerMessages.vatInvalid)
+    .max(100, PartnerMessages.vatInvalid)
+    .nullable()
+    .default(null),
   comments: text(5000),
 };
 
 /** The partner form (browser): id required with the form's Dutch message. */
-export const PartnerFormSchema = z.object({ id: partnerIdSchema(PartnerMessages.idRequired), ...partnerFields });
+export const PartnerFormSchema = z.object({
+  id: partnerIdSchema(PartnerMessages.idRequired),
+  ...partnerFields,
+});
 export type PartnerForm = z.input<typeof PartnerFormSchema>;
 
 /** POST /api/crud-partner body: on create the id must be present (spec 000 §5). */
-export const PartnerCreateSchema = z.object({ id: partnerIdSchema(PartnerMessages.idMustBePresent), ...partnerFields });
+export const PartnerCreateSchema = z.object({
+  id: partnerIdSchema(PartnerMessages.idMustBePresent),
+  ...partnerFields,
+});
 export type PartnerCreate = z.output<typeof PartnerCreateSchema>;
 
 /** PUT /api/crud-partner/{id} body: the id may be sent but may not differ (checked by the route). */
@@ -172,7 +187,6 @@ function contactRules(isCreate: boolean) {
     }
   };
 }
-
 
 /** New contact (POST /api/crud-partner/{id}/contacts and the form). */
 export const ContactCreateSchema = z.object(contactFields).superRefine(contactRules(true));

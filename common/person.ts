@@ -40,3 +40,8 @@ export const RequiredEmailSchema = z
 export function personName(p: { firstName: string; preposition: string; lastName: string }): string {
   return [p.firstName, p.preposition, p.lastName].filter((s) => s.trim() !== '').join(' ');
 }
+
+/** The full name of a person: first name, preposition and last name, skipping empty parts. */
+export function fullName(p: { firstName: string; preposition: string; lastName: string }): string {
+  return [p.firstName, p.preposition, p.lastName].filter(Boolean).join(' ');
+}

@@ -1,4 +1,8 @@
 import type { ReactElement } from 'react';
+import { ContactFormPage } from './features/partners/contact-form';
+import { ContactListPage } from './features/partners/contact-list';
+import { PartnerFormPage } from './features/partners/partner-form';
+import { PartnerListPage } from './features/partners/partner-list';
 import { TaskListPage } from './features/tasks/task-list';
 import { UserFormPage } from './features/users/user-form';
 import { UserListPage } from './features/users/user-list';
@@ -9,4 +13,10 @@ export const appRoutes: { path: string; element: ReactElement }[] = [
   { path: '/users/new', element: <UserFormPage /> },
   { path: '/users/edit/:userId', element: <UserFormPage /> },
   { path: '/tasks', element: <TaskListPage /> },
+  { path: '/partners', element: <PartnerListPage /> },
+  { path: '/partners/new', element: <PartnerFormPage /> },
+  { path: '/partners/:id/edit', element: <PartnerFormPage /> },
+  { path: '/partners/:id/contacts', element: <ContactListPage /> },
+  { path: '/partners/:id/contacts/new', element: <ContactFormPage /> },
+  { path: '/partners/:id/contacts/:contactId/edit', element: <ContactFormPage /> },
 ];
