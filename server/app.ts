@@ -59,6 +59,9 @@ export async function buildApp(options: BuildOptions): Promise<{ app: FastifyIns
             ...(typeof options.logger === 'object' ? options.logger : {}),
           },
     bodyLimit: 1024 * 1024,
+    // Path parameters carry user text (search terms, e-mail addresses, names) that is longer once
+    // URL-encoded than Fastify's default of 100; the routes' schemas set the real limits.
+    routerOptions: { maxParamLength: 2000 },
     trustProxy: process.env.TRUST_PROXY === 'true',
   }).withTypeProvider<ZodTypeProvider>();
   app.setValidatorCompiler(validatorCompiler);

@@ -1,0 +1,45 @@
+import { z } from 'zod';
+
+export const EXPORT_COLUMN_TYPES = ['date', 'number', 'string'] as const;
+export type ExportColumnType = (typeof EXPORT_COLUMN_TYPES)[number];
+export const DEFAULT_EXPORT_COLUMN_TYPE: ExportColumnType = 'string';
+
+export const ExportColumnMessages = {
+  errorTitle: 'Error',
+  columnRequired: 'De kolomnaam is verplicht',
+  columnTooLong: 'De kolomnaam mag maximaal 200 tekens bevatten',
+  typeInvalid: 'Het type moet date, number of string zijn',
+  columnTaken: (column: string) => `Kolom ${column} bestaat al`,
+  notFound: (column: string) => `Kolom ${column} bestaat niet`,
+  fetchFailed: 'Kon export kolommen niet ophalen',
+  deleteFailed: 'Kon niet verwijderen',
+  created: 'Kolom toegevoegd',
+  deleted: 'Kolom verwijderd',
+  confirmTitle: 'Verwijder',
+  confirm: (column: string) => `Weet je zeker dat je ${column} wilt verwijderen?`,
+} as const;
+
+/** The type of an export column: how its values are formatted in mailing exports. */
+export const ExportColumnTypeSchema = z.enum(EXPORT_COLUMN_TYPES, {
+  error: ExportColumnMessages.typeInvalid,
+});
+
+/** A CSV export column as the API presents it: the attribute name as `_id` and its type (spec 001 §3). */
+export const ExportColumnSchema = z.object({ _id: z.string(), type: ExportColumnTypeSchema });
+export type ExportColumn = z.infer<typeof ExportColumnSchema>;
+
+const column = z
+  .string({ error: ExportColumnMessages.columnRequired })
+  .trim()
+  .min(1, ExportColumnMessages.columnRequired)
+  .max(200, ExportColumnMessages.columnTooLong);
+
+/** POST /api/export/columns body: the column name (trimmed, required) and its type (default string). */
+export const ExportColumnCreateSchema = z.object({
+  column,
+  type: ExportColumnTypeSchema.default(DEFAULT_EXPORT_COLUMN_TYPE),
+});
+export type ExportColumnCreate = z.input<typeof ExportColumnCreateSchema>;
+
+/** DELETE /api/export/columns query: the column to remove. */
+export const ExportColumnDeleteQuerySchema = z.object({ column });

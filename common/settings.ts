@@ -1,0 +1,72 @@
+import { z } from 'zod';
+import { GenderSchema } from './person';
+
+export const SettingsMessages = {
+  savedTitle: 'Opgeslagen',
+  saved: 'De instellingen zijn opgeslagen.',
+  saveFailed: 'Opslaan mislukt',
+  fetchFailed: 'Kon instellingen niet ophalen',
+  testPersonFetchFailed: 'Kon testpersoon niet ophalen',
+  minMailingsNumber: 'Minimale verzendingen moet een getal zijn',
+  minMailingsInteger: 'Minimale verzendingen moet een geheel getal zijn',
+  minMailingsNegative: 'Minimale verzendingen mag niet negatief zijn',
+  minMailingsTooLarge: 'Minimale verzendingen mag niet groter zijn dan 1000000',
+  solarIdTooLong: 'De Standaard Solar ID mag maximaal 200 tekens bevatten',
+  emailRequired: 'Het e-mailadres is verplicht',
+  emailInvalid: 'Vul een geldig e-mailadres in',
+  nameTooLong: 'Een naam mag maximaal 200 tekens bevatten',
+} as const;
+
+/** Default of 'Minimale verzendingen' when nothing is stored (DESIGN §4 engagement category). */
+export const DEFAULT_MIN_MAILINGS = 1;
+const MIN_MAILINGS_MAX = 1_000_000;
+
+const minMailings = z
+  .number({ error: SettingsMessages.minMailingsNumber })
+  .int(SettingsMessages.minMailingsInteger)
+  .min(0, SettingsMessages.minMailingsNegative)
+  .max(MIN_MAILINGS_MAX, SettingsMessages.minMailingsTooLarge);
+const solarId = z.string().trim().max(200, SettingsMessages.solarIdTooLong);
+
+/** The send settings as the API presents them and as POST /api/settings takes them (spec 001 §3). */
+export const SettingsSchema = z.object({ minMailings, solarId });
+export type Settings = z.infer<typeof SettingsSchema>;
+
+/**
+ * spec 001 §5: 'Minimale verzendingen' is typed as text; a numeric text becomes a number, any
+ * other text is kept as typed (and then refused by the number rule). Returns the value to send.
+ */
+export function toMinMailings(text: unknown): unknown {
+  if (typeof text !== 'string') return text;
+  const trimmed = text.trim().replace(',', '.');
+  return /^-?\d+(\.\d+)?$/.test(trimmed) ? Number(trimmed) : text;
+}
+
+/** The settings form (browser): the same rules, on the text the user typed. */
+export const SettingsFormSchema = z.object({
+  minMailings: z.preprocess(toMinMailings, minMailings),
+  solarId,
+});
+export type SettingsForm = { minMailings: string; solarId: string };
+
+const personName = z.string().trim().max(200, SettingsMessages.nameTooLong).default('');
+
+/** The global test person (spec 001 §2 Settings), added to every test list; the e-mail is required. */
+export const TestPersonSchema = z.object({
+  firstName: personName,
+  preposition: personName,
+  lastName: personName,
+  gender: GenderSchema,
+  email: z
+    .string({ error: SettingsMessages.emailRequired })
+    .trim()
+    .toLowerCase()
+    .min(1, SettingsMessages.emailRequired)
+    .max(320, SettingsMessages.emailInvalid)
+    .pipe(z.email(SettingsMessages.emailInvalid)),
+});
+export type TestPerson = z.output<typeof TestPersonSchema>;
+export type TestPersonInput = z.input<typeof TestPersonSchema>;
+
+/** The global test person as GET /api/testperson answers it (the e-mail is empty until one is saved). */
+export const TestPersonViewSchema = TestPersonSchema.extend({ email: z.string() });
