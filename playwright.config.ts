@@ -6,6 +6,8 @@ const port = Number(process.env.E2E_PORT ?? 18080);
 export default defineConfig({
   testDir: 'e2e',
   testMatch: '**/*.spec.ts',
+  // One folder per port, so parallel runs (several engineers, CI) never clean each other's traces.
+  outputDir: `test-results/e2e-${port}`,
   timeout: 60_000,
   expect: { timeout: 10_000 },
   fullyParallel: false,
