@@ -1,6 +1,9 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import type { AppContext } from './context';
 import { authRoutes } from './features/auth/auth.routes';
+import { datasetRoutes } from './features/datasets/dataset.routes';
+import { rateRoutes } from './features/datasets/rate.routes';
+import { testPersonRoutes } from './features/datasets/testperson.routes';
 import { exportColumnRoutes } from './features/exportcolumns/export-column.routes';
 import { globalAttributeRoutes } from './features/imports/global-attribute.routes';
 import { interestTypeRoutes } from './features/interesttypes/interest-type.routes';
@@ -22,5 +25,8 @@ export function apiRoutes(ctx: AppContext): FastifyPluginAsyncZod[] {
     interestTypeRoutes(ctx),
     exportColumnRoutes(ctx),
     globalAttributeRoutes(ctx),
+    datasetRoutes(ctx),
+    rateRoutes(ctx),
+    testPersonRoutes(ctx),
   ];
 }
