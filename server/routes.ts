@@ -1,12 +1,14 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import type { AppContext } from './context';
 import { authRoutes } from './features/auth/auth.routes';
+import { campaignRoutes } from './features/campaigns/campaign.routes';
 import { datasetRoutes } from './features/datasets/dataset.routes';
 import { rateRoutes } from './features/datasets/rate.routes';
 import { testPersonRoutes } from './features/datasets/testperson.routes';
 import { exportColumnRoutes } from './features/exportcolumns/export-column.routes';
 import { globalAttributeRoutes } from './features/imports/global-attribute.routes';
 import { interestTypeRoutes } from './features/interesttypes/interest-type.routes';
+import { labelRoutes } from './features/labels/label.routes';
 import { partnerRoutes } from './features/partners/partner.routes';
 import { settingsRoutes } from './features/settings/settings.routes';
 import { shellRoutes } from './features/shell/shell.routes';
@@ -25,6 +27,8 @@ export function apiRoutes(ctx: AppContext): FastifyPluginAsyncZod[] {
     interestTypeRoutes(ctx),
     exportColumnRoutes(ctx),
     globalAttributeRoutes(ctx),
+    labelRoutes(ctx),
+    campaignRoutes(ctx),
     datasetRoutes(ctx),
     rateRoutes(ctx),
     testPersonRoutes(ctx),

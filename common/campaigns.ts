@@ -1,0 +1,179 @@
+import { z } from 'zod';
+import { CAMPAIGN_DAYS_DEFAULT } from './constants';
+import { LABEL_MAX_LENGTH } from './labels';
+
+// spec 000 §8: alert titles for campaigns, verbatim; the rule messages are ours, in Dutch.
+export const CampaignMessages = {
+  invalidTitle: 'Foute invoer',
+  fetchListFailed: 'Campagnes konden niet worden opgehaald',
+  fetchFailed: 'Campagne kon niet worden opgehaald',
+  createFailed: 'Fout tijdens aanmaken van campagne',
+  saveFailed: 'Fout tijdens opslaan van campagne',
+  deleteFailed: 'Fout tijdens verwijderen van campagne',
+  created: 'Campagne met success aangemaakt',
+  saved: 'Campagne met success opgeslagen',
+  deleting: 'Campagne wordt verwijderd',
+  deleted: 'Campagne verwijderd',
+  notFound: 'Deze campagne kon niet worden gevonden',
+  nameRequired: 'Het naam veld is verplicht',
+  tooLong: 'Dit veld mag maximaal 200 tekens bevatten',
+  startInvalid: 'De startdatum moet een geldige datum zijn (DD-MM-JJJJ)',
+  addressesInvalid: 'Het aantal adressen moet een geheel getal van 0 of meer zijn',
+  budgetInvalid: 'Het budget moet een getal van 0 of meer zijn (een komma als decimaalteken mag)',
+  externalPartyInvalid: 'De verzendpartij moet tripolis of webpower zijn',
+  webpowerIdInvalid:
+    'Een webpower id bestaat uit het campagne-id en het mailing-id gescheiden door een dubbele punt, bijvoorbeeld 123:456',
+  tripolisIdInvalid: "Een tripolis id is één mailing-id, zonder spaties, komma's of puntkomma's",
+  externalIdTooLong: 'Een extern id mag maximaal 100 tekens bevatten',
+  tooManyExternalIds: 'Er mogen maximaal 50 externe ids worden opgegeven',
+  daysInvalid: 'Het aantal dagen moet een geheel getal van 0 of meer zijn',
+  pageInvalid: 'Pagina en paginagrootte moeten gehele getallen zijn (paginagrootte maximaal 100)',
+} as const;
+
+/** The 400 message for a campaign label that does not exist. */
+export const campaignLabelMissingMessage = (type: string) => `Het label '${type}' bestaat niet`;
+
+export const EXTERNAL_PARTIES = ['tripolis', 'webpower'] as const;
+export type ExternalParty = (typeof EXTERNAL_PARTIES)[number];
+export const DEFAULT_EXTERNAL_PARTY: ExternalParty = 'tripolis';
+export const MAX_ADDRESSES = 2_147_483_647;
+
+// spec 000 §5 / 001 §9: webpower ids are campaign id and mailing id separated by a colon;
+// tripolis takes a single mailing id string.
+const WEBPOWER_ID = /^\d+:\d+$/;
+const TRIPOLIS_ID = /^[^\s,;]+$/;
+
+/** Whether an external id has the shape its mailing provider expects. */
+export function isValidExternalId(party: ExternalParty, id: string): boolean {
+  return (party === 'webpower' ? WEBPOWER_ID : TRIPOLIS_ID).test(id);
+}
+
+/** A campaign as the API presents it; recordCount is absent when the count was skipped (noCount). */
+export const CampaignSchema = z.object({
+  _id: z.string(),
+  name: z.string(),
+  customer: z.string(),
+  start: z.string().nullable(),
+  type: z.string().nullable(),
+  addresses: z.number(),
+  budget: z.string(),
+  externalParty: z.enum(EXTERNAL_PARTIES),
+  externalIds: z.array(z.string()),
+  recordCount: z.number().optional(),
+});
+export type Campaign = z.infer<typeof CampaignSchema>;
+
+/** One page of campaigns (GET /api/pagcampaigns and /api/pagcampaignsearch). */
+export const CampaignPageSchema = z.object({
+  pages: z.number(),
+  items: z.array(CampaignSchema),
+  total: z.number(),
+});
+export type CampaignPage = z.infer<typeof CampaignPageSchema>;
+
+const text = z.string().trim().max(200, CampaignMessages.tooLong);
+const emptyToNull = (v: string | null | undefined) => (v ? v : null);
+
+// Dates travel as YYYY-MM-DD (the form shows DD-MM-YYYY); checked as a real calendar day.
+const isoDate = z
+  .string()
+  .trim()
+  .refine((v) => v === '' || isCalendarDate(v), CampaignMessages.startInvalid);
+
+/** Whether `v` is a real calendar date written YYYY-MM-DD. */
+export function isCalendarDate(v: string): boolean {
+  const m = /^(\d{4})-(\d{2})-(\d{2})$/.exec(v);
+  if (!m) return false;
+  const d = new Date(Date.UTC(Number(m[1]), Number(m[2]) - 1, Number(m[3])));
+  return (
+    d.getUTCFullYear() === Number(m[1]) &&
+    d.getUTCMonth() === Number(m[2]) - 1 &&
+    d.getUTCDate() === Number(m[3])
+  );
+}
+
+// spec 000 §5: addresses is parsed as an integer; empty means 0.
+const addresses = z
+  .union([z.number(), z.string()], { error: CampaignMessages.addressesInvalid })
+  .transform((v, ctx) => {
+    const s = typeof v === 'number' ? String(v) : v.trim();
+    if (s === '') return 0;
+    const n = /^\d+$/.test(s) ? Number(s) : Number.NaN;
+    if (!Number.isSafeInteger(n) || n > MAX_ADDRESSES) {
+      ctx.addIssue({ code: 'custom', message: CampaignMessages.addressesInvalid });
+      return z.NEVER;
+    }
+    return n;
+  });
+
+// spec 000 §3/§5: budget is text holding a number; a comma is accepted and stored as a dot.
+const budget = z
+  .union([z.string(), z.number()], { error: CampaignMessages.budgetInvalid })
+  .transform((v, ctx) => {
+    const s = String(v).trim().replace(',', '.');
+    if (s !== '' && !/^(\d+\.?\d*|\.\d+)$/.test(s)) {
+      ctx.addIssue({ code: 'custom', message: CampaignMessages.budgetInvalid });
+      return z.NEVER;
+    }
+    return s;
+  });
+
+/**
+ * Body of POST /api/campaigns and PUT /api/campaigns/{id}, also the form's resolver. Text is
+ * trimmed; empty external ids are dropped after the provider's format is checked per entry
+ * (so an error points at the entry the user typed).
+ */
+export const CampaignInputSchema = z
+  .object({
+    name: z
+      .string({ error: CampaignMessages.nameRequired })
+      .trim()
+      .min(1, CampaignMessages.nameRequired)
+      .max(200, CampaignMessages.tooLong),
+    customer: text.optional().default(''),
+    start: isoDate.nullable().optional(),
+    type: z.string().trim().max(LABEL_MAX_LENGTH).nullable().optional(),
+    addresses: addresses.optional().default(0),
+    budget: budget.optional().default(''),
+    externalParty: z
+      .enum(EXTERNAL_PARTIES, { error: CampaignMessages.externalPartyInvalid })
+      .optional()
+      .default(DEFAULT_EXTERNAL_PARTY),
+    externalIds: z
+      .array(z.string().trim().max(100, CampaignMessages.externalIdTooLong))
+      .max(50, CampaignMessages.tooManyExternalIds)
+      .optional()
+      .default([]),
+  })
+  .superRefine((c, ctx) => {
+    c.externalIds.forEach((id, i) => {
+      if (id !== '' && !isValidExternalId(c.externalParty, id)) {
+        ctx.addIssue({
+          code: 'custom',
+          path: ['externalIds', i],
+          message:
+            c.externalParty === 'webpower'
+              ? CampaignMessages.webpowerIdInvalid
+              : CampaignMessages.tripolisIdInvalid,
+        });
+      }
+    });
+  })
+  .transform((c) => ({
+    ...c,
+    start: emptyToNull(c.start),
+    type: emptyToNull(c.type),
+    externalIds: c.externalIds.filter((id) => id !== ''),
+  }));
+export type CampaignInput = z.input<typeof CampaignInputSchema>;
+export type CampaignValues = z.output<typeof CampaignInputSchema>;
+
+/** Query of GET /api/campaigns: `days` back from today (default 30, spec 001 §9). */
+export const CampaignDaysQuerySchema = z.object({
+  days: z
+    .string()
+    .regex(/^\d{1,6}$/, CampaignMessages.daysInvalid)
+    .transform(Number)
+    .optional()
+    .default(CAMPAIGN_DAYS_DEFAULT),
+});

@@ -1,0 +1,112 @@
+import { type AnyColumn, and, asc, count, desc, eq, gte, isNotNull, or, type SQL, sql } from 'drizzle-orm';
+import type { Campaign, CampaignValues, ExternalParty } from '../../../common/campaigns';
+import type { Db } from '../../db/client';
+import { newId } from '../../lib/ids';
+import type { Conn } from '../labels/label.queries';
+import { campaigns } from './campaign.table';
+
+export type CampaignRow = typeof campaigns.$inferSelect;
+
+/** Presents a campaign row as API JSON; recordCount only when it was counted. */
+export function presentCampaign(row: CampaignRow, recordCount?: number): Campaign {
+  return {
+    _id: row.id,
+    name: row.name,
+    customer: row.customer,
+    start: row.start,
+    type: row.type,
+    addresses: row.addresses,
+    budget: row.budget,
+    externalParty: row.externalParty as ExternalParty,
+    externalIds: row.externalIds,
+    ...(recordCount === undefined ? {} : { recordCount }),
+  };
+}
+
+/**
+ * The number of records of each campaign: the sum of its mailings' records (spec 001 §3).
+ * There are no mailings yet, so every campaign counts 0; the mailings issue extends this one query.
+ */
+export async function countCampaignRecords(_db: Conn, ids: string[]): Promise<Map<string, number>> {
+  return new Map(ids.map((id) => [id, 0]));
+}
+
+// Newest start first; campaigns without a start last, then the newest made first.
+const newestFirst = [sql`${campaigns.start} DESC NULLS LAST`, desc(campaigns.createdAt), asc(campaigns.id)];
+
+/** Case-insensitive search over name, customer, id and label (a plain substring, no wildcards). */
+function searchCondition(term: string): SQL {
+  const needle = term.toLowerCase();
+  const has = (col: SQL | AnyColumn) => sql`strpos(lower(${col}), ${needle}) > 0`;
+  return or(
+    has(campaigns.name),
+    has(campaigns.customer),
+    has(campaigns.id),
+    has(sql`coalesce(${campaigns.type}, '')`),
+  )!;
+}
+
+/** One page (1-based) of campaigns, newest start first, optionally filtered by a search term. */
+export async function listCampaignPage(
+  db: Db,
+  page: number,
+  pageSize: number,
+  term?: string,
+): Promise<{ rows: CampaignRow[]; total: number }> {
+  const where = term ? searchCondition(term) : undefined;
+  const [rows, [{ total }]] = await Promise.all([
+    db
+      .select()
+      .from(campaigns)
+      .where(where)
+      .orderBy(...newestFirst)
+      .limit(pageSize)
+      .offset((page - 1) * pageSize),
+    db.select({ total: count() }).from(campaigns).where(where),
+  ]);
+  return { rows, total };
+}
+
+/** Campaigns whose start lies within the last `days` days or in the future, newest start first. */
+export function listRecentCampaigns(db: Conn, days: number): Promise<CampaignRow[]> {
+  return db
+    .select()
+    .from(campaigns)
+    .where(and(isNotNull(campaigns.start), gte(campaigns.start, sql`current_date - ${days}::int`)))
+    .orderBy(...newestFirst);
+}
+
+/** Finds a campaign by id; undefined when absent. */
+export async function getCampaign(db: Conn, id: string): Promise<CampaignRow | undefined> {
+  const [row] = await db.select().from(campaigns).where(eq(campaigns.id, id)).limit(1);
+  return row;
+}
+
+/** Inserts a campaign with a new id; returns the row. */
+export async function insertCampaign(db: Conn, values: CampaignValues): Promise<CampaignRow> {
+  const [row] = await db
+    .insert(campaigns)
+    .values({ id: newId(), ...values })
+    .returning();
+  return row;
+}
+
+/** Updates a campaign's fields; returns the row or undefined when absent. */
+export async function updateCampaign(
+  db: Conn,
+  id: string,
+  values: CampaignValues,
+): Promise<CampaignRow | undefined> {
+  const [row] = await db
+    .update(campaigns)
+    .set({ ...values, updatedAt: new Date() })
+    .where(eq(campaigns.id, id))
+    .returning();
+  return row;
+}
+
+/** Deletes a campaign; returns whether it existed. */
+export async function deleteCampaign(db: Db, id: string): Promise<boolean> {
+  const rows = await db.delete(campaigns).where(eq(campaigns.id, id)).returning({ id: campaigns.id });
+  return rows.length > 0;
+}

@@ -1,0 +1,35 @@
+import {
+  CampaignMessages,
+  type CampaignValues,
+  campaignLabelMissingMessage,
+} from '../../../common/campaigns';
+import type { Db } from '../../db/client';
+import { badRequest, notFound } from '../../lib/http-errors';
+import { type Conn, lockLabel } from '../labels/label.queries';
+import { type CampaignRow, insertCampaign, updateCampaign } from './campaign.queries';
+
+// The campaign's label must exist; FOR SHARE keeps a concurrent label deletion from slipping in
+// between this check and the commit (the deletion locks FOR UPDATE, then checks usage).
+async function ensureLabel(tx: Conn, type: string | null): Promise<void> {
+  if (type !== null && !(await lockLabel(tx, type, 'share'))) {
+    throw badRequest(campaignLabelMissingMessage(type));
+  }
+}
+
+/** Creates a campaign; throws 400 when its label does not exist. */
+export function createCampaign(db: Db, values: CampaignValues): Promise<CampaignRow> {
+  return db.transaction(async (tx) => {
+    await ensureLabel(tx, values.type);
+    return insertCampaign(tx, values);
+  });
+}
+
+/** Saves a campaign's fields; throws 404 when absent and 400 when its label does not exist. */
+export function saveCampaign(db: Db, id: string, values: CampaignValues): Promise<CampaignRow> {
+  return db.transaction(async (tx) => {
+    await ensureLabel(tx, values.type);
+    const row = await updateCampaign(tx, id, values);
+    if (!row) throw notFound(CampaignMessages.notFound);
+    return row;
+  });
+}

@@ -1,0 +1,25 @@
+import { LabelMessages, labelExistsMessage, labelInUseMessage } from '../../../common/labels';
+import type { Db } from '../../db/client';
+import { conflict, notFound } from '../../lib/http-errors';
+import { deleteLabel, findLabelUsage, insertLabel, lockLabel } from './label.queries';
+
+/** Creates a label; throws 409 when it already exists. */
+export async function createLabel(db: Db, name: string): Promise<void> {
+  if (!(await insertLabel(db, name))) throw conflict(labelExistsMessage(name));
+}
+
+/**
+ * Deletes a label that no dataset or campaign uses; throws 404 when absent and 409 naming the
+ * users when in use. The row lock makes a concurrent campaign save (which holds FOR SHARE) and
+ * this check see each other.
+ */
+export async function removeLabel(db: Db, name: string): Promise<void> {
+  await db.transaction(async (tx) => {
+    if (!(await lockLabel(tx, name, 'update'))) throw notFound(LabelMessages.notFound);
+    const usage = await findLabelUsage(tx, name);
+    if (usage.datasets.length > 0 || usage.campaigns.length > 0) {
+      throw conflict(labelInUseMessage(name, usage.datasets, usage.campaigns, usage.more));
+    }
+    await deleteLabel(tx, name);
+  });
+}
