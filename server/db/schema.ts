@@ -10,3 +10,5 @@ export * from '../features/settings/settings.table';
 export * from '../features/interesttypes/interest-type.table';
 export * from '../features/exportcolumns/export-column.table';
 export * from '../features/imports/global-attribute.table';
+export * from '../features/imports/address.table';
+export * from '../features/imports/mapping.table';

@@ -1,0 +1,92 @@
+import { z } from 'zod';
+
+export const MappingMessages = {
+  saved: 'Saved',
+  saveFailed: 'Failed to save mappings',
+  encryptedTitle: 'Mapping is encrypted',
+  encryptedBody: 'An encrypted mapping cannot be edited',
+  noMapping: 'No mapping for this field',
+  noMappingBody: 'Ga terug en map deze kolom eerst',
+  valueMappingsFailed: 'Failed to get value mappings',
+  remapped: 'Remapped',
+  remapButton: 'Mapping doorvoeren',
+  mappedRequired: 'Kies een kolomnaam',
+  mappedPattern: 'Een kolomnaam bestaat uit letters, cijfers en underscores en begint met een letter',
+  trimInvalid: 'Trim moet een geheel getal van 0 of meer zijn',
+  excludeInvalid: 'Ongeldige reguliere expressie',
+  dateInvalid: 'Ongeldig datumformaat',
+  duplicateMapped: (name: string) => `De kolom ${name} is meer dan eens gemapt`,
+} as const;
+
+/** One value mapping row: an original file value and what it becomes (spec 000 §3). */
+export const ValueMappingSchema = z.object({
+  original: z.string().max(1000),
+  mapped: z.string().max(1000),
+  insensitive: z.boolean().default(false),
+});
+export type ValueMapping = z.infer<typeof ValueMappingSchema>;
+
+/** Global attribute names: letters, digits and underscores, starting with a letter. */
+export const ATTRIBUTE_NAME = /^[A-Za-z][A-Za-z0-9_]*$/;
+
+const mappedName = z
+  .string({ error: MappingMessages.mappedRequired })
+  .trim()
+  .min(1, MappingMessages.mappedRequired)
+  .max(100)
+  .regex(ATTRIBUTE_NAME, MappingMessages.mappedPattern);
+
+/** A regular expression written /.../ (optionally with flags i), or a plain exact value. */
+export function isValidExclude(filter: string): boolean {
+  const m = /^\/(.*)\/(i?)$/s.exec(filter);
+  if (!m) return true;
+  try {
+    new RegExp(m[1], m[2]);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/** A column mapping: a file column onto a global attribute, with the options of spec 000 §9. */
+export const ColumnMappingSchema = z.object({
+  type: z.literal('column').default('column'),
+  field: z.string().trim().min(1).max(500),
+  mapped: mappedName,
+  encrypted: z.boolean().default(false),
+  lower: z.boolean().default(false),
+  strip: z.boolean().default(false),
+  emailDomain: z.boolean().default(false),
+  trim: z
+    .union([z.number().int(MappingMessages.trimInvalid).min(0, MappingMessages.trimInvalid), z.null()])
+    .default(null),
+  date: z.string().trim().max(100).default(''),
+  exclude: z.string().max(1000).default('').refine(isValidExclude, MappingMessages.excludeInvalid),
+  values: z.array(ValueMappingSchema).max(10000).default([]),
+});
+export type ColumnMapping = z.output<typeof ColumnMappingSchema>;
+
+/** An extra mapping: a fixed value for every record of the dataset. */
+export const ExtraMappingSchema = z.object({
+  type: z.literal('extra'),
+  mapped: mappedName,
+  value: z.string().max(1000).default(''),
+  encrypted: z.boolean().default(false),
+});
+export type ExtraMapping = z.output<typeof ExtraMappingSchema>;
+
+export const MappingEntrySchema = z.discriminatedUnion('type', [ColumnMappingSchema.extend({ type: z.literal('column') }), ExtraMappingSchema]);
+export type MappingEntry = ColumnMapping | ExtraMapping;
+
+/** PUT .../mappings body: the list; every mapped name once. */
+export const MappingListSchema = z.array(MappingEntrySchema).max(1000).superRefine((list, ctx) => {
+  const seen = new Set<string>();
+  for (const entry of list) {
+    if (seen.has(entry.mapped)) ctx.addIssue({ code: 'custom', message: MappingMessages.duplicateMapped(entry.mapped) });
+    seen.add(entry.mapped);
+  }
+});
+
+/** One unique value of a file column with how often it occurs. */
+export const UniqueValueSchema = z.object({ value: z.string(), amount: z.number() });
+export type UniqueValue = z.infer<typeof UniqueValueSchema>;

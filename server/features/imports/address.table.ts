@@ -1,0 +1,44 @@
+import { bigint, index, jsonb, pgTable, primaryKey, text, timestamp, integer } from 'drizzle-orm/pg-core';
+import { datasets } from '../datasets/dataset.table';
+
+/**
+ * One row per unique e-mail address (lower-cased, trimmed), with everything about the person's
+ * behaviour kept once (DESIGN §3).
+ */
+export const addresses = pgTable(
+  'addresses',
+  {
+    id: bigint('id', { mode: 'number' }).primaryKey().generatedAlwaysAsIdentity(),
+    email: text('email').notNull().unique('addresses_email_key'),
+    domain: text('domain').notNull(),
+    sentCount: integer('sent_count').notNull().default(0),
+    lastSentAt: timestamp('last_sent_at', { withTimezone: true }),
+    lastOpenAt: timestamp('last_open_at', { withTimezone: true }),
+    lastClickAt: timestamp('last_click_at', { withTimezone: true }),
+    hardBouncedAt: timestamp('hard_bounced_at', { withTimezone: true }),
+    os: text('os').array().notNull().default([]),
+    openInterests: text('open_interests').array().notNull().default([]),
+    clickInterests: text('click_interests').array().notNull().default([]),
+  },
+  (t) => [index('addresses_domain_idx').on(t.domain)],
+);
+
+/**
+ * Membership of an address in a dataset: the partner's original columns (raw, so remap never
+ * needs the file again) and the mapped global attributes (attrs; encrypted ones as ciphertext
+ * plus an HMAC blind index).
+ */
+export const records = pgTable(
+  'records',
+  {
+    datasetId: text('dataset_id')
+      .notNull()
+      .references(() => datasets.id, { onDelete: 'cascade' }),
+    addressId: bigint('address_id', { mode: 'number' }).notNull(),
+    raw: jsonb('raw').$type<Record<string, string>>().notNull(),
+    attrs: jsonb('attrs').$type<Record<string, string>>().notNull(),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+    updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [primaryKey({ name: 'records_pkey', columns: [t.datasetId, t.addressId] }), index('records_address_idx').on(t.addressId)],
+);
