@@ -1,3 +1,4 @@
+import '../common/zod-setup';
 import fs from 'node:fs';
 import path from 'node:path';
 import cookie from '@fastify/cookie';

@@ -1,3 +1,4 @@
+import '../common/zod-setup';
 import '@mantine/core/styles.css';
 import '@mantine/notifications/styles.css';
 import '@mantine/dates/styles.css';
