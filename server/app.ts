@@ -2,6 +2,7 @@ import '../common/zod-setup';
 import fs from 'node:fs';
 import path from 'node:path';
 import cookie from '@fastify/cookie';
+import multipart from '@fastify/multipart';
 import rateLimit from '@fastify/rate-limit';
 import fastifyStatic from '@fastify/static';
 import swagger from '@fastify/swagger';
@@ -16,6 +17,7 @@ import {
 import type { AppConfig } from './config';
 import type { AppContext } from './context';
 import type { Database } from './db/client';
+import { type ColumnKeys, loadColumnKeys } from './features/imports/crypto';
 import { registerAuthGuard } from './plugins/auth';
 import { registerErrorHandling } from './plugins/errors';
 import { registerSecurity } from './plugins/security';
@@ -81,13 +83,23 @@ export async function buildApp(options: BuildOptions): Promise<{ app: FastifyIns
     pollMs: config.taskPollMs,
     log: app.log,
   });
-  const ctx: AppContext = { config, database, db: database.db, tasks };
+  let keys: ColumnKeys | undefined;
+  const ctx: AppContext = {
+    config,
+    database,
+    db: database.db,
+    tasks,
+    log: app.log,
+    columnKeys: () => (keys ??= loadColumnKeys(config.dataDir, config.encryptionKey)),
+  };
   registerTaskHandlers(ctx);
 
   registerErrorHandling(app);
   await registerSecurity(app);
   await app.register(cookie);
   await app.register(rateLimit, { global: false });
+  // Partner files are streamed straight into the database, so their size is not limited here.
+  await app.register(multipart, { limits: { fileSize: Number.POSITIVE_INFINITY, files: 1, fields: 20, fieldSize: 1024 * 1024 } });
   registerAuthGuard(app, ctx);
 
   await app.register(swagger, {

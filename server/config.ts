@@ -17,6 +17,8 @@ export interface AppConfig {
   secureCookies: boolean;
   startWorker: boolean;
   logLevel: string;
+  /** base64 of 32 bytes; unset: DATA_DIR/encryption.key is created and used. */
+  encryptionKey?: string;
 }
 
 function intFromEnv(value: string | undefined, fallback: number): number {
@@ -42,5 +44,6 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
     secureCookies: env.SECURE_COOKIES === 'true',
     startWorker: env.START_WORKER !== 'false',
     logLevel: env.LOG_LEVEL ?? 'info',
+    encryptionKey: env.ENCRYPTION_KEY || undefined,
   };
 }

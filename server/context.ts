@@ -1,5 +1,7 @@
+import type { FastifyBaseLogger } from 'fastify';
 import type { AppConfig } from './config';
 import type { Database, Db } from './db/client';
+import type { ColumnKeys } from './features/imports/crypto';
 import type { TaskRunner } from './tasks/worker';
 
 /** What every feature needs: configuration, the database and the task runner. */
@@ -8,4 +10,7 @@ export interface AppContext {
   database: Database;
   db: Db;
   tasks: TaskRunner;
+  log: FastifyBaseLogger;
+  /** The keys of encrypted columns, loaded on first use. */
+  columnKeys(): ColumnKeys;
 }

@@ -1,6 +1,7 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import type { AppContext } from './context';
 import { authRoutes } from './features/auth/auth.routes';
+import { importRoutes } from './features/imports/import.routes';
 import { campaignRoutes } from './features/campaigns/campaign.routes';
 import { datasetRoutes } from './features/datasets/dataset.routes';
 import { rateRoutes } from './features/datasets/rate.routes';
@@ -23,6 +24,7 @@ export function apiRoutes(ctx: AppContext): FastifyPluginAsyncZod[] {
     taskRoutes(ctx),
     shellRoutes(ctx),
     partnerRoutes(ctx),
+    importRoutes(ctx),
     settingsRoutes(ctx),
     interestTypeRoutes(ctx),
     exportColumnRoutes(ctx),

@@ -3,6 +3,7 @@ import { migrate } from 'drizzle-orm/node-postgres/migrator';
 import pg from 'pg';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { ensureDatabaseFunctions } from './functions';
 import * as schema from './schema';
 
 export type Db = NodePgDatabase<typeof schema>;
@@ -29,14 +30,21 @@ export function openDatabase(url: string, max = 20): Database {
   return { db, pool, url, close: () => pool.end() };
 }
 
-/** Applies the committed migrations under an advisory lock, so parallel starts do not race. */
+/**
+ * Applies the committed migrations and then (re)creates the database functions, under an advisory
+ * lock so parallel starts do not race.
+ */
 export async function migrateDatabase(database: Database): Promise<void> {
   const client = await database.pool.connect();
   try {
     await client.query('SELECT pg_advisory_lock(727001)');
     await migrate(drizzle(client, { schema }), { migrationsFolder });
+    await ensureDatabaseFunctions(client);
   } finally {
     await client.query('SELECT pg_advisory_unlock(727001)').catch(() => {});
     client.release();
   }
 }
+
+/** A database handle or an open transaction: query functions take either. */
+export type DbOrTx = Db | Parameters<Parameters<Db['transaction']>[0]>[0];

@@ -1,4 +1,17 @@
 import type { AppContext } from '../context';
+import { dropStaging } from '../features/imports/csv-staging';
+import { listOrphanStagingTables } from '../features/imports/import.queries';
+import { runDeleteAll } from '../features/imports/deleteall.service';
+import { runImport } from '../features/imports/import.service';
+import { runRemap } from '../features/imports/remap.service';
 
 /** Registers the task types of every feature with the runner; a feature with tasks adds its line here. */
-export function registerTaskHandlers(_ctx: AppContext): void {}
+export function registerTaskHandlers(ctx: AppContext): void {
+  ctx.tasks.register('import', (task, tctx) => runImport(ctx, task, tctx));
+  ctx.tasks.register('remap', (task, tctx) => runRemap(ctx, task, tctx));
+  ctx.tasks.register('deleteall', (task, tctx) => runDeleteAll(ctx, task, tctx));
+  // Staging tables of uploads whose process died are dropped once their task is failed.
+  ctx.tasks.onReap(async () => {
+    for (const table of await listOrphanStagingTables(ctx.db)) await dropStaging(ctx.database.pool, table);
+  });
+}

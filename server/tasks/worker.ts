@@ -53,6 +53,7 @@ export interface TaskRunnerOptions {
 export class TaskRunner {
   readonly workerKey = crypto.randomInt(1, 2 ** 31 - 1);
   private readonly handlers = new Map<string, TaskHandler>();
+  private readonly reapers: (() => Promise<void>)[] = [];
   private readonly active = new Set<Promise<void>>();
   private lockClient?: pg.Client;
   private timer?: NodeJS.Timeout;
@@ -69,6 +70,11 @@ export class TaskRunner {
   /** Registers the handler of a task type (features at startup, tests for their own types). */
   register(type: string, handler: TaskHandler): void {
     this.handlers.set(type, handler);
+  }
+
+  /** Adds cleanup that runs after each sweep for orphaned tasks (e.g. their staging tables). */
+  onReap(reaper: () => Promise<void>): void {
+    this.reapers.push(reaper);
   }
 
   /** Whether the worker loop runs in this process. */
@@ -117,6 +123,7 @@ export class TaskRunner {
     try {
       const n = await failOrphanedTasks(this.database.db, TaskMessages.orphaned);
       if (n > 0) this.options.log.warn({ count: n }, 'marked tasks of a stopped process as failed');
+      for (const reaper of this.reapers) await reaper();
     } catch (err) {
       this.options.log.error({ err }, 'reaping orphaned tasks failed');
     }

@@ -57,6 +57,7 @@ export async function createTestApp(
     loginRateMax: 1000,
     taskPollMs: 200,
     webDir: '/nonexistent',
+    encryptionKey: crypto.randomBytes(32).toString('base64'),
     ...options.config,
   };
   const database = openDatabase(url, 10);

@@ -1,4 +1,16 @@
-import { bigint, boolean, date, index, integer, jsonb, numeric, pgTable, text, timestamp, uniqueIndex } from 'drizzle-orm/pg-core';
+import {
+  bigint,
+  boolean,
+  date,
+  index,
+  integer,
+  jsonb,
+  numeric,
+  pgTable,
+  text,
+  timestamp,
+  uniqueIndex,
+} from 'drizzle-orm/pg-core';
 import { partners } from '../partners/partner.table';
 
 /** Dataset settings kept as JSON (spec 000 §3: emailColumnName is held as config.emailColumnName). */

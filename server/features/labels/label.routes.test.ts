@@ -75,6 +75,15 @@ describe('POST /api/types', () => {
     expect((await labels()).filter((n) => n === name)).toHaveLength(1);
   });
 
+  it('answers 409 for the same name in another case, naming the existing label', async () => {
+    const name = unique('Hoofdletters');
+    expect((await call('POST', '/api/types', { type: name })).statusCode).toBe(200);
+    const res = await call('POST', '/api/types', { type: name.toUpperCase() });
+    expect(res.statusCode).toBe(409);
+    expect(res.json().message).toBe(labelExistsMessage(name));
+    expect(await labels()).not.toContain(name.toUpperCase());
+  });
+
   it('answers 401 without a session and creates nothing', async () => {
     const name = unique('anoniem');
     const res = await t.app.inject({ method: 'POST', url: '/api/types', payload: { type: name } });

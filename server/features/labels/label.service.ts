@@ -1,11 +1,19 @@
+import { sql } from 'drizzle-orm';
 import { LabelMessages, labelExistsMessage, labelInUseMessage } from '../../../common/labels';
 import type { Db } from '../../db/client';
 import { conflict, notFound } from '../../lib/http-errors';
-import { deleteLabel, findLabelUsage, insertLabel, lockLabel } from './label.queries';
+import { deleteLabel, findLabelIgnoringCase, findLabelUsage, insertLabel, lockLabel } from './label.queries';
 
-/** Creates a label; throws 409 when it already exists. */
+/** Creates a label; throws 409 when it, or the same name in another case, already exists. */
 export async function createLabel(db: Db, name: string): Promise<void> {
-  if (!(await insertLabel(db, name))) throw conflict(labelExistsMessage(name));
+  await db.transaction(async (tx) => {
+    // 'Nieuwsbrief' and 'nieuwsbrief' would be two labels that look the same in every picker;
+    // the lock serialises label creation so two of them cannot slip in at the same moment.
+    await tx.execute(sql`SELECT pg_advisory_xact_lock(hashtext('lijstwerk.labels'))`);
+    const existing = await findLabelIgnoringCase(tx, name);
+    if (existing !== undefined || !(await insertLabel(tx, name)))
+      throw conflict(labelExistsMessage(existing ?? name));
+  });
 }
 
 /**

@@ -1,0 +1,64 @@
+import crypto from 'node:crypto';
+import fs from 'node:fs';
+import path from 'node:path';
+
+const PREFIX = 'enc:v1:';
+
+/** The keys of encrypted columns: AES-256-GCM for the values, HMAC-SHA256 for the blind index. */
+export interface ColumnKeys {
+  encryptionKey: Buffer;
+  indexKey: Buffer;
+}
+
+/**
+ * Loads the column key: ENCRYPTION_KEY (base64 of 32 bytes) when set, else `DATA_DIR/encryption.key`,
+ * created on first use (mode 600). The blind-index key is derived from it. Throws on a malformed key.
+ */
+export function loadColumnKeys(dataDir: string, envKey = process.env.ENCRYPTION_KEY): ColumnKeys {
+  let master: Buffer;
+  if (envKey) {
+    master = Buffer.from(envKey, 'base64');
+  } else {
+    const file = path.join(dataDir, 'encryption.key');
+    if (!fs.existsSync(file)) {
+      fs.mkdirSync(dataDir, { recursive: true });
+      fs.writeFileSync(file, `${crypto.randomBytes(32).toString('base64')}\n`, { mode: 0o600, flag: 'wx' });
+    }
+    master = Buffer.from(fs.readFileSync(file, 'utf8').trim(), 'base64');
+  }
+  if (master.length !== 32) throw new Error('ENCRYPTION_KEY moet 32 bytes zijn (base64)');
+  const derive = (label: string) => Buffer.from(crypto.hkdfSync('sha256', master, Buffer.alloc(0), label, 32));
+  return { encryptionKey: derive('lijstwerk column encryption'), indexKey: derive('lijstwerk blind index') };
+}
+
+/** Encrypts a value with AES-256-GCM; returns `enc:v1:` + base64(iv | tag | ciphertext). */
+export function encryptValue(keys: ColumnKeys, plain: string): string {
+  const iv = crypto.randomBytes(12);
+  const cipher = crypto.createCipheriv('aes-256-gcm', keys.encryptionKey, iv);
+  const body = Buffer.concat([cipher.update(plain, 'utf8'), cipher.final()]);
+  return PREFIX + Buffer.concat([iv, cipher.getAuthTag(), body]).toString('base64');
+}
+
+/** Decrypts a value made by encryptValue; returns other strings unchanged. Throws when tampered. */
+export function decryptValue(keys: ColumnKeys, stored: string): string {
+  if (!stored.startsWith(PREFIX)) return stored;
+  const data = Buffer.from(stored.slice(PREFIX.length), 'base64');
+  const decipher = crypto.createDecipheriv('aes-256-gcm', keys.encryptionKey, data.subarray(0, 12));
+  decipher.setAuthTag(data.subarray(12, 28));
+  return Buffer.concat([decipher.update(data.subarray(28)), decipher.final()]).toString('utf8');
+}
+
+/** Whether a stored value is ciphertext of encryptValue. */
+export function isEncrypted(value: string): boolean {
+  return value.startsWith(PREFIX);
+}
+
+/** The blind index of a value: HMAC-SHA256 (hex), so equal values can be matched without decrypting. */
+export function blindIndex(keys: ColumnKeys, plain: string): string {
+  return crypto.createHmac('sha256', keys.indexKey).update(plain, 'utf8').digest('hex');
+}
+
+/** The attrs key that holds the blind index of an encrypted attribute. */
+export function blindIndexKey(attribute: string): string {
+  return `${attribute}__bi`;
+}

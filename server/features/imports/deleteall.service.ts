@@ -1,0 +1,35 @@
+import { sql } from 'drizzle-orm';
+import type { AppContext } from '../../context';
+import { type TaskContext, TaskError } from '../../tasks/worker';
+import type { TaskRow } from '../tasks/task.queries';
+import { dropStaging } from './csv-staging';
+import { lockDatasetForImport, refreshRecordCount } from './import.queries';
+import { ImportMessages, type ImportPayload } from './import.service';
+
+/**
+ * The delete-from-file task (spec 001 §2 /deleteall): removes from the dataset the records of the
+ * addresses listed in the staged file's e-mail column, in one transaction; returns read and deleted.
+ */
+export async function runDeleteAll(
+  ctx: AppContext,
+  task: TaskRow,
+  tctx: TaskContext,
+): Promise<{ read: number; deleted: number }> {
+  const p = task.payload as ImportPayload;
+  try {
+    return await ctx.db.transaction(async (tx) => {
+      if (!(await lockDatasetForImport(tx, p.datasetId))) throw new TaskError(ImportMessages.datasetGone);
+      await tctx.progress(10, 'updating');
+      const email = sql.raw(`s.c${p.emailIndex + 1}`);
+      const del = await tx.execute(sql`
+        DELETE FROM records r USING addresses a
+        WHERE r.dataset_id = ${p.datasetId} AND r.address_id = a.id
+          AND a.email IN (SELECT lower(btrim(${email})) FROM ${sql.raw(p.staging)} s)`);
+      await refreshRecordCount(tx, p.datasetId);
+      await tx.execute(sql`DROP TABLE IF EXISTS ${sql.raw(p.staging)}`);
+      return { read: p.rows, deleted: del.rowCount ?? 0 };
+    });
+  } finally {
+    await dropStaging(ctx.database.pool, p.staging).catch(() => {});
+  }
+}

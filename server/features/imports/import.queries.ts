@@ -1,0 +1,49 @@
+import { and, eq, sql } from 'drizzle-orm';
+import type { DbOrTx } from '../../db/client';
+import { datasets } from '../datasets/dataset.table';
+import { tasks } from '../tasks/task.table';
+
+/** A dataset by partner and name (the upload route addresses it by name); undefined when absent. */
+export async function getDatasetByName(db: DbOrTx, partnerId: string, name: string) {
+  const [row] = await db
+    .select()
+    .from(datasets)
+    .where(and(eq(datasets.partnerId, partnerId), eq(datasets.name, name)))
+    .limit(1);
+  return row;
+}
+
+/** A dataset by partner and id; undefined when absent. */
+export async function getDatasetById(db: DbOrTx, partnerId: string, id: string) {
+  const [row] = await db
+    .select()
+    .from(datasets)
+    .where(and(eq(datasets.partnerId, partnerId), eq(datasets.id, id)))
+    .limit(1);
+  return row;
+}
+
+/** Locks a dataset row for the rest of the transaction (one import or remap at a time); false when gone. */
+export async function lockDatasetForImport(tx: DbOrTx, datasetId: string): Promise<boolean> {
+  const result = await tx.execute(sql`SELECT id FROM datasets WHERE id = ${datasetId} FOR UPDATE`);
+  return result.rows.length > 0;
+}
+
+/** Recounts a dataset's records into datasets.record_count; returns the count. */
+export async function refreshRecordCount(tx: DbOrTx, datasetId: string): Promise<number> {
+  const result = await tx.execute<{ n: number }>(sql`
+    UPDATE datasets SET record_count = (SELECT count(*) FROM records WHERE dataset_id = ${datasetId}), updated_at = now()
+    WHERE id = ${datasetId} RETURNING record_count AS n`);
+  return Number(result.rows[0]?.n ?? 0);
+}
+
+/** Staging tables whose task is no longer receiving or running (left by a killed process). */
+export async function listOrphanStagingTables(db: DbOrTx): Promise<string[]> {
+  const result = await db.execute<{ tablename: string }>(sql`
+    SELECT t.tablename FROM pg_tables t
+    WHERE t.schemaname = current_schema() AND t.tablename LIKE 'stg\\_%'
+      AND NOT EXISTS (
+        SELECT 1 FROM ${tasks} k
+        WHERE 'stg_' || k.id = t.tablename AND k.state NOT IN ('done', 'failed'))`);
+  return result.rows.map((r) => r.tablename);
+}

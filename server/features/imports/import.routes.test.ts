@@ -1,0 +1,150 @@
+import { eq, sql } from 'drizzle-orm';
+import iconv from 'iconv-lite';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { MappingEntry } from '../../../common/mappings';
+import { createTestApp, type TestApp } from '../../test/app';
+import { makeDataset, makePartner, makeSession } from '../../test/factories';
+import { multipartBody } from '../../test/multipart';
+import { records } from './address.table';
+import { saveDatasetMappings } from './mapping.queries';
+
+let t: TestApp;
+let cookie: string;
+beforeAll(async () => {
+  t = await createTestApp();
+  cookie = (await makeSession(t.app, t.database.db)).cookie;
+});
+afterAll(() => t.close());
+
+interface Setup {
+  partnerId: string;
+  datasetId: string;
+  name: string;
+}
+async function setup(mappings: MappingEntry[] = [], emailColumnName?: string): Promise<Setup> {
+  const partnerId = await makePartner(t.database.db);
+  const name = `ds${Math.random().toString(36).slice(2, 8)}`;
+  const datasetId = await makeDataset(t.database.db, partnerId, { name, emailColumnName });
+  if (mappings.length) await saveDatasetMappings(t.database.db, datasetId, mappings);
+  return { partnerId, datasetId, name };
+}
+
+async function upload(s: Setup, content: string | Buffer, fileName = 'bestand.csv') {
+  const body = multipartBody({}, { name: fileName, content });
+  return t.app.inject({ method: 'POST', url: `/api/import/${s.partnerId}/${s.name}`, payload: body.payload, headers: { ...body.headers, cookie } });
+}
+
+async function waitTask(id: string) {
+  for (let i = 0; i < 600; i++) {
+    const res = await t.app.inject({ method: 'GET', url: `/api/tasks/${id}`, headers: { cookie } });
+    const task = res.json();
+    if (task.state === 'done' || task.state === 'failed') return task;
+    await new Promise((r) => setTimeout(r, 50));
+  }
+  throw new Error('task did not finish');
+}
+
+async function importFile(s: Setup, content: string | Buffer) {
+  const res = await upload(s, content);
+  expect(res.statusCode, res.body).toBe(200);
+  const task = await waitTask(res.json().task._id);
+  expect(task.state, task.error).toBe('done');
+  return task.result;
+}
+
+async function recordsOf(datasetId: string) {
+  const rows = await t.database.db.execute<{ email: string; raw: Record<string, string>; attrs: Record<string, string> }>(
+    sql`SELECT a.email, r.raw, r.attrs FROM records r JOIN addresses a ON a.id = r.address_id WHERE r.dataset_id = ${datasetId} ORDER BY a.email`,
+  );
+  return rows.rows;
+}
+
+const col = (field: string, mapped: string, extra: Partial<MappingEntry> = {}): MappingEntry =>
+  ({ type: 'column', field, mapped, encrypted: false, lower: false, strip: false, emailDomain: false, trim: null, date: '', exclude: '', values: [], ...extra }) as MappingEntry;
+
+describe('import counters', () => {
+  it('counts read, saved, skipped (invalid, duplicate) on a first import', async () => {
+    const s = await setup([col('naam', 'firstName')]);
+    const result = await importFile(s, 'email,naam\nA@X.nl,Anna\nb@x.nl,Bob\ngeen-mail,Nee\na@x.nl,Dubbel\n,Leeg\n');
+    expect(result).toEqual({ read: 5, saved: 2, skipped: 3, deleted: 0, unchanged: 0 });
+    const rows = await recordsOf(s.datasetId);
+    expect(rows.map((r) => r.email)).toEqual(['a@x.nl', 'b@x.nl']);
+    expect(rows[0].attrs).toEqual({ firstName: 'Anna' });
+    expect(rows[0].raw).toEqual({ email: 'A@X.nl', naam: 'Anna' });
+    const [ds] = await t.database.db.execute<{ record_count: number }>(sql`SELECT record_count FROM datasets WHERE id = ${s.datasetId}`).then((r) => r.rows);
+    expect(Number(ds.record_count)).toBe(2);
+  });
+
+  it('re-import: unchanged, changed (saved) and removed (deleted)', async () => {
+    const s = await setup([col('naam', 'firstName')]);
+    await importFile(s, 'email,naam\na@y.nl,Anna\nb@y.nl,Bob\nc@y.nl,Cor\n');
+    const same = await importFile(s, 'email,naam\na@y.nl,Anna\nb@y.nl,Bob\nc@y.nl,Cor\n');
+    expect(same).toEqual({ read: 3, saved: 0, skipped: 0, deleted: 0, unchanged: 3 });
+    const next = await importFile(s, 'email,naam\na@y.nl,Anna\nb@y.nl,Bobby\nd@y.nl,Dirk\n');
+    expect(next).toEqual({ read: 3, saved: 2, skipped: 0, deleted: 1, unchanged: 1 });
+    expect((await recordsOf(s.datasetId)).map((r) => `${r.email}:${r.attrs.firstName}`)).toEqual([
+      'a@y.nl:Anna',
+      'b@y.nl:Bobby',
+      'd@y.nl:Dirk',
+    ]);
+  });
+});
+
+describe('file formats', () => {
+  it('reads semicolons, tabs, quoted separators and line breaks, and a BOM', async () => {
+    const s = await setup([col('opmerking', 'comment')]);
+    await importFile(s, '\uFEFFemail;opmerking\n"q@x.nl";"een; twee\ndrie"\n');
+    expect((await recordsOf(s.datasetId))[0].attrs.comment).toBe('een; twee\ndrie');
+    const tab = await setup([col('naam', 'firstName')]);
+    await importFile(tab, 'email\tnaam\nt@x.nl\tTab\n');
+    expect((await recordsOf(tab.datasetId))[0].attrs.firstName).toBe('Tab');
+  });
+
+  it('reads Windows-1252 files', async () => {
+    const s = await setup([col('plaats', 'city')]);
+    await importFile(s, iconv.encode('email;plaats\nw@x.nl;Zoë’s café\n', 'win1252'));
+    expect((await recordsOf(s.datasetId))[0].attrs.city).toBe('Zoë’s café');
+  });
+
+  it('uses the dataset emailColumnName', async () => {
+    const s = await setup([], 'E-mailadres');
+    const result = await importFile(s, 'E-MAILADRES,x\nm@x.nl,1\n');
+    expect(result.saved).toBe(1);
+  });
+
+  it.each([
+    ['naam,plaats\nAnna,Zwolle\n', 'Het bestand bevat geen kolom genaamd email'],
+    ['', 'Het bestand is leeg'],
+    ['email,naam\n', 'Het bestand bevat geen regels, alleen een kopregel'],
+    [Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 0x00, 0x00, 0x00, 0x0d]), 'Het bestand is geen geldig CSV-bestand'],
+    ['email,naam\na@x.nl,Anna,extra\n', 'Ongeldig CSV-bestand op regel 2: meer kolommen dan de kopregel'],
+  ])('refuses a bad file with a clear message and leaves the dataset as it was (%#)', async (content, message) => {
+    const s = await setup();
+    await importFile(s, 'email\nkeep@x.nl\n');
+    const res = await upload(s, content);
+    expect(res.statusCode).toBe(400);
+    expect(res.json().message).toBe(message);
+    expect((await recordsOf(s.datasetId)).map((r) => r.email)).toEqual(['keep@x.nl']);
+    const staging = await t.database.db.execute(sql`SELECT tablename FROM pg_tables WHERE tablename LIKE 'stg\\_%'`);
+    expect(staging.rows).toHaveLength(0);
+  });
+
+  it('refuses a file that is not .csv and answers 404 for an unknown dataset', async () => {
+    const s = await setup();
+    expect((await upload(s, 'email\na@x.nl\n', 'lijst.xlsx')).json().message).toBe('Alleen .csv-bestanden kunnen worden geüpload');
+    const res = await upload({ ...s, name: 'bestaatniet' }, 'email\na@x.nl\n');
+    expect(res.statusCode).toBe(404);
+  });
+});
+
+describe('records', () => {
+  it('keeps one address row for the same e-mail in two datasets', async () => {
+    const a = await setup();
+    const b = await setup();
+    await importFile(a, 'email\nshared@x.nl\n');
+    await importFile(b, 'email\nshared@x.nl\n');
+    const rows = await t.database.db.execute(sql`SELECT count(*)::int AS n FROM addresses WHERE email = 'shared@x.nl'`);
+    expect(rows.rows[0].n).toBe(1);
+    expect(await t.database.db.select().from(records).where(eq(records.datasetId, b.datasetId))).toHaveLength(1);
+  });
+});

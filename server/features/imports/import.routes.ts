@@ -1,0 +1,69 @@
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import { TaskStartedSchema } from '../../../common/tasks';
+import type { AppContext } from '../../context';
+import { HttpError, notFound } from '../../lib/http-errors';
+import { currentUser } from '../../plugins/auth';
+import { presentTask } from '../tasks/task.queries';
+import { getDatasetById, getDatasetByName } from './import.queries';
+import { failUpload, queueUpload } from './import.service';
+import { receiveMultipartCsv } from './upload';
+
+const NOT_FOUND = 'Dit bestand kon niet worden gevonden';
+const NameParams = z.object({ partnerId: z.string().min(1).max(100), datasetName: z.string().min(1).max(200) });
+const IdParams = z.object({ partnerId: z.string().min(1).max(100), datasetId: z.string().min(1).max(100) });
+
+/** Upload into a dataset, remap, and delete-from-file (spec 000 §7, spec 001 §7). */
+export function importRoutes(ctx: AppContext): FastifyPluginAsyncZod {
+  return async (app) => {
+    app.post(
+      '/import/:partnerId/:datasetName',
+      { schema: { params: NameParams, response: { 200: TaskStartedSchema } } },
+      async (request) => {
+        const { partnerId, datasetName } = request.params;
+        const dataset = await getDatasetByName(ctx.db, partnerId, datasetName);
+        if (!dataset) throw notFound(NOT_FOUND);
+        const { staged } = await receiveMultipartCsv(ctx, request, { type: 'import', partnerId, datasetName });
+        const task = await queueUpload(ctx, staged, dataset.id, dataset.config.emailColumnName);
+        return { task: presentTask(task) };
+      },
+    );
+
+    app.post(
+      '/datasets/:partnerId/:datasetId/remap',
+      { schema: { params: IdParams, response: { 200: TaskStartedSchema } } },
+      async (request) => {
+        const dataset = await getDatasetById(ctx.db, request.params.partnerId, request.params.datasetId);
+        if (!dataset) throw notFound(NOT_FOUND);
+        const task = await ctx.tasks.enqueue({
+          type: 'remap',
+          partnerId: dataset.partnerId,
+          datasetId: dataset.name,
+          username: currentUser(request).username,
+          payload: { datasetId: dataset.id },
+        });
+        return { task: presentTask(task) };
+      },
+    );
+
+    app.post(
+      '/deleteall/:partnerId/:datasetId',
+      { schema: { params: IdParams, response: { 200: TaskStartedSchema } } },
+      async (request) => {
+        const dataset = await getDatasetById(ctx.db, request.params.partnerId, request.params.datasetId);
+        if (!dataset) throw notFound(NOT_FOUND);
+        const { staged, fields } = await receiveMultipartCsv(ctx, request, {
+          type: 'deleteall',
+          partnerId: dataset.partnerId,
+          datasetName: dataset.name,
+        });
+        const emailColumn = fields.emailColumn?.trim();
+        if (emailColumn !== undefined && emailColumn.length > 200) {
+          throw await failUpload(ctx, staged.task.id, staged.table, new HttpError(400, 'De kolomnaam is te lang'));
+        }
+        const task = await queueUpload(ctx, staged, dataset.id, emailColumn || 'email');
+        return { task: presentTask(task) };
+      },
+    );
+  };
+}

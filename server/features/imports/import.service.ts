@@ -1,0 +1,236 @@
+import { type SQL, sql } from 'drizzle-orm';
+import type { Readable } from 'node:stream';
+import type { ExtraMapping } from '../../../common/mappings';
+import type { AppContext } from '../../context';
+import { HttpError } from '../../lib/http-errors';
+import { failTask, type TaskRow, updateTaskProgress } from '../tasks/task.queries';
+import { insertTask } from '../tasks/task.queries';
+import { type TaskContext, TaskError } from '../../tasks/worker';
+import { dropStaging, stageCsv } from './csv-staging';
+import { encryptPass } from './encrypt-pass';
+import { lockDatasetForImport, refreshRecordCount } from './import.queries';
+import { compileMappings, textArray } from './mapping.sql';
+import { getDatasetMapping, saveDatasetHeaders } from './mapping.queries';
+
+export const ImportMessages = {
+  noEmailColumn: (name: string) => `Het bestand bevat geen kolom genaamd ${name}`,
+  datasetGone: 'Het bestand (dataset) bestaat niet meer',
+  noFile: 'Er is geen bestand meegestuurd',
+  onlyCsv: 'Alleen .csv-bestanden kunnen worden geüpload',
+} as const;
+
+/** What an import task needs: where the staged file is and how to read it. */
+export interface ImportPayload {
+  datasetId: string;
+  staging: string;
+  headers: string[];
+  emailIndex: number;
+  rows: number;
+  deleteOld: boolean;
+}
+
+/** The counters of spec 000 §3 Upload result (DESIGN §4 defines them). */
+export interface ImportResult {
+  read: number;
+  saved: number;
+  skipped: number;
+  deleted: number;
+  unchanged: number;
+}
+
+// A usable e-mail: something@domain.tld, no spaces, at most 254 characters.
+const EMAIL_RE = '^[^@[:space:]]+@[^@[:space:]]+\\.[^@[:space:]]+$';
+
+/** Finds the e-mail column (case-insensitive): the dataset's emailColumnName, else 'email'; -1 when absent. */
+export function findEmailColumn(headers: string[], configured?: string): number {
+  const wanted = (configured?.trim() || 'email').toLowerCase();
+  return headers.findIndex((h) => h.trim().toLowerCase() === wanted);
+}
+
+/** An upload whose bytes are in a staging table, waiting for its fields to be checked. */
+export interface StagedUpload {
+  task: TaskRow;
+  table: string;
+  headers: string[];
+  rows: number;
+}
+
+/**
+ * Receives an upload for a dataset: creates its task (state 'parsing', visible on /tasks while the
+ * bytes arrive) and streams the file into a staging table. Throws HttpError 400 with the Dutch
+ * reason; the task is then failed and nothing is left behind.
+ */
+export async function stageUpload(
+  ctx: AppContext,
+  input: {
+    type: 'import' | 'deleteall';
+    partnerId: string;
+    datasetName: string;
+    file: Readable;
+    fileName: string;
+    expectedBytes: number;
+    username: string;
+  },
+): Promise<StagedUpload> {
+  const task = await insertTask(ctx.db, {
+    type: input.type,
+    partnerId: input.partnerId,
+    datasetId: input.datasetName,
+    file: input.fileName,
+    username: input.username,
+  });
+  // The receiving process owns the task while the bytes arrive; a crash makes it an orphan.
+  await ctx.db.execute(sql`UPDATE tasks SET state = 'parsing', worker_key = ${ctx.tasks.workerKey} WHERE id = ${task.id}`);
+  const table = `stg_${task.id}`;
+  let lastPct = -1;
+  try {
+    const staged = await stageCsv(ctx.database.pool, input.file, table, (bytes) => {
+      const pct = input.expectedBytes > 0 ? Math.min(99, Math.floor((bytes / input.expectedBytes) * 100)) : 0;
+      if (pct !== lastPct) {
+        lastPct = pct;
+        void updateTaskProgress(ctx.db, task.id, pct).catch(() => {});
+      }
+    });
+    return { task, table, headers: staged.headers, rows: staged.rows };
+  } catch (err) {
+    throw await failUpload(ctx, task.id, table, err);
+  }
+}
+
+/** Fails an upload's task, drops its staging table and returns the error to throw. */
+export async function failUpload(ctx: AppContext, taskId: string, table: string, err: unknown): Promise<HttpError> {
+  const message = err instanceof HttpError ? err.message : 'Het bestand kon niet worden verwerkt';
+  if (!(err instanceof HttpError)) ctx.log.error({ err, taskId }, 'upload failed');
+  await failTask(ctx.db, taskId, message).catch(() => {});
+  await dropStaging(ctx.database.pool, table).catch(() => {});
+  return err instanceof HttpError ? err : new HttpError(500, message);
+}
+
+/**
+ * Checks the e-mail column of a staged upload (`emailColumn`, else 'email') and queues its task
+ * with the payload the worker needs; returns the queued task. Throws HttpError 400 (task failed).
+ */
+export async function queueUpload(
+  ctx: AppContext,
+  staged: StagedUpload,
+  datasetId: string,
+  emailColumn: string | undefined,
+  extra: Record<string, unknown> = {},
+): Promise<TaskRow> {
+  const emailIndex = findEmailColumn(staged.headers, emailColumn);
+  if (emailIndex < 0) {
+    throw await failUpload(ctx, staged.task.id, staged.table, new HttpError(400, ImportMessages.noEmailColumn(emailColumn?.trim() || 'email')));
+  }
+  const payload: ImportPayload & Record<string, unknown> = {
+    datasetId,
+    staging: staged.table,
+    headers: staged.headers,
+    emailIndex,
+    rows: staged.rows,
+    deleteOld: true,
+    ...extra,
+  };
+  await ctx.db.execute(sql`
+    UPDATE tasks SET state = 'queued', percentage = 0, worker_key = NULL, payload = ${JSON.stringify(payload)}::jsonb
+    WHERE id = ${staged.task.id}`);
+  ctx.tasks.kick();
+  return { ...staged.task, state: 'queued', percentage: 0, payload };
+}
+
+/** The raw jsonb of a staging row: header names onto the file's values (empty cells left out). */
+function rawExpression(headers: string[], alias: string): SQL {
+  const cols = headers.map((_, i) => sql.raw(`${alias}.c${i + 1}`));
+  return sql`jsonb_strip_nulls(jsonb_object(${textArray(headers)}, ARRAY[${sql.join(cols, sql`, `)}]::text[]))`;
+}
+
+/** Compares stored and new jsonb leaving out keys whose ciphertext differs per encryption. */
+export function changedCondition(encRaw: string[], encAttrs: string[], alias = 'excluded'): SQL {
+  const n = sql.raw(alias);
+  return sql`((r.raw - ${textArray(encRaw)}) IS DISTINCT FROM (${n}.raw - ${textArray(encRaw)})
+    OR (r.attrs - ${textArray(encAttrs)}) IS DISTINCT FROM (${n}.attrs - ${textArray(encAttrs)}))`;
+}
+
+/**
+ * The import task (DESIGN §4): in ONE transaction applies the dataset's mapping set-based to the
+ * staged file, de-duplicates on e-mail, upserts addresses and records, deletes records absent
+ * from the file, and counts read, saved, skipped, deleted and unchanged. A failure or a killed
+ * process rolls everything back; the staging table is dropped in every case.
+ */
+export async function runImport(ctx: AppContext, task: TaskRow, tctx: TaskContext): Promise<ImportResult> {
+  const p = task.payload as ImportPayload;
+  try {
+    return await ctx.db.transaction(async (tx) => {
+      await tx.execute(sql`SET LOCAL work_mem = '256MB'`);
+      if (!(await lockDatasetForImport(tx, p.datasetId))) throw new TaskError(ImportMessages.datasetGone);
+      await tctx.progress(5, 'saving');
+      const { mappings } = await getDatasetMapping(tx, p.datasetId);
+      const compiled = compileMappings(mappings, (field) => {
+        const i = p.headers.indexOf(field);
+        return i < 0 ? null : sql.raw(`s.c${i + 1}`);
+      });
+      const email = sql.raw(`s.c${p.emailIndex + 1}`);
+      const stg = sql.raw(p.staging);
+
+      // One row per valid, not excluded address: the first occurrence in the file wins.
+      await tx.execute(sql`
+        CREATE TEMP TABLE k ON COMMIT DROP AS
+        SELECT min(ln) AS ln, email FROM (
+          SELECT s.ln, lower(btrim(${email})) AS email FROM ${stg} s WHERE NOT (${compiled.excluded})
+        ) x
+        WHERE length(email) <= 254 AND email ~ ${EMAIL_RE}
+        GROUP BY email`);
+      await tx.execute(sql`ANALYZE k`);
+      const kept = Number((await tx.execute<{ n: number }>(sql`SELECT count(*)::int AS n FROM k`)).rows[0].n);
+      await tctx.progress(25);
+
+      await tx.execute(sql`
+        INSERT INTO addresses (email, domain)
+        SELECT email, split_part(email, '@', 2) FROM k ORDER BY email
+        ON CONFLICT (email) DO NOTHING`);
+      await tctx.progress(45);
+
+      await tx.execute(sql`
+        CREATE TEMP TABLE src ON COMMIT DROP AS
+        SELECT a.id AS key, ${rawExpression(p.headers, 's')} AS raw, ${compiled.attrs} AS attrs
+        FROM k JOIN ${stg} s ON s.ln = k.ln JOIN addresses a ON a.email = k.email`);
+      const extras = mappings.filter((m): m is ExtraMapping => m.type === 'extra' && m.encrypted);
+      if (compiled.encrypted.length > 0 || extras.length > 0) {
+        await tx.execute(sql`CREATE INDEX ON src (key)`);
+        await encryptPass(tx, sql`src`, ctx.columnKeys(), compiled.encrypted, extras);
+      }
+      await tx.execute(sql`ANALYZE src`);
+      await tctx.progress(65);
+
+      const encRaw = compiled.encrypted.map((m) => m.field);
+      const encAttrs = [...compiled.encrypted.map((m) => m.mapped), ...extras.map((e) => e.mapped)];
+      const upsert = await tx.execute<{ inserted: number; updated: number }>(sql`
+        WITH up AS (
+          INSERT INTO records AS r (dataset_id, address_id, raw, attrs)
+          SELECT ${p.datasetId}, key, raw, attrs FROM src
+          ON CONFLICT (dataset_id, address_id) DO UPDATE
+            SET raw = excluded.raw, attrs = excluded.attrs, updated_at = now()
+            WHERE ${changedCondition(encRaw, encAttrs)}
+          RETURNING (xmax = 0) AS inserted
+        )
+        SELECT count(*) FILTER (WHERE inserted)::int AS inserted, count(*) FILTER (WHERE NOT inserted)::int AS updated FROM up`);
+      const { inserted, updated } = upsert.rows[0];
+      await tctx.progress(85);
+
+      let deleted = 0;
+      if (p.deleteOld !== false) {
+        const del = await tx.execute(sql`
+          DELETE FROM records r WHERE r.dataset_id = ${p.datasetId}
+            AND NOT EXISTS (SELECT 1 FROM src WHERE src.key = r.address_id)`);
+        deleted = del.rowCount ?? 0;
+      }
+      await refreshRecordCount(tx, p.datasetId);
+      await saveDatasetHeaders(tx, p.datasetId, p.headers);
+      await tx.execute(sql`DROP TABLE IF EXISTS ${stg}`);
+      await tctx.progress(99);
+      const saved = Number(inserted) + Number(updated);
+      return { read: p.rows, saved, skipped: p.rows - kept, deleted, unchanged: kept - saved };
+    });
+  } finally {
+    await dropStaging(ctx.database.pool, p.staging).catch(() => {});
+  }
+}

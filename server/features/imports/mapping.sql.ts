@@ -1,0 +1,94 @@
+import { type SQL, sql } from 'drizzle-orm';
+import { excludeRegex, valueMapTables } from '../../../common/mapping-rules';
+import type { ColumnMapping, MappingEntry } from '../../../common/mappings';
+import { blindIndexKey } from './crypto';
+import { dateExpression } from './date.sql';
+
+/** A mapping compiled to SQL over some source of file values (staging columns or records.raw). */
+export interface CompiledMappings {
+  /** `jsonb` expression of the mapped attributes, encrypted ones left out (the Node pass adds them). */
+  attrs: SQL;
+  /** Condition that is true when a row is excluded by a mapping's filter. */
+  excluded: SQL;
+  /** Column mappings whose values are encrypted (transformed and encrypted in Node). */
+  encrypted: ColumnMapping[];
+  /** Attribute keys the encrypted mappings write (value and blind index). */
+  encryptedAttrKeys: string[];
+}
+
+const FALSE = sql`false`;
+
+/** A text[] literal of parameters (Drizzle would expand a JS array into a list). */
+export function textArray(list: string[]): SQL {
+  return list.length === 0 ? sql`'{}'::text[]` : sql`ARRAY[${sql.join(list.map((v) => sql`${v}`), sql`, `)}]::text[]`;
+}
+
+/** SQL of one column mapping applied to a value expression; same order as common/mapping-rules.ts. */
+export function columnExpression(m: ColumnMapping, source: SQL): SQL {
+  let v: SQL = sql`nullif(btrim(${source}), '')`;
+  if (m.values.length > 0) {
+    const { exact, insensitive } = valueMapTables(m.values);
+    v = sql`coalesce(${JSON.stringify(exact)}::jsonb ->> ${v}, ${JSON.stringify(insensitive)}::jsonb ->> lower(${v} COLLATE "und-x-icu"), ${v})`;
+  }
+  if (m.strip) v = sql`regexp_replace(${v}, '\\s+', '', 'g')`;
+  if (m.lower) v = sql`lower(${v} COLLATE "und-x-icu")`;
+  if (m.emailDomain) v = sql`CASE WHEN strpos(${v}, '@') > 0 THEN substr(${v}, strpos(${v}, '@') + 1) END`;
+  if (m.trim !== null && m.trim !== undefined) v = sql`left(${v}, ${m.trim}::int)`;
+  if (m.date) v = dateExpression(v, m.date);
+  return sql`nullif(${v}, '')`;
+}
+
+/** SQL condition: the trimmed source value matches the exclude filter (exact, or /regex/ with ~). */
+export function excludeCondition(filter: string, source: SQL): SQL {
+  const value = sql`coalesce(btrim(${source}), '')`;
+  const re = excludeRegex(filter);
+  if (!re) return sql`${value} = ${filter}`;
+  return re.insensitive ? sql`${value} ~* ${re.pattern}` : sql`${value} ~ ${re.pattern}`;
+}
+
+/**
+ * Compiles a dataset's mappings over `source(field)` (the SQL of a file column, or null when the
+ * file lacks it). Extra mappings become constants. Returns the attrs expression, the exclusion
+ * condition and the encrypted mappings. With `sourceMayBeEncrypted` (remap from records.raw) the
+ * filters of encrypted columns are skipped.
+ */
+export function compileMappings(
+  entries: MappingEntry[],
+  source: (field: string) => SQL | null,
+  options: { sourceMayBeEncrypted?: boolean } = {},
+): CompiledMappings {
+  const keys: string[] = [];
+  const values: SQL[] = [];
+  const excluded: SQL[] = [];
+  const encrypted: ColumnMapping[] = [];
+  const encryptedAttrKeys: string[] = [];
+  for (const entry of entries) {
+    if (entry.type === 'extra') {
+      if (entry.encrypted) continue; // a fixed encrypted value is written by the Node pass too
+      keys.push(entry.mapped);
+      values.push(sql`nullif(${entry.value}::text, '')`);
+      continue;
+    }
+    const src = source(entry.field);
+    if (!src) continue;
+    // Stored values of encrypted columns are ciphertext; their filter only applies on import.
+    if (entry.exclude && !(entry.encrypted && options.sourceMayBeEncrypted)) excluded.push(excludeCondition(entry.exclude, src));
+    if (entry.encrypted) {
+      encrypted.push(entry);
+      encryptedAttrKeys.push(entry.mapped, blindIndexKey(entry.mapped));
+      continue;
+    }
+    keys.push(entry.mapped);
+    values.push(columnExpression(entry, src));
+  }
+  const attrs =
+    keys.length === 0
+      ? sql`'{}'::jsonb`
+      : sql`jsonb_strip_nulls(jsonb_object(${textArray(keys)}, ARRAY[${sql.join(values, sql`, `)}]::text[]))`;
+  return {
+    attrs,
+    excluded: excluded.length === 0 ? FALSE : sql.join(excluded, sql` OR `),
+    encrypted,
+    encryptedAttrKeys,
+  };
+}
