@@ -18,7 +18,9 @@ const DAY = 86_400_000;
 const BASE = Date.UTC(2000, 0, 1);
 const iso = (day: number) => new Date(BASE + day * DAY).toISOString().slice(0, 10);
 const dayArb = fc.integer({ min: 0, max: 20_000 });
-const rangeArb = fc.tuple(dayArb, fc.integer({ min: 0, max: 400 })).map(([start, length]) => ({ start, end: start + length }));
+const rangeArb = fc
+  .tuple(dayArb, fc.integer({ min: 0, max: 400 }))
+  .map(([start, length]) => ({ start, end: start + length }));
 
 /** Non-overlapping ranges: sorted cut points, each range strictly before the next. */
 const disjointRangesArb = fc
@@ -71,7 +73,12 @@ describe('participationFactorOn and commissionOn', () => {
         fc.nat(),
         fc.nat(),
         (ranges, pick, offset) => {
-          const entries = ranges.map((r, i) => ({ start: iso(r.start), end: iso(r.end), factor: i + 2, amount: i + 0.5 }));
+          const entries = ranges.map((r, i) => ({
+            start: iso(r.start),
+            end: iso(r.end),
+            factor: i + 2,
+            amount: i + 0.5,
+          }));
           const i = pick % ranges.length;
           const day = ranges[i].start + (offset % (ranges[i].end - ranges[i].start + 1));
           expect(participationFactorOn(entries, iso(day))).toBe(i + 2);

@@ -33,7 +33,10 @@ export function rangesOverlap(a: DatedEntry, b: DatedEntry): boolean {
 }
 
 /** The first entry whose range overlaps `candidate`; undefined when it fits. */
-export function findOverlap<T extends DatedEntry>(entries: readonly T[], candidate: DatedEntry): T | undefined {
+export function findOverlap<T extends DatedEntry>(
+  entries: readonly T[],
+  candidate: DatedEntry,
+): T | undefined {
   return entries.find((e) => rangesOverlap(e, candidate));
 }
 
@@ -50,12 +53,18 @@ export function entryOn<T extends DatedEntry>(entries: readonly T[], date: strin
 }
 
 /** The participation factor valid on `date` (spec 001 §9 extra inzet); 1 when none is. */
-export function participationFactorOn(entries: readonly (DatedEntry & { factor: number })[], date: string): number {
+export function participationFactorOn(
+  entries: readonly (DatedEntry & { factor: number })[],
+  date: string,
+): number {
   return entryOn(entries, date)?.factor ?? DEFAULT_PARTICIPATION_FACTOR;
 }
 
 /** The commission amount valid on `date`; null when none is. */
-export function commissionOn(entries: readonly (DatedEntry & { amount: number })[], date: string): number | null {
+export function commissionOn(
+  entries: readonly (DatedEntry & { amount: number })[],
+  date: string,
+): number | null {
   return entryOn(entries, date)?.amount ?? null;
 }
 
@@ -67,10 +76,15 @@ export function ratesOn(
   },
   date: string,
 ): { factor: number; commission: number | null } {
-  return { factor: participationFactorOn(dataset.participation, date), commission: commissionOn(dataset.commission, date) };
+  return {
+    factor: participationFactorOn(dataset.participation, date),
+    commission: commissionOn(dataset.commission, date),
+  };
 }
 
 /** Entries sorted newest first: by start descending, then by end descending. */
 export function newestFirst<T extends DatedEntry>(entries: readonly T[]): T[] {
-  return [...entries].sort((a, b) => (a.start === b.start ? b.end.localeCompare(a.end) : b.start.localeCompare(a.start)));
+  return [...entries].sort((a, b) =>
+    a.start === b.start ? b.end.localeCompare(a.end) : b.start.localeCompare(a.start),
+  );
 }

@@ -100,6 +100,7 @@ export const RateMessages = {
   amountRange: 'Het bedrag moet tussen 0 en 1.000.000 liggen',
   factorRequired: 'De factor is een verplicht veld',
   factorRange: 'De factor moet tussen 0 en 1.000 liggen',
+  numberInvalid: 'Vul een geldig getal in, bijvoorbeeld 0,25',
 } as const;
 
 /** The Dutch words and alert texts of each rate type (spec 000 §8: 'Kon {commissie/extra inzet} niet ...'). */

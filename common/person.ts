@@ -36,11 +36,6 @@ export const RequiredEmailSchema = z
   .max(320, PersonMessages.emailInvalid)
   .pipe(z.email(PersonMessages.emailInvalid));
 
-/** A person's display name: first name, preposition and last name joined by single spaces. */
-export function personName(p: { firstName: string; preposition: string; lastName: string }): string {
-  return [p.firstName, p.preposition, p.lastName].filter((s) => s.trim() !== '').join(' ');
-}
-
 /** The full name of a person: first name, preposition and last name, skipping empty parts. */
 export function fullName(p: { firstName: string; preposition: string; lastName: string }): string {
   return [p.firstName, p.preposition, p.lastName].filter(Boolean).join(' ');

@@ -1,4 +1,10 @@
 import type { ReactElement } from 'react';
+import { DatasetFormPage } from './features/datasets/dataset-form';
+import { DatasetListPage } from './features/datasets/dataset-list';
+import { RateFormPage } from './features/datasets/rate-form';
+import { RateListPage } from './features/datasets/rate-list';
+import { TestPersonFormPage } from './features/datasets/testperson-form';
+import { TestPersonListPage } from './features/datasets/testperson-list';
 import { ExportColumnFormPage } from './features/exportcolumns/export-column-form';
 import { ExportColumnListPage } from './features/exportcolumns/export-column-list';
 import { InterestTypeFormPage } from './features/interesttypes/interest-type-form';
@@ -25,6 +31,15 @@ export const appRoutes: { path: string; element: ReactElement }[] = [
   { path: '/partners/:id/contacts', element: <ContactListPage /> },
   { path: '/partners/:id/contacts/new', element: <ContactFormPage /> },
   { path: '/partners/:id/contacts/:contactId/edit', element: <ContactFormPage /> },
+  { path: '/partners/:partnerId/datasets', element: <DatasetListPage /> },
+  { path: '/partners/:partnerId/datasets/new', element: <DatasetFormPage /> },
+  { path: '/partners/:partnerId/datasets/:datasetId/edit', element: <DatasetFormPage /> },
+  { path: '/partners/:partnerId/datasets/:datasetId/testpersons', element: <TestPersonListPage /> },
+  { path: '/partners/:partnerId/datasets/:datasetId/testpersons/new', element: <TestPersonFormPage /> },
+  { path: '/partners/:partnerId/datasets/:datasetId/testpersons/:personId/edit', element: <TestPersonFormPage /> },
+  { path: '/partners/:partnerId/datasets/:datasetId/:type', element: <RateListPage /> },
+  { path: '/partners/:partnerId/datasets/:datasetId/:type/new', element: <RateFormPage /> },
+  { path: '/partners/:partnerId/datasets/:datasetId/:type/:extraId/edit', element: <RateFormPage /> },
   { path: '/settings', element: <SettingsPage /> },
   { path: '/settings/testperson', element: <TestPersonPage /> },
   { path: '/interest-types', element: <InterestTypeListPage /> },

@@ -9,3 +9,9 @@ export function parseDecimal(text: string | number | null | undefined): number |
   if (normalized === '' || !/^[-+]?(\d+\.?\d*|\.\d+)$/.test(normalized)) return null;
   return Number(normalized);
 }
+
+/** A number as Dutch text: comma as decimal separator, up to 4 decimals, no thousands separator. */
+export function formatDecimal(value: number | null | undefined): string {
+  if (value === null || value === undefined || !Number.isFinite(value)) return '';
+  return value.toLocaleString('nl-NL', { maximumFractionDigits: 4, useGrouping: false });
+}
