@@ -3,10 +3,16 @@ import iconv from 'iconv-lite';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { MappingEntry } from '../../../common/mappings';
 import { createTestApp, type TestApp } from '../../test/app';
-import { makeDataset, makePartner, makeSession } from '../../test/factories';
-import { multipartBody } from '../../test/multipart';
+import { makeSession } from '../../test/factories';
+import {
+  columnMapping,
+  type ImportSetup,
+  importFile as importWith,
+  recordsOf as recordsOfTest,
+  setupDataset,
+  uploadFile,
+} from '../../test/imports';
 import { records } from './address.table';
-import { saveDatasetMappings } from './mapping.queries';
 
 let t: TestApp;
 let cookie: string;
@@ -16,51 +22,12 @@ beforeAll(async () => {
 });
 afterAll(() => t.close());
 
-interface Setup {
-  partnerId: string;
-  datasetId: string;
-  name: string;
-}
-async function setup(mappings: MappingEntry[] = [], emailColumnName?: string): Promise<Setup> {
-  const partnerId = await makePartner(t.database.db);
-  const name = `ds${Math.random().toString(36).slice(2, 8)}`;
-  const datasetId = await makeDataset(t.database.db, partnerId, { name, emailColumnName });
-  if (mappings.length) await saveDatasetMappings(t.database.db, datasetId, mappings);
-  return { partnerId, datasetId, name };
-}
-
-async function upload(s: Setup, content: string | Buffer, fileName = 'bestand.csv') {
-  const body = multipartBody({}, { name: fileName, content });
-  return t.app.inject({ method: 'POST', url: `/api/import/${s.partnerId}/${s.name}`, payload: body.payload, headers: { ...body.headers, cookie } });
-}
-
-async function waitTask(id: string) {
-  for (let i = 0; i < 600; i++) {
-    const res = await t.app.inject({ method: 'GET', url: `/api/tasks/${id}`, headers: { cookie } });
-    const task = res.json();
-    if (task.state === 'done' || task.state === 'failed') return task;
-    await new Promise((r) => setTimeout(r, 50));
-  }
-  throw new Error('task did not finish');
-}
-
-async function importFile(s: Setup, content: string | Buffer) {
-  const res = await upload(s, content);
-  expect(res.statusCode, res.body).toBe(200);
-  const task = await waitTask(res.json().task._id);
-  expect(task.state, task.error).toBe('done');
-  return task.result;
-}
-
-async function recordsOf(datasetId: string) {
-  const rows = await t.database.db.execute<{ email: string; raw: Record<string, string>; attrs: Record<string, string> }>(
-    sql`SELECT a.email, r.raw, r.attrs FROM records r JOIN addresses a ON a.id = r.address_id WHERE r.dataset_id = ${datasetId} ORDER BY a.email`,
-  );
-  return rows.rows;
-}
-
-const col = (field: string, mapped: string, extra: Partial<MappingEntry> = {}): MappingEntry =>
-  ({ type: 'column', field, mapped, encrypted: false, lower: false, strip: false, emailDomain: false, trim: null, date: '', exclude: '', values: [], ...extra }) as MappingEntry;
+type Setup = ImportSetup;
+const setup = (mappings: MappingEntry[] = [], email?: string) => setupDataset(t, mappings, email);
+const upload = (s: Setup, content: string | Buffer, fileName?: string) => uploadFile(t, cookie, s, content, fileName);
+const importFile = (s: Setup, content: string | Buffer) => importWith(t, cookie, s, content);
+const recordsOf = (id: string) => recordsOfTest(t, id);
+const col = columnMapping;
 
 describe('import counters', () => {
   it('counts read, saved, skipped (invalid, duplicate) on a first import', async () => {
