@@ -1,4 +1,6 @@
 import type { ReactElement } from 'react';
+import { CampaignFormPage } from './features/campaigns/campaign-form';
+import { CampaignListPage } from './features/campaigns/campaign-list';
 import { DatasetFormPage } from './features/datasets/dataset-form';
 import { DatasetListPage } from './features/datasets/dataset-list';
 import { RateFormPage } from './features/datasets/rate-form';
@@ -9,6 +11,8 @@ import { ExportColumnFormPage } from './features/exportcolumns/export-column-for
 import { ExportColumnListPage } from './features/exportcolumns/export-column-list';
 import { InterestTypeFormPage } from './features/interesttypes/interest-type-form';
 import { InterestTypeListPage } from './features/interesttypes/interest-type-list';
+import { LabelFormPage } from './features/labels/label-form';
+import { LabelListPage } from './features/labels/label-list';
 import { ContactFormPage } from './features/partners/contact-form';
 import { ContactListPage } from './features/partners/contact-list';
 import { PartnerFormPage } from './features/partners/partner-form';
@@ -46,4 +50,9 @@ export const appRoutes: { path: string; element: ReactElement }[] = [
   { path: '/interest-types/new', element: <InterestTypeFormPage /> },
   { path: '/csv-columns', element: <ExportColumnListPage /> },
   { path: '/csv-columns/new', element: <ExportColumnFormPage /> },
+  { path: '/types', element: <LabelListPage /> },
+  { path: '/types/new', element: <LabelFormPage /> },
+  { path: '/campaigns', element: <CampaignListPage /> },
+  { path: '/campaigns/new', element: <CampaignFormPage /> },
+  { path: '/campaigns/:id/edit', element: <CampaignFormPage /> },
 ];

@@ -16,6 +16,16 @@ export async function listLabels(db: Conn): Promise<string[]> {
   return rows.map((r) => r.name);
 }
 
+/** Finds the label equal to `name` ignoring case; undefined when there is none. */
+export async function findLabelIgnoringCase(db: Conn, name: string): Promise<string | undefined> {
+  const [row] = await db
+    .select({ name: labels.name })
+    .from(labels)
+    .where(sql`lower(${labels.name}) = lower(${name})`)
+    .limit(1);
+  return row?.name;
+}
+
 /** Inserts a label; returns false when it already exists. */
 export async function insertLabel(db: Conn, name: string): Promise<boolean> {
   const rows = await db

@@ -122,6 +122,20 @@ describe('DELETE /api/types/:type', () => {
     expect(await labels()).toContain(name);
   });
 
+  it('names both the datasets and the campaigns that use a label', async () => {
+    const name = unique('beide');
+    await call('POST', '/api/types', { type: name });
+    const partnerId = await makePartner(t.database.db, { id: unique('lq') });
+    await makeDataset(t.database.db, partnerId, { name: 'Een', types: [name] });
+    await makeDataset(t.database.db, partnerId, { name: 'Twee', types: [name] });
+    expect((await call('POST', '/api/campaigns', { name: 'Winter', type: name })).statusCode).toBe(200);
+    const res = await call('DELETE', url(name));
+    expect(res.statusCode).toBe(409);
+    expect(res.json().message).toBe(
+      `Het label '${name}' kan niet worden verwijderd: het is in gebruik bij bestanden ${partnerId}/Een, ${partnerId}/Twee en campagne Winter`,
+    );
+  });
+
   it('refuses a label used by campaigns, naming them and counting the rest', async () => {
     const name = unique('incampagne');
     await call('POST', '/api/types', { type: name });

@@ -1,0 +1,30 @@
+import { z } from 'zod';
+import { MessageSchema } from '../../../common/api-error';
+import { type CampaignInput, CampaignPageSchema, CampaignSchema } from '../../../common/campaigns';
+import { CAMPAIGN_PAGE_SIZE } from '../../../common/constants';
+import { http } from '../../lib/http';
+
+export const campaignsKey = ['campaigns'] as const;
+export const campaignPageKey = (page: number, term: string) => ['campaigns', 'page', page, term] as const;
+export const campaignKey = (id: string) => ['campaigns', id] as const;
+export const recentCampaignsKey = (days: number) => ['campaigns', 'recent', days] as const;
+
+/** One server page of campaigns (20 a page); with a term the server searches name, customer, id and label. */
+export const listCampaignPage = (page: number, term: string) =>
+  term
+    ? http.get(
+        `/pagcampaignsearch/${page}/${CAMPAIGN_PAGE_SIZE}/${encodeURIComponent(term)}`,
+        CampaignPageSchema,
+      )
+    : http.get(`/pagcampaigns/${page}/${CAMPAIGN_PAGE_SIZE}`, CampaignPageSchema);
+/** Campaigns that started within the last `days` days or start later. */
+export const listRecentCampaigns = (days: number) =>
+  http.get(`/campaigns?days=${days}`, z.array(CampaignSchema));
+/** One campaign; with `noCount` the server skips the record count. */
+export const getCampaign = (id: string, noCount = false) =>
+  http.get(`/campaigns/${encodeURIComponent(id)}${noCount ? '?noCount' : ''}`, CampaignSchema);
+export const createCampaign = (body: CampaignInput) => http.post('/campaigns', body, CampaignSchema);
+export const updateCampaign = (id: string, body: CampaignInput) =>
+  http.put(`/campaigns/${encodeURIComponent(id)}`, body, CampaignSchema);
+export const deleteCampaign = (id: string) =>
+  http.delete(`/campaigns/${encodeURIComponent(id)}`, MessageSchema);

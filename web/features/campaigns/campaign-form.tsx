@@ -1,0 +1,193 @@
+import { Button, Group, Loader, Paper, Select, SimpleGrid, Stack, TextInput } from '@mantine/core';
+import { DateInput } from '@mantine/dates';
+import { schemaResolver, useForm } from '@mantine/form';
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useEffect } from 'react';
+import { Link, useNavigate, useParams } from 'react-router';
+import {
+  type Campaign,
+  CampaignInputSchema,
+  CampaignMessages,
+  DEFAULT_EXTERNAL_PARTY,
+  type ExternalParty,
+  isCalendarDate,
+} from '../../../common/campaigns';
+import { LabelMessages } from '../../../common/labels';
+import { DecimalInput } from '../../components/decimal-input';
+import { PageTitle } from '../../components/page-title';
+import { showDanger, showSuccess } from '../../lib/alerts';
+import { DATE_INPUT_FORMAT } from '../../lib/dates';
+import { ApiError } from '../../lib/http';
+import { labelsKey, listLabels } from '../labels/api';
+import { campaignKey, campaignsKey, createCampaign, getCampaign, updateCampaign } from './api';
+import { ExternalIdsInput } from './external-ids-input';
+
+/** The form's fields; the common schema trims, parses and drops empty ids on the server as well. */
+export interface CampaignFormValues {
+  name: string;
+  customer: string;
+  start: string | null;
+  type: string | null;
+  addresses: string;
+  budget: string;
+  externalParty: ExternalParty;
+  externalIds: string[];
+}
+
+const EMPTY: CampaignFormValues = {
+  name: '',
+  customer: '',
+  start: null,
+  type: null,
+  addresses: '',
+  budget: '',
+  externalParty: DEFAULT_EXTERNAL_PARTY,
+  externalIds: [''],
+};
+
+/** Form values of a stored campaign, with the empty entry for the next external id appended. */
+function toFormValues(c: Campaign): CampaignFormValues {
+  return {
+    name: c.name,
+    customer: c.customer,
+    start: c.start,
+    type: c.type,
+    addresses: String(c.addresses),
+    budget: c.budget.replace('.', ','),
+    externalParty: c.externalParty,
+    externalIds: [...c.externalIds, ''],
+  };
+}
+
+// Typed dates are DD-MM-YYYY (spec 001 §9); the form keeps YYYY-MM-DD, or null for an unreadable date.
+function parseTypedDate(text: string): string | null {
+  const m = /^(\d{1,2})-(\d{1,2})-(\d{4})$/.exec(text.trim());
+  if (!m) return null;
+  const iso = `${m[3]}-${m[2].padStart(2, '0')}-${m[1].padStart(2, '0')}`;
+  return isCalendarDate(iso) ? iso : null;
+}
+
+/** /campaigns/new and /campaigns/{id}/edit: the campaign's master data. */
+export function CampaignFormPage() {
+  const { id } = useParams();
+  const isEdit = Boolean(id);
+  const navigate = useNavigate();
+  const client = useQueryClient();
+  const campaign = useQuery({
+    queryKey: campaignKey(id ?? ''),
+    queryFn: () => getCampaign(id!, true),
+    enabled: isEdit,
+    retry: false,
+  });
+  const labels = useQuery({ queryKey: labelsKey, queryFn: listLabels });
+  const form = useForm<CampaignFormValues>({
+    mode: 'controlled',
+    initialValues: EMPTY,
+    validate: schemaResolver(CampaignInputSchema, { sync: true }),
+  });
+
+  // biome-ignore lint/correctness/useExhaustiveDependencies: only a newly loaded campaign fills the fields, not a new form object.
+  useEffect(() => {
+    if (campaign.data) form.setValues(toFormValues(campaign.data));
+  }, [campaign.data]);
+  useEffect(() => {
+    if (campaign.error instanceof ApiError && campaign.error.status === 404) {
+      showDanger(CampaignMessages.fetchFailed, CampaignMessages.notFound);
+      navigate('/campaigns');
+    } else if (campaign.error) {
+      showDanger(CampaignMessages.fetchFailed, campaign.error);
+    }
+  }, [campaign.error, navigate]);
+  useEffect(() => {
+    if (labels.error) showDanger(LabelMessages.fetchFailed, labels.error);
+  }, [labels.error]);
+
+  const save = useMutation({
+    mutationFn: (values: CampaignFormValues) =>
+      isEdit ? updateCampaign(id!, values) : createCampaign(values),
+    onSuccess: (saved) => {
+      showSuccess(isEdit ? CampaignMessages.saved : CampaignMessages.created);
+      void client.invalidateQueries({ queryKey: campaignsKey });
+      // spec 000 §2: after creating, the user continues with the campaign's mailings.
+      navigate(isEdit ? '/campaigns' : `/campaigns/${saved._id}/mailings`);
+    },
+    onError: (err) => showDanger(isEdit ? CampaignMessages.saveFailed : CampaignMessages.createFailed, err),
+  });
+
+  if (isEdit && campaign.isPending) return <Loader />;
+
+  // A stored label that was since removed from the list stays selectable, so saving keeps it visible.
+  const labelOptions = [
+    ...new Set([...(labels.data ?? []), ...(form.values.type ? [form.values.type] : [])]),
+  ];
+
+  return (
+    <>
+      <PageTitle>{isEdit ? 'Campagne bewerken' : 'Nieuwe campagne'}</PageTitle>
+      <Paper withBorder p="md" maw={720}>
+        <form
+          onSubmit={form.onSubmit(
+            (values) => save.mutate(values),
+            (errors) =>
+              showDanger(
+                CampaignMessages.invalidTitle,
+                [...new Set(Object.values(errors).filter(Boolean))].join('\n'),
+              ),
+          )}
+          noValidate
+        >
+          <Stack>
+            <TextInput label="Naam" withAsterisk maxLength={200} {...form.getInputProps('name')} />
+            <TextInput label="Klant" maxLength={200} {...form.getInputProps('customer')} />
+            <SimpleGrid cols={{ base: 1, sm: 2 }}>
+              <DateInput
+                label="Start"
+                placeholder="DD-MM-JJJJ"
+                valueFormat={DATE_INPUT_FORMAT}
+                dateParser={parseTypedDate}
+                clearable
+                {...form.getInputProps('start')}
+              />
+              <Select
+                label="Label"
+                placeholder={labels.isPending ? 'Labels laden...' : 'Kies een label'}
+                data={labelOptions}
+                searchable
+                clearable
+                nothingFoundMessage="Geen labels gevonden"
+                {...form.getInputProps('type')}
+              />
+              <TextInput label="Aantal adressen" inputMode="numeric" {...form.getInputProps('addresses')} />
+              <DecimalInput
+                label="Budget"
+                description="Een komma als decimaalteken mag"
+                value={form.values.budget}
+                onChange={(value) => form.setFieldValue('budget', value)}
+                error={form.errors.budget}
+              />
+            </SimpleGrid>
+            <Select
+              label="Verzendpartij"
+              data={[
+                { value: 'tripolis', label: 'Tripolis' },
+                { value: 'webpower', label: 'Webpower' },
+              ]}
+              allowDeselect={false}
+              maw={320}
+              {...form.getInputProps('externalParty')}
+            />
+            <ExternalIdsInput form={form} />
+            <Group>
+              <Button type="submit" loading={save.isPending}>
+                Opslaan
+              </Button>
+              <Button variant="default" component={Link} to="/campaigns">
+                Terug
+              </Button>
+            </Group>
+          </Stack>
+        </form>
+      </Paper>
+    </>
+  );
+}
