@@ -1,0 +1,73 @@
+import { type ChildProcess, spawn } from 'node:child_process';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { sql } from 'drizzle-orm';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { TaskMessages } from '../../../common/tasks';
+import { createTestApp, type TestApp } from '../../test/app';
+import { makeSession } from '../../test/factories';
+import { importFile, recordsOf, setupDataset, uploadFile } from '../../test/imports';
+import { getTask } from '../tasks/task.queries';
+
+const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../..');
+let t: TestApp;
+let cookie: string;
+let child: ChildProcess | undefined;
+
+beforeAll(async () => {
+  t = await createTestApp();
+  cookie = (await makeSession(t.app, t.database.db)).cookie;
+});
+afterAll(async () => {
+  child?.kill('SIGKILL');
+  await t.close();
+});
+
+function startWorkerChild(url: string): Promise<ChildProcess> {
+  return new Promise((resolve, reject) => {
+    const proc = spawn(process.execPath, ['--import', 'tsx', 'server/test/worker-only-child.ts'], {
+      cwd: root,
+      env: { ...process.env, DATABASE_URL: url, TEST_ENCRYPTION_KEY: t.ctx.config.encryptionKey },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let err = '';
+    proc.stdout!.on('data', (chunk) => String(chunk).includes('ready') && resolve(proc));
+    proc.stderr!.on('data', (chunk) => {
+      err += chunk;
+    });
+    proc.on('exit', (code) => reject(new Error(`worker child exited with ${code}: ${err}`)));
+  });
+}
+
+describe('a killed import', () => {
+  it('leaves the dataset as it was, the task failed and no staging table', async () => {
+    const s = await setupDataset(t);
+    await importFile(t, cookie, s, 'email\nblijft@x.nl\nook@x.nl\n');
+    // This process stops claiming; the child process will run (and die in) the big import.
+    await t.ctx.tasks.stop();
+    const rows = Array.from({ length: 300_000 }, (_, i) => `nieuw${i}@groot.nl,${i}`).join('\n');
+    const res = await uploadFile(t, cookie, s, `email,nummer\n${rows}\n`);
+    expect(res.statusCode, res.body).toBe(200);
+    const taskId: string = res.json().task._id;
+
+    child = await startWorkerChild(t.url);
+    for (;;) {
+      const task = await getTask(t.database.db, taskId);
+      if (task?.state === 'saving' && task.percentage >= 25) break;
+      expect(task?.state).not.toBe('done');
+      await new Promise((r) => setTimeout(r, 20));
+    }
+    child.kill('SIGKILL');
+    await new Promise((r) => child!.once('exit', r));
+
+    await t.ctx.tasks.start(); // a restart: sweeps tasks of dead workers and their staging tables
+    const failed = await getTask(t.database.db, taskId);
+    expect(failed?.state).toBe('failed');
+    expect(failed?.error).toBe(TaskMessages.orphaned);
+    expect((await recordsOf(t, s.datasetId)).map((r) => r.email)).toEqual(['blijft@x.nl', 'ook@x.nl']);
+    const count = await t.database.db.execute(sql`SELECT record_count FROM datasets WHERE id = ${s.datasetId}`);
+    expect(Number(count.rows[0].record_count)).toBe(2);
+    const staging = await t.database.db.execute(sql`SELECT tablename FROM pg_tables WHERE tablename LIKE 'stg\\_%'`);
+    expect(staging.rows).toHaveLength(0);
+  }, 120_000);
+});
