@@ -6,6 +6,7 @@ import pg from 'pg';
 import { loadConfig } from '../server/config';
 import { startServer } from '../server/server';
 import { E2E_ADMIN } from './support/admin';
+import { extendE2eServer, releaseAllDemoTasks } from './support/demo-tasks';
 
 // The server of the Playwright journeys: the built web app on a fresh embedded database in a
 // temporary directory, or on a fresh database of the TEST_DATABASE_URL server.
@@ -40,12 +41,17 @@ const config = {
     LOGIN_RATE_MAX: '10000',
     LOG_LEVEL: 'warn',
     TASK_POLL_MS: '200',
+    // Demo tasks wait until a journey releases them; enough slots that they never block each other.
+    TASK_CONCURRENCY: '20',
   }),
   databaseUrl,
 };
-const server = await startServer(config);
+// Test-only task types and the /api/e2e routes that start and release them (e2e/support/demo-tasks.ts).
+const server = await startServer(config, { extend: extendE2eServer });
 
 async function shutdown() {
+  // Stopping waits for running tasks; a demo task still waiting would hold it forever.
+  releaseAllDemoTasks();
   await server.stop().catch(() => {});
   await dropDatabase().catch(() => {});
   fs.rmSync(dataDir, { recursive: true, force: true });

@@ -74,19 +74,22 @@ export function Layout({ account, onLogout, children }: LayoutProps) {
       </AppShell.Navbar>
       <AppShell.Main>
         {crumbs.length > 0 && (
-          <Breadcrumbs mb="md" aria-label="Kruimelpad">
-            {crumbs.map((c, i) =>
-              i === crumbs.length - 1 ? (
-                <Text key={c.to} size="sm">
-                  {c.title}
-                </Text>
-              ) : (
-                <Anchor key={c.to} component={Link} to={c.to} size="sm">
-                  {c.title}
-                </Anchor>
-              ),
-            )}
-          </Breadcrumbs>
+          // A nav landmark: Breadcrumbs' root is a plain div, on which aria-label names nothing.
+          <nav aria-label="Kruimelpad">
+            <Breadcrumbs mb="md">
+              {crumbs.map((c, i) =>
+                i === crumbs.length - 1 ? (
+                  <Text key={c.to} size="sm">
+                    {c.title}
+                  </Text>
+                ) : (
+                  <Anchor key={c.to} component={Link} to={c.to} size="sm">
+                    {c.title}
+                  </Anchor>
+                ),
+              )}
+            </Breadcrumbs>
+          </nav>
         )}
         {children}
       </AppShell.Main>

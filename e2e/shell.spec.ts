@@ -1,0 +1,68 @@
+import { expect, test } from '@playwright/test';
+import { NAV_SECTIONS } from '../web/shell/nav';
+import { loginAsAdmin, unique } from './support/session';
+
+// spec 001 §2 Shell: the 404 page, the sidebar, breadcrumbs, versions, connector status, logo.
+
+test('an unknown path shows the 404 page', async ({ page }) => {
+  await loginAsAdmin(page, `/bestaat/${unique('niet')}`);
+  await expect(page.getByText('Deze pagina kon niet worden gevonden')).toBeVisible();
+  await expect(page.getByText(/neem contact op met de ontwikkelaars/)).toBeVisible();
+});
+
+test('the sidebar has every section and link of the menu', async ({ page }) => {
+  await loginAsAdmin(page, '/users');
+  const menu = page.getByRole('navigation', { name: 'Hoofdmenu' });
+  const sections = menu.locator(':scope > div');
+  await expect(sections).toHaveCount(NAV_SECTIONS.length);
+  for (const [i, section] of NAV_SECTIONS.entries()) {
+    const block = sections.nth(i);
+    // The section title is the block's first line; a link may carry the same word.
+    await expect(block.getByText(section.title, { exact: true }).first()).toBeVisible();
+    await expect(block.getByRole('link')).toHaveCount(section.links.length);
+    for (const link of section.links) {
+      const anchor = block.getByRole('link', { name: link.label, exact: true });
+      await expect(anchor).toBeVisible();
+      await expect(anchor).toHaveAttribute('href', link.to);
+    }
+  }
+  // The spec's sections, in its order.
+  expect(NAV_SECTIONS.map((s) => s.title)).toEqual([
+    'Partners',
+    'Campagnes',
+    'Gebruikers',
+    'Upload CSV',
+    'Verrijking',
+  ]);
+
+  // A link navigates.
+  await menu.getByRole('link', { name: 'Taken', exact: true }).click();
+  await expect(page).toHaveURL(/\/tasks$/);
+  await expect(page.getByRole('heading', { name: 'Taken' })).toBeVisible();
+});
+
+test('breadcrumbs show the trail and link back', async ({ page }) => {
+  await loginAsAdmin(page, '/users/new');
+  const crumbs = page.getByRole('navigation', { name: 'Kruimelpad' });
+  await expect(crumbs).toHaveText(/^Gebruikers\s*\/\s*Nieuwe gebruiker$/);
+  await crumbs.getByRole('link', { name: 'Gebruikers' }).click();
+  await expect(page).toHaveURL(/\/users$/);
+  await expect(crumbs).toHaveText('Gebruikers');
+});
+
+test('the sidebar shows the versions and an idle connector', async ({ page }) => {
+  await loginAsAdmin(page, '/users');
+  const versions = page.getByTestId('version-info');
+  await expect(versions).toContainText('Website: 1.5.0');
+  await expect(versions).toContainText('API: 1.5.0');
+  // The task journeys may keep the connector busy for a moment; it returns to idle by itself.
+  await expect(page.getByTestId('connector-status')).toHaveAttribute('data-status', 'idle', {
+    timeout: 30_000,
+  });
+});
+
+test('the logo links to the start page, which is /partners', async ({ page }) => {
+  await loginAsAdmin(page, '/users');
+  await page.getByRole('link', { name: 'Lijstwerk home' }).click();
+  await expect(page).toHaveURL(/\/partners$/);
+});
