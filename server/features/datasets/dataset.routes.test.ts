@@ -5,7 +5,7 @@ import { LabelMessages } from '../../../common/labels';
 import { createTestApp, type TestApp } from '../../test/app';
 import { makeDataset, makePartner, makeSession } from '../../test/factories';
 import { labels } from '../labels/label.table';
-import { datasetCommissions, datasets, datasetTestPersons } from './dataset.table';
+import { datasets } from './dataset.table';
 
 let t: TestApp;
 let cookie: string;
@@ -315,85 +315,5 @@ describe('PUT /api/datasets/:partnerId/:datasetId', () => {
     const b = await call('PUT', `/api/datasets/bestaatniet/${id}`, valid);
     expect(b.statusCode).toBe(404);
     expect(b.json().message).toBe(DatasetMessages.partnerNotFound);
-  });
-});
-
-describe('POST /api/datasets/:partnerId/:datasetId/key', () => {
-  it('replaces the key, also for a dataset without one', async () => {
-    const partnerId = await makePartner(t.database.db);
-    const ds = await create(partnerId);
-    const res = await call('POST', `/api/datasets/${partnerId}/${ds._id}/key`);
-    expect(res.statusCode).toBe(200);
-    const key = res.json().key as string;
-    expect(key).toMatch(/^[0-9a-f]{48}$/);
-    expect(key).not.toBe(ds.key);
-    expect((await call('GET', `/api/datasets/${partnerId}/${ds._id}`)).json().key).toBe(key);
-
-    const keyless = await makeDataset(t.database.db, partnerId);
-    const made = await call('POST', `/api/datasets/${partnerId}/${keyless}/key`);
-    expect(made.json().key).toMatch(/^[0-9a-f]{48}$/);
-  });
-
-  it('answers 404 for an unknown dataset', async () => {
-    const res = await call('POST', `/api/datasets/${await makePartner(t.database.db)}/bestaatniet/key`);
-    expect(res.statusCode).toBe(404);
-    expect(res.json().message).toBe(DatasetMessages.notFound);
-  });
-});
-
-describe('DELETE /api/datasets/:partnerId/:datasetId', () => {
-  it('deletes the dataset with its entries and test persons', async () => {
-    const partnerId = await makePartner(t.database.db);
-    const ds = await create(partnerId);
-    const keep = await create(partnerId, { name: 'Blijft' });
-    await call('POST', `/api/datasets/${partnerId}/${ds._id}/commission`, {
-      start: '2024-01-01',
-      end: '2024-01-31',
-      amount: 1,
-    });
-    await call('POST', `/api/datasets/${partnerId}/${ds._id}/testpersons`, { email: 'weg@example.nl' });
-
-    const res = await call('DELETE', `/api/datasets/${partnerId}/${ds._id}`);
-    expect(res.statusCode).toBe(200);
-    expect(res.json().message).toBe(DatasetMessages.deleted);
-    expect((await call('GET', `/api/datasets/${partnerId}/${ds._id}`)).statusCode).toBe(404);
-    expect(
-      (await call('GET', `/api/datasets/${partnerId}`)).json().map((d: { _id: string }) => d._id),
-    ).toEqual([keep._id]);
-    const db = t.database.db;
-    expect(
-      await db.select().from(datasetCommissions).where(eq(datasetCommissions.datasetId, ds._id)),
-    ).toHaveLength(0);
-    expect(
-      await db.select().from(datasetTestPersons).where(eq(datasetTestPersons.datasetId, ds._id)),
-    ).toHaveLength(0);
-  });
-
-  it('answers 404 for an unknown dataset and leaves datasets of other partners alone', async () => {
-    const partnerId = await makePartner(t.database.db);
-    const other = await makePartner(t.database.db);
-    const id = await makeDataset(t.database.db, other);
-    const res = await call('DELETE', `/api/datasets/${partnerId}/${id}`);
-    expect(res.statusCode).toBe(404);
-    expect(res.json().message).toBe(DatasetMessages.notFound);
-    expect((await call('GET', `/api/datasets/${other}/${id}`)).statusCode).toBe(200);
-  });
-});
-
-describe('without a session', () => {
-  it.each([
-    ['GET', '/api/datasets/p'],
-    ['POST', '/api/datasets/p'],
-    ['GET', '/api/datasets/p/d'],
-    ['PUT', '/api/datasets/p/d'],
-    ['DELETE', '/api/datasets/p/d'],
-    ['POST', '/api/datasets/p/d/key'],
-  ] as const)('%s %s answers 401', async (method, url) => {
-    const res = await t.app.inject({
-      method,
-      url,
-      payload: method === 'POST' || method === 'PUT' ? valid : undefined,
-    });
-    expect(res.statusCode).toBe(401);
   });
 });
