@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { dateFormatError } from './date-format';
 
 export const MappingMessages = {
   saved: 'Saved',
@@ -60,7 +61,15 @@ export const ColumnMappingSchema = z.object({
   trim: z
     .union([z.number().int(MappingMessages.trimInvalid).min(0, MappingMessages.trimInvalid), z.null()])
     .default(null),
-  date: z.string().trim().max(100).default(''),
+  date: z
+    .string()
+    .trim()
+    .max(100)
+    .default('')
+    .superRefine((format, ctx) => {
+      const error = format === '' ? null : dateFormatError(format);
+      if (error) ctx.addIssue({ code: 'custom', message: error });
+    }),
   exclude: z.string().max(1000).default('').refine(isValidExclude, MappingMessages.excludeInvalid),
   values: z.array(ValueMappingSchema).max(10000).default([]),
 });
@@ -90,3 +99,15 @@ export const MappingListSchema = z.array(MappingEntrySchema).max(1000).superRefi
 /** One unique value of a file column with how often it occurs. */
 export const UniqueValueSchema = z.object({ value: z.string(), amount: z.number() });
 export type UniqueValue = z.infer<typeof UniqueValueSchema>;
+
+/** One dataset that uses a mapped value (spec 001 §3 Value mapping overview). */
+export const ValueMappedDatasetSchema = z.object({
+  id: z.string(),
+  partner: z.string(),
+  name: z.string(),
+  description: z.string(),
+});
+
+/** A mapped value of a field with the datasets whose value mappings produce it. */
+export const ValueMappedSchema = z.object({ _id: z.string(), datasets: z.array(ValueMappedDatasetSchema) });
+export type ValueMapped = z.infer<typeof ValueMappedSchema>;

@@ -2,6 +2,7 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import type { AppContext } from './context';
 import { authRoutes } from './features/auth/auth.routes';
 import { importRoutes } from './features/imports/import.routes';
+import { mappingRoutes } from './features/imports/mapping.routes';
 import { campaignRoutes } from './features/campaigns/campaign.routes';
 import { datasetRoutes } from './features/datasets/dataset.routes';
 import { rateRoutes } from './features/datasets/rate.routes';
@@ -25,6 +26,7 @@ export function apiRoutes(ctx: AppContext): FastifyPluginAsyncZod[] {
     shellRoutes(ctx),
     partnerRoutes(ctx),
     importRoutes(ctx),
+    mappingRoutes(ctx),
     settingsRoutes(ctx),
     interestTypeRoutes(ctx),
     exportColumnRoutes(ctx),

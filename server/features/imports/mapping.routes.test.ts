@@ -1,0 +1,113 @@
+import { parse } from 'csv-parse/sync';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createTestApp, type TestApp } from '../../test/app';
+import { makeSession } from '../../test/factories';
+import { columnMapping as col, importFile, setupDataset } from '../../test/imports';
+
+let t: TestApp;
+let cookie: string;
+beforeAll(async () => {
+  t = await createTestApp();
+  cookie = (await makeSession(t.app, t.database.db)).cookie;
+});
+afterAll(() => t.close());
+
+const get = (url: string) => t.app.inject({ method: 'GET', url, headers: { cookie } });
+const put = (url: string, payload: unknown) => t.app.inject({ method: 'PUT', url, payload: payload as object, headers: { cookie } });
+
+describe('column mappings', () => {
+  it('stores the file headers and the mapping list (ids dropped), and adds new names to the global list', async () => {
+    const s = await setupDataset(t);
+    await importFile(t, cookie, s, 'email,Voornaam,Postcode\na@m.nl,Anna,1234AB\n');
+    const base = `/api/datasets/${s.partnerId}/${s.datasetId}`;
+    expect((await get(`${base}/headers`)).json()).toEqual(['email', 'Voornaam', 'Postcode']);
+    const list = [
+      { ...col('Voornaam', 'firstName'), id: 'row-1' },
+      { ...col('Postcode', 'postcodeNieuw', { strip: true }), id: 'row-2' },
+      { type: 'extra', mapped: 'bron', value: 'web', encrypted: false },
+    ];
+    const saved = await put(`${base}/mappings`, list);
+    expect(saved.statusCode, saved.body).toBe(200);
+    expect(saved.json().message).toBe('Saved');
+    const stored = (await get(`${base}/mappings`)).json();
+    expect(stored).toHaveLength(3);
+    expect(stored[0]).not.toHaveProperty('id');
+    expect(stored[1]).toMatchObject({ field: 'Postcode', mapped: 'postcodeNieuw', strip: true });
+    expect((await get('/api/global-mappings')).json()).toContain('postcodeNieuw');
+  });
+
+  it.each([
+    [[col('a', 'x', { date: 'DD-QQ-YYYY' })], 'Onbekend datumformaat-token: QQ'],
+    [[col('a', 'x', { exclude: '/[a-/' })], 'Ongeldige reguliere expressie'],
+    [[col('a', 'x'), col('b', 'x')], 'De kolom x is meer dan eens gemapt'],
+    [[col('a', '1abc')], 'Een kolomnaam bestaat uit letters, cijfers en underscores en begint met een letter'],
+    [[col('a', 'x', { trim: -1 } as never)], 'Trim moet een geheel getal van 0 of meer zijn'],
+  ])('refuses an invalid mapping (%#) with a Dutch message', async (list, message) => {
+    const s = await setupDataset(t);
+    const res = await put(`/api/datasets/${s.partnerId}/${s.datasetId}/mappings`, list);
+    expect(res.statusCode).toBe(400);
+    expect(res.json().errors ?? [res.json().message]).toContain(message);
+  });
+
+  it('answers 404 for an unknown dataset and 401 without a session', async () => {
+    expect((await get('/api/datasets/x/y/mappings')).statusCode).toBe(404);
+    expect((await t.app.inject({ method: 'GET', url: '/api/datasets/x/y/headers' })).statusCode).toBe(401);
+  });
+});
+
+describe('unique values and value mappings', () => {
+  it('counts the unique values of a column, most frequent first', async () => {
+    const s = await setupDataset(t, [col('geslacht', 'gender')]);
+    await importFile(t, cookie, s, 'email,geslacht\na@u.nl,Man\nb@u.nl,Vrouw\nc@u.nl,Man\nd@u.nl, Man \ne@u.nl,\n');
+    const res = await get(`/api/datasets/${s.partnerId}/${s.datasetId}/geslacht/unique-values`);
+    expect(res.json()).toEqual([
+      { value: 'Man', amount: 3 },
+      { value: '', amount: 1 },
+      { value: 'Vrouw', amount: 1 },
+    ]);
+  });
+
+  it('refuses unique values of an encrypted column', async () => {
+    const s = await setupDataset(t, [col('tel', 'phone', { encrypted: true })]);
+    const res = await get(`/api/datasets/${s.partnerId}/${s.datasetId}/tel/unique-values`);
+    expect(res.statusCode).toBe(400);
+    expect(res.json().message).toBe('An encrypted mapping cannot be edited');
+  });
+
+  it('lists value mappings per attribute, the copy list and the value-mapped overview', async () => {
+    const field = `sekse${Date.now()}`;
+    const a = await setupDataset(t, [
+      col('g', field, { values: [{ original: 'Man', mapped: 'M', insensitive: false }, { original: 'Vrouw', mapped: 'F', insensitive: true }] }),
+    ]);
+    const b = await setupDataset(t, [col('geslacht', field, { values: [{ original: 'Man', mapped: 'M', insensitive: false }] })]);
+    const rows = (await get(`/api/value-mappings/${field}`)).json();
+    expect(rows).toEqual([
+      { original: 'Man', mapped: 'M', insensitive: false },
+      { original: 'Vrouw', mapped: 'F', insensitive: true },
+    ]);
+    expect((await get(`/api/value-mappings/${field}/copy`)).json()).toHaveLength(2);
+    expect((await get('/api/valuemapped')).json()).toContain(field);
+    const detail = (await get(`/api/valuemapped/${field}`)).json();
+    expect(detail.map((d: { _id: string }) => d._id)).toEqual(['F', 'M']);
+    const m = detail.find((d: { _id: string }) => d._id === 'M');
+    expect(m.datasets.map((d: { id: string }) => d.id).sort()).toEqual([a.datasetId, b.datasetId].sort());
+    expect(m.datasets[0]).toMatchObject({ partner: expect.any(String), name: expect.any(String), description: '' });
+  });
+});
+
+describe('dataset CSV download', () => {
+  it('streams the original columns as uploaded, quoted where needed, encrypted ones decrypted', async () => {
+    const s = await setupDataset(t, [col('Telefoon', 'phone', { encrypted: true })]);
+    await importFile(t, cookie, s, 'email;Naam;Telefoon\nb@csv.nl;"Jansen, J.";0612\na@csv.nl;"Zeg ""hoi""";\n');
+    const res = await get(`/api/datasets/${s.partnerId}/${s.datasetId}/csv`);
+    expect(res.statusCode).toBe(200);
+    expect(res.headers['content-type']).toContain('text/csv');
+    expect(res.headers['content-disposition']).toContain('attachment');
+    const rows = parse(res.body) as string[][];
+    expect(rows[0]).toEqual(['email', 'Naam', 'Telefoon']);
+    expect(rows.slice(1).sort()).toEqual([
+      ['a@csv.nl', 'Zeg "hoi"', ''],
+      ['b@csv.nl', 'Jansen, J.', '0612'],
+    ]);
+  });
+});

@@ -1,0 +1,102 @@
+import { Readable } from 'node:stream';
+import { sql } from 'drizzle-orm';
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import { MessageSchema } from '../../../common/api-error';
+import {
+  MappingListSchema,
+  MappingMessages,
+  UniqueValueSchema,
+  ValueMappedSchema,
+  ValueMappingSchema,
+} from '../../../common/mappings';
+import type { AppContext } from '../../context';
+import { badRequest, notFound } from '../../lib/http-errors';
+import { datasetCsv } from './csv-download';
+import { getDatasetById } from './import.queries';
+import { getDatasetMapping } from './mapping.queries';
+import {
+  listValueMappedDatasets,
+  listValueMappedFields,
+  listValueMappings,
+  listValueMappingsToCopy,
+  saveMappings,
+} from './mapping.service';
+
+const NOT_FOUND = 'Dit bestand kon niet worden gevonden';
+const IdParams = z.object({ partnerId: z.string().min(1).max(100), datasetId: z.string().min(1).max(100) });
+const FieldParams = z.object({ field: z.string().min(1).max(500) });
+
+/** Column and value mappings, unique values, the value-mapped overview and the dataset CSV (spec 000 §7, 001 §7). */
+export function mappingRoutes(ctx: AppContext): FastifyPluginAsyncZod {
+  async function dataset(partnerId: string, datasetId: string) {
+    const row = await getDatasetById(ctx.db, partnerId, datasetId);
+    if (!row) throw notFound(NOT_FOUND);
+    return row;
+  }
+
+  return async (app) => {
+    app.get('/datasets/:partnerId/:datasetId/headers', { schema: { params: IdParams, response: { 200: z.array(z.string()) } } }, async (request) => {
+      const ds = await dataset(request.params.partnerId, request.params.datasetId);
+      return (await getDatasetMapping(ctx.db, ds.id)).headers;
+    });
+
+    app.get('/datasets/:partnerId/:datasetId/mappings', { schema: { params: IdParams, response: { 200: MappingListSchema } } }, async (request) => {
+      const ds = await dataset(request.params.partnerId, request.params.datasetId);
+      return (await getDatasetMapping(ctx.db, ds.id)).mappings;
+    });
+
+    app.put(
+      '/datasets/:partnerId/:datasetId/mappings',
+      { schema: { params: IdParams, body: MappingListSchema, response: { 200: MessageSchema } } },
+      async (request) => {
+        const ds = await dataset(request.params.partnerId, request.params.datasetId);
+        await saveMappings(ctx.db, ds.id, request.body);
+        return { message: MappingMessages.saved };
+      },
+    );
+
+    app.get(
+      '/datasets/:partnerId/:datasetId/:field/unique-values',
+      { schema: { params: IdParams.extend(FieldParams.shape), response: { 200: z.array(UniqueValueSchema) } } },
+      async (request) => {
+        const ds = await dataset(request.params.partnerId, request.params.datasetId);
+        const { mappings } = await getDatasetMapping(ctx.db, ds.id);
+        const field = request.params.field;
+        if (mappings.some((m) => m.type === 'column' && m.field === field && m.encrypted)) {
+          throw badRequest(MappingMessages.encryptedBody);
+        }
+        const result = await ctx.db.execute<{ value: string; amount: number }>(sql`
+          SELECT coalesce(btrim(raw ->> ${field}), '') AS value, count(*)::int AS amount
+          FROM records WHERE dataset_id = ${ds.id}
+          GROUP BY 1 ORDER BY amount DESC, value LIMIT 1000`);
+        return result.rows;
+      },
+    );
+
+    app.get('/datasets/:partnerId/:datasetId/csv', { schema: { params: IdParams } }, async (request, reply) => {
+      const ds = await dataset(request.params.partnerId, request.params.datasetId);
+      const { headers } = await getDatasetMapping(ctx.db, ds.id);
+      reply
+        .header('content-type', 'text/csv; charset=utf-8')
+        .header('content-disposition', `attachment; filename="${ds.partnerId}-${ds.name}.csv"`);
+      return reply.send(Readable.from(datasetCsv(ctx.database.pool, ctx.columnKeys, ds.id, headers)));
+    });
+
+    app.get('/value-mappings/:field', { schema: { params: FieldParams, response: { 200: z.array(ValueMappingSchema) } } }, async (request) =>
+      listValueMappings(ctx.db, request.params.field),
+    );
+
+    app.get(
+      '/value-mappings/:field/copy',
+      { schema: { params: FieldParams, response: { 200: z.array(ValueMappingSchema) } } },
+      async (request) => listValueMappingsToCopy(ctx.db, request.params.field),
+    );
+
+    app.get('/valuemapped', { schema: { response: { 200: z.array(z.string()) } } }, async () => listValueMappedFields(ctx.db));
+
+    app.get('/valuemapped/:field', { schema: { params: FieldParams, response: { 200: z.array(ValueMappedSchema) } } }, async (request) =>
+      listValueMappedDatasets(ctx.db, request.params.field),
+    );
+  };
+}
