@@ -61,11 +61,14 @@ describe('GET /api/pagcampaigns/:page/:pageSize', () => {
     expect(past.total).toBe(page.total);
   });
 
-  it.each(['0/20', 'een/20', '1/0', '1/101', '1/2.5', '-1/20'])('answers 400 for page/size %s', async (path) => {
-    const res = await call('GET', `/api/pagcampaigns/${path}`);
-    expect(res.statusCode).toBe(400);
-    expect(res.json().message).toBe(CampaignMessages.pageInvalid);
-  });
+  it.each(['0/20', 'een/20', '1/0', '1/101', '1/2.5', '-1/20'])(
+    'answers 400 for page/size %s',
+    async (path) => {
+      const res = await call('GET', `/api/pagcampaigns/${path}`);
+      expect(res.statusCode).toBe(400);
+      expect(res.json().message).toBe(CampaignMessages.pageInvalid);
+    },
+  );
 
   it('answers 401 without a session', async () => {
     expect((await t.app.inject({ method: 'GET', url: '/api/pagcampaigns/1/20' })).statusCode).toBe(401);
@@ -82,12 +85,14 @@ describe('GET /api/pagcampaignsearch/:page/:pageSize/:term', () => {
   });
 
   it('searches name, id and label, and treats % and _ as plain characters', async () => {
-    const labelled = (await call('POST', '/api/campaigns', { name: 'Met label', type: 'Seizoen' })).json() as Campaign;
+    const labelled = (
+      await call('POST', '/api/campaigns', { name: 'Met label', type: 'Seizoen' })
+    ).json() as Campaign;
     const odd = (await call('POST', '/api/campaigns', { name: '100% korting_nu' })).json() as Campaign;
     const search = async (term: string) =>
-      ((await call('GET', `/api/pagcampaignsearch/1/20/${encodeURIComponent(term)}`)).json() as CampaignPage).items.map(
-        (c) => c._id,
-      );
+      (
+        (await call('GET', `/api/pagcampaignsearch/1/20/${encodeURIComponent(term)}`)).json() as CampaignPage
+      ).items.map((c) => c._id);
     expect(await search('reeks 1')).toHaveLength(10);
     expect(await search(made[3]._id.toUpperCase())).toEqual([made[3]._id]);
     expect(await search('seizoen')).toEqual([labelled._id]);
@@ -100,7 +105,9 @@ describe('GET /api/pagcampaignsearch/:page/:pageSize/:term', () => {
 
   it('answers 400 for a term longer than 100 characters and 401 without a session', async () => {
     expect((await call('GET', `/api/pagcampaignsearch/1/20/${'a'.repeat(101)}`)).statusCode).toBe(400);
-    expect((await t.app.inject({ method: 'GET', url: '/api/pagcampaignsearch/1/20/a' })).statusCode).toBe(401);
+    expect((await t.app.inject({ method: 'GET', url: '/api/pagcampaignsearch/1/20/a' })).statusCode).toBe(
+      401,
+    );
   });
 });
 
@@ -112,7 +119,8 @@ describe('GET /api/campaigns?days=', () => {
     const recent = await make('Recent', -10);
     const older = await make('Ouder', -45);
     const old = await make('Oud', -400);
-    const ids = async (query: string) => ((await call('GET', `/api/campaigns${query}`)).json() as Campaign[]).map((c) => c._id);
+    const ids = async (query: string) =>
+      ((await call('GET', `/api/campaigns${query}`)).json() as Campaign[]).map((c) => c._id);
     const mine = (list: string[]) => list.filter((id) => [future, recent, older, old].includes(id));
 
     expect(mine(await ids(''))).toEqual([future, recent]);

@@ -84,11 +84,31 @@ describe('POST /api/campaigns', () => {
     ['a text budget', { name: 'x', budget: 'duizend' }, CampaignMessages.budgetInvalid],
     ['a budget with two commas', { name: 'x', budget: '1,000,50' }, CampaignMessages.budgetInvalid],
     ['an unknown provider', { name: 'x', externalParty: 'mailchimp' }, CampaignMessages.externalPartyInvalid],
-    ['a webpower id without colon', { name: 'x', externalParty: 'webpower', externalIds: ['1234'] }, CampaignMessages.webpowerIdInvalid],
-    ['a webpower id with letters', { name: 'x', externalParty: 'webpower', externalIds: ['ab:12'] }, CampaignMessages.webpowerIdInvalid],
-    ['two tripolis ids in one entry', { name: 'x', externalIds: ['abc def'] }, CampaignMessages.tripolisIdInvalid],
-    ['a tripolis id list with commas', { name: 'x', externalIds: ['a,b'] }, CampaignMessages.tripolisIdInvalid],
-    ['an id of 101 characters', { name: 'x', externalIds: ['a'.repeat(101)] }, CampaignMessages.externalIdTooLong],
+    [
+      'a webpower id without colon',
+      { name: 'x', externalParty: 'webpower', externalIds: ['1234'] },
+      CampaignMessages.webpowerIdInvalid,
+    ],
+    [
+      'a webpower id with letters',
+      { name: 'x', externalParty: 'webpower', externalIds: ['ab:12'] },
+      CampaignMessages.webpowerIdInvalid,
+    ],
+    [
+      'two tripolis ids in one entry',
+      { name: 'x', externalIds: ['abc def'] },
+      CampaignMessages.tripolisIdInvalid,
+    ],
+    [
+      'a tripolis id list with commas',
+      { name: 'x', externalIds: ['a,b'] },
+      CampaignMessages.tripolisIdInvalid,
+    ],
+    [
+      'an id of 101 characters',
+      { name: 'x', externalIds: ['a'.repeat(101)] },
+      CampaignMessages.externalIdTooLong,
+    ],
   ])('refuses %s with the Dutch message', async (_case, body, message) => {
     const res = await call('POST', '/api/campaigns', body);
     expect(res.statusCode).toBe(400);
@@ -99,7 +119,11 @@ describe('POST /api/campaigns', () => {
     const res = await call('POST', '/api/campaigns', { name: '', budget: 'x', addresses: 'y' });
     expect(res.statusCode).toBe(400);
     expect(res.json().errors).toEqual(
-      expect.arrayContaining([CampaignMessages.nameRequired, CampaignMessages.budgetInvalid, CampaignMessages.addressesInvalid]),
+      expect.arrayContaining([
+        CampaignMessages.nameRequired,
+        CampaignMessages.budgetInvalid,
+        CampaignMessages.addressesInvalid,
+      ]),
     );
   });
 
@@ -177,13 +201,20 @@ describe('PUT /api/campaigns/:id', () => {
 
   it('validates like create and keeps the stored campaign', async () => {
     const c = await create({ name: 'Blijft' });
-    const res = await call('PUT', `/api/campaigns/${c._id}`, { name: 'Blijft', externalParty: 'webpower', externalIds: ['x'] });
+    const res = await call('PUT', `/api/campaigns/${c._id}`, {
+      name: 'Blijft',
+      externalParty: 'webpower',
+      externalIds: ['x'],
+    });
     expect(res.statusCode).toBe(400);
     expect(res.json().errors).toEqual([CampaignMessages.webpowerIdInvalid]);
     const missing = await call('PUT', `/api/campaigns/${c._id}`, { name: 'Blijft', type: 'Geen' });
     expect(missing.statusCode).toBe(400);
     expect(missing.json().message).toBe(campaignLabelMissingMessage('Geen'));
-    expect((await call('GET', `/api/campaigns/${c._id}`)).json()).toMatchObject({ externalParty: 'tripolis', type: null });
+    expect((await call('GET', `/api/campaigns/${c._id}`)).json()).toMatchObject({
+      externalParty: 'tripolis',
+      type: null,
+    });
   });
 
   it('answers 404 for an unknown id and 401 without a session', async () => {
@@ -191,7 +222,11 @@ describe('PUT /api/campaigns/:id', () => {
     expect(res.statusCode).toBe(404);
     expect(res.json().message).toBe(CampaignMessages.notFound);
     const c = await create({ name: 'Anoniem' });
-    const anon = await t.app.inject({ method: 'PUT', url: `/api/campaigns/${c._id}`, payload: { name: 'gewijzigd' } });
+    const anon = await t.app.inject({
+      method: 'PUT',
+      url: `/api/campaigns/${c._id}`,
+      payload: { name: 'gewijzigd' },
+    });
     expect(anon.statusCode).toBe(401);
     expect((await call('GET', `/api/campaigns/${c._id}`)).json().name).toBe('Anoniem');
   });
