@@ -23,8 +23,11 @@ export const listRecentCampaigns = (days: number) =>
 /** One campaign; with `noCount` the server skips the record count. */
 export const getCampaign = (id: string, noCount = false) =>
   http.get(`/campaigns/${encodeURIComponent(id)}${noCount ? '?noCount' : ''}`, CampaignSchema);
+/** POST /api/campaigns: creates a campaign; answers it with its new id. */
 export const createCampaign = (body: CampaignInput) => http.post('/campaigns', body, CampaignSchema);
+/** PUT /api/campaigns/{id}: saves a campaign's fields. */
 export const updateCampaign = (id: string, body: CampaignInput) =>
   http.put(`/campaigns/${encodeURIComponent(id)}`, body, CampaignSchema);
+/** DELETE /api/campaigns/{id}: deletes a campaign. */
 export const deleteCampaign = (id: string) =>
   http.delete(`/campaigns/${encodeURIComponent(id)}`, MessageSchema);
