@@ -133,6 +133,7 @@ function RateForm({ type }: { type: RateType }) {
                 label="Startdatum"
                 withAsterisk
                 placeholder="DD-MM-JJJJ"
+                locale="nl"
                 valueFormat={DATE_INPUT_FORMAT}
                 dateParser={parseInputDate}
                 disabled={isEdit}
@@ -145,6 +146,7 @@ function RateForm({ type }: { type: RateType }) {
                 label="Einddatum"
                 withAsterisk
                 placeholder="DD-MM-JJJJ"
+                locale="nl"
                 valueFormat={DATE_INPUT_FORMAT}
                 dateParser={parseInputDate}
                 {...form.getInputProps('end')}
