@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { isIsoDate } from './dataset-rates';
 import { LabelNameSchema } from './labels';
+import { PartnerMessages } from './partners';
 import { personFields, RequiredEmailSchema } from './person';
 
 // ---- datasets (spec 000 §3, §5, §8) ----
@@ -21,7 +22,7 @@ export const DatasetMessages = {
   namePattern: 'De naam mag alleen letters en cijfers bevatten',
   sortInvalid: 'De sortering moet een geheel getal van 0 of hoger zijn',
   notFound: 'Dit bestand kon niet worden gevonden',
-  partnerNotFound: 'Deze partner kon niet worden gevonden',
+  partnerNotFound: PartnerMessages.notFound,
   keyRotated: 'Nieuwe API-sleutel aangemaakt',
   keyRotateFailed: 'Kon geen nieuwe API-sleutel aanmaken',
 } as const;
