@@ -1,0 +1,101 @@
+// Benchmark of the import pipeline (issue 4): generates a partner-like CSV of N rows, starts the
+// real server as a child process, imports the file through the HTTP endpoint into a mapped
+// dataset, re-imports it (all unchanged), remaps it, and compares with a bare `psql \copy` of
+// the same file. Prints figures; never fails on slowness.
+//
+//   npx tsx bench/import.ts [rows=1000000]            embedded PostgreSQL (the README default)
+//   DATABASE_URL=postgres://... npx tsx bench/import.ts   a PostgreSQL server (a fresh database is made)
+import { execFileSync, spawn } from 'node:child_process';
+import crypto from 'node:crypto';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import pg from 'pg';
+import { startEmbeddedDatabase } from '../server/db/embedded';
+import { BENCH_HEADERS, generatePartnerCsv } from './generate-partner-csv';
+import { BenchClient } from './support/client';
+
+const rows = Number(process.argv[2] ?? 1_000_000);
+const work = fs.mkdtempSync(path.join(os.tmpdir(), 'lijstwerk-bench-'));
+fs.chmodSync(work, 0o711); // the embedded PostgreSQL runs as 'postgres' when we are root
+const file = path.join(work, 'partner.csv');
+const port = 18700 + Math.floor(Math.random() * 200);
+
+let adminUrl = process.env.DATABASE_URL;
+let stopEmbedded: (() => Promise<void>) | undefined;
+const target = adminUrl ? 'PostgreSQL server (DATABASE_URL)' : 'embedded PostgreSQL 18';
+if (!adminUrl) {
+  const embedded = await startEmbeddedDatabase(path.join(work, 'data'));
+  adminUrl = embedded.url;
+  stopEmbedded = embedded.stop;
+}
+const dbName = `lw_bench_${crypto.randomBytes(3).toString('hex')}`;
+const admin = new pg.Client({ connectionString: adminUrl });
+await admin.connect();
+await admin.query(`CREATE DATABASE ${dbName}`);
+const url = new URL(adminUrl);
+url.pathname = `/${dbName}`;
+const databaseUrl = url.toString();
+
+console.log(`Generating ${rows.toLocaleString('en')} rows ...`);
+await generatePartnerCsv(file, rows);
+const bytes = fs.statSync(file).size;
+console.log(`  ${(bytes / 1e6).toFixed(1)} MB, Windows-1252, ';'-separated, ${BENCH_HEADERS.length} columns`);
+
+// The bare reference: psql \copy of the same file into a table without indexes.
+const bare = new pg.Client({ connectionString: databaseUrl });
+await bare.connect();
+await bare.query(`CREATE TABLE bare (${BENCH_HEADERS.map((_, i) => `c${i} text`).join(', ')})`);
+await bare.end();
+const copyStart = performance.now();
+execFileSync('psql', [databaseUrl, '-q', '-c', `\\copy bare FROM '${file}' WITH (FORMAT csv, HEADER true, DELIMITER ';', ENCODING 'WIN1252')`]);
+const copySeconds = (performance.now() - copyStart) / 1000;
+
+const server = spawn(process.execPath, ['--import', 'tsx', 'server/main.ts'], {
+  env: {
+    ...process.env,
+    DATABASE_URL: databaseUrl,
+    PORT: String(port),
+    HOST: '127.0.0.1',
+    DATA_DIR: path.join(work, 'app'),
+    ADMIN_USERNAME: 'bench',
+    ADMIN_PASSWORD: 'Bench12345',
+    LOG_LEVEL: 'warn',
+  },
+  stdio: ['ignore', 'inherit', 'inherit'],
+});
+const client = new BenchClient(`http://127.0.0.1:${port}`);
+try {
+  await client.waitUntilUp();
+  await client.login('bench', 'Bench12345');
+  const { partnerId, datasetId, datasetName } = await client.makeMappedDataset();
+
+  const phases: [string, number, Record<string, number>][] = [];
+  let t0 = performance.now();
+  let result = await client.importFile(partnerId, datasetName, file);
+  phases.push(['first import', (performance.now() - t0) / 1000, result]);
+  t0 = performance.now();
+  result = await client.importFile(partnerId, datasetName, file);
+  phases.push(['re-import (unchanged)', (performance.now() - t0) / 1000, result]);
+  t0 = performance.now();
+  result = await client.remap(partnerId, datasetId);
+  phases.push(['remap', (performance.now() - t0) / 1000, result]);
+
+  const peakKb = Number(/VmHWM:\s+(\d+)/.exec(fs.readFileSync(`/proc/${server.pid}/status`, 'utf8'))?.[1] ?? 0);
+  console.log(`\nImport benchmark on ${target}, ${rows.toLocaleString('en')} rows, ${os.cpus().length} cores`);
+  console.log(`  psql \\copy into a bare table: ${copySeconds.toFixed(2)} s (${Math.round(rows / copySeconds).toLocaleString('en')} rows/s)`);
+  for (const [name, seconds, counters] of phases) {
+    console.log(
+      `  ${name.padEnd(22)} ${seconds.toFixed(2).padStart(7)} s  ${Math.round(rows / seconds).toLocaleString('en').padStart(9)} rows/s  ` +
+        `ratio to \\copy ${(seconds / copySeconds).toFixed(2)}  ${JSON.stringify(counters)}`,
+    );
+  }
+  console.log(`  server peak memory (VmHWM): ${(peakKb / 1024).toFixed(0)} MB`);
+} finally {
+  server.kill('SIGTERM');
+  await new Promise((r) => server.once('exit', r));
+  await admin.query(`DROP DATABASE IF EXISTS ${dbName} WITH (FORCE)`).catch(() => {});
+  await admin.end();
+  await stopEmbedded?.();
+  fs.rmSync(work, { recursive: true, force: true });
+}

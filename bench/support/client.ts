@@ -1,0 +1,133 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import { Readable } from 'node:stream';
+
+/** A small HTTP client of the app for benchmarks: login cookie, JSON calls, streamed uploads. */
+export class BenchClient {
+  private cookie = '';
+
+  constructor(private readonly base: string) {}
+
+  /** Waits until the server answers (up to two minutes). */
+  async waitUntilUp(): Promise<void> {
+    for (let i = 0; i < 1200; i++) {
+      try {
+        await fetch(`${this.base}/api/auth/me`);
+        return;
+      } catch {
+        await new Promise((r) => setTimeout(r, 100));
+      }
+    }
+    throw new Error('server did not start');
+  }
+
+  /** Logs in and keeps the session cookie. */
+  async login(username: string, password: string): Promise<void> {
+    const res = await fetch(`${this.base}/api/auth/login`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ username, password }),
+    });
+    if (!res.ok) throw new Error(`login: ${res.status}`);
+    this.cookie = (res.headers.get('set-cookie') ?? '').split(';')[0];
+  }
+
+  /** A JSON call; throws on an error status. */
+  async call<T>(method: string, url: string, body?: unknown): Promise<T> {
+    const res = await fetch(`${this.base}/api${url}`, {
+      method,
+      headers: { cookie: this.cookie, ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
+      body: body === undefined ? undefined : JSON.stringify(body),
+    });
+    const text = await res.text();
+    if (!res.ok) throw new Error(`${method} ${url}: ${res.status} ${text}`);
+    return JSON.parse(text) as T;
+  }
+
+  /** Makes a partner and a dataset mapped like a real partner file (value map, dates, postcode). */
+  async makeMappedDataset(): Promise<{ partnerId: string; datasetId: string; datasetName: string }> {
+    const partnerId = `bench_${Date.now()}`;
+    await this.call('POST', '/crud-partner', { id: partnerId, name: 'Benchmark partner' });
+    const dataset = await this.call<{ _id: string; name: string }>('POST', `/datasets/${partnerId}`, {
+      name: 'bench',
+      emailColumnName: 'E-mail',
+    });
+    const col = (field: string, mapped: string, extra: object = {}) => ({
+      type: 'column',
+      field,
+      mapped,
+      encrypted: false,
+      lower: false,
+      strip: false,
+      emailDomain: false,
+      trim: null,
+      date: '',
+      exclude: '',
+      values: [],
+      ...extra,
+    });
+    const pc = (n: number) => col('Postcode', `pc${n}`, { trim: n, strip: true, lower: true });
+    await this.call('PUT', `/datasets/${partnerId}/${dataset._id}/mappings`, [
+      col('Voornaam', 'firstName'),
+      col('Tussenvoegsel', 'preposition'),
+      col('Achternaam', 'lastName'),
+      col('Geslacht', 'gender', {
+        values: [
+          { original: 'man', mapped: 'M', insensitive: true },
+          { original: 'M', mapped: 'M', insensitive: false },
+          { original: 'vrouw', mapped: 'F', insensitive: true },
+          { original: 'V', mapped: 'F', insensitive: false },
+          { original: 'onbekend', mapped: 'U', insensitive: true },
+        ],
+      }),
+      col('Geboortedatum', 'birthDate', { date: 'D MMMM YYYY' }),
+      col('Postcode', 'postcode'),
+      pc(4),
+      pc(6),
+      col('Plaats', 'city'),
+      col('Aangemeld', 'optinDate', { date: 'YYYY/MM/DD HH:mm' }),
+      col('E-mail', 'domain', { emailDomain: true, lower: true }),
+    ]);
+    return { partnerId, datasetId: dataset._id, datasetName: dataset.name };
+  }
+
+  /** Uploads a file as a streamed multipart body and waits for its task; returns the result. */
+  async importFile(partnerId: string, datasetName: string, file: string): Promise<Record<string, number>> {
+    const boundary = `----bench${Date.now()}`;
+    const head = Buffer.from(
+      `--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="${path.basename(file)}"\r\nContent-Type: text/csv\r\n\r\n`,
+    );
+    const tail = Buffer.from(`\r\n--${boundary}--\r\n`);
+    const size = head.length + fs.statSync(file).size + tail.length;
+    async function* body() {
+      yield head;
+      for await (const chunk of fs.createReadStream(file, { highWaterMark: 1 << 20 })) yield chunk as Buffer;
+      yield tail;
+    }
+    const res = await fetch(`${this.base}/api/import/${partnerId}/${datasetName}`, {
+      method: 'POST',
+      headers: { cookie: this.cookie, 'content-type': `multipart/form-data; boundary=${boundary}`, 'content-length': String(size) },
+      body: Readable.toWeb(Readable.from(body())) as ReadableStream,
+      duplex: 'half',
+    } as RequestInit);
+    const text = await res.text();
+    if (!res.ok) throw new Error(`upload: ${res.status} ${text}`);
+    return this.waitForTask(JSON.parse(text).task._id);
+  }
+
+  /** Starts a remap and waits for it; returns the result. */
+  async remap(partnerId: string, datasetId: string): Promise<Record<string, number>> {
+    const { task } = await this.call<{ task: { _id: string } }>('POST', `/datasets/${partnerId}/${datasetId}/remap`);
+    return this.waitForTask(task._id);
+  }
+
+  /** Polls a task every 100 ms until done; throws when it failed. */
+  async waitForTask(id: string): Promise<Record<string, number>> {
+    for (;;) {
+      const task = await this.call<{ state: string; error: string | null; result: Record<string, number> }>('GET', `/tasks/${id}`);
+      if (task.state === 'done') return task.result;
+      if (task.state === 'failed') throw new Error(`task failed: ${task.error}`);
+      await new Promise((r) => setTimeout(r, 100));
+    }
+  }
+}
