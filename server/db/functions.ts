@@ -1,15 +1,16 @@
 import type pg from 'pg';
-import { DATE_COMPONENTS, DATE_MONTH_NAMES } from '../../common/date-format';
+import { DATE_COMPONENTS, DATE_MONTH_NAMES, DATE_WEEKDAY_NAMES } from '../../common/date-format';
 
 // Database functions the set-based import needs. They are (re)created after the migrations on
 // every start (CREATE OR REPLACE, so idempotent), which keeps their text in TypeScript next to the
 // JavaScript twin they must agree with (common/date-format.ts) instead of frozen in a migration.
 
-// The month names are constants of common/date-format.ts (ASCII letters), never user input.
+// The names are constants of common/date-format.ts (ASCII letters), never user input.
 // lower() under the C collation folds ASCII only, whatever the database locale (Turkish 'I').
 const monthCases = Object.entries(DATE_MONTH_NAMES)
   .map(([name, month]) => `WHEN '${name}' THEN ${month}`)
   .join(' ');
+const weekdayList = DATE_WEEKDAY_NAMES.map((name) => `'${name}'`).join(', ');
 
 const LW_MONTH = `
 CREATE OR REPLACE FUNCTION lw_month(name text) RETURNS int
@@ -28,6 +29,10 @@ DECLARE
   y int; mo int := 1; d int := 1; h int := 0; mi int := 0; s int := 0;
   wy int; w int; dim int; jan4 date; dt date;
 BEGIN
+  -- A weekday name must be one (but need not fit the date: moment ignores it too).
+  IF spec[${idx('weekday')}] > 0 AND lower(m[spec[${idx('weekday')}]] COLLATE "C") NOT IN (${weekdayList}) THEN
+    RETURN NULL;
+  END IF;
   IF spec[${idx('week')}] > 0 THEN
     -- Dutch locale weeks are ISO 8601 weeks: week 1 holds 4 January, the date is its Monday.
     wy := m[spec[${idx('weekYear')}]]::int;
@@ -47,7 +52,8 @@ BEGIN
     IF spec[${idx('month')}] > 0 THEN
       mo := m[spec[${idx('month')}]]::int;
     ELSIF spec[${idx('monthName')}] > 0 THEN
-      mo := lw_month(m[spec[${idx('monthName')}]]);
+      -- lw_month's CASE inline: a SQL function called from PL/pgSQL is not inlined, and costly.
+      mo := CASE lower(m[spec[${idx('monthName')}]] COLLATE "C") ${monthCases} END;
     END IF;
     IF spec[${idx('day')}] > 0 THEN d := m[spec[${idx('day')}]]::int; END IF;
     IF y IS NULL OR mo IS NULL OR d IS NULL OR y < 1 OR y > 9999 OR mo < 1 OR mo > 12 OR d < 1 THEN

@@ -42,14 +42,24 @@ async function parseInSql(values: string[], format: string): Promise<(string | n
   return result.rows.map((r) => r.d);
 }
 
-const LOOKALIKES: Record<string, string[]> = { k: ['\u212a'], s: ['\u017f'], i: ['\u0131', '\u0130'], a: ['\u00e0', 'A'] };
+const LOOKALIKES: Record<string, string[]> = {
+  k: ['\u212a'],
+  s: ['\u017f'],
+  i: ['\u0131', '\u0130'],
+  a: ['\u00e0', 'A'],
+};
 
 /** Values for one format: valid ones, near misses, mutations, white space and plain noise. */
 function valueArb(format: string): fc.Arbitrary<string> {
   const write = (f: DateFields) => formatDateFields(format, f);
   const valid = validFieldsArb.map(write);
   const mutated = fc
-    .tuple(valid, fc.nat(), fc.constantFrom('insert', 'delete', 'lookalike'), fc.string({ unit: 'binary-ascii', minLength: 1, maxLength: 2 }))
+    .tuple(
+      valid,
+      fc.nat(),
+      fc.constantFrom('insert', 'delete', 'lookalike'),
+      fc.string({ unit: 'binary-ascii', minLength: 1, maxLength: 2 }),
+    )
     .map(([v, n, kind, extra]) => {
       const at = v.length === 0 ? 0 : n % v.length;
       if (kind === 'insert') return v.slice(0, at) + extra + v.slice(at);
@@ -57,7 +67,11 @@ function valueArb(format: string): fc.Arbitrary<string> {
       return v.replace(/[ksia]/, (c) => LOOKALIKES[c][n % LOOKALIKES[c].length]);
     });
   const padded = fc
-    .tuple(fc.constantFrom(' ', '\t', '\u00a0', '\n', '\r\n', '\u2003', ''), valid, fc.constantFrom(' ', '\t', '\u00a0', '\v', '\f', '\u2003', ''))
+    .tuple(
+      fc.constantFrom(' ', '\t', '\u00a0', '\n', '\r\n', '\u2003', ''),
+      valid,
+      fc.constantFrom(' ', '\t', '\u00a0', '\v', '\f', '\u2003', ''),
+    )
     .map(([a, v, b]) => a + v + b);
   const noise = fc.oneof(
     fc.string({ unit: 'binary', maxLength: 25 }),
@@ -74,7 +88,12 @@ function valueArb(format: string): fc.Arbitrary<string> {
     .map((v) => v.replaceAll('\u0000', ''));
 }
 
+// Names next to other letters split greedily: this format rejects most valid values, but the
+// two engines must still split them the same way.
+const DEGENERATE = 'ddddMMMM YYYY';
+
 const FORMATS = [
+  DEGENERATE,
   'DD-MM-YYYY',
   'YYYY-MM-DD HH:mm:ss',
   'D-M-YYYY H:m',
@@ -85,6 +104,9 @@ const FORMATS = [
   'ddd DD MMM. YYYY',
   'dddd D MMMM YYYY [om] HH:mm',
   'MMMMYYYY',
+  'D MMMM[de] YYYY',
+  'dddDMMMMYYYY',
+  'ddd, D MMM YYYY',
   'YYYY-MM-DDTHH:mm:ss',
   '(YYYY)*[[]DD[]]+MM?|^$\\/',
   'YYYY',
@@ -104,7 +126,7 @@ describe('lw_date and parseDateWithFormat agree', () => {
       .filter((r) => r.sql !== r.js);
     expect(differences.slice(0, 10)).toEqual([]);
     // The sample must exercise both outcomes, or the comparison proves little.
-    expect(expected.filter((r) => r !== null).length).toBeGreaterThan(1000);
+    expect(expected.filter((r) => r !== null).length).toBeGreaterThan(format === DEGENERATE ? 100 : 1000);
     expect(expected.filter((r) => r === null).length).toBeGreaterThan(300);
   });
 
@@ -143,18 +165,21 @@ describe('database functions', () => {
   });
 
   it('lw_month knows every listed name in any case and nothing else', async () => {
-    const names = MONTH_NAMES.flatMap((list, i) => list.flatMap((n) => [n, n.toUpperCase()].map((name) => ({ name, month: i + 1 }))));
-    const { rows } = await pool.query<{ m: number | null }>(`SELECT lw_month(n) AS m FROM unnest($1::text[]) WITH ORDINALITY AS t(n, i) ORDER BY i`, [
-      [...names.map((n) => n.name), 'janu', 'jan.', 'maandag', ''],
-    ]);
+    const names = MONTH_NAMES.flatMap((list, i) =>
+      list.flatMap((n) => [n, n.toUpperCase()].map((name) => ({ name, month: i + 1 }))),
+    );
+    const { rows } = await pool.query<{ m: number | null }>(
+      `SELECT lw_month(n) AS m FROM unnest($1::text[]) WITH ORDINALITY AS t(n, i) ORDER BY i`,
+      [[...names.map((n) => n.name), 'janu', 'jan.', 'maandag', '']],
+    );
     expect(rows.map((r) => r.m)).toEqual([...names.map((n) => n.month), null, null, null, null]);
   });
 
   it('lw_date returns NULL instead of raising for odd input', async () => {
     const { rows } = await pool.query<{ d: string | null }>(
-      `SELECT lw_date(ARRAY['2024', '99', '1']::text[], ARRAY[1,2,0,3,0,0,0,0,0]) AS d
-       UNION ALL SELECT lw_date(ARRAY['2024']::text[], ARRAY[0,0,0,0,0,0,0,0,0])
-       UNION ALL SELECT lw_date(ARRAY['0000', '1']::text[], ARRAY[0,0,0,0,0,0,0,1,2])`,
+      `SELECT lw_date(ARRAY['2024', '99', '1']::text[], ARRAY[1,2,0,3,0,0,0,0,0,0]) AS d
+       UNION ALL SELECT lw_date(ARRAY['2024']::text[], ARRAY[0,0,0,0,0,0,0,0,0,0])
+       UNION ALL SELECT lw_date(ARRAY['0000', '1']::text[], ARRAY[0,0,0,0,0,0,0,1,2,0])`,
     );
     expect(rows.map((r) => r.d)).toEqual([null, null, null]);
   });
