@@ -60,7 +60,7 @@ const server = spawn(process.execPath, ['--import', 'tsx', 'server/main.ts'], {
     DATA_DIR: path.join(work, 'app'),
     ADMIN_USERNAME: 'bench',
     ADMIN_PASSWORD: 'Bench12345',
-    LOG_LEVEL: 'warn',
+    LOG_LEVEL: process.env.BENCH_LOG_LEVEL ?? 'warn',
   },
   stdio: ['ignore', 'inherit', 'inherit'],
 });

@@ -1,5 +1,6 @@
 import { type SQL, sql } from 'drizzle-orm';
 import type { Readable } from 'node:stream';
+import { ImportMessages } from '../../../common/imports';
 import type { ExtraMapping } from '../../../common/mappings';
 import type { AppContext } from '../../context';
 import { HttpError } from '../../lib/http-errors';
@@ -12,12 +13,8 @@ import { lockDatasetForImport, refreshRecordCount } from './import.queries';
 import { compileMappings, textArray } from './mapping.sql';
 import { getDatasetMapping, saveDatasetHeaders } from './mapping.queries';
 
-export const ImportMessages = {
-  noEmailColumn: (name: string) => `Het bestand bevat geen kolom genaamd ${name}`,
-  datasetGone: 'Het bestand (dataset) bestaat niet meer',
-  noFile: 'Er is geen bestand meegestuurd',
-  onlyCsv: 'Alleen .csv-bestanden kunnen worden geüpload',
-} as const;
+// The upload refusals are shared with the browser (common/imports.ts).
+export { ImportMessages };
 
 /** What an import task needs: where the staged file is and how to read it. */
 export interface ImportPayload {
@@ -137,6 +134,17 @@ export async function queueUpload(
   return { ...staged.task, state: 'queued', percentage: 0, payload };
 }
 
+/** Milliseconds since the previous call (the first call counts from creation). */
+function stopwatch(): () => number {
+  let last = performance.now();
+  return () => {
+    const now = performance.now();
+    const ms = Math.round(now - last);
+    last = now;
+    return ms;
+  };
+}
+
 /** The raw jsonb of a staging row: header names onto the file's values (empty cells left out). */
 function rawExpression(headers: string[], alias: string): SQL {
   const cols = headers.map((_, i) => sql.raw(`${alias}.c${i + 1}`));
@@ -163,6 +171,7 @@ export async function runImport(ctx: AppContext, task: TaskRow, tctx: TaskContex
       await tx.execute(sql`SET LOCAL work_mem = '256MB'`);
       if (!(await lockDatasetForImport(tx, p.datasetId))) throw new TaskError(ImportMessages.datasetGone);
       await tctx.progress(5, 'saving');
+      const lap = stopwatch();
       const { mappings } = await getDatasetMapping(tx, p.datasetId);
       const compiled = compileMappings(mappings, (field) => {
         const i = p.headers.indexOf(field);
@@ -182,12 +191,14 @@ export async function runImport(ctx: AppContext, task: TaskRow, tctx: TaskContex
       await tx.execute(sql`ANALYZE k`);
       const kept = Number((await tx.execute<{ n: number }>(sql`SELECT count(*)::int AS n FROM k`)).rows[0].n);
       await tctx.progress(25);
+      tctx.log.debug({ ms: lap() }, 'import: dedup');
 
       await tx.execute(sql`
         INSERT INTO addresses (email, domain)
         SELECT email, split_part(email, '@', 2) FROM k ORDER BY email
         ON CONFLICT (email) DO NOTHING`);
       await tctx.progress(45);
+      tctx.log.debug({ ms: lap() }, 'import: addresses');
 
       await tx.execute(sql`
         CREATE TEMP TABLE src ON COMMIT DROP AS
@@ -200,6 +211,7 @@ export async function runImport(ctx: AppContext, task: TaskRow, tctx: TaskContex
       }
       await tx.execute(sql`ANALYZE src`);
       await tctx.progress(65);
+      tctx.log.debug({ ms: lap() }, 'import: records prepared');
 
       const encRaw = compiled.encrypted.map((m) => m.field);
       const encAttrs = [...compiled.encrypted.map((m) => m.mapped), ...extras.map((e) => e.mapped)];
@@ -215,6 +227,7 @@ export async function runImport(ctx: AppContext, task: TaskRow, tctx: TaskContex
         SELECT count(*) FILTER (WHERE inserted)::int AS inserted, count(*) FILTER (WHERE NOT inserted)::int AS updated FROM up`);
       const { inserted, updated } = upsert.rows[0];
       await tctx.progress(85);
+      tctx.log.debug({ ms: lap() }, 'import: upsert');
 
       let deleted = 0;
       if (p.deleteOld !== false) {
@@ -226,6 +239,7 @@ export async function runImport(ctx: AppContext, task: TaskRow, tctx: TaskContex
       await refreshRecordCount(tx, p.datasetId);
       await saveDatasetHeaders(tx, p.datasetId, p.headers);
       await tx.execute(sql`DROP TABLE IF EXISTS ${stg}`);
+      tctx.log.debug({ ms: lap() }, 'import: deleted and counted');
       await tctx.progress(99);
       const saved = Number(inserted) + Number(updated);
       return { read: p.rows, saved, skipped: p.rows - kept, deleted, unchanged: kept - saved };
