@@ -50,12 +50,13 @@ export function excludeCondition(filter: string, source: SQL): SQL {
  * Compiles a dataset's mappings over `source(field)` (the SQL of a file column, or null when the
  * file lacks it). Extra mappings become constants. Returns the attrs expression, the exclusion
  * condition and the encrypted mappings. With `sourceMayBeEncrypted` (remap from records.raw) the
- * filters of encrypted columns are skipped.
+ * filters of encrypted columns are skipped. `precomputed` gives, per entry, an expression to use
+ * instead (a lookup of values already transformed, see lookupTables).
  */
 export function compileMappings(
   entries: MappingEntry[],
   source: (field: string) => SQL | null,
-  options: { sourceMayBeEncrypted?: boolean } = {},
+  options: { sourceMayBeEncrypted?: boolean; precomputed?: Map<MappingEntry, SQL> } = {},
 ): CompiledMappings {
   const keys: string[] = [];
   const values: SQL[] = [];
@@ -79,7 +80,7 @@ export function compileMappings(
       continue;
     }
     keys.push(entry.mapped);
-    values.push(columnExpression(entry, src));
+    values.push(options.precomputed?.get(entry) ?? columnExpression(entry, src));
   }
   const attrs =
     keys.length === 0
@@ -91,4 +92,37 @@ export function compileMappings(
     encrypted,
     encryptedAttrKeys,
   };
+}
+
+/** A lookup table of one mapping: each distinct source value and its transformed result. */
+export interface MappingLookup {
+  entry: ColumnMapping;
+  table: string;
+  source: SQL;
+}
+
+/**
+ * Date parsing costs several µs a value while a file holds few distinct dates, so date mappings
+ * are transformed once per distinct value into a temp table (`create` statements) and joined
+ * (`joins`); returns those with the `precomputed` map for compileMappings.
+ */
+export function lookupTables(
+  entries: MappingEntry[],
+  source: (field: string) => SQL | null,
+  from: SQL,
+): { create: SQL[]; joins: SQL; precomputed: Map<MappingEntry, SQL> } {
+  const create: SQL[] = [];
+  const joins: SQL[] = [];
+  const precomputed = new Map<MappingEntry, SQL>();
+  entries.forEach((entry, i) => {
+    if (entry.type !== 'column' || !entry.date || entry.encrypted) return;
+    const src = source(entry.field);
+    if (!src) return;
+    const table = sql.raw(`lookup_${i}`);
+    create.push(sql`CREATE TEMP TABLE ${table} ON COMMIT DROP AS
+      SELECT v, ${columnExpression(entry, sql.raw('v'))} AS r FROM (SELECT DISTINCT ${src} AS v FROM ${from}) d WHERE v IS NOT NULL`);
+    joins.push(sql` LEFT JOIN ${table} ON ${table}.v = ${src}`);
+    precomputed.set(entry, sql`${table}.r`);
+  });
+  return { create, joins: joins.length ? sql.join(joins, sql``) : sql``, precomputed };
 }

@@ -6,7 +6,7 @@ import type { TaskRow } from '../tasks/task.queries';
 import { encryptPass } from './encrypt-pass';
 import { lockDatasetForImport, refreshRecordCount } from './import.queries';
 import { changedCondition, ImportMessages, type ImportResult } from './import.service';
-import { compileMappings } from './mapping.sql';
+import { compileMappings, lookupTables } from './mapping.sql';
 import { getDatasetMapping } from './mapping.queries';
 
 /**
@@ -20,11 +20,14 @@ export async function runRemap(ctx: AppContext, task: TaskRow, tctx: TaskContext
     if (!(await lockDatasetForImport(tx, datasetId))) throw new TaskError(ImportMessages.datasetGone);
     await tctx.progress(5, 'updating');
     const { mappings } = await getDatasetMapping(tx, datasetId);
-    const compiled = compileMappings(mappings, (field) => sql`r.raw ->> ${field}`, { sourceMayBeEncrypted: true });
+    const source = (field: string) => sql`r.raw ->> ${field}`;
+    const lookups = lookupTables(mappings, source, sql`records r WHERE r.dataset_id = ${datasetId}`);
+    for (const statement of lookups.create) await tx.execute(statement);
+    const compiled = compileMappings(mappings, source, { sourceMayBeEncrypted: true, precomputed: lookups.precomputed });
     await tx.execute(sql`
       CREATE TEMP TABLE src ON COMMIT DROP AS
       SELECT r.address_id AS key, r.raw, ${compiled.attrs} AS attrs, (${compiled.excluded}) AS excluded
-      FROM records r WHERE r.dataset_id = ${datasetId}`);
+      FROM records r${lookups.joins} WHERE r.dataset_id = ${datasetId}`);
     const extras = mappings.filter((m): m is ExtraMapping => m.type === 'extra' && m.encrypted);
     if (compiled.encrypted.length > 0 || extras.length > 0) {
       await tx.execute(sql`CREATE INDEX ON src (key)`);
