@@ -42,7 +42,7 @@ export async function* datasetCsv(pool: pg.Pool, keys: () => ColumnKeys, dataset
           columns.map((h, i) => {
             const v = row.raw[h];
             if (v === undefined && i === 0 && headers.length === 0) return row.email;
-            return v !== undefined && isEncrypted(v) ? decryptValue(keys(), v) : v;
+            return typeof v === 'string' && isEncrypted(v) ? decryptValue(keys(), v) : v;
           }),
         );
       }
