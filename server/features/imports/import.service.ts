@@ -205,43 +205,56 @@ export async function runImport(ctx: AppContext, task: TaskRow, tctx: TaskContex
       await tctx.progress(45);
       tctx.log.debug({ ms: lap() }, 'import: addresses');
 
-      for (const statement of lookups.create) await tx.execute(statement);
+      // The address id of each kept row, and whether the dataset already holds it.
       await tx.execute(sql`
-        CREATE TEMP TABLE src ON COMMIT DROP AS
-        SELECT a.id AS key, ${rawExpression(p.headers, 's')} AS raw, ${compiled.attrs} AS attrs
-        FROM k JOIN ${stg} s ON s.ln = k.ln JOIN addresses a ON a.email = k.email${lookups.joins}`);
+        CREATE TEMP TABLE kk ON COMMIT DROP AS
+        SELECT k.ln, a.id AS key,
+          EXISTS (SELECT 1 FROM records r WHERE r.dataset_id = ${p.datasetId} AND r.address_id = a.id) AS existing
+        FROM k JOIN addresses a ON a.email = k.email`);
+      await tx.execute(sql`ANALYZE kk`);
+      for (const statement of lookups.create) await tx.execute(statement);
+      const rows = (where: SQL) => sql`
+        SELECT kk.key, kk.existing, ${rawExpression(p.headers, 's')} AS raw, ${compiled.attrs} AS attrs
+        FROM kk JOIN ${stg} s ON s.ln = kk.ln${lookups.joins} WHERE ${where}`;
       const extras = mappings.filter((m): m is ExtraMapping => m.type === 'extra' && m.encrypted);
+      let existingRows = sql`(${rows(sql`kk.existing`)})`;
+      let newRows = sql`(${rows(sql`NOT kk.existing`)})`;
       if (compiled.encrypted.length > 0 || extras.length > 0) {
+        // Encrypted values are written in Node, so these rows go through a temp table first.
+        await tx.execute(sql`CREATE TEMP TABLE src ON COMMIT DROP AS ${rows(sql`true`)}`);
         await tx.execute(sql`CREATE INDEX ON src (key)`);
         await encryptPass(tx, sql`src`, ctx.columnKeys(), compiled.encrypted, extras);
+        existingRows = sql`(SELECT * FROM src WHERE existing)`;
+        newRows = sql`(SELECT * FROM src WHERE NOT existing)`;
       }
-      await tx.execute(sql`ANALYZE src`);
-      await tctx.progress(65);
+      await tctx.progress(55);
       tctx.log.debug({ ms: lap() }, 'import: records prepared');
 
       const encRaw = compiled.encrypted.map((m) => m.field);
       const encAttrs = [...compiled.encrypted.map((m) => m.mapped), ...extras.map((e) => e.mapped)];
       // The dataset row is locked, so no other writer adds records to it: new records are a
-      // plain INSERT (cheaper than ON CONFLICT), changed ones an UPDATE, identical ones untouched.
+      // plain INSERT (cheaper than ON CONFLICT), changed ones an UPDATE, identical ones
+      // untouched; every row's mapping is computed exactly once.
       const upd = await tx.execute(sql`
-        UPDATE records r SET raw = src.raw, attrs = src.attrs, updated_at = now()
-        FROM src
-        WHERE r.dataset_id = ${p.datasetId} AND r.address_id = src.key
-          AND ${changedCondition(encRaw, encAttrs, 'src')}`);
+        UPDATE records r SET raw = n.raw, attrs = n.attrs, updated_at = now()
+        FROM ${existingRows} n
+        WHERE r.dataset_id = ${p.datasetId} AND r.address_id = n.key
+          AND ${changedCondition(encRaw, encAttrs, 'n')}`);
+      await tctx.progress(70);
+      tctx.log.debug({ ms: lap() }, 'import: changed records updated');
       const ins = await tx.execute(sql`
         INSERT INTO records (dataset_id, address_id, raw, attrs)
-        SELECT ${p.datasetId}, src.key, src.raw, src.attrs FROM src
-        WHERE NOT EXISTS (SELECT 1 FROM records r WHERE r.dataset_id = ${p.datasetId} AND r.address_id = src.key)`);
+        SELECT ${p.datasetId}, n.key, n.raw, n.attrs FROM ${newRows} n`);
       const inserted = ins.rowCount ?? 0;
       const updated = upd.rowCount ?? 0;
       await tctx.progress(85);
-      tctx.log.debug({ ms: lap() }, 'import: upsert');
+      tctx.log.debug({ ms: lap() }, 'import: new records inserted');
 
       let deleted = 0;
       if (p.deleteOld !== false) {
         const del = await tx.execute(sql`
           DELETE FROM records r WHERE r.dataset_id = ${p.datasetId}
-            AND NOT EXISTS (SELECT 1 FROM src WHERE src.key = r.address_id)`);
+            AND NOT EXISTS (SELECT 1 FROM kk WHERE kk.key = r.address_id)`);
         deleted = del.rowCount ?? 0;
       }
       await refreshRecordCount(tx, p.datasetId);
