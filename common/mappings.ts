@@ -58,8 +58,12 @@ export const ColumnMappingSchema = z.object({
   lower: z.boolean().default(false),
   strip: z.boolean().default(false),
   emailDomain: z.boolean().default(false),
+  // nullable() rather than a union, so a fraction or a text gets the Dutch message too.
   trim: z
-    .union([z.number().int(MappingMessages.trimInvalid).min(0, MappingMessages.trimInvalid), z.null()])
+    .number({ error: MappingMessages.trimInvalid })
+    .int(MappingMessages.trimInvalid)
+    .min(0, MappingMessages.trimInvalid)
+    .nullable()
     .default(null),
   date: z
     .string()

@@ -9,6 +9,11 @@ import { TestPersonFormPage } from './features/datasets/testperson-form';
 import { TestPersonListPage } from './features/datasets/testperson-list';
 import { ExportColumnFormPage } from './features/exportcolumns/export-column-form';
 import { ExportColumnListPage } from './features/exportcolumns/export-column-list';
+import { DeleteAllPage } from './features/imports/deleteall-page';
+import { MappingEditorPage } from './features/imports/mapping-editor';
+import { UploadPage } from './features/imports/upload-page';
+import { ValueMappingEditorPage } from './features/imports/value-mapping-editor';
+import { ValueMappedFieldPage, ValueMappedListPage } from './features/imports/valuemapped-pages';
 import { InterestTypeFormPage } from './features/interesttypes/interest-type-form';
 import { InterestTypeListPage } from './features/interesttypes/interest-type-list';
 import { LabelFormPage } from './features/labels/label-form';
@@ -44,6 +49,12 @@ export const appRoutes: { path: string; element: ReactElement }[] = [
   { path: '/partners/:partnerId/datasets/:datasetId/:type', element: <RateListPage /> },
   { path: '/partners/:partnerId/datasets/:datasetId/:type/new', element: <RateFormPage /> },
   { path: '/partners/:partnerId/datasets/:datasetId/:type/:extraId/edit', element: <RateFormPage /> },
+  { path: '/partners/:partnerId/datasets/:datasetId/headers', element: <MappingEditorPage /> },
+  { path: '/partners/:partnerId/datasets/:datasetId/:mapping/mappings', element: <ValueMappingEditorPage /> },
+  { path: '/upload/:partnerId?/:datasetId?', element: <UploadPage /> },
+  { path: '/deleteall/:partnerId?/:datasetId?', element: <DeleteAllPage /> },
+  { path: '/valuemapped', element: <ValueMappedListPage /> },
+  { path: '/valuemapped/:field', element: <ValueMappedFieldPage /> },
   { path: '/settings', element: <SettingsPage /> },
   { path: '/settings/testperson', element: <TestPersonPage /> },
   { path: '/interest-types', element: <InterestTypeListPage /> },

@@ -46,27 +46,72 @@ async function request<T>(
     if ((err as Error).name === 'AbortError') throw err;
     throw new ApiError(0, 'De server is niet bereikbaar');
   }
-  const text = await response.text();
-  let data: unknown = null;
-  if (text) {
-    try {
-      data = JSON.parse(text);
-    } catch {
-      data = text;
-    }
-  }
+  const data = parseBody(await response.text());
   if (!response.ok || response.status === 206) {
-    if ((response.status === 401 || response.status === 403) && !options.isAuthCall) onUnauthorized();
-    const obj = (typeof data === 'object' && data !== null ? data : {}) as {
-      message?: string;
-      error?: string;
-      errorMessage?: string;
-      errors?: string[];
-    };
-    const message = obj.message ?? obj.error ?? obj.errorMessage ?? (typeof data === 'string' && data ? data : response.statusText);
-    throw new ApiError(response.status, message, Array.isArray(obj.errors) ? obj.errors : []);
+    throw failure(response.status, data, response.statusText, options);
   }
   return schema ? schema.parse(data) : (data as T);
+}
+
+/** Parses an answer's text as JSON (or keeps the text). */
+function parseBody(text: string): unknown {
+  if (!text) return null;
+  try {
+    return JSON.parse(text);
+  } catch {
+    return text;
+  }
+}
+
+/** The ApiError of a failed answer (message, error or errorMessage; the rule list); 401/403 log out. */
+function failure(status: number, data: unknown, statusText: string, options: RequestOptions): ApiError {
+  if ((status === 401 || status === 403) && !options.isAuthCall) onUnauthorized();
+  const obj = (typeof data === 'object' && data !== null ? data : {}) as {
+    message?: string;
+    error?: string;
+    errorMessage?: string;
+    errors?: string[];
+  };
+  const message = obj.message ?? obj.error ?? obj.errorMessage ?? (typeof data === 'string' && data ? data : statusText);
+  return new ApiError(status, message, Array.isArray(obj.errors) ? obj.errors : []);
+}
+
+/**
+ * Posts a multipart form under /api with XMLHttpRequest, so the upload's progress can be shown:
+ * `onProgress` gets the sent percentage (0-100). Answers and failures as the other calls.
+ */
+export function uploadFile<T>(
+  url: string,
+  form: FormData,
+  schema: z.ZodType<T>,
+  onProgress?: (percent: number) => void,
+  options: RequestOptions = {},
+): Promise<T> {
+  return new Promise<T>((resolve, reject) => {
+    const xhr = new XMLHttpRequest();
+    xhr.open('POST', `/api${url}`);
+    xhr.withCredentials = true;
+    xhr.upload.onprogress = (event) => {
+      if (event.lengthComputable && onProgress) onProgress(Math.min(100, Math.round((event.loaded / event.total) * 100)));
+    };
+    xhr.onload = () => {
+      const data = parseBody(xhr.responseText);
+      if (xhr.status < 200 || xhr.status >= 300 || xhr.status === 206) {
+        reject(failure(xhr.status, data, xhr.statusText, options));
+        return;
+      }
+      onProgress?.(100);
+      try {
+        resolve(schema.parse(data));
+      } catch (err) {
+        reject(err);
+      }
+    };
+    xhr.onerror = () => reject(new ApiError(0, 'De server is niet bereikbaar'));
+    xhr.onabort = () => reject(new DOMException('Upload afgebroken', 'AbortError'));
+    options.signal?.addEventListener('abort', () => xhr.abort(), { once: true });
+    xhr.send(form);
+  });
 }
 
 /** The one place that calls fetch: typed JSON calls under /api, parsed with the contract's schema. */

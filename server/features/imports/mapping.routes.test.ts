@@ -42,6 +42,8 @@ describe('column mappings', () => {
     [[col('a', 'x'), col('b', 'x')], 'De kolom x is meer dan eens gemapt'],
     [[col('a', '1abc')], 'Een kolomnaam bestaat uit letters, cijfers en underscores en begint met een letter'],
     [[col('a', 'x', { trim: -1 } as never)], 'Trim moet een geheel getal van 0 of meer zijn'],
+    [[col('a', 'x', { trim: 1.5 } as never)], 'Trim moet een geheel getal van 0 of meer zijn'],
+    [[col('a', 'x', { trim: '3' } as never)], 'Trim moet een geheel getal van 0 of meer zijn'],
   ])('refuses an invalid mapping (%#) with a Dutch message', async (list, message) => {
     const s = await setupDataset(t);
     const res = await put(`/api/datasets/${s.partnerId}/${s.datasetId}/mappings`, list);

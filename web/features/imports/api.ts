@@ -1,0 +1,87 @@
+import { z } from 'zod';
+import { MessageSchema } from '../../../common/api-error';
+import {
+  type MappingEntry,
+  MappingListSchema,
+  UniqueValueSchema,
+  ValueMappedSchema,
+  ValueMappingSchema,
+} from '../../../common/mappings';
+import { TaskStartedSchema } from '../../../common/tasks';
+import { http, uploadFile } from '../../lib/http';
+
+const enc = encodeURIComponent;
+const d = (partnerId: string, datasetId: string) => `/datasets/${enc(partnerId)}/${enc(datasetId)}`;
+
+export const headersKey = (partnerId: string, datasetId: string) =>
+  ['datasets', partnerId, datasetId, 'headers'] as const;
+export const mappingsKey = (partnerId: string, datasetId: string) =>
+  ['datasets', partnerId, datasetId, 'mappings'] as const;
+export const uniqueValuesKey = (partnerId: string, datasetId: string, field: string) =>
+  ['datasets', partnerId, datasetId, 'unique-values', field] as const;
+export const valueMappedKey = ['valuemapped'] as const;
+export const valueMappedFieldKey = (field: string) => ['valuemapped', field] as const;
+
+export const getHeaders = (partnerId: string, datasetId: string) =>
+  http.get(`${d(partnerId, datasetId)}/headers`, z.array(z.string()));
+export const getMappings = (partnerId: string, datasetId: string) =>
+  http.get(`${d(partnerId, datasetId)}/mappings`, MappingListSchema);
+export const saveMappings = (partnerId: string, datasetId: string, body: MappingEntry[]) =>
+  http.put(`${d(partnerId, datasetId)}/mappings`, body, MessageSchema);
+export const getUniqueValues = (partnerId: string, datasetId: string, field: string) =>
+  http.get(`${d(partnerId, datasetId)}/${enc(field)}/unique-values`, z.array(UniqueValueSchema));
+export const startRemap = (partnerId: string, datasetId: string) =>
+  http.post(`${d(partnerId, datasetId)}/remap`, {}, TaskStartedSchema);
+
+/** The value mappings every dataset has for an attribute; `copy` gives one row per original. */
+export const getValueMappings = (mapped: string, copy: boolean) =>
+  http.get(`/value-mappings/${enc(mapped)}${copy ? '/copy' : ''}`, z.array(ValueMappingSchema));
+
+export const listValueMappedFields = () => http.get('/valuemapped', z.array(z.string()));
+export const listValueMapped = (field: string) =>
+  http.get(`/valuemapped/${enc(field)}`, z.array(ValueMappedSchema));
+
+/** Uploads a CSV into a dataset (addressed by its name) and returns the import task. */
+export const uploadImport = (
+  partnerId: string,
+  datasetName: string,
+  file: File,
+  onProgress: (percent: number) => void,
+) => {
+  const form = new FormData();
+  form.append('file', file, file.name);
+  return uploadFile(`/import/${enc(partnerId)}/${enc(datasetName)}`, form, TaskStartedSchema, onProgress);
+};
+
+/** Uploads a CSV whose addresses are removed from a dataset; the e-mail column name goes before the file. */
+export const uploadDeleteAll = (
+  partnerId: string,
+  datasetId: string,
+  emailColumn: string,
+  file: File,
+  onProgress: (percent: number) => void,
+) => {
+  const form = new FormData();
+  form.append('emailColumn', emailColumn);
+  form.append('file', file, file.name);
+  return uploadFile(`/deleteall/${enc(partnerId)}/${enc(datasetId)}`, form, TaskStartedSchema, onProgress);
+};
+
+/** Screen paths of the import area, URL-encoded. */
+export const importPaths = {
+  upload: (partnerId?: string, datasetId?: string) =>
+    ['/upload', partnerId, datasetId]
+      .filter((s) => s !== undefined && s !== '')
+      .map((s, i) => (i === 0 ? s : enc(s!)))
+      .join('/'),
+  deleteAll: (partnerId?: string, datasetId?: string) =>
+    ['/deleteall', partnerId, datasetId]
+      .filter((s) => s !== undefined && s !== '')
+      .map((s, i) => (i === 0 ? s : enc(s!)))
+      .join('/'),
+  headers: (partnerId: string, datasetId: string) =>
+    `/partners/${enc(partnerId)}/datasets/${enc(datasetId)}/headers`,
+  values: (partnerId: string, datasetId: string, field: string, mapped?: string) =>
+    `/partners/${enc(partnerId)}/datasets/${enc(datasetId)}/${enc(field)}/mappings${mapped ? `?mapped=${enc(mapped)}` : ''}`,
+  datasets: (partnerId: string) => `/partners/${enc(partnerId)}/datasets`,
+};

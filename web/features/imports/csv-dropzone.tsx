@@ -1,0 +1,130 @@
+import { Alert, Badge, Button, Group, Stack, Text } from '@mantine/core';
+import { Dropzone, type FileRejection } from '@mantine/dropzone';
+import { IconFileTypeCsv, IconUpload, IconX } from '@tabler/icons-react';
+import Papa from 'papaparse';
+import { useEffect, useState } from 'react';
+import { hasEmailColumn, ImportMessages, isCsvName, UploadMessages } from '../../../common/imports';
+import { showDanger } from '../../lib/alerts';
+
+const ACCEPT = { 'text/csv': ['.csv'], 'application/vnd.ms-excel': ['.csv'] };
+
+/** The header row of a CSV file, read in the browser (papaparse, first row only); null while reading. */
+function useCsvHeaders(file: File | null): string[] | null {
+  const [headers, setHeaders] = useState<string[] | null>(null);
+  useEffect(() => {
+    setHeaders(null);
+    if (!file) return;
+    let live = true;
+    Papa.parse<string[]>(file, {
+      preview: 1,
+      skipEmptyLines: true,
+      delimitersToGuess: [',', ';', '\t', '|'],
+      complete: (result) =>
+        live && setHeaders((result.data[0] ?? []).map((h) => h.replace(/^\uFEFF/, '').trim())),
+      error: () => live && setHeaders([]),
+    });
+    return () => {
+      live = false;
+    };
+  }, [file]);
+  return headers;
+}
+
+/**
+ * A single-file .csv drop zone (spec 000 §5): anything else is refused with a message. Shows the
+ * chosen file with its columns and warns when the e-mail column `emailColumn` is missing.
+ */
+export function CsvDropzone(props: {
+  file: File | null;
+  onFile: (file: File | null) => void;
+  emailColumn: string;
+  disabled?: boolean;
+}) {
+  const headers = useCsvHeaders(props.file);
+  const refuse = (message: string) => showDanger(UploadMessages.refusedTitle, message);
+
+  const onDrop = (files: File[]) => {
+    if (files.length > 1) return refuse(UploadMessages.oneFile);
+    const [file] = files;
+    if (!file) return;
+    if (!isCsvName(file.name)) return refuse(ImportMessages.onlyCsv);
+    props.onFile(file);
+  };
+  const onReject = (rejections: FileRejection[]) =>
+    refuse(rejections.length > 1 ? UploadMessages.oneFile : ImportMessages.onlyCsv);
+
+  if (props.file) {
+    return (
+      <Stack gap="xs" data-testid="chosen-file">
+        <Group justify="space-between">
+          <Group gap="xs">
+            <IconFileTypeCsv size={28} />
+            <div>
+              <Text fw={600}>{props.file.name}</Text>
+              <Text size="xs" c="dimmed">
+                {(props.file.size / 1024).toLocaleString('nl-NL', { maximumFractionDigits: 1 })} kB
+              </Text>
+            </div>
+          </Group>
+          <Button
+            variant="subtle"
+            color="red"
+            leftSection={<IconX size={16} />}
+            onClick={() => props.onFile(null)}
+            disabled={props.disabled}
+          >
+            Ander bestand
+          </Button>
+        </Group>
+        {headers && headers.length > 0 && (
+          <Group gap={4} aria-label="Kolommen in het bestand">
+            {[...new Set(headers)].map((h) => (
+              <Badge
+                key={h}
+                variant="light"
+                color={h.toLowerCase() === props.emailColumn.toLowerCase() ? 'green' : 'gray'}
+              >
+                {h || '(leeg)'}
+              </Badge>
+            ))}
+          </Group>
+        )}
+        {headers && !hasEmailColumn(headers, props.emailColumn) && (
+          <Alert color="yellow" title="Let op">
+            {ImportMessages.noEmailColumn(props.emailColumn)}
+          </Alert>
+        )}
+      </Stack>
+    );
+  }
+
+  return (
+    <Dropzone
+      onDrop={onDrop}
+      onReject={onReject}
+      accept={ACCEPT}
+      maxFiles={1}
+      multiple={false}
+      disabled={props.disabled}
+      aria-label="CSV-bestand"
+    >
+      <Group justify="center" gap="xl" mih={140} style={{ pointerEvents: 'none' }}>
+        <Dropzone.Accept>
+          <IconUpload size={48} />
+        </Dropzone.Accept>
+        <Dropzone.Reject>
+          <IconX size={48} />
+        </Dropzone.Reject>
+        <Dropzone.Idle>
+          <IconFileTypeCsv size={48} />
+        </Dropzone.Idle>
+        <div>
+          <Text size="lg">Sleep een CSV-bestand hierheen of klik om er een te kiezen</Text>
+          <Text size="sm" c="dimmed" mt={6}>
+            Eén .csv-bestand; de eerste regel bevat de kolomnamen.
+          </Text>
+        </div>
+      </Group>
+    </Dropzone>
+  );
+}

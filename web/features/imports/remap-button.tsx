@@ -1,0 +1,82 @@
+import { Button } from '@mantine/core';
+import { IconRefresh } from '@tabler/icons-react';
+import { useMutation, useQueryClient } from '@tanstack/react-query';
+import { useEffect, useRef, useState } from 'react';
+import { TASK_POLL_MS } from '../../../common/constants';
+import {
+  MappingScreenMessages,
+  type UploadResult,
+  uploadResultOf,
+  uploadSummary,
+} from '../../../common/imports';
+import { MappingMessages } from '../../../common/mappings';
+import { confirmAction } from '../../components/confirm';
+import { showDanger, showSuccess } from '../../lib/alerts';
+import { useTask } from '../tasks/use-task';
+import { startRemap } from './api';
+
+/**
+ * 'Mapping doorvoeren': applies the saved mapping to the dataset's stored records as a remap task,
+ * polled every 5 s; disabled with a spinner while it runs, then 'Remapped' with the counters.
+ * With unsaved changes the user is asked first (the saved mapping is what is applied).
+ */
+export function RemapButton(props: {
+  partnerId: string;
+  datasetId: string;
+  dirty: boolean;
+  onFinished: (result: UploadResult) => void;
+}) {
+  const client = useQueryClient();
+  const [taskId, setTaskId] = useState<string | null>(null);
+  const handled = useRef<string | null>(null);
+  const task = useTask(taskId, TASK_POLL_MS);
+  const start = useMutation({
+    mutationFn: () => startRemap(props.partnerId, props.datasetId),
+    onSuccess: ({ task: started }) => setTaskId(started._id),
+    onError: (err) => showDanger(MappingScreenMessages.remapFailed, err),
+  });
+
+  const onFinished = useRef(props.onFinished);
+  onFinished.current = props.onFinished;
+  useEffect(() => {
+    const t = task.data;
+    if (!t || t._id !== taskId || handled.current === t._id) return;
+    if (t.state !== 'done' && t.state !== 'failed') return;
+    handled.current = t._id;
+    setTaskId(null);
+    if (t.state === 'failed') {
+      showDanger(MappingScreenMessages.remapFailed, t.error ?? t.message ?? t.state);
+      return;
+    }
+    const result = uploadResultOf(t.result);
+    showSuccess(MappingMessages.remapped, uploadSummary(result));
+    onFinished.current(result);
+    void client.invalidateQueries({ queryKey: ['datasets', props.partnerId] });
+  }, [task.data, taskId, client, props.partnerId]);
+  useEffect(() => {
+    if (!task.error || !taskId) return;
+    setTaskId(null);
+    showDanger(MappingScreenMessages.remapFailed, task.error);
+  }, [task.error, taskId]);
+
+  const running = start.isPending || taskId !== null;
+  const run = () =>
+    props.dirty
+      ? confirmAction({
+          title: MappingScreenMessages.remapUnsavedTitle,
+          message: MappingScreenMessages.remapUnsaved,
+          onConfirm: () => start.mutate(),
+        })
+      : start.mutate();
+  return (
+    <Button
+      variant="light"
+      leftSection={<IconRefresh size={16} />}
+      loading={running}
+      disabled={running}
+      onClick={run}
+    >
+      {MappingMessages.remapButton}
+    </Button>
+  );
+}
