@@ -14,6 +14,8 @@ export interface CompiledMappings {
   encrypted: ColumnMapping[];
   /** Attribute keys the encrypted mappings write (value and blind index). */
   encryptedAttrKeys: string[];
+  /** Whether any mapping has an exclude filter that applies here. */
+  hasExclusions: boolean;
 }
 
 const FALSE = sql`false`;
@@ -91,6 +93,7 @@ export function compileMappings(
     excluded: excluded.length === 0 ? FALSE : sql.join(excluded, sql` OR `),
     encrypted,
     encryptedAttrKeys,
+    hasExclusions: excluded.length > 0,
   };
 }
 
