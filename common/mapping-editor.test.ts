@@ -13,22 +13,10 @@ import {
   unmappedRow,
   withPostcodeCompanions,
 } from './mapping-editor';
-import { type MappingEntry, MappingMessages } from './mappings';
+import { columnMapping, type MappingEntry, MappingMessages } from './mappings';
 
-const column = (field: string, mapped: string, extra: Partial<ColumnRow> = {}): MappingEntry => ({
-  type: 'column',
-  field,
-  mapped,
-  encrypted: false,
-  lower: false,
-  strip: false,
-  emailDomain: false,
-  trim: null,
-  date: '',
-  exclude: '',
-  values: [],
-  ...extra,
-});
+const column = (field: string, mapped: string, extra: Partial<ColumnRow> = {}): MappingEntry =>
+  columnMapping(field, mapped, extra);
 const label = (r: EditorRow) => (r.type === 'column' ? `${r.field}>${r.mapped}` : `+${r.mapped}`);
 
 describe('mergeRows', () => {

@@ -1,5 +1,5 @@
 import { POSTCODE_COMPANIONS } from './constants';
-import { type MappingEntry, MappingListSchema, type ValueMapping } from './mappings';
+import { columnMapping, type MappingEntry, MappingListSchema, type ValueMapping } from './mappings';
 
 // The rules of the column mapping editor (spec 000 §4 Mapping editor), pure so they can be tested
 // without a browser. Editor rows carry a client id (the React key) that is never sent.
@@ -42,20 +42,7 @@ export function idCounter(prefix = 'r'): IdMaker {
 
 /** An unmapped column row for a file column. */
 export function unmappedRow(field: string, id: string): ColumnRow {
-  return {
-    id,
-    type: 'column',
-    field,
-    mapped: '',
-    encrypted: false,
-    lower: false,
-    strip: false,
-    emailDomain: false,
-    trim: null,
-    date: '',
-    exclude: '',
-    values: [],
-  };
+  return { id, ...columnMapping(field, '') };
 }
 
 /** An empty extra row. */

@@ -79,6 +79,28 @@ export const ColumnMappingSchema = z.object({
 });
 export type ColumnMapping = z.output<typeof ColumnMappingSchema>;
 
+/** A column mapping of `field` onto `mapped` with every option off unless given. */
+export function columnMapping(
+  field: string,
+  mapped: string,
+  options: Partial<Omit<ColumnMapping, 'type'>> = {},
+): ColumnMapping {
+  return {
+    type: 'column',
+    field,
+    mapped,
+    encrypted: false,
+    lower: false,
+    strip: false,
+    emailDomain: false,
+    trim: null,
+    date: '',
+    exclude: '',
+    values: [],
+    ...options,
+  };
+}
+
 /** An extra mapping: a fixed value for every record of the dataset. */
 export const ExtraMappingSchema = z.object({
   type: z.literal('extra'),
@@ -88,17 +110,24 @@ export const ExtraMappingSchema = z.object({
 });
 export type ExtraMapping = z.output<typeof ExtraMappingSchema>;
 
-export const MappingEntrySchema = z.discriminatedUnion('type', [ColumnMappingSchema.extend({ type: z.literal('column') }), ExtraMappingSchema]);
+export const MappingEntrySchema = z.discriminatedUnion('type', [
+  ColumnMappingSchema.extend({ type: z.literal('column') }),
+  ExtraMappingSchema,
+]);
 export type MappingEntry = ColumnMapping | ExtraMapping;
 
 /** PUT .../mappings body: the list; every mapped name once. */
-export const MappingListSchema = z.array(MappingEntrySchema).max(1000).superRefine((list, ctx) => {
-  const seen = new Set<string>();
-  for (const entry of list) {
-    if (seen.has(entry.mapped)) ctx.addIssue({ code: 'custom', message: MappingMessages.duplicateMapped(entry.mapped) });
-    seen.add(entry.mapped);
-  }
-});
+export const MappingListSchema = z
+  .array(MappingEntrySchema)
+  .max(1000)
+  .superRefine((list, ctx) => {
+    const seen = new Set<string>();
+    for (const entry of list) {
+      if (seen.has(entry.mapped))
+        ctx.addIssue({ code: 'custom', message: MappingMessages.duplicateMapped(entry.mapped) });
+      seen.add(entry.mapped);
+    }
+  });
 
 /** One unique value of a file column with how often it occurs. */
 export const UniqueValueSchema = z.object({ value: z.string(), amount: z.number() });

@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import type { MappingEntry, ValueMapping } from './mappings';
+import { columnMapping, type MappingEntry, type ValueMapping } from './mappings';
 import {
   findColumnMapping,
   mergeValueMappings,
@@ -10,19 +10,8 @@ import {
   withValues,
 } from './value-mapping-editor';
 
-const col = (field: string, mapped: string, values: ValueMapping[] = []): MappingEntry => ({
-  type: 'column',
-  field,
-  mapped,
-  encrypted: false,
-  lower: false,
-  strip: false,
-  emailDomain: false,
-  trim: null,
-  date: '',
-  exclude: '',
-  values,
-});
+const col = (field: string, mapped: string, values: ValueMapping[] = []): MappingEntry =>
+  columnMapping(field, mapped, { values });
 
 describe('findColumnMapping', () => {
   const list: MappingEntry[] = [

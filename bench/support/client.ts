@@ -1,6 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { Readable } from 'node:stream';
+import { columnMapping } from '../../common/mappings';
 
 /** A small HTTP client of the app for benchmarks: login cookie, JSON calls, streamed uploads. */
 export class BenchClient {
@@ -52,20 +53,7 @@ export class BenchClient {
       name: 'bench',
       emailColumnName: 'E-mail',
     });
-    const col = (field: string, mapped: string, extra: object = {}) => ({
-      type: 'column',
-      field,
-      mapped,
-      encrypted: false,
-      lower: false,
-      strip: false,
-      emailDomain: false,
-      trim: null,
-      date: '',
-      exclude: '',
-      values: [],
-      ...extra,
-    });
+    const col = columnMapping;
     const pc = (n: number) => col('Postcode', `pc${n}`, { trim: n, strip: true, lower: true });
     await this.call('PUT', `/datasets/${partnerId}/${dataset._id}/mappings`, [
       col('Voornaam', 'firstName'),
@@ -106,7 +94,11 @@ export class BenchClient {
     }
     const res = await fetch(`${this.base}/api/import/${partnerId}/${datasetName}`, {
       method: 'POST',
-      headers: { cookie: this.cookie, 'content-type': `multipart/form-data; boundary=${boundary}`, 'content-length': String(size) },
+      headers: {
+        cookie: this.cookie,
+        'content-type': `multipart/form-data; boundary=${boundary}`,
+        'content-length': String(size),
+      },
       body: Readable.toWeb(Readable.from(body())) as ReadableStream,
       duplex: 'half',
     } as RequestInit);
@@ -117,14 +109,20 @@ export class BenchClient {
 
   /** Starts a remap and waits for it; returns the result. */
   async remap(partnerId: string, datasetId: string): Promise<Record<string, number>> {
-    const { task } = await this.call<{ task: { _id: string } }>('POST', `/datasets/${partnerId}/${datasetId}/remap`);
+    const { task } = await this.call<{ task: { _id: string } }>(
+      'POST',
+      `/datasets/${partnerId}/${datasetId}/remap`,
+    );
     return this.waitForTask(task._id);
   }
 
   /** Polls a task every 100 ms until done; throws when it failed. */
   async waitForTask(id: string): Promise<Record<string, number>> {
     for (;;) {
-      const task = await this.call<{ state: string; error: string | null; result: Record<string, number> }>('GET', `/tasks/${id}`);
+      const task = await this.call<{ state: string; error: string | null; result: Record<string, number> }>(
+        'GET',
+        `/tasks/${id}`,
+      );
       if (task.state === 'done') return task.result;
       if (task.state === 'failed') throw new Error(`task failed: ${task.error}`);
       await new Promise((r) => setTimeout(r, 100));

@@ -1,6 +1,10 @@
 import { sql } from 'drizzle-orm';
 import { expect } from 'vitest';
-import type { MappingEntry } from '../../common/mappings';
+import {
+  type ColumnMapping,
+  type MappingEntry,
+  columnMapping as newColumnMapping,
+} from '../../common/mappings';
 import { saveDatasetMappings } from '../features/imports/mapping.queries';
 import type { TestApp } from './app';
 import { makeDataset, makePartner } from './factories';
@@ -14,7 +18,11 @@ export interface ImportSetup {
 }
 
 /** Makes a partner and a dataset with the given mapping; returns their ids and the dataset name. */
-export async function setupDataset(t: TestApp, mappings: MappingEntry[] = [], emailColumnName?: string): Promise<ImportSetup> {
+export async function setupDataset(
+  t: TestApp,
+  mappings: MappingEntry[] = [],
+  emailColumnName?: string,
+): Promise<ImportSetup> {
   const partnerId = await makePartner(t.database.db);
   const name = `ds${Math.random().toString(36).slice(2, 8)}`;
   const datasetId = await makeDataset(t.database.db, partnerId, { name, emailColumnName });
@@ -23,7 +31,13 @@ export async function setupDataset(t: TestApp, mappings: MappingEntry[] = [], em
 }
 
 /** Posts a file to the upload route; returns the raw response. */
-export function uploadFile(t: TestApp, cookie: string, s: ImportSetup, content: string | Buffer, fileName = 'bestand.csv') {
+export function uploadFile(
+  t: TestApp,
+  cookie: string,
+  s: ImportSetup,
+  content: string | Buffer,
+  fileName = 'bestand.csv',
+) {
   const body = multipartBody({}, { name: fileName, content });
   return t.app.inject({
     method: 'POST',
@@ -54,7 +68,11 @@ export async function importFile(t: TestApp, cookie: string, s: ImportSetup, con
 
 /** The records of a dataset with their e-mail, raw and attrs, by e-mail. */
 export async function recordsOf(t: TestApp, datasetId: string) {
-  const rows = await t.database.db.execute<{ email: string; raw: Record<string, string>; attrs: Record<string, string> }>(
+  const rows = await t.database.db.execute<{
+    email: string;
+    raw: Record<string, string>;
+    attrs: Record<string, string>;
+  }>(
     sql`SELECT a.email, r.raw, r.attrs FROM records r JOIN addresses a ON a.id = r.address_id
         WHERE r.dataset_id = ${datasetId} ORDER BY a.email`,
   );
@@ -62,19 +80,10 @@ export async function recordsOf(t: TestApp, datasetId: string) {
 }
 
 /** A column mapping with every option off unless given. */
-export function columnMapping(field: string, mapped: string, options: Partial<MappingEntry> = {}): MappingEntry {
-  return {
-    type: 'column',
-    field,
-    mapped,
-    encrypted: false,
-    lower: false,
-    strip: false,
-    emailDomain: false,
-    trim: null,
-    date: '',
-    exclude: '',
-    values: [],
-    ...options,
-  } as MappingEntry;
+export function columnMapping(
+  field: string,
+  mapped: string,
+  options: Partial<MappingEntry> = {},
+): MappingEntry {
+  return newColumnMapping(field, mapped, options as Partial<ColumnMapping>);
 }
