@@ -4,6 +4,7 @@ import '@mantine/notifications/styles.css';
 import '@mantine/dates/styles.css';
 import '@mantine/dropzone/styles.css';
 import { createTheme, MantineProvider } from '@mantine/core';
+import { DatesProvider } from '@mantine/dates';
 import { ModalsProvider } from '@mantine/modals';
 import { Notifications } from '@mantine/notifications';
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
@@ -26,12 +27,14 @@ createRoot(document.getElementById('root')!).render(
   <StrictMode>
     <MantineProvider theme={theme}>
       <QueryClientProvider client={queryClient}>
-        <ModalsProvider labels={{ confirm: 'Ja', cancel: 'Nee' }}>
-          <Notifications position="top-right" limit={5} />
-          <BrowserRouter>
-            <App />
-          </BrowserRouter>
-        </ModalsProvider>
+        <DatesProvider settings={{ locale: 'nl', firstDayOfWeek: 1 }}>
+          <ModalsProvider labels={{ confirm: 'Ja', cancel: 'Nee' }}>
+            <Notifications position="top-right" limit={5} />
+            <BrowserRouter>
+              <App />
+            </BrowserRouter>
+          </ModalsProvider>
+        </DatesProvider>
       </QueryClientProvider>
     </MantineProvider>
   </StrictMode>,

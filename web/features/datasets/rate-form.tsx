@@ -133,7 +133,6 @@ function RateForm({ type }: { type: RateType }) {
                 label="Startdatum"
                 withAsterisk
                 placeholder="DD-MM-JJJJ"
-                locale="nl"
                 valueFormat={DATE_INPUT_FORMAT}
                 dateParser={parseInputDate}
                 disabled={isEdit}
@@ -146,7 +145,6 @@ function RateForm({ type }: { type: RateType }) {
                 label="Einddatum"
                 withAsterisk
                 placeholder="DD-MM-JJJJ"
-                locale="nl"
                 valueFormat={DATE_INPUT_FORMAT}
                 dateParser={parseInputDate}
                 {...form.getInputProps('end')}
