@@ -45,7 +45,8 @@ export function applyColumnMapping(
   }
   if (m.strip) v = v.replace(/\s+/g, '');
   if (m.lower) v = v.toLowerCase();
-  if (m.emailDomain) v = v.includes('@') ? v.slice(v.indexOf('@') + 1) : '';
+  // The part after the first '@' up to a next one (an e-mail address has one), as SQL's split_part.
+  if (m.emailDomain) v = v.split('@')[1] ?? '';
   if (m.trim !== null && m.trim !== undefined) v = [...v].slice(0, m.trim).join('');
   if (m.date) v = v ? parseDate(v, m.date) : null;
   return v || null;

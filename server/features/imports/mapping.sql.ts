@@ -34,7 +34,8 @@ export function columnExpression(m: ColumnMapping, source: SQL): SQL {
   }
   if (m.strip) v = sql`regexp_replace(${v}, '\\s+', '', 'g')`;
   if (m.lower) v = sql`lower(${v} COLLATE "und-x-icu")`;
-  if (m.emailDomain) v = sql`CASE WHEN strpos(${v}, '@') > 0 THEN substr(${v}, strpos(${v}, '@') + 1) END`;
+  // split_part references the value once (PostgreSQL evaluates a repeated subexpression again).
+  if (m.emailDomain) v = sql`split_part(${v}, '@', 2)`;
   if (m.trim !== null && m.trim !== undefined) v = sql`left(${v}, ${m.trim}::int)`;
   if (m.date) v = dateExpression(v, m.date);
   return sql`nullif(${v}, '')`;
@@ -105,8 +106,8 @@ export interface MappingLookup {
 }
 
 /**
- * Date parsing costs several µs a value while a file holds few distinct dates, so date mappings
- * are transformed once per distinct value into a temp table (`create` statements) and joined
+ * Date parsing and value mapping cost several µs a value while a file holds few distinct dates
+ * or mapped values (genders, statuses), so those mappings are transformed once per distinct value into a temp table (`create` statements) and joined
  * (`joins`); returns those with the `precomputed` map for compileMappings.
  */
 export function lookupTables(
@@ -118,7 +119,7 @@ export function lookupTables(
   const joins: SQL[] = [];
   const precomputed = new Map<MappingEntry, SQL>();
   entries.forEach((entry, i) => {
-    if (entry.type !== 'column' || !entry.date || entry.encrypted) return;
+    if (entry.type !== 'column' || entry.encrypted || (!entry.date && entry.values.length === 0)) return;
     const src = source(entry.field);
     if (!src) return;
     const table = sql.raw(`lookup_${i}`);
