@@ -11,6 +11,7 @@ import {
   recordsOf as recordsOfTest,
   setupDataset,
   uploadFile,
+  waitForTask,
 } from '../../test/imports';
 import { records } from './address.table';
 
@@ -113,5 +114,35 @@ describe('records', () => {
     const rows = await t.database.db.execute(sql`SELECT count(*)::int AS n FROM addresses WHERE email = 'shared@x.nl'`);
     expect(rows.rows[0].n).toBe(1);
     expect(await t.database.db.select().from(records).where(eq(records.datasetId, b.datasetId))).toHaveLength(1);
+  });
+});
+
+describe('concurrent imports', () => {
+  it('does not fail when another transaction adds one of its new addresses meanwhile', async () => {
+    const s = await setup();
+    const other = await t.database.pool.connect();
+    let taskId = '';
+    try {
+      await other.query('BEGIN');
+      await other.query(`INSERT INTO addresses (email, domain) VALUES ('race@gelijk.nl', 'gelijk.nl')`);
+      const res = await upload(s, 'email\nrace@gelijk.nl\nsolo@gelijk.nl\n');
+      expect(res.statusCode).toBe(200);
+      taskId = res.json().task._id;
+      // Wait until the import waits for the other transaction's row, then let that one commit.
+      for (;;) {
+        const waiting = await t.database.pool.query(
+          `SELECT 1 FROM pg_stat_activity WHERE datname = current_database() AND wait_event_type = 'Lock'`,
+        );
+        if (waiting.rows.length > 0) break;
+        await new Promise((r) => setTimeout(r, 20));
+      }
+      await other.query('COMMIT');
+    } finally {
+      other.release();
+    }
+    const task = await waitForTask(t, cookie, taskId);
+    expect(task.state, task.error).toBe('done');
+    expect(task.result).toMatchObject({ saved: 2 });
+    expect((await recordsOf(s.datasetId)).map((r) => r.email)).toEqual(['race@gelijk.nl', 'solo@gelijk.nl']);
   });
 });
