@@ -1,4 +1,4 @@
-import { bigint, index, jsonb, pgTable, primaryKey, text, timestamp, integer } from 'drizzle-orm/pg-core';
+import { bigint, index, integer, jsonb, pgTable, primaryKey, text, timestamp } from 'drizzle-orm/pg-core';
 import { datasets } from '../datasets/dataset.table';
 
 /**
@@ -41,5 +41,8 @@ export const records = pgTable(
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
     updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
   },
-  (t) => [primaryKey({ name: 'records_pkey', columns: [t.datasetId, t.addressId] }), index('records_address_idx').on(t.addressId)],
+  (t) => [
+    primaryKey({ name: 'records_pkey', columns: [t.datasetId, t.addressId] }),
+    index('records_address_idx').on(t.addressId),
+  ],
 );

@@ -27,7 +27,8 @@ export function loadColumnKeys(dataDir: string, envKey = process.env.ENCRYPTION_
     master = Buffer.from(fs.readFileSync(file, 'utf8').trim(), 'base64');
   }
   if (master.length !== 32) throw new Error('ENCRYPTION_KEY moet 32 bytes zijn (base64)');
-  const derive = (label: string) => Buffer.from(crypto.hkdfSync('sha256', master, Buffer.alloc(0), label, 32));
+  const derive = (label: string) =>
+    Buffer.from(crypto.hkdfSync('sha256', master, Buffer.alloc(0), label, 32));
   return { encryptionKey: derive('lijstwerk column encryption'), indexKey: derive('lijstwerk blind index') };
 }
 

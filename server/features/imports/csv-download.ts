@@ -19,7 +19,12 @@ export function csvLine(values: (string | null | undefined)[]): string {
  * Streams a dataset's records as CSV with the original columns as uploaded (encrypted ones
  * decrypted): a cursor fetches 5,000 rows at a time, so memory stays flat whatever the size.
  */
-export async function* datasetCsv(pool: pg.Pool, keys: () => ColumnKeys, datasetId: string, headers: string[]): AsyncGenerator<string> {
+export async function* datasetCsv(
+  pool: pg.Pool,
+  keys: () => ColumnKeys,
+  datasetId: string,
+  headers: string[],
+): AsyncGenerator<string> {
   const columns = headers.length > 0 ? headers : ['email'];
   yield csvLine(columns);
   const client = await pool.connect();
@@ -34,7 +39,9 @@ export async function* datasetCsv(pool: pg.Pool, keys: () => ColumnKeys, dataset
       [datasetId],
     );
     while (true) {
-      const { rows } = await client.query<{ raw: Record<string, string>; email: string }>(`FETCH ${BATCH} FROM dataset_csv`);
+      const { rows } = await client.query<{ raw: Record<string, string>; email: string }>(
+        `FETCH ${BATCH} FROM dataset_csv`,
+      );
       if (rows.length === 0) break;
       let chunk = '';
       for (const row of rows) {

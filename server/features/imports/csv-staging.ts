@@ -64,7 +64,9 @@ function endOfFirstRecord(text: string): number {
 }
 
 /** Reads the first record of a decoded stream; returns it, the bytes read so far and the rest of the stream. */
-async function readHead(decoded: AsyncIterator<Buffer>): Promise<{ header: string; head: Buffer[]; done: boolean }> {
+async function readHead(
+  decoded: AsyncIterator<Buffer>,
+): Promise<{ header: string; head: Buffer[]; done: boolean }> {
   const head: Buffer[] = [];
   let size = 0;
   while (true) {

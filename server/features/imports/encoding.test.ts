@@ -32,17 +32,21 @@ describe('ToUtf8', () => {
 
   it('is the identity on any UTF-8 text, however it is chunked (property)', async () => {
     await fc.assert(
-      fc.asyncProperty(fc.string({ unit: 'grapheme' }), fc.array(fc.nat(), { maxLength: 5 }), async (text, cuts) => {
-        const bytes = Buffer.from(text, 'utf8');
-        const points = [...new Set(cuts.map((c) => c % (bytes.length + 1)))].sort((a, b) => a - b);
-        const chunks: Buffer[] = [];
-        let prev = 0;
-        for (const p of [...points, bytes.length]) {
-          chunks.push(bytes.subarray(prev, p));
-          prev = p;
-        }
-        expect(await convert(chunks)).toBe(text.startsWith('\uFEFF') ? text.slice(1) : text);
-      }),
+      fc.asyncProperty(
+        fc.string({ unit: 'grapheme' }),
+        fc.array(fc.nat(), { maxLength: 5 }),
+        async (text, cuts) => {
+          const bytes = Buffer.from(text, 'utf8');
+          const points = [...new Set(cuts.map((c) => c % (bytes.length + 1)))].sort((a, b) => a - b);
+          const chunks: Buffer[] = [];
+          let prev = 0;
+          for (const p of [...points, bytes.length]) {
+            chunks.push(bytes.subarray(prev, p));
+            prev = p;
+          }
+          expect(await convert(chunks)).toBe(text.startsWith('\uFEFF') ? text.slice(1) : text);
+        },
+      ),
       { numRuns: 200 },
     );
   });

@@ -3,7 +3,9 @@ import { Transform, type TransformCallback } from 'node:stream';
 import iconv from 'iconv-lite';
 
 // UTF-8 bytes of each Windows-1252 character 0x80-0xFF, for bytes that are not valid UTF-8.
-const CP1252 = Array.from({ length: 128 }, (_, i) => Buffer.from(iconv.decode(Buffer.from([0x80 + i]), 'win1252'), 'utf8'));
+const CP1252 = Array.from({ length: 128 }, (_, i) =>
+  Buffer.from(iconv.decode(Buffer.from([0x80 + i]), 'win1252'), 'utf8'),
+);
 
 function sequenceLength(lead: number): number {
   if (lead >= 0xc2 && lead <= 0xdf) return 2;
@@ -84,7 +86,8 @@ export class ToUtf8 extends Transform {
   override _flush(callback: TransformCallback): void {
     if (this.carry) {
       let buf = this.carry;
-      if (this.atStart && buf.length >= 3 && buf[0] === 0xef && buf[1] === 0xbb && buf[2] === 0xbf) buf = buf.subarray(3);
+      if (this.atStart && buf.length >= 3 && buf[0] === 0xef && buf[1] === 0xbb && buf[2] === 0xbf)
+        buf = buf.subarray(3);
       this.pushChecked(buf);
     }
     callback();

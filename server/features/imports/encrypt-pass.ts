@@ -1,9 +1,16 @@
 import { type SQL, sql } from 'drizzle-orm';
+import { parseDateWithFormat } from '../../../common/date-format';
 import { applyColumnMapping } from '../../../common/mapping-rules';
 import type { ColumnMapping, ExtraMapping } from '../../../common/mappings';
-import { parseDateWithFormat } from '../../../common/date-format';
 import type { DbOrTx as Db } from '../../db/client';
-import { blindIndex, blindIndexKey, type ColumnKeys, decryptValue, encryptValue, isEncrypted } from './crypto';
+import {
+  blindIndex,
+  blindIndexKey,
+  type ColumnKeys,
+  decryptValue,
+  encryptValue,
+  isEncrypted,
+} from './crypto';
 
 const BATCH = 5000;
 

@@ -14,6 +14,7 @@ import {
   waitForTask,
 } from '../../test/imports';
 import { records } from './address.table';
+import { saveDatasetMappings } from './mapping.queries';
 
 let t: TestApp;
 let cookie: string;
@@ -25,7 +26,8 @@ afterAll(() => t.close());
 
 type Setup = ImportSetup;
 const setup = (mappings: MappingEntry[] = [], email?: string) => setupDataset(t, mappings, email);
-const upload = (s: Setup, content: string | Buffer, fileName?: string) => uploadFile(t, cookie, s, content, fileName);
+const upload = (s: Setup, content: string | Buffer, fileName?: string) =>
+  uploadFile(t, cookie, s, content, fileName);
 const importFile = (s: Setup, content: string | Buffer) => importWith(t, cookie, s, content);
 const recordsOf = (id: string) => recordsOfTest(t, id);
 const col = columnMapping;
@@ -33,13 +35,18 @@ const col = columnMapping;
 describe('import counters', () => {
   it('counts read, saved, skipped (invalid, duplicate) on a first import', async () => {
     const s = await setup([col('naam', 'firstName')]);
-    const result = await importFile(s, 'email,naam\nA@X.nl,Anna\nb@x.nl,Bob\ngeen-mail,Nee\na@x.nl,Dubbel\n,Leeg\n');
+    const result = await importFile(
+      s,
+      'email,naam\nA@X.nl,Anna\nb@x.nl,Bob\ngeen-mail,Nee\na@x.nl,Dubbel\n,Leeg\n',
+    );
     expect(result).toEqual({ read: 5, saved: 2, skipped: 3, deleted: 0, unchanged: 0 });
     const rows = await recordsOf(s.datasetId);
     expect(rows.map((r) => r.email)).toEqual(['a@x.nl', 'b@x.nl']);
     expect(rows[0].attrs).toEqual({ firstName: 'Anna' });
     expect(rows[0].raw).toEqual({ email: 'A@X.nl', naam: 'Anna' });
-    const [ds] = await t.database.db.execute<{ record_count: number }>(sql`SELECT record_count FROM datasets WHERE id = ${s.datasetId}`).then((r) => r.rows);
+    const [ds] = await t.database.db
+      .execute<{ record_count: number }>(sql`SELECT record_count FROM datasets WHERE id = ${s.datasetId}`)
+      .then((r) => r.rows);
     expect(Number(ds.record_count)).toBe(2);
   });
 
@@ -55,6 +62,23 @@ describe('import counters', () => {
       'b@y.nl:Bobby',
       'd@y.nl:Dirk',
     ]);
+  });
+});
+
+describe('mapping changes between imports', () => {
+  it('re-computes every record when the mapping changed since the last import, none when it did not', async () => {
+    const s = await setup([col('naam', 'firstName')]);
+    const file = 'email,naam\na@m.nl,Anna\nb@m.nl,Bob\n';
+    await importFile(s, file);
+    expect(await importFile(s, file)).toMatchObject({ saved: 0, unchanged: 2 });
+    await saveDatasetMappings(t.database.db, s.datasetId, [col('naam', 'firstName', { lower: true })]);
+    expect(await importFile(s, file)).toMatchObject({ saved: 2, unchanged: 0 });
+    expect((await recordsOf(s.datasetId)).map((r) => r.attrs.firstName)).toEqual(['anna', 'bob']);
+    expect(await importFile(s, 'email,naam\na@m.nl,Anna\nb@m.nl,BOBBY\n')).toMatchObject({
+      saved: 1,
+      unchanged: 1,
+    });
+    expect((await recordsOf(s.datasetId)).map((r) => r.attrs.firstName)).toEqual(['anna', 'bobby']);
   });
 });
 
@@ -84,22 +108,32 @@ describe('file formats', () => {
     ['naam,plaats\nAnna,Zwolle\n', 'Het bestand bevat geen kolom genaamd email'],
     ['', 'Het bestand is leeg'],
     ['email,naam\n', 'Het bestand bevat geen regels, alleen een kopregel'],
-    [Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 0x00, 0x00, 0x00, 0x0d]), 'Het bestand is geen geldig CSV-bestand'],
+    [
+      Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 0x00, 0x00, 0x00, 0x0d]),
+      'Het bestand is geen geldig CSV-bestand',
+    ],
     ['email,naam\na@x.nl,Anna,extra\n', 'Ongeldig CSV-bestand op regel 2: meer kolommen dan de kopregel'],
-  ])('refuses a bad file with a clear message and leaves the dataset as it was (%#)', async (content, message) => {
-    const s = await setup();
-    await importFile(s, 'email\nkeep@x.nl\n');
-    const res = await upload(s, content);
-    expect(res.statusCode).toBe(400);
-    expect(res.json().message).toBe(message);
-    expect((await recordsOf(s.datasetId)).map((r) => r.email)).toEqual(['keep@x.nl']);
-    const staging = await t.database.db.execute(sql`SELECT tablename FROM pg_tables WHERE tablename LIKE 'stg\\_%'`);
-    expect(staging.rows).toHaveLength(0);
-  });
+  ])(
+    'refuses a bad file with a clear message and leaves the dataset as it was (%#)',
+    async (content, message) => {
+      const s = await setup();
+      await importFile(s, 'email\nkeep@x.nl\n');
+      const res = await upload(s, content);
+      expect(res.statusCode).toBe(400);
+      expect(res.json().message).toBe(message);
+      expect((await recordsOf(s.datasetId)).map((r) => r.email)).toEqual(['keep@x.nl']);
+      const staging = await t.database.db.execute(
+        sql`SELECT tablename FROM pg_tables WHERE tablename LIKE 'stg\\_%'`,
+      );
+      expect(staging.rows).toHaveLength(0);
+    },
+  );
 
   it('refuses a file that is not .csv and answers 404 for an unknown dataset', async () => {
     const s = await setup();
-    expect((await upload(s, 'email\na@x.nl\n', 'lijst.xlsx')).json().message).toBe('Alleen .csv-bestanden kunnen worden geüpload');
+    expect((await upload(s, 'email\na@x.nl\n', 'lijst.xlsx')).json().message).toBe(
+      'Alleen .csv-bestanden kunnen worden geüpload',
+    );
     const res = await upload({ ...s, name: 'bestaatniet' }, 'email\na@x.nl\n');
     expect(res.statusCode).toBe(404);
   });
@@ -111,9 +145,13 @@ describe('records', () => {
     const b = await setup();
     await importFile(a, 'email\nshared@x.nl\n');
     await importFile(b, 'email\nshared@x.nl\n');
-    const rows = await t.database.db.execute(sql`SELECT count(*)::int AS n FROM addresses WHERE email = 'shared@x.nl'`);
+    const rows = await t.database.db.execute(
+      sql`SELECT count(*)::int AS n FROM addresses WHERE email = 'shared@x.nl'`,
+    );
     expect(rows.rows[0].n).toBe(1);
-    expect(await t.database.db.select().from(records).where(eq(records.datasetId, b.datasetId))).toHaveLength(1);
+    expect(await t.database.db.select().from(records).where(eq(records.datasetId, b.datasetId))).toHaveLength(
+      1,
+    );
   });
 });
 

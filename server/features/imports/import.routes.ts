@@ -10,7 +10,10 @@ import { failUpload, queueUpload } from './import.service';
 import { receiveMultipartCsv } from './upload';
 
 const NOT_FOUND = 'Dit bestand kon niet worden gevonden';
-const NameParams = z.object({ partnerId: z.string().min(1).max(100), datasetName: z.string().min(1).max(200) });
+const NameParams = z.object({
+  partnerId: z.string().min(1).max(100),
+  datasetName: z.string().min(1).max(200),
+});
 const IdParams = z.object({ partnerId: z.string().min(1).max(100), datasetId: z.string().min(1).max(100) });
 
 /** Upload into a dataset, remap, and delete-from-file (spec 000 §7, spec 001 §7). */
@@ -23,7 +26,11 @@ export function importRoutes(ctx: AppContext): FastifyPluginAsyncZod {
         const { partnerId, datasetName } = request.params;
         const dataset = await getDatasetByName(ctx.db, partnerId, datasetName);
         if (!dataset) throw notFound(NOT_FOUND);
-        const { staged } = await receiveMultipartCsv(ctx, request, { type: 'import', partnerId, datasetName });
+        const { staged } = await receiveMultipartCsv(ctx, request, {
+          type: 'import',
+          partnerId,
+          datasetName,
+        });
         const task = await queueUpload(ctx, staged, dataset.id, dataset.config.emailColumnName);
         return { task: presentTask(task) };
       },
@@ -59,7 +66,12 @@ export function importRoutes(ctx: AppContext): FastifyPluginAsyncZod {
         });
         const emailColumn = fields.emailColumn?.trim();
         if (emailColumn !== undefined && emailColumn.length > 200) {
-          throw await failUpload(ctx, staged.task.id, staged.table, new HttpError(400, 'De kolomnaam is te lang'));
+          throw await failUpload(
+            ctx,
+            staged.task.id,
+            staged.table,
+            new HttpError(400, 'De kolomnaam is te lang'),
+          );
         }
         const task = await queueUpload(ctx, staged, dataset.id, emailColumn || 'email');
         return { task: presentTask(task) };

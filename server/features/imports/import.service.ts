@@ -1,19 +1,23 @@
-import { type SQL, sql } from 'drizzle-orm';
 import type { Readable } from 'node:stream';
+import { type SQL, sql } from 'drizzle-orm';
 import { ImportMessages } from '../../../common/imports';
 import type { ExtraMapping } from '../../../common/mappings';
 import type { AppContext } from '../../context';
 import type { DbOrTx } from '../../db/client';
-import { isUniqueViolation } from '../../lib/pg-errors';
 import { HttpError } from '../../lib/http-errors';
-import { failTask, type TaskRow, updateTaskProgress } from '../tasks/task.queries';
-import { insertTask } from '../tasks/task.queries';
+import { isUniqueViolation } from '../../lib/pg-errors';
 import { type TaskContext, TaskError } from '../../tasks/worker';
+import { failTask, insertTask, type TaskRow, updateTaskProgress } from '../tasks/task.queries';
 import { dropStaging, stageCsv } from './csv-staging';
 import { encryptPass } from './encrypt-pass';
 import { lockDatasetForImport, refreshRecordCount } from './import.queries';
+import {
+  getDatasetMapping,
+  isMappingApplied,
+  markMappingApplied,
+  saveDatasetHeaders,
+} from './mapping.queries';
 import { compileMappings, lookupTables, textArray } from './mapping.sql';
-import { getDatasetMapping, saveDatasetHeaders } from './mapping.queries';
 
 // The upload refusals are shared with the browser (common/imports.ts).
 export { ImportMessages };
@@ -79,7 +83,9 @@ export async function stageUpload(
     username: input.username,
   });
   // The receiving process owns the task while the bytes arrive; a crash makes it an orphan.
-  await ctx.db.execute(sql`UPDATE tasks SET state = 'parsing', worker_key = ${ctx.tasks.workerKey} WHERE id = ${task.id}`);
+  await ctx.db.execute(
+    sql`UPDATE tasks SET state = 'parsing', worker_key = ${ctx.tasks.workerKey} WHERE id = ${task.id}`,
+  );
   const table = `stg_${task.id}`;
   let lastPct = -1;
   try {
@@ -97,7 +103,12 @@ export async function stageUpload(
 }
 
 /** Fails an upload's task, drops its staging table and returns the error to throw. */
-export async function failUpload(ctx: AppContext, taskId: string, table: string, err: unknown): Promise<HttpError> {
+export async function failUpload(
+  ctx: AppContext,
+  taskId: string,
+  table: string,
+  err: unknown,
+): Promise<HttpError> {
   const message = err instanceof HttpError ? err.message : 'Het bestand kon niet worden verwerkt';
   if (!(err instanceof HttpError)) ctx.log.error({ err, taskId }, 'upload failed');
   await failTask(ctx.db, taskId, message).catch(() => {});
@@ -118,7 +129,12 @@ export async function queueUpload(
 ): Promise<TaskRow> {
   const emailIndex = findEmailColumn(staged.headers, emailColumn);
   if (emailIndex < 0) {
-    throw await failUpload(ctx, staged.task.id, staged.table, new HttpError(400, ImportMessages.noEmailColumn(emailColumn?.trim() || 'email')));
+    throw await failUpload(
+      ctx,
+      staged.task.id,
+      staged.table,
+      new HttpError(400, ImportMessages.noEmailColumn(emailColumn?.trim() || 'email')),
+    );
   }
   const payload: ImportPayload & Record<string, unknown> = {
     datasetId,
@@ -240,6 +256,16 @@ export async function runImport(ctx: AppContext, task: TaskRow, tctx: TaskContex
         FROM kk JOIN ${stg} s ON s.ln = kk.ln${lookups.joins} WHERE ${where}`;
       const extras = mappings.filter((m): m is ExtraMapping => m.type === 'extra' && m.encrypted);
       let existingRows = sql`(${rows(sql`kk.existing`)})`;
+      if (!mappings.some((m) => m.encrypted) && (await isMappingApplied(tx, p.datasetId))) {
+        // The records were built with this very mapping, so a record whose raw columns did not
+        // change keeps its attributes: only changed rows have their mapping computed (a full
+        // re-import of an unchanged file computes none).
+        existingRows = sql`(
+          SELECT kk.key, ${rawExpression(p.headers, 's')} AS raw, ${compiled.attrs} AS attrs
+          FROM kk JOIN ${stg} s ON s.ln = kk.ln
+            JOIN records r0 ON r0.dataset_id = ${p.datasetId} AND r0.address_id = kk.key${lookups.joins}
+          WHERE kk.existing AND r0.raw IS DISTINCT FROM ${rawExpression(p.headers, 's')})`;
+      }
       let newRows = sql`(${rows(sql`NOT kk.existing`)})`;
       if (compiled.encrypted.length > 0 || extras.length > 0) {
         // Encrypted values are written in Node, so these rows go through a temp table first.
@@ -281,6 +307,7 @@ export async function runImport(ctx: AppContext, task: TaskRow, tctx: TaskContex
       }
       await refreshRecordCount(tx, p.datasetId);
       await saveDatasetHeaders(tx, p.datasetId, p.headers);
+      await markMappingApplied(tx, p.datasetId);
       await tx.execute(sql`DROP TABLE IF EXISTS ${stg}`);
       tctx.log.debug({ ms: lap() }, 'import: deleted and counted');
       await tctx.progress(99);

@@ -65,9 +65,13 @@ describe('a killed import', () => {
     expect(failed?.state).toBe('failed');
     expect(failed?.error).toBe(TaskMessages.orphaned);
     expect((await recordsOf(t, s.datasetId)).map((r) => r.email)).toEqual(['blijft@x.nl', 'ook@x.nl']);
-    const count = await t.database.db.execute(sql`SELECT record_count FROM datasets WHERE id = ${s.datasetId}`);
+    const count = await t.database.db.execute(
+      sql`SELECT record_count FROM datasets WHERE id = ${s.datasetId}`,
+    );
     expect(Number(count.rows[0].record_count)).toBe(2);
-    const staging = await t.database.db.execute(sql`SELECT tablename FROM pg_tables WHERE tablename LIKE 'stg\\_%'`);
+    const staging = await t.database.db.execute(
+      sql`SELECT tablename FROM pg_tables WHERE tablename LIKE 'stg\\_%'`,
+    );
     expect(staging.rows).toHaveLength(0);
   }, 120_000);
 });

@@ -46,7 +46,10 @@ describe('mapping options', () => {
   });
 
   it('excludes rows by exact value and by /regex/, counting them skipped', async () => {
-    const s = await setupDataset(t, [col('status', 'status', { exclude: 'afgemeld' }), col('bron', 'source', { exclude: '/^test/i' })]);
+    const s = await setupDataset(t, [
+      col('status', 'status', { exclude: 'afgemeld' }),
+      col('bron', 'source', { exclude: '/^test/i' }),
+    ]);
     const result = await importFile(
       t,
       cookie,
@@ -64,11 +67,18 @@ describe('mapping options', () => {
     ];
     const s = await setupDataset(t, [col('geslacht', 'gender', { values })]);
     await importFile(t, cookie, s, 'email,geslacht\na@v.nl,Man\nb@v.nl,MAN\nc@v.nl,VROUW\nd@v.nl,onbekend\n');
-    expect((await recordsOf(t, s.datasetId)).map((r) => r.attrs.gender)).toEqual(['M', 'MAN', 'F', 'onbekend']);
+    expect((await recordsOf(t, s.datasetId)).map((r) => r.attrs.gender)).toEqual([
+      'M',
+      'MAN',
+      'F',
+      'onbekend',
+    ]);
   });
 
   it('adds the extra (fixed value) mappings to every record', async () => {
-    const s = await setupDataset(t, [{ type: 'extra', mapped: 'bron', value: 'beurs2026', encrypted: false }]);
+    const s = await setupDataset(t, [
+      { type: 'extra', mapped: 'bron', value: 'beurs2026', encrypted: false },
+    ]);
     await importFile(t, cookie, s, 'email\na@f.nl\nb@f.nl\n');
     expect((await recordsOf(t, s.datasetId)).map((r) => r.attrs.bron)).toEqual(['beurs2026', 'beurs2026']);
   });
@@ -93,7 +103,9 @@ describe('encrypted columns', () => {
     const s = await setupDataset(t, [col('telefoon', 'phone', { encrypted: true, strip: true })]);
     const file = 'email,telefoon\na@c.nl,06 1234 5678\nb@c.nl,06 8765 4321\n';
     expect(await importFile(t, cookie, s, file)).toMatchObject({ saved: 2 });
-    const dump = await t.database.db.execute(sql`SELECT r.raw::text || r.attrs::text AS t FROM records r WHERE dataset_id = ${s.datasetId}`);
+    const dump = await t.database.db.execute(
+      sql`SELECT r.raw::text || r.attrs::text AS t FROM records r WHERE dataset_id = ${s.datasetId}`,
+    );
     const text = dump.rows.map((r) => r.t).join('\n');
     expect(text).not.toContain('1234');
     expect(text).not.toContain('0612345678');
@@ -102,7 +114,9 @@ describe('encrypted columns', () => {
     expect(decryptValue(t.ctx.columnKeys(), rows[0].raw.telefoon)).toBe('06 1234 5678');
     expect(rows[0].attrs.phone__bi).toMatch(/^[0-9a-f]{64}$/);
     expect(await importFile(t, cookie, s, file)).toMatchObject({ saved: 0, unchanged: 2 });
-    expect(await importFile(t, cookie, s, 'email,telefoon\na@c.nl,06 1234 5678\nb@c.nl,06 0000 0000\n')).toMatchObject({
+    expect(
+      await importFile(t, cookie, s, 'email,telefoon\na@c.nl,06 1234 5678\nb@c.nl,06 0000 0000\n'),
+    ).toMatchObject({
       saved: 1,
       unchanged: 1,
     });
@@ -111,7 +125,11 @@ describe('encrypted columns', () => {
 
 describe('remap', () => {
   async function remap(s: { partnerId: string; datasetId: string }) {
-    const res = await t.app.inject({ method: 'POST', url: `/api/datasets/${s.partnerId}/${s.datasetId}/remap`, headers: { cookie } });
+    const res = await t.app.inject({
+      method: 'POST',
+      url: `/api/datasets/${s.partnerId}/${s.datasetId}/remap`,
+      headers: { cookie },
+    });
     expect(res.statusCode).toBe(200);
     const task = await waitForTask(t, cookie, res.json().task._id);
     expect(task.state, task.error).toBe('done');
@@ -121,9 +139,14 @@ describe('remap', () => {
   it('re-applies a changed mapping from the stored raw columns', async () => {
     const s = await setupDataset(t, [col('naam', 'firstName')]);
     await importFile(t, cookie, s, 'email,naam,stad\na@r.nl,Anna,Zwolle\nb@r.nl,Bob,Delft\n');
-    await saveDatasetMappings(t.database.db, s.datasetId, [col('naam', 'firstName', { lower: true }), col('stad', 'city', { exclude: 'Delft' })]);
+    await saveDatasetMappings(t.database.db, s.datasetId, [
+      col('naam', 'firstName', { lower: true }),
+      col('stad', 'city', { exclude: 'Delft' }),
+    ]);
     expect(await remap(s)).toEqual({ read: 2, saved: 1, skipped: 0, deleted: 1, unchanged: 0 });
-    expect((await recordsOf(t, s.datasetId)).map((r) => r.attrs)).toEqual([{ firstName: 'anna', city: 'Zwolle' }]);
+    expect((await recordsOf(t, s.datasetId)).map((r) => r.attrs)).toEqual([
+      { firstName: 'anna', city: 'Zwolle' },
+    ]);
     expect(await remap(s)).toEqual({ read: 1, saved: 0, skipped: 0, deleted: 0, unchanged: 1 });
   });
 
@@ -145,7 +168,10 @@ describe('delete from file', () => {
   it('removes the listed addresses from the dataset and reports how many', async () => {
     const s = await setupDataset(t);
     await importFile(t, cookie, s, 'email\na@del.nl\nb@del.nl\nc@del.nl\n');
-    const body = multipartBody({ emailColumn: 'adres' }, { name: 'weg.csv', content: 'adres\nB@del.nl\nc@del.nl\nonbekend@del.nl\n' });
+    const body = multipartBody(
+      { emailColumn: 'adres' },
+      { name: 'weg.csv', content: 'adres\nB@del.nl\nc@del.nl\nonbekend@del.nl\n' },
+    );
     const res = await t.app.inject({
       method: 'POST',
       url: `/api/deleteall/${s.partnerId}/${s.datasetId}`,

@@ -13,7 +13,8 @@ beforeAll(async () => {
 afterAll(() => t.close());
 
 const get = (url: string) => t.app.inject({ method: 'GET', url, headers: { cookie } });
-const put = (url: string, payload: unknown) => t.app.inject({ method: 'PUT', url, payload: payload as object, headers: { cookie } });
+const put = (url: string, payload: unknown) =>
+  t.app.inject({ method: 'PUT', url, payload: payload as object, headers: { cookie } });
 
 describe('column mappings', () => {
   it('stores the file headers and the mapping list (ids dropped), and adds new names to the global list', async () => {
@@ -40,7 +41,10 @@ describe('column mappings', () => {
     [[col('a', 'x', { date: 'DD-QQ-YYYY' })], 'Onbekend datumformaat-token: QQ'],
     [[col('a', 'x', { exclude: '/[a-/' })], 'Ongeldige reguliere expressie'],
     [[col('a', 'x'), col('b', 'x')], 'De kolom x is meer dan eens gemapt'],
-    [[col('a', '1abc')], 'Een kolomnaam bestaat uit letters, cijfers en underscores en begint met een letter'],
+    [
+      [col('a', '1abc')],
+      'Een kolomnaam bestaat uit letters, cijfers en underscores en begint met een letter',
+    ],
     [[col('a', 'x', { trim: -1 } as never)], 'Trim moet een geheel getal van 0 of meer zijn'],
     [[col('a', 'x', { trim: 1.5 } as never)], 'Trim moet een geheel getal van 0 of meer zijn'],
     [[col('a', 'x', { trim: '3' } as never)], 'Trim moet een geheel getal van 0 of meer zijn'],
@@ -60,7 +64,12 @@ describe('column mappings', () => {
 describe('unique values and value mappings', () => {
   it('counts the unique values of a column, most frequent first', async () => {
     const s = await setupDataset(t, [col('geslacht', 'gender')]);
-    await importFile(t, cookie, s, 'email,geslacht\na@u.nl,Man\nb@u.nl,Vrouw\nc@u.nl,Man\nd@u.nl, Man \ne@u.nl,\n');
+    await importFile(
+      t,
+      cookie,
+      s,
+      'email,geslacht\na@u.nl,Man\nb@u.nl,Vrouw\nc@u.nl,Man\nd@u.nl, Man \ne@u.nl,\n',
+    );
     const res = await get(`/api/datasets/${s.partnerId}/${s.datasetId}/geslacht/unique-values`);
     expect(res.json()).toEqual([
       { value: 'Man', amount: 3 },
@@ -79,9 +88,16 @@ describe('unique values and value mappings', () => {
   it('lists value mappings per attribute, the copy list and the value-mapped overview', async () => {
     const field = `sekse${Date.now()}`;
     const a = await setupDataset(t, [
-      col('g', field, { values: [{ original: 'Man', mapped: 'M', insensitive: false }, { original: 'Vrouw', mapped: 'F', insensitive: true }] }),
+      col('g', field, {
+        values: [
+          { original: 'Man', mapped: 'M', insensitive: false },
+          { original: 'Vrouw', mapped: 'F', insensitive: true },
+        ],
+      }),
     ]);
-    const b = await setupDataset(t, [col('geslacht', field, { values: [{ original: 'Man', mapped: 'M', insensitive: false }] })]);
+    const b = await setupDataset(t, [
+      col('geslacht', field, { values: [{ original: 'Man', mapped: 'M', insensitive: false }] }),
+    ]);
     const rows = (await get(`/api/value-mappings/${field}`)).json();
     expect(rows).toEqual([
       { original: 'Man', mapped: 'M', insensitive: false },
@@ -93,14 +109,23 @@ describe('unique values and value mappings', () => {
     expect(detail.map((d: { _id: string }) => d._id)).toEqual(['F', 'M']);
     const m = detail.find((d: { _id: string }) => d._id === 'M');
     expect(m.datasets.map((d: { id: string }) => d.id).sort()).toEqual([a.datasetId, b.datasetId].sort());
-    expect(m.datasets[0]).toMatchObject({ partner: expect.any(String), name: expect.any(String), description: '' });
+    expect(m.datasets[0]).toMatchObject({
+      partner: expect.any(String),
+      name: expect.any(String),
+      description: '',
+    });
   });
 });
 
 describe('dataset CSV download', () => {
   it('streams the original columns as uploaded, quoted where needed, encrypted ones decrypted', async () => {
     const s = await setupDataset(t, [col('Telefoon', 'phone', { encrypted: true })]);
-    await importFile(t, cookie, s, 'email;Naam;Telefoon\nb@csv.nl;"Jansen, J.";0612\na@csv.nl;"Zeg ""hoi""";\n');
+    await importFile(
+      t,
+      cookie,
+      s,
+      'email;Naam;Telefoon\nb@csv.nl;"Jansen, J.";0612\na@csv.nl;"Zeg ""hoi""";\n',
+    );
     const res = await get(`/api/datasets/${s.partnerId}/${s.datasetId}/csv`);
     expect(res.statusCode).toBe(200);
     expect(res.headers['content-type']).toContain('text/csv');

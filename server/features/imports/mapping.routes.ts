@@ -36,15 +36,23 @@ export function mappingRoutes(ctx: AppContext): FastifyPluginAsyncZod {
   }
 
   return async (app) => {
-    app.get('/datasets/:partnerId/:datasetId/headers', { schema: { params: IdParams, response: { 200: z.array(z.string()) } } }, async (request) => {
-      const ds = await dataset(request.params.partnerId, request.params.datasetId);
-      return (await getDatasetMapping(ctx.db, ds.id)).headers;
-    });
+    app.get(
+      '/datasets/:partnerId/:datasetId/headers',
+      { schema: { params: IdParams, response: { 200: z.array(z.string()) } } },
+      async (request) => {
+        const ds = await dataset(request.params.partnerId, request.params.datasetId);
+        return (await getDatasetMapping(ctx.db, ds.id)).headers;
+      },
+    );
 
-    app.get('/datasets/:partnerId/:datasetId/mappings', { schema: { params: IdParams, response: { 200: MappingListSchema } } }, async (request) => {
-      const ds = await dataset(request.params.partnerId, request.params.datasetId);
-      return (await getDatasetMapping(ctx.db, ds.id)).mappings;
-    });
+    app.get(
+      '/datasets/:partnerId/:datasetId/mappings',
+      { schema: { params: IdParams, response: { 200: MappingListSchema } } },
+      async (request) => {
+        const ds = await dataset(request.params.partnerId, request.params.datasetId);
+        return (await getDatasetMapping(ctx.db, ds.id)).mappings;
+      },
+    );
 
     app.put(
       '/datasets/:partnerId/:datasetId/mappings',
@@ -58,7 +66,9 @@ export function mappingRoutes(ctx: AppContext): FastifyPluginAsyncZod {
 
     app.get(
       '/datasets/:partnerId/:datasetId/:field/unique-values',
-      { schema: { params: IdParams.extend(FieldParams.shape), response: { 200: z.array(UniqueValueSchema) } } },
+      {
+        schema: { params: IdParams.extend(FieldParams.shape), response: { 200: z.array(UniqueValueSchema) } },
+      },
       async (request) => {
         const ds = await dataset(request.params.partnerId, request.params.datasetId);
         const { mappings } = await getDatasetMapping(ctx.db, ds.id);
@@ -74,17 +84,23 @@ export function mappingRoutes(ctx: AppContext): FastifyPluginAsyncZod {
       },
     );
 
-    app.get('/datasets/:partnerId/:datasetId/csv', { schema: { params: IdParams } }, async (request, reply) => {
-      const ds = await dataset(request.params.partnerId, request.params.datasetId);
-      const { headers } = await getDatasetMapping(ctx.db, ds.id);
-      reply
-        .header('content-type', 'text/csv; charset=utf-8')
-        .header('content-disposition', `attachment; filename="${ds.partnerId}-${ds.name}.csv"`);
-      return reply.send(Readable.from(datasetCsv(ctx.database.pool, ctx.columnKeys, ds.id, headers)));
-    });
+    app.get(
+      '/datasets/:partnerId/:datasetId/csv',
+      { schema: { params: IdParams } },
+      async (request, reply) => {
+        const ds = await dataset(request.params.partnerId, request.params.datasetId);
+        const { headers } = await getDatasetMapping(ctx.db, ds.id);
+        reply
+          .header('content-type', 'text/csv; charset=utf-8')
+          .header('content-disposition', `attachment; filename="${ds.partnerId}-${ds.name}.csv"`);
+        return reply.send(Readable.from(datasetCsv(ctx.database.pool, ctx.columnKeys, ds.id, headers)));
+      },
+    );
 
-    app.get('/value-mappings/:field', { schema: { params: FieldParams, response: { 200: z.array(ValueMappingSchema) } } }, async (request) =>
-      listValueMappings(ctx.db, request.params.field),
+    app.get(
+      '/value-mappings/:field',
+      { schema: { params: FieldParams, response: { 200: z.array(ValueMappingSchema) } } },
+      async (request) => listValueMappings(ctx.db, request.params.field),
     );
 
     app.get(
@@ -93,10 +109,14 @@ export function mappingRoutes(ctx: AppContext): FastifyPluginAsyncZod {
       async (request) => listValueMappingsToCopy(ctx.db, request.params.field),
     );
 
-    app.get('/valuemapped', { schema: { response: { 200: z.array(z.string()) } } }, async () => listValueMappedFields(ctx.db));
+    app.get('/valuemapped', { schema: { response: { 200: z.array(z.string()) } } }, async () =>
+      listValueMappedFields(ctx.db),
+    );
 
-    app.get('/valuemapped/:field', { schema: { params: FieldParams, response: { 200: z.array(ValueMappedSchema) } } }, async (request) =>
-      listValueMappedDatasets(ctx.db, request.params.field),
+    app.get(
+      '/valuemapped/:field',
+      { schema: { params: FieldParams, response: { 200: z.array(ValueMappedSchema) } } },
+      async (request) => listValueMappedDatasets(ctx.db, request.params.field),
     );
   };
 }

@@ -1,6 +1,11 @@
 import { sql } from 'drizzle-orm';
-import { type MappingEntry, MappingMessages, type ValueMapping, type ValueMapped } from '../../../common/mappings';
 import { excludeRegex } from '../../../common/mapping-rules';
+import {
+  type MappingEntry,
+  MappingMessages,
+  type ValueMapped,
+  type ValueMapping,
+} from '../../../common/mappings';
 import type { Db } from '../../db/client';
 import { badRequest } from '../../lib/http-errors';
 import { addGlobalAttributes } from './global-attribute.queries';
@@ -24,7 +29,10 @@ export async function saveMappings(db: Db, datasetId: string, entries: MappingEn
   }
   await db.transaction(async (tx) => {
     await saveDatasetMappings(tx, datasetId, entries);
-    await addGlobalAttributes(tx, entries.map((e) => e.mapped));
+    await addGlobalAttributes(
+      tx,
+      entries.map((e) => e.mapped),
+    );
   });
 }
 
@@ -37,7 +45,9 @@ export async function listValueMappings(db: Db, field: string): Promise<ValueMap
       for (const v of m.values) seen.set(`${v.original}\u0000${v.mapped}\u0000${v.insensitive}`, v);
     }
   }
-  return [...seen.values()].sort((a, b) => a.original.localeCompare(b.original, 'nl') || a.mapped.localeCompare(b.mapped, 'nl'));
+  return [...seen.values()].sort(
+    (a, b) => a.original.localeCompare(b.original, 'nl') || a.mapped.localeCompare(b.mapped, 'nl'),
+  );
 }
 
 /** The value mappings of `field` to copy into an editor: one row per original (the most used mapping). */
@@ -92,5 +102,8 @@ export async function listValueMappedDatasets(db: Db, field: string): Promise<Va
   }
   return [...byValue.entries()]
     .sort(([a], [b]) => a.localeCompare(b, 'nl'))
-    .map(([value, users]) => ({ _id: value, datasets: [...users.values()].sort((a, b) => a.name.localeCompare(b.name, 'nl')) }));
+    .map(([value, users]) => ({
+      _id: value,
+      datasets: [...users.values()].sort((a, b) => a.name.localeCompare(b.name, 'nl')),
+    }));
 }

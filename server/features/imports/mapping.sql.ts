@@ -22,7 +22,12 @@ const FALSE = sql`false`;
 
 /** A text[] literal of parameters (Drizzle would expand a JS array into a list). */
 export function textArray(list: string[]): SQL {
-  return list.length === 0 ? sql`'{}'::text[]` : sql`ARRAY[${sql.join(list.map((v) => sql`${v}`), sql`, `)}]::text[]`;
+  return list.length === 0
+    ? sql`'{}'::text[]`
+    : sql`ARRAY[${sql.join(
+        list.map((v) => sql`${v}`),
+        sql`, `,
+      )}]::text[]`;
 }
 
 /** SQL of one column mapping applied to a value expression; same order as common/mapping-rules.ts. */
@@ -76,7 +81,8 @@ export function compileMappings(
     const src = source(entry.field);
     if (!src) continue;
     // Stored values of encrypted columns are ciphertext; their filter only applies on import.
-    if (entry.exclude && !(entry.encrypted && options.sourceMayBeEncrypted)) excluded.push(excludeCondition(entry.exclude, src));
+    if (entry.exclude && !(entry.encrypted && options.sourceMayBeEncrypted))
+      excluded.push(excludeCondition(entry.exclude, src));
     if (entry.encrypted) {
       encrypted.push(entry);
       encryptedAttrKeys.push(entry.mapped, blindIndexKey(entry.mapped));

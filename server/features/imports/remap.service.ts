@@ -6,8 +6,8 @@ import type { TaskRow } from '../tasks/task.queries';
 import { encryptPass } from './encrypt-pass';
 import { lockDatasetForImport, refreshRecordCount } from './import.queries';
 import { changedCondition, ImportMessages, type ImportResult } from './import.service';
+import { getDatasetMapping, markMappingApplied } from './mapping.queries';
 import { compileMappings, lookupTables } from './mapping.sql';
-import { getDatasetMapping } from './mapping.queries';
 
 /**
  * The remap task: re-applies the dataset's current mapping to every record from its stored raw
@@ -25,7 +25,10 @@ export async function runRemap(ctx: AppContext, task: TaskRow, tctx: TaskContext
     const source = (field: string) => sql`x.raw ->> ${field}`;
     const lookups = lookupTables(mappings, source, sql`records x WHERE x.dataset_id = ${datasetId}`);
     for (const statement of lookups.create) await tx.execute(statement);
-    const compiled = compileMappings(mappings, source, { sourceMayBeEncrypted: true, precomputed: lookups.precomputed });
+    const compiled = compileMappings(mappings, source, {
+      sourceMayBeEncrypted: true,
+      precomputed: lookups.precomputed,
+    });
     const encRaw = compiled.encrypted.map((m) => m.field);
     const encAttrs = [...compiled.encrypted.map((m) => m.mapped), ...extras.map((e) => e.mapped)];
     const rows = sql`SELECT x.address_id AS key, x.raw, ${compiled.attrs} AS attrs, (${compiled.excluded}) AS excluded
@@ -39,7 +42,11 @@ export async function runRemap(ctx: AppContext, task: TaskRow, tctx: TaskContext
       updateSource = sql`src`;
     }
     const read = Number(
-      (await tx.execute<{ n: number }>(sql`SELECT count(*)::int AS n FROM records WHERE dataset_id = ${datasetId}`)).rows[0].n,
+      (
+        await tx.execute<{ n: number }>(
+          sql`SELECT count(*)::int AS n FROM records WHERE dataset_id = ${datasetId}`,
+        )
+      ).rows[0].n,
     );
     await tctx.progress(30);
 
@@ -54,11 +61,16 @@ export async function runRemap(ctx: AppContext, task: TaskRow, tctx: TaskContext
     await tctx.progress(70);
     let deleted = 0;
     if (compiled.hasExclusions) {
-      const filter = compileMappings(mappings, (field) => sql`r.raw ->> ${field}`, { sourceMayBeEncrypted: true });
-      const del = await tx.execute(sql`DELETE FROM records r WHERE r.dataset_id = ${datasetId} AND (${filter.excluded})`);
+      const filter = compileMappings(mappings, (field) => sql`r.raw ->> ${field}`, {
+        sourceMayBeEncrypted: true,
+      });
+      const del = await tx.execute(
+        sql`DELETE FROM records r WHERE r.dataset_id = ${datasetId} AND (${filter.excluded})`,
+      );
       deleted = del.rowCount ?? 0;
     }
     await refreshRecordCount(tx, datasetId);
+    await markMappingApplied(tx, datasetId);
     await tctx.progress(99);
     return { read, saved, skipped: 0, deleted, unchanged: read - saved - deleted };
   });

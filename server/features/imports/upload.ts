@@ -25,7 +25,10 @@ export async function receiveMultipartCsv(
         continue;
       }
       if (staged || refused || !part.filename.toLowerCase().endsWith('.csv')) {
-        refused ??= new HttpError(400, staged ? 'Er kan maar één bestand tegelijk worden geüpload' : ImportMessages.onlyCsv);
+        refused ??= new HttpError(
+          400,
+          staged ? 'Er kan maar één bestand tegelijk worden geüpload' : ImportMessages.onlyCsv,
+        );
         part.file.resume();
         continue;
       }

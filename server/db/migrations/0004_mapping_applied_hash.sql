@@ -1,0 +1,1 @@
+ALTER TABLE "dataset_mappings" ADD COLUMN "applied_hash" text;
