@@ -226,6 +226,8 @@ export async function runImport(ctx: AppContext, task: TaskRow, tctx: TaskContex
       const email = sql.raw(`s.c${p.emailIndex + 1}`);
       const stg = sql.raw(p.staging);
 
+      // Fresh statistics of the staged file, so the joins below get hash plans of the right size.
+      await tx.execute(sql`ANALYZE ${stg}`);
       // One row per valid, not excluded address: the first occurrence in the file wins.
       await tx.execute(sql`
         CREATE TEMP TABLE k ON COMMIT DROP AS
