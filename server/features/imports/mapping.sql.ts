@@ -131,6 +131,9 @@ export function lookupTables(
     const table = sql.raw(`lookup_${i}`);
     create.push(sql`CREATE TEMP TABLE ${table} ON COMMIT DROP AS
       SELECT v, ${columnExpression(entry, sql.raw('v'))} AS r FROM (SELECT DISTINCT ${src} AS v FROM ${from}) d WHERE v IS NOT NULL`);
+    // Without statistics the planner takes a lookup for as big as the file and hashes the file
+    // instead, which spills to disk at a million rows.
+    create.push(sql`ANALYZE ${table}`);
     joins.push(sql` LEFT JOIN ${table} ON ${table}.v = ${src}`);
     precomputed.set(entry, sql`${table}.r`);
   });
