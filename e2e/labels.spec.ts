@@ -11,7 +11,7 @@ test('labels: validation, create, duplicate, search, refused delete while in use
   // Only white space is refused on screen, under the field and in a red alert.
   await page.getByRole('link', { name: 'Nieuw label' }).click();
   await expect(page).toHaveURL(/\/types\/new$/);
-  await page.getByLabel('Label').fill('   ');
+  await page.getByRole('textbox', { name: 'Label', exact: true }).fill('   ');
   await page.getByRole('button', { name: 'Opslaan' }).click();
   await expect(page.getByRole('alert').filter({ hasText: 'Label kon niet worden opgeslagen' })).toContainText(
     'Label mag niet leeg zijn of alleen maar witruimte bevatten',
@@ -21,14 +21,14 @@ test('labels: validation, create, duplicate, search, refused delete while in use
   );
 
   // Created trimmed; back on the list.
-  await page.getByLabel('Label').fill(`  ${name}  `);
+  await page.getByRole('textbox', { name: 'Label', exact: true }).fill(`  ${name}  `);
   await page.getByRole('button', { name: 'Opslaan' }).click();
   await expect(page.getByRole('alert').filter({ hasText: 'Label succesvol aangemaakt' })).toBeVisible();
   await expect(page).toHaveURL(/\/types$/);
 
   // The same name again: the server's 409 message in the danger alert.
   await page.goto('/types/new');
-  await page.getByLabel('Label').fill(name);
+  await page.getByRole('textbox', { name: 'Label', exact: true }).fill(name);
   await page.getByRole('button', { name: 'Opslaan' }).click();
   await expect(page.getByRole('alert').filter({ hasText: 'Label kon niet worden opgeslagen' })).toContainText(
     `Het label '${name}' bestaat al`,
