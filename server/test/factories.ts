@@ -2,7 +2,10 @@ import crypto from 'node:crypto';
 import type { FastifyInstance } from 'fastify';
 import type { Db } from '../db/client';
 import { hashPassword } from '../features/auth/password';
+import { datasets } from '../features/datasets/dataset.table';
+import { partners } from '../features/partners/partner.table';
 import { insertUser, setTwoFactor, type UserRow } from '../features/users/user.queries';
+import { newId } from '../lib/ids';
 
 /** A user made for a test, with its plain password. */
 export interface TestUser {
@@ -11,7 +14,10 @@ export interface TestUser {
 }
 
 /** Inserts a user with a valid random password; returns it with the password. */
-export async function makeUser(db: Db, overrides: { name?: string; username?: string; password?: string } = {}): Promise<TestUser> {
+export async function makeUser(
+  db: Db,
+  overrides: { name?: string; username?: string; password?: string } = {},
+): Promise<TestUser> {
   const suffix = crypto.randomBytes(4).toString('hex');
   const password = overrides.password ?? `Geheim${suffix}1A`;
   const row = await insertUser(db, {
@@ -48,7 +54,6 @@ export async function makeSession(app: FastifyInstance, db: Db): Promise<{ user:
 
 /** Inserts a partner with a unique id (or the given one); returns its id. */
 export async function makePartner(db: Db, overrides: { id?: string; name?: string } = {}): Promise<string> {
-  const { partners } = await import('../features/partners/partner.table');
   const id = overrides.id ?? `p_${crypto.randomBytes(4).toString('hex')}`;
   await db.insert(partners).values({ id, name: overrides.name ?? `Partner ${id}` });
   return id;
@@ -58,10 +63,14 @@ export async function makePartner(db: Db, overrides: { id?: string; name?: strin
 export async function makeDataset(
   db: Db,
   partnerId: string,
-  overrides: { name?: string; sort?: number; types?: string[]; active?: boolean; emailColumnName?: string } = {},
+  overrides: {
+    name?: string;
+    sort?: number;
+    types?: string[];
+    active?: boolean;
+    emailColumnName?: string;
+  } = {},
 ): Promise<string> {
-  const { datasets } = await import('../features/datasets/dataset.table');
-  const { newId } = await import('../lib/ids');
   const id = newId();
   await db.insert(datasets).values({
     id,

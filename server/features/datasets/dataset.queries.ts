@@ -1,6 +1,6 @@
 import { and, asc, eq, inArray, sql } from 'drizzle-orm';
 import type { Dataset, DatasetListItem, DatasetValues } from '../../../common/datasets';
-import type { Db } from '../../db/client';
+import type { Db, DbOrTx } from '../../db/client';
 import { newId } from '../../lib/ids';
 import { labels } from '../labels/label.table';
 import { partners } from '../partners/partner.table';
@@ -8,7 +8,6 @@ import { datasets } from './dataset.table';
 
 export type DatasetRow = typeof datasets.$inferSelect;
 /** A Drizzle handle or a transaction: every query takes either. */
-export type DbOrTx = Db | Parameters<Parameters<Db['transaction']>[0]>[0];
 
 function presentFields(row: DatasetRow) {
   return {

@@ -6,12 +6,11 @@ import {
   datasetNameTakenMessage,
   unknownTypesMessage,
 } from '../../../common/datasets';
-import type { Db } from '../../db/client';
+import type { Db, DbOrTx } from '../../db/client';
 import { badRequest, conflict, type HttpError, notFound } from '../../lib/http-errors';
 import { isUniqueViolation } from '../../lib/pg-errors';
 import {
   type DatasetRow,
-  type DbOrTx,
   deleteDataset,
   getDataset,
   insertDataset,

@@ -1,7 +1,7 @@
 import { and, asc, desc, eq } from 'drizzle-orm';
 import type { Commission, Participation, RateType } from '../../../common/datasets';
+import type { DbOrTx } from '../../db/client';
 import { newId } from '../../lib/ids';
-import type { DbOrTx } from './dataset.queries';
 import { datasetCommissions, datasetParticipations } from './dataset.table';
 
 // Commission and participation share one shape (start, end and a number); the number is

@@ -1,8 +1,8 @@
 import { findOverlap } from '../../../common/dataset-rates';
 import { RATE_TEXTS, RateMessages, type RateType, rateOverlapMessage } from '../../../common/datasets';
-import type { Db } from '../../db/client';
+import type { Db, DbOrTx } from '../../db/client';
 import { badRequest, conflict, notFound } from '../../lib/http-errors';
-import { type DbOrTx, lockDataset } from './dataset.queries';
+import { lockDataset } from './dataset.queries';
 import { datasetNotFound } from './dataset.service';
 import { deleteRate, getRateByRange, insertRate, listRates, type RateRow, updateRate } from './rate.queries';
 

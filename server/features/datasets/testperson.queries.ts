@@ -1,7 +1,7 @@
 import { and, asc, eq, sql } from 'drizzle-orm';
 import type { TestPerson, TestPersonValues } from '../../../common/datasets';
+import type { DbOrTx } from '../../db/client';
 import { newId } from '../../lib/ids';
-import type { DbOrTx } from './dataset.queries';
 import { datasetTestPersons } from './dataset.table';
 
 export type TestPersonRow = typeof datasetTestPersons.$inferSelect;
