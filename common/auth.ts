@@ -16,7 +16,11 @@ export const AuthMessages = {
 export const LoginSchema = z.object({
   username: z.string().trim().min(1, 'De gebruikersnaam is een verplicht veld').max(200),
   password: z.string().min(1, 'Het wachtwoord is een verplicht veld').max(1000),
-  token: z.string().trim().max(TOKEN_LENGTH * 2).optional(),
+  token: z
+    .string()
+    .trim()
+    .max(TOKEN_LENGTH * 2)
+    .optional(),
 });
 export type Login = z.infer<typeof LoginSchema>;
 

@@ -1,12 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import {
-  compileDateFormat,
-  DATE_COMPONENTS,
-  dateFormatError,
-  parseDateWithFormat,
-  sqlSpec,
-} from './date-format';
+import { compileDateFormat, DATE_COMPONENTS, dateFormatError, parseDateWithFormat } from './date-format';
 import {
   formatDateFields,
   formatTokens,
@@ -53,8 +47,14 @@ describe('compileDateFormat', () => {
       'week',
       'weekday',
     ]);
-    expect(sqlSpec(compileDateFormat('DD MMMM YYYY HH:mm'))).toEqual([3, 0, 2, 1, 4, 5, 0, 0, 0, 0]);
-    expect(sqlSpec(compileDateFormat('gggg-ww'))).toEqual([0, 0, 0, 0, 0, 0, 0, 1, 2, 0]);
+    expect(compileDateFormat('DD MMMM YYYY HH:mm').groups).toEqual({
+      day: 1,
+      monthName: 2,
+      year: 3,
+      hour: 4,
+      minute: 5,
+    });
+    expect(compileDateFormat('gggg-ww').groups).toEqual({ weekYear: 1, week: 2 });
   });
 
   it.each(['Q', 'X', 'YY', 'hh', 'dd', 'yyyy', 'DDD', 'A', 'Do'])(

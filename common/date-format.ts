@@ -1,9 +1,8 @@
 // spec 000 §5 / DESIGN §4: a mapping's date option is a case-sensitive moment-style format; the
-// parsed value is stored as 'YYYY-MM-DD HH:mm:ss'. Imports parse in PostgreSQL (lw_date in
-// server/db/functions.ts) with the regular expression compiled here; parseDateWithFormat is the
-// JavaScript twin of that SQL and the two are cross-checked by tests.
+// parsed value is stored as 'YYYY-MM-DD HH:mm:ss'. The import runs createDateParser for every date
+// value of a file (server/features/imports/record-mapper.ts), the browser the same code.
 
-/** The components a format can capture; the order is the layout of the SQL `spec` array. */
+/** The components a format can capture. */
 export const DATE_COMPONENTS = [
   'year',
   'month',
@@ -169,11 +168,6 @@ export function dateFormatError(format: string): string | null {
   } catch (err) {
     return (err as Error).message;
   }
-}
-
-/** The capture indexes in DATE_COMPONENTS order (0 = absent): the `spec` argument of lw_date. */
-export function sqlSpec(compiled: CompiledDateFormat): number[] {
-  return DATE_COMPONENTS.map((c) => compiled.groups[c] ?? 0);
 }
 
 const TRIM_RE = new RegExp(`^[${DATE_TRIM_CHARS}]+|[${DATE_TRIM_CHARS}]+$`, 'g');

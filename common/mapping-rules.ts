@@ -1,9 +1,13 @@
 import type { ColumnMapping, ValueMapping } from './mappings';
 
 /** The exact and case-insensitive lookup tables of a value mapping (insensitive keys lower-cased). */
-export function valueMapTables(values: ValueMapping[]): { exact: Record<string, string>; insensitive: Record<string, string> } {
-  const exact: Record<string, string> = {};
-  const insensitive: Record<string, string> = {};
+export function valueMapTables(values: ValueMapping[]): {
+  exact: Record<string, string>;
+  insensitive: Record<string, string>;
+} {
+  // Without a prototype, so a file value like 'constructor' finds nothing.
+  const exact: Record<string, string> = Object.create(null);
+  const insensitive: Record<string, string> = Object.create(null);
   for (const v of values) {
     if (v.insensitive) insensitive[v.original.trim().toLowerCase()] ??= v.mapped;
     else exact[v.original.trim()] ??= v.mapped;
@@ -17,37 +21,55 @@ export function excludeRegex(filter: string): { pattern: string; insensitive: bo
   return m ? { pattern: m[1], insensitive: m[2] === 'i' } : null;
 }
 
-/** Whether a file value is excluded by a mapping's filter (exact, or a /regex/), on the trimmed value. */
-export function isExcluded(filter: string, value: string | null | undefined): boolean {
-  if (!filter) return false;
-  const v = (value ?? '').trim();
+/** Compiles an exclude filter (exact, or a /regex/) into a test of one file value, on the trimmed value. */
+export function createExcludeTest(filter: string): (value: string | null | undefined) => boolean {
+  if (!filter) return () => false;
   const re = excludeRegex(filter);
-  if (!re) return v === filter;
-  return new RegExp(re.pattern, re.insensitive ? 'i' : '').test(v);
+  if (!re) return (value) => (value ?? '').trim() === filter;
+  const compiled = new RegExp(re.pattern, re.insensitive ? 'i' : '');
+  return (value) => compiled.test((value ?? '').trim());
 }
 
+/** Whether a file value is excluded by a mapping's filter (exact, or a /regex/), on the trimmed value. */
+export function isExcluded(filter: string, value: string | null | undefined): boolean {
+  return createExcludeTest(filter)(value);
+}
+
+type MappingOptions = Pick<ColumnMapping, 'values' | 'strip' | 'lower' | 'emailDomain' | 'trim' | 'date'>;
+
 /**
- * Applies a column mapping to one file value (DESIGN §4), in this order: trim surrounding
- * space, value mapping (exact first, then case-insensitive), strip, lower, emailDomain, trim N,
- * date. Empty results are null. `parseDate` is the date parser (common/date-format.ts).
- * The SQL compiler (server/features/imports/mapping.sql.ts) does the same set-based.
+ * Compiles a column mapping into a function of one file value (DESIGN §4), applied in this order:
+ * trim surrounding space, value mapping (exact first, then case-insensitive), strip, lower,
+ * emailDomain, trim N, date. Empty results are null. `createParser` makes the date parser of a
+ * format (common/date-format.ts). The import runs this for every row, so the lookup tables and the
+ * date parser are built once here.
  */
+export function createColumnMapper(
+  m: MappingOptions,
+  createParser: (format: string) => (value: string) => string | null,
+): (value: string | null | undefined) => string | null {
+  const tables = m.values.length > 0 ? valueMapTables(m.values) : null;
+  const parseDate = m.date ? createParser(m.date) : null;
+  const trim = m.trim ?? null;
+  return (value) => {
+    let v: string | null = value?.trim() || null;
+    if (v === null) return null;
+    if (tables) v = tables.exact[v] ?? tables.insensitive[v.toLowerCase()] ?? v;
+    if (m.strip) v = v.replace(/\s+/g, '');
+    if (m.lower) v = v.toLowerCase();
+    // The part after the first '@' up to a next one (an e-mail address has one).
+    if (m.emailDomain) v = v.split('@')[1] ?? '';
+    if (trim !== null) v = v.length <= trim ? v : [...v].slice(0, trim).join('');
+    if (parseDate) v = v ? parseDate(v) : null;
+    return v || null;
+  };
+}
+
+/** Applies a column mapping to one file value (see createColumnMapper). */
 export function applyColumnMapping(
-  m: Pick<ColumnMapping, 'values' | 'strip' | 'lower' | 'emailDomain' | 'trim' | 'date'>,
+  m: MappingOptions,
   value: string | null | undefined,
   parseDate: (value: string, format: string) => string | null,
 ): string | null {
-  let v: string | null = value?.trim() || null;
-  if (v === null) return null;
-  if (m.values.length > 0) {
-    const { exact, insensitive } = valueMapTables(m.values);
-    v = exact[v] ?? insensitive[v.toLowerCase()] ?? v;
-  }
-  if (m.strip) v = v.replace(/\s+/g, '');
-  if (m.lower) v = v.toLowerCase();
-  // The part after the first '@' up to a next one (an e-mail address has one), as SQL's split_part.
-  if (m.emailDomain) v = v.split('@')[1] ?? '';
-  if (m.trim !== null && m.trim !== undefined) v = [...v].slice(0, m.trim).join('');
-  if (m.date) v = v ? parseDate(v, m.date) : null;
-  return v || null;
+  return createColumnMapper(m, (format) => (v) => parseDate(v, format))(value);
 }

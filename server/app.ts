@@ -58,7 +58,12 @@ export async function buildApp(options: BuildOptions): Promise<{ app: FastifyIns
         ? false
         : {
             level: config.logLevel,
-            redact: ['req.headers.cookie', 'req.headers.authorization', 'req.headers["x-api-key"]', 'res.headers["set-cookie"]'],
+            redact: [
+              'req.headers.cookie',
+              'req.headers.authorization',
+              'req.headers["x-api-key"]',
+              'res.headers["set-cookie"]',
+            ],
             ...(typeof options.logger === 'object' ? options.logger : {}),
           },
     bodyLimit: 1024 * 1024,
@@ -99,7 +104,9 @@ export async function buildApp(options: BuildOptions): Promise<{ app: FastifyIns
   await app.register(cookie);
   await app.register(rateLimit, { global: false });
   // Partner files are streamed straight into the database, so their size is not limited here.
-  await app.register(multipart, { limits: { fileSize: Number.POSITIVE_INFINITY, files: 1, fields: 20, fieldSize: 1024 * 1024 } });
+  await app.register(multipart, {
+    limits: { fileSize: Number.POSITIVE_INFINITY, files: 1, fields: 20, fieldSize: 1024 * 1024 },
+  });
   registerAuthGuard(app, ctx);
 
   await app.register(swagger, {

@@ -1,14 +1,14 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import type { AppContext } from './context';
 import { authRoutes } from './features/auth/auth.routes';
-import { importRoutes } from './features/imports/import.routes';
-import { mappingRoutes } from './features/imports/mapping.routes';
 import { campaignRoutes } from './features/campaigns/campaign.routes';
 import { datasetRoutes } from './features/datasets/dataset.routes';
 import { rateRoutes } from './features/datasets/rate.routes';
 import { testPersonRoutes } from './features/datasets/testperson.routes';
 import { exportColumnRoutes } from './features/exportcolumns/export-column.routes';
 import { globalAttributeRoutes } from './features/imports/global-attribute.routes';
+import { importRoutes } from './features/imports/import.routes';
+import { mappingRoutes } from './features/imports/mapping.routes';
 import { interestTypeRoutes } from './features/interesttypes/interest-type.routes';
 import { labelRoutes } from './features/labels/label.routes';
 import { partnerRoutes } from './features/partners/partner.routes';

@@ -1,9 +1,8 @@
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { drizzle, type NodePgDatabase } from 'drizzle-orm/node-postgres';
 import { migrate } from 'drizzle-orm/node-postgres/migrator';
 import pg from 'pg';
-import path from 'node:path';
-import { fileURLToPath } from 'node:url';
-import { ensureDatabaseFunctions } from './functions';
 import * as schema from './schema';
 
 export type Db = NodePgDatabase<typeof schema>;
@@ -30,16 +29,12 @@ export function openDatabase(url: string, max = 20): Database {
   return { db, pool, url, close: () => pool.end() };
 }
 
-/**
- * Applies the committed migrations and then (re)creates the database functions, under an advisory
- * lock so parallel starts do not race.
- */
+/** Applies the committed migrations under an advisory lock, so parallel starts do not race. */
 export async function migrateDatabase(database: Database): Promise<void> {
   const client = await database.pool.connect();
   try {
     await client.query('SELECT pg_advisory_lock(727001)');
     await migrate(drizzle(client, { schema }), { migrationsFolder });
-    await ensureDatabaseFunctions(client);
   } finally {
     await client.query('SELECT pg_advisory_unlock(727001)').catch(() => {});
     client.release();
@@ -48,3 +43,28 @@ export async function migrateDatabase(database: Database): Promise<void> {
 
 /** A database handle or an open transaction: query functions take either. */
 export type DbOrTx = Db | Parameters<Parameters<Db['transaction']>[0]>[0];
+
+/**
+ * Runs `fn` in a transaction on one pool connection and gives it both the Drizzle handle and the
+ * pg client (for COPY streams inside the transaction). Commits when `fn` resolves, else rolls back.
+ */
+export async function withClientTransaction<T>(
+  database: Database,
+  fn: (tx: Db, client: pg.PoolClient) => Promise<T>,
+): Promise<T> {
+  const client = await database.pool.connect();
+  let broken = false;
+  try {
+    await client.query('BEGIN');
+    const result = await fn(drizzle(client, { schema }), client);
+    await client.query('COMMIT');
+    return result;
+  } catch (err) {
+    await client.query('ROLLBACK').catch(() => {
+      broken = true;
+    });
+    throw err;
+  } finally {
+    client.release(broken);
+  }
+}

@@ -89,12 +89,18 @@ export async function startEmbeddedDatabase(
     createPostgresUser: isRoot,
     initdbFlags: ['--encoding=UTF8', '--locale=C'],
     postgresFlags: [
-      '-c', 'listen_addresses=127.0.0.1',
-      '-c', 'max_wal_size=4GB',
-      '-c', 'shared_buffers=512MB',
-      '-c', 'work_mem=64MB',
-      '-c', 'maintenance_work_mem=512MB',
-      '-c', 'max_connections=200',
+      '-c',
+      'listen_addresses=127.0.0.1',
+      '-c',
+      'max_wal_size=4GB',
+      '-c',
+      'shared_buffers=512MB',
+      '-c',
+      'work_mem=64MB',
+      '-c',
+      'maintenance_work_mem=512MB',
+      '-c',
+      'max_connections=200',
     ],
     onLog: (m) => log(m.trim()),
     onError: (e) => log(String(e)),
@@ -112,7 +118,9 @@ export async function startEmbeddedDatabase(
   try {
     await pg.start();
   } catch (err) {
-    throw new Error(`Embedded PostgreSQL could not start in ${pgDir}: ${err instanceof Error ? err.message : 'see the log'}`);
+    throw new Error(
+      `Embedded PostgreSQL could not start in ${pgDir}: ${err instanceof Error ? err.message : 'see the log'}`,
+    );
   }
   const url = `postgres://postgres:${encodeURIComponent(password)}@127.0.0.1:${port}/postgres`;
   return { url, stop: () => pg.stop() };

@@ -1,14 +1,15 @@
 // The one pg-core schema: every feature's tables, re-exported for Drizzle and drizzle-kit.
-export * from '../features/users/user.table';
+
 export * from '../features/auth/session.table';
-export * from '../features/tasks/task.table';
-export * from '../features/partners/partner.table';
-export * from '../features/datasets/dataset.table';
-export * from '../features/labels/label.table';
 export * from '../features/campaigns/campaign.table';
-export * from '../features/settings/settings.table';
-export * from '../features/interesttypes/interest-type.table';
+export * from '../features/datasets/dataset.table';
 export * from '../features/exportcolumns/export-column.table';
-export * from '../features/imports/global-attribute.table';
 export * from '../features/imports/address.table';
+export * from '../features/imports/global-attribute.table';
 export * from '../features/imports/mapping.table';
+export * from '../features/interesttypes/interest-type.table';
+export * from '../features/labels/label.table';
+export * from '../features/partners/partner.table';
+export * from '../features/settings/settings.table';
+export * from '../features/tasks/task.table';
+export * from '../features/users/user.table';

@@ -35,7 +35,12 @@ export function setSessionCookie(reply: FastifyReply, token: string, ctx: AppCon
 
 /** Clears the session cookie. */
 export function clearSessionCookie(reply: FastifyReply, ctx: AppContext): void {
-  reply.clearCookie(SESSION_COOKIE, { path: '/', httpOnly: true, sameSite: 'strict', secure: ctx.config.secureCookies });
+  reply.clearCookie(SESSION_COOKIE, {
+    path: '/',
+    httpOnly: true,
+    sameSite: 'strict',
+    secure: ctx.config.secureCookies,
+  });
 }
 
 /**

@@ -1,7 +1,7 @@
 import type { AppContext } from '../context';
 import { dropStaging } from '../features/imports/csv-staging';
-import { listOrphanStagingTables } from '../features/imports/import.queries';
 import { runDeleteAll } from '../features/imports/deleteall.service';
+import { listOrphanStagingTables } from '../features/imports/import.queries';
 import { runImport } from '../features/imports/import.service';
 import { runRemap } from '../features/imports/remap.service';
 

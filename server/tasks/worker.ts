@@ -187,7 +187,9 @@ export class TaskRunner {
       await finishTask(db, task.id, result);
     } catch (err) {
       const message =
-        err instanceof TaskError || err instanceof HttpError ? err.message : 'De taak is mislukt door een serverfout';
+        err instanceof TaskError || err instanceof HttpError
+          ? err.message
+          : 'De taak is mislukt door een serverfout';
       if (!(err instanceof TaskError || err instanceof HttpError)) log.error({ err }, 'task failed');
       await failTask(db, task.id, message, err instanceof TaskError ? err.result : undefined).catch((e) =>
         log.error({ err: e }, 'could not mark task failed'),

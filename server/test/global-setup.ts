@@ -49,7 +49,8 @@ export default async function setup(project: TestProject) {
       `SELECT datname FROM pg_database WHERE datname = $1 OR datname LIKE $2`,
       [templateDb, `${templateDb.replace('lw_tpl_', 'lw_t_')}_%`],
     );
-    for (const { datname } of rows) await admin.query(`DROP DATABASE IF EXISTS ${datname} WITH (FORCE)`).catch(() => {});
+    for (const { datname } of rows)
+      await admin.query(`DROP DATABASE IF EXISTS ${datname} WITH (FORCE)`).catch(() => {});
     await admin.end();
     await stopEmbedded?.();
     if (dir) await fs.rm(dir, { recursive: true, force: true });

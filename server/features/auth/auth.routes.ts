@@ -1,7 +1,13 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { AccountSchema, AuthMessages, LoginSchema, TwoFactorEnableSchema, TwoFactorLinkSchema } from '../../../common/auth';
 import { MessageSchema } from '../../../common/api-error';
+import {
+  AccountSchema,
+  AuthMessages,
+  LoginSchema,
+  TwoFactorEnableSchema,
+  TwoFactorLinkSchema,
+} from '../../../common/auth';
 import { UserMessages, UserSchema } from '../../../common/users';
 import type { AppContext } from '../../context';
 import { notFound } from '../../lib/http-errors';
@@ -40,9 +46,12 @@ export function authRoutes(ctx: AppContext): FastifyPluginAsyncZod {
       },
       async (request, reply) => {
         const outcome = await login(ctx, request.body);
-        if (outcome.kind === 'tokenRequired') return reply.status(206).send({ message: AuthMessages.tokenRequired });
-        if (outcome.kind === 'tokenInvalid') return reply.status(403).send({ message: AuthMessages.tokenInvalid });
-        if (outcome.kind === 'invalid') return reply.status(401).send({ message: AuthMessages.invalidCredentials });
+        if (outcome.kind === 'tokenRequired')
+          return reply.status(206).send({ message: AuthMessages.tokenRequired });
+        if (outcome.kind === 'tokenInvalid')
+          return reply.status(403).send({ message: AuthMessages.tokenInvalid });
+        if (outcome.kind === 'invalid')
+          return reply.status(401).send({ message: AuthMessages.invalidCredentials });
         setSessionCookie(reply, outcome.token, ctx);
         request.log.info({ userId: outcome.user.id }, 'login');
         return presentUser(outcome.user);
@@ -66,7 +75,9 @@ export function authRoutes(ctx: AppContext): FastifyPluginAsyncZod {
 
     app.post(
       '/auth/2fa/:userId',
-      { schema: { params: UserIdParams, body: TwoFactorEnableSchema, response: { 200: TwoFactorLinkSchema } } },
+      {
+        schema: { params: UserIdParams, body: TwoFactorEnableSchema, response: { 200: TwoFactorLinkSchema } },
+      },
       async (request) => {
         const secret = createTotpSecret();
         const row = await setTwoFactor(ctx.db, request.params.userId, secret);

@@ -35,7 +35,10 @@ export async function getSessionUser(db: Db, token: string, ttlHours: number) {
   if (!row) return undefined;
   const fullExpiry = Date.now() + ttlHours * 3600_000;
   if (fullExpiry - row.expiresAt.getTime() > 10 * 60_000) {
-    await db.update(sessions).set({ expiresAt: new Date(fullExpiry) }).where(eq(sessions.tokenHash, tokenHash));
+    await db
+      .update(sessions)
+      .set({ expiresAt: new Date(fullExpiry) })
+      .where(eq(sessions.tokenHash, tokenHash));
   }
   return row.user;
 }
@@ -47,6 +50,9 @@ export async function deleteSession(db: Db, token: string): Promise<void> {
 
 /** Removes expired sessions; returns how many. */
 export async function deleteExpiredSessions(db: Db): Promise<number> {
-  const rows = await db.delete(sessions).where(lt(sessions.expiresAt, sql`now()`)).returning({ t: sessions.tokenHash });
+  const rows = await db
+    .delete(sessions)
+    .where(lt(sessions.expiresAt, sql`now()`))
+    .returning({ t: sessions.tokenHash });
   return rows.length;
 }

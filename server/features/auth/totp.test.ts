@@ -1,5 +1,5 @@
-import { describe, expect, it } from 'vitest';
 import * as OTPAuth from 'otpauth';
+import { describe, expect, it } from 'vitest';
 import { generateTotp, verifyTotp } from './totp';
 
 // RFC 6238 Appendix B, SHA-1, secret "12345678901234567890"; our codes are the last 6 digits.

@@ -10,6 +10,7 @@ export const addresses = pgTable(
   {
     // A cache of ids per session: an import takes a million of them in one statement.
     id: bigint('id', { mode: 'number' }).primaryKey().generatedAlwaysAsIdentity({ cache: 1000 }),
+    // COLLATE "C" (migration 0005): compared for equality only, byte order is twice as fast.
     email: text('email').notNull().unique('addresses_email_key'),
     domain: text('domain').notNull(),
     sentCount: integer('sent_count').notNull().default(0),
@@ -38,6 +39,8 @@ export const records = pgTable(
     addressId: bigint('address_id', { mode: 'number' }).notNull(),
     raw: jsonb('raw').$type<Record<string, string>>().notNull(),
     attrs: jsonb('attrs').$type<Record<string, string>>().notNull(),
+    // md5 of raw and attrs (ciphertext left out): a re-import or remap writes only changed records.
+    rowHash: text('row_hash'),
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
     updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
   },

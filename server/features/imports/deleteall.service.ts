@@ -24,7 +24,7 @@ export async function runDeleteAll(
       const del = await tx.execute(sql`
         DELETE FROM records r USING addresses a
         WHERE r.dataset_id = ${p.datasetId} AND r.address_id = a.id
-          AND a.email IN (SELECT lower(btrim(${email})) FROM ${sql.raw(p.staging)} s)`);
+          AND a.email IN (SELECT lower(btrim(${email})) COLLATE "C" FROM ${sql.raw(p.staging)} s)`);
       await refreshRecordCount(tx, p.datasetId);
       await tx.execute(sql`DROP TABLE IF EXISTS ${sql.raw(p.staging)}`);
       return { read: p.rows, deleted: del.rowCount ?? 0 };

@@ -1,23 +1,17 @@
 import type { Readable } from 'node:stream';
 import { type SQL, sql } from 'drizzle-orm';
 import { ImportMessages } from '../../../common/imports';
-import type { ExtraMapping } from '../../../common/mappings';
 import type { AppContext } from '../../context';
-import type { DbOrTx } from '../../db/client';
+import { type DbOrTx, withClientTransaction } from '../../db/client';
 import { HttpError } from '../../lib/http-errors';
 import { isUniqueViolation } from '../../lib/pg-errors';
 import { type TaskContext, TaskError } from '../../tasks/worker';
 import { failTask, insertTask, type TaskRow, updateTaskProgress } from '../tasks/task.queries';
+import { copyPass, copyValue } from './copy-pass';
 import { dropStaging, stageCsv } from './csv-staging';
-import { encryptPass } from './encrypt-pass';
 import { lockDatasetForImport, refreshRecordCount } from './import.queries';
-import {
-  getDatasetMapping,
-  isMappingApplied,
-  markMappingApplied,
-  saveDatasetHeaders,
-} from './mapping.queries';
-import { compileMappings, lookupTables, textArray } from './mapping.sql';
+import { getDatasetMapping, saveDatasetHeaders } from './mapping.queries';
+import { normalizeEmail, RawEncoder, RecordMapper, rowHash } from './record-mapper';
 
 // The upload refusals are shared with the browser (common/imports.ts).
 export { ImportMessages };
@@ -40,9 +34,6 @@ export interface ImportResult {
   deleted: number;
   unchanged: number;
 }
-
-// A usable e-mail: something@domain.tld, no spaces, at most 254 characters.
-const EMAIL_RE = '^[^@[:space:]]+@[^@[:space:]]+\\.[^@[:space:]]+$';
 
 /** Finds the e-mail column (case-insensitive): the dataset's emailColumnName, else 'email'; -1 when absent. */
 export function findEmailColumn(headers: string[], configured?: string): number {
@@ -186,118 +177,93 @@ async function insertNewAddresses(tx: DbOrTx): Promise<void> {
   }
 }
 
-/**
- * The raw jsonb of a staging row: header names onto the file's values. Empty cells stay as JSON
- * null: stripping them would double the cost of this, the most expensive expression of an import.
- */
-function rawExpression(headers: string[], alias: string): SQL {
-  const cols = headers.map((_, i) => sql.raw(`${alias}.c${i + 1}`));
-  return sql`jsonb_object(${textArray(headers)}, ARRAY[${sql.join(cols, sql`, `)}]::text[])`;
-}
-
-/** Compares stored and new jsonb leaving out keys whose ciphertext differs per encryption. */
-export function changedCondition(encRaw: string[], encAttrs: string[], alias = 'excluded'): SQL {
-  const n = sql.raw(alias);
-  return sql`((r.raw - ${textArray(encRaw)}) IS DISTINCT FROM (${n}.raw - ${textArray(encRaw)})
-    OR (r.attrs - ${textArray(encAttrs)}) IS DISTINCT FROM (${n}.attrs - ${textArray(encAttrs)}))`;
+/** The work table of an import or remap: its mapped rows, created inside the task's transaction. */
+export function workTable(taskId: string): string {
+  return `imp_${taskId.toLowerCase().replace(/[^a-z0-9_]/g, '_')}`;
 }
 
 /**
- * The import task (DESIGN §4): in ONE transaction applies the dataset's mapping set-based to the
- * staged file, de-duplicates on e-mail, upserts addresses and records, deletes records absent
- * from the file, and counts read, saved, skipped, deleted and unchanged. A failure or a killed
- * process rolls everything back; the staging table is dropped in every case.
+ * The import task (DESIGN §4), in ONE transaction:
+ * 1. the staged file streams out of PostgreSQL, through the dataset's mapping in Node (RecordMapper)
+ *    and back into an unlogged work table: e-mail (null when invalid or excluded), raw and attrs as
+ *    JSON text, and a hash of both;
+ * 2. set-based SQL de-duplicates on e-mail (the first row wins), inserts new addresses, inserts new
+ *    records, updates records whose hash differs and deletes records absent from the file.
+ * Unchanged rows cost no jsonb parsing and no write. A failure or a killed process rolls
+ * everything back; the staging table is dropped in every case.
  */
 export async function runImport(ctx: AppContext, task: TaskRow, tctx: TaskContext): Promise<ImportResult> {
   const p = task.payload as ImportPayload;
   try {
-    return await ctx.db.transaction(async (tx) => {
+    return await withClientTransaction(ctx.database, async (tx, client) => {
       await tx.execute(sql`SET LOCAL work_mem = '256MB'`);
       if (!(await lockDatasetForImport(tx, p.datasetId))) throw new TaskError(ImportMessages.datasetGone);
       await tctx.progress(5, 'saving');
       const lap = stopwatch();
       const { mappings } = await getDatasetMapping(tx, p.datasetId);
-      const source = (field: string) => {
-        const i = p.headers.indexOf(field);
-        return i < 0 ? null : sql.raw(`s.c${i + 1}`);
-      };
-      const lookups = lookupTables(mappings, source, sql`${sql.raw(p.staging)} s`);
-      const compiled = compileMappings(mappings, source, { precomputed: lookups.precomputed });
-      const email = sql.raw(`s.c${p.emailIndex + 1}`);
-      const stg = sql.raw(p.staging);
+      const keys = ctx.columnKeys();
+      const mapper = new RecordMapper(p.headers, mappings, keys);
+      const raw = new RawEncoder(p.headers, mapper.encryptedSources, keys);
+      const work = workTable(task.id);
+      await tx.execute(sql`
+        CREATE UNLOGGED TABLE ${sql.raw(work)} (ln bigint, email text COLLATE "C", raw text, attrs text, hash text)`);
+      const columns = p.headers.map((_, i) => `c${i + 1}`).join(', ');
+      await copyPass(
+        ctx.database.pool,
+        client,
+        `SELECT ln, ${columns} FROM ${p.staging}`,
+        work,
+        (fields) => {
+          const values = fields.slice(1);
+          const excluded = mapper.excluded(values);
+          const email = excluded ? null : normalizeEmail(values[p.emailIndex]);
+          if (email === null) return `${fields[0]}\t\\N\t\\N\t\\N\t\\N`;
+          const [rawStored, rawHashed] = raw.encode(values);
+          const [attrsStored, attrsHashed] = mapper.attrs(values);
+          return `${fields[0]}\t${copyValue(email)}\t${copyValue(rawStored)}\t${copyValue(attrsStored)}\t${rowHash(rawHashed, attrsHashed)}`;
+        },
+        (n) => void tctx.progress(5 + Math.floor((45 * n) / Math.max(1, p.rows))).catch(() => {}),
+      );
+      tctx.log.debug({ ms: lap() }, 'import: mapped');
 
-      // Fresh statistics of the staged file, so the joins below get hash plans of the right size.
-      await tx.execute(sql`ANALYZE ${stg}`);
       // One row per valid, not excluded address: the first occurrence in the file wins.
       await tx.execute(sql`
         CREATE TEMP TABLE k ON COMMIT DROP AS
-        SELECT min(ln) AS ln, email FROM (
-          SELECT s.ln, lower(btrim(${email})) AS email FROM ${stg} s WHERE NOT (${compiled.excluded})
-        ) x
-        WHERE length(email) <= 254 AND email ~ ${EMAIL_RE}
-        GROUP BY email`);
+        SELECT min(ln) AS ln, email FROM ${sql.raw(work)} WHERE email IS NOT NULL GROUP BY email`);
       await tx.execute(sql`ANALYZE k`);
       const kept = Number((await tx.execute<{ n: number }>(sql`SELECT count(*)::int AS n FROM k`)).rows[0].n);
-      await tctx.progress(25);
+      await tctx.progress(55);
       tctx.log.debug({ ms: lap() }, 'import: dedup');
 
       await insertNewAddresses(tx);
-      await tctx.progress(45);
+      await tctx.progress(65);
       tctx.log.debug({ ms: lap() }, 'import: addresses');
 
-      // The address id of each kept row, and whether the dataset already holds it.
+      // The address id of each kept row and the hash of the dataset's record of it (if any).
       await tx.execute(sql`
         CREATE TEMP TABLE kk ON COMMIT DROP AS
-        SELECT k.ln, a.id AS key,
-          EXISTS (SELECT 1 FROM records r WHERE r.dataset_id = ${p.datasetId} AND r.address_id = a.id) AS existing
-        FROM k JOIN addresses a ON a.email = k.email`);
+        SELECT k.ln, a.id AS key, r.address_id IS NOT NULL AS existing, r.row_hash AS old_hash
+        FROM k JOIN addresses a ON a.email = k.email
+        LEFT JOIN records r ON r.dataset_id = ${p.datasetId} AND r.address_id = a.id`);
       await tx.execute(sql`ANALYZE kk`);
-      for (const statement of lookups.create) await tx.execute(statement);
-      const rows = (where: SQL) => sql`
-        SELECT kk.key, kk.existing, ${rawExpression(p.headers, 's')} AS raw, ${compiled.attrs} AS attrs
-        FROM kk JOIN ${stg} s ON s.ln = kk.ln${lookups.joins} WHERE ${where}`;
-      const extras = mappings.filter((m): m is ExtraMapping => m.type === 'extra' && m.encrypted);
-      let existingRows = sql`(${rows(sql`kk.existing`)})`;
-      if (!mappings.some((m) => m.encrypted) && (await isMappingApplied(tx, p.datasetId))) {
-        // The records were built with this very mapping, so a record whose raw columns did not
-        // change keeps its attributes: only changed rows have their mapping computed (a full
-        // re-import of an unchanged file computes none).
-        existingRows = sql`(
-          SELECT kk.key, ${rawExpression(p.headers, 's')} AS raw, ${compiled.attrs} AS attrs
-          FROM kk JOIN ${stg} s ON s.ln = kk.ln
-            JOIN records r0 ON r0.dataset_id = ${p.datasetId} AND r0.address_id = kk.key${lookups.joins}
-          WHERE kk.existing AND r0.raw IS DISTINCT FROM ${rawExpression(p.headers, 's')})`;
-      }
-      let newRows = sql`(${rows(sql`NOT kk.existing`)})`;
-      if (compiled.encrypted.length > 0 || extras.length > 0) {
-        // Encrypted values are written in Node, so these rows go through a temp table first.
-        await tx.execute(sql`CREATE TEMP TABLE src ON COMMIT DROP AS ${rows(sql`true`)}`);
-        await tx.execute(sql`CREATE INDEX ON src (key)`);
-        await encryptPass(tx, sql`src`, ctx.columnKeys(), compiled.encrypted, extras);
-        existingRows = sql`(SELECT * FROM src WHERE existing)`;
-        newRows = sql`(SELECT * FROM src WHERE NOT existing)`;
-      }
-      await tctx.progress(55);
-      tctx.log.debug({ ms: lap() }, 'import: records prepared');
+      tctx.log.debug({ ms: lap() }, 'import: keys');
 
-      const encRaw = compiled.encrypted.map((m) => m.field);
-      const encAttrs = [...compiled.encrypted.map((m) => m.mapped), ...extras.map((e) => e.mapped)];
       // The dataset row is locked, so no other writer adds records to it: new records are a
-      // plain INSERT (cheaper than ON CONFLICT), changed ones an UPDATE, identical ones
-      // untouched; every row's mapping is computed exactly once.
+      // plain INSERT (cheaper than ON CONFLICT), changed ones an UPDATE, identical ones untouched.
       const upd = await tx.execute(sql`
-        UPDATE records r SET raw = n.raw, attrs = n.attrs, updated_at = now()
-        FROM ${existingRows} n
-        WHERE r.dataset_id = ${p.datasetId} AND r.address_id = n.key
-          AND ${changedCondition(encRaw, encAttrs, 'n')}`);
-      await tctx.progress(70);
+        UPDATE records r SET raw = w.raw::jsonb, attrs = w.attrs::jsonb, row_hash = w.hash, updated_at = now()
+        FROM kk JOIN ${sql.raw(work)} w ON w.ln = kk.ln
+        WHERE kk.existing AND kk.old_hash IS DISTINCT FROM w.hash
+          AND r.dataset_id = ${p.datasetId} AND r.address_id = kk.key`);
+      await tctx.progress(75);
       tctx.log.debug({ ms: lap() }, 'import: changed records updated');
       const ins = await tx.execute(sql`
-        INSERT INTO records (dataset_id, address_id, raw, attrs)
-        SELECT ${p.datasetId}, n.key, n.raw, n.attrs FROM ${newRows} n`);
+        INSERT INTO records (dataset_id, address_id, raw, attrs, row_hash)
+        SELECT ${p.datasetId}, kk.key, w.raw::jsonb, w.attrs::jsonb, w.hash
+        FROM kk JOIN ${sql.raw(work)} w ON w.ln = kk.ln WHERE NOT kk.existing`);
       const inserted = ins.rowCount ?? 0;
       const updated = upd.rowCount ?? 0;
-      await tctx.progress(85);
+      await tctx.progress(90);
       tctx.log.debug({ ms: lap() }, 'import: new records inserted');
 
       let deleted = 0;
@@ -309,8 +275,8 @@ export async function runImport(ctx: AppContext, task: TaskRow, tctx: TaskContex
       }
       await refreshRecordCount(tx, p.datasetId);
       await saveDatasetHeaders(tx, p.datasetId, p.headers);
-      await markMappingApplied(tx, p.datasetId);
-      await tx.execute(sql`DROP TABLE IF EXISTS ${stg}`);
+      await tx.execute(sql`DROP TABLE ${sql.raw(work)}`);
+      await tx.execute(sql`DROP TABLE IF EXISTS ${sql.raw(p.staging)}`);
       tctx.log.debug({ ms: lap() }, 'import: deleted and counted');
       await tctx.progress(99);
       const saved = Number(inserted) + Number(updated);

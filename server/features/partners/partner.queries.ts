@@ -46,8 +46,15 @@ export function listPartners(db: Db): Promise<{ partner: PartnerRow; datasetCoun
 }
 
 /** One partner with its dataset count; undefined when absent. */
-export async function getPartner(db: Db, id: string): Promise<{ partner: PartnerRow; datasetCount: number } | undefined> {
-  const [row] = await db.select({ partner: partners, datasetCount }).from(partners).where(eq(partners.id, id)).limit(1);
+export async function getPartner(
+  db: Db,
+  id: string,
+): Promise<{ partner: PartnerRow; datasetCount: number } | undefined> {
+  const [row] = await db
+    .select({ partner: partners, datasetCount })
+    .from(partners)
+    .where(eq(partners.id, id))
+    .limit(1);
   return row;
 }
 
@@ -70,7 +77,11 @@ export async function insertPartner(db: Db, input: PartnerCreate): Promise<Partn
 }
 
 /** Updates a partner's fields; returns the row or undefined when absent. */
-export async function updatePartner(db: Db, id: string, values: PartnerValues): Promise<PartnerRow | undefined> {
+export async function updatePartner(
+  db: Db,
+  id: string,
+  values: PartnerValues,
+): Promise<PartnerRow | undefined> {
   const [row] = await db
     .update(partners)
     .set({ ...storedValues(values), updatedAt: new Date() })

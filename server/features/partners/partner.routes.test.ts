@@ -21,9 +21,21 @@ const newId = () => `P_${Date.now().toString(36)}_${seq++}`;
 describe('partners API', () => {
   it('creates, reads, lists, updates and deletes a partner', async () => {
     const id = newId();
-    const created = await call('POST', '/api/crud-partner', { id, name: 'Data BV', city: 'Utrecht', vatPercentage: 21 });
+    const created = await call('POST', '/api/crud-partner', {
+      id,
+      name: 'Data BV',
+      city: 'Utrecht',
+      vatPercentage: 21,
+    });
     expect(created.statusCode).toBe(200);
-    expect(created.json()).toMatchObject({ id, _id: id, name: 'Data BV', city: 'Utrecht', country: 'NL', vatPercentage: 0.21 });
+    expect(created.json()).toMatchObject({
+      id,
+      _id: id,
+      name: 'Data BV',
+      city: 'Utrecht',
+      country: 'NL',
+      vatPercentage: 0.21,
+    });
 
     const got = await call('GET', `/api/crud-partner/${id}`);
     expect(got.json()).toMatchObject({ id, datasetCount: 0, contactPersons: [] });
@@ -31,7 +43,12 @@ describe('partners API', () => {
     const list = await call('GET', '/api/crud-partner');
     expect(list.json().map((p: { id: string }) => p.id)).toContain(id);
 
-    const updated = await call('PUT', `/api/crud-partner/${id}`, { id, name: 'Data B.V.', country: 'BE', vatPercentage: 0.06 });
+    const updated = await call('PUT', `/api/crud-partner/${id}`, {
+      id,
+      name: 'Data B.V.',
+      country: 'BE',
+      vatPercentage: 0.06,
+    });
     expect(updated.statusCode).toBe(200);
     expect(updated.json()).toMatchObject({ name: 'Data B.V.', country: 'BE', vatPercentage: 0.06 });
 
@@ -46,7 +63,10 @@ describe('partners API', () => {
     const [row] = await t.database.db.select().from(partners).where(eq(partners.id, a));
     expect(row.vatPercentage).toBe(0.09);
     const b = newId();
-    expect((await call('POST', '/api/crud-partner', { id: b, name: 'B', vatPercentage: 0.21 })).json().vatPercentage).toBe(0.21);
+    expect(
+      (await call('POST', '/api/crud-partner', { id: b, name: 'B', vatPercentage: 0.21 })).json()
+        .vatPercentage,
+    ).toBe(0.21);
   });
 
   it.each([
@@ -67,7 +87,10 @@ describe('partners API', () => {
   it('lists every failed rule at once', async () => {
     const res = await call('POST', '/api/crud-partner', { id: 'a b' });
     expect(res.json().errors).toEqual(
-      expect.arrayContaining(['Het ID mag alleen letters, cijfers en underscores bevatten', 'Het naam veld is verplicht']),
+      expect.arrayContaining([
+        'Het ID mag alleen letters, cijfers en underscores bevatten',
+        'Het naam veld is verplicht',
+      ]),
     );
   });
 
@@ -87,7 +110,9 @@ describe('partners API', () => {
   });
 
   it('answers 404 for unknown partners', async () => {
-    expect((await call('GET', '/api/crud-partner/bestaatniet')).json().message).toBe('Deze partner kon niet worden gevonden');
+    expect((await call('GET', '/api/crud-partner/bestaatniet')).json().message).toBe(
+      'Deze partner kon niet worden gevonden',
+    );
     expect((await call('PUT', '/api/crud-partner/bestaatniet', { name: 'x' })).statusCode).toBe(404);
     expect((await call('DELETE', '/api/crud-partner/bestaatniet')).statusCode).toBe(404);
   });
@@ -119,7 +144,10 @@ describe('contacts API', () => {
     expect(res.statusCode).toBe(200);
     expect(res.json()).toMatchObject({ firstName: 'Jan', gender: 'M', username: 'jan_p', hasPassword: true });
     expect(res.body).not.toContain('Geheim123');
-    const [row] = await t.database.db.select().from(partnerContacts).where(eq(partnerContacts.id, res.json()._id));
+    const [row] = await t.database.db
+      .select()
+      .from(partnerContacts)
+      .where(eq(partnerContacts.id, res.json()._id));
     expect(row.passwordHash).toMatch(/^\$argon2id\$/);
     const partner = await call('GET', `/api/crud-partner/${partnerId}`);
     expect(partner.json().contactPersons).toHaveLength(1);
@@ -144,9 +172,15 @@ describe('contacts API', () => {
   it('validates the password on update only when filled', async () => {
     const partnerId = await makePartner(t.database.db);
     const created = (
-      await call('POST', `/api/crud-partner/${partnerId}/contacts`, { username: 'upd_c', password: 'Geheim123' })
+      await call('POST', `/api/crud-partner/${partnerId}/contacts`, {
+        username: 'upd_c',
+        password: 'Geheim123',
+      })
     ).json();
-    const [before] = await t.database.db.select().from(partnerContacts).where(eq(partnerContacts.id, created._id));
+    const [before] = await t.database.db
+      .select()
+      .from(partnerContacts)
+      .where(eq(partnerContacts.id, created._id));
     const kept = await call('PUT', `/api/crud-partner/${partnerId}/contacts/${created._id}`, {
       username: 'upd_c',
       firstName: 'Nieuw',
@@ -154,30 +188,47 @@ describe('contacts API', () => {
     });
     expect(kept.statusCode).toBe(200);
     expect(kept.json()).toMatchObject({ firstName: 'Nieuw', hasPassword: true });
-    const [after] = await t.database.db.select().from(partnerContacts).where(eq(partnerContacts.id, created._id));
+    const [after] = await t.database.db
+      .select()
+      .from(partnerContacts)
+      .where(eq(partnerContacts.id, created._id));
     expect(after.passwordHash).toBe(before.passwordHash);
-    const weak = await call('PUT', `/api/crud-partner/${partnerId}/contacts/${created._id}`, { username: 'upd_c', password: 'zwak' });
+    const weak = await call('PUT', `/api/crud-partner/${partnerId}/contacts/${created._id}`, {
+      username: 'upd_c',
+      password: 'zwak',
+    });
     expect(weak.statusCode).toBe(400);
     const changed = await call('PUT', `/api/crud-partner/${partnerId}/contacts/${created._id}`, {
       username: 'upd_c',
       password: 'AnderWachtwoord9',
     });
     expect(changed.statusCode).toBe(200);
-    const [last] = await t.database.db.select().from(partnerContacts).where(eq(partnerContacts.id, created._id));
+    const [last] = await t.database.db
+      .select()
+      .from(partnerContacts)
+      .where(eq(partnerContacts.id, created._id));
     expect(last.passwordHash).not.toBe(before.passwordHash);
   });
 
   it('refuses a username that another contact has (409)', async () => {
     const partnerId = await makePartner(t.database.db);
-    await call('POST', `/api/crud-partner/${partnerId}/contacts`, { username: 'dubbel', password: 'Geheim123' });
-    const res = await call('POST', `/api/crud-partner/${partnerId}/contacts`, { username: 'Dubbel', password: 'Geheim123' });
+    await call('POST', `/api/crud-partner/${partnerId}/contacts`, {
+      username: 'dubbel',
+      password: 'Geheim123',
+    });
+    const res = await call('POST', `/api/crud-partner/${partnerId}/contacts`, {
+      username: 'Dubbel',
+      password: 'Geheim123',
+    });
     expect(res.statusCode).toBe(409);
     expect(res.json().message).toBe('Deze gebruikersnaam is al in gebruik');
   });
 
   it('gets, lists and deletes contacts, with 404 for unknown ones', async () => {
     const partnerId = await makePartner(t.database.db);
-    const c = (await call('POST', `/api/crud-partner/${partnerId}/contacts`, { firstName: 'Piet', gender: 'U' })).json();
+    const c = (
+      await call('POST', `/api/crud-partner/${partnerId}/contacts`, { firstName: 'Piet', gender: 'U' })
+    ).json();
     expect((await call('GET', `/api/crud-partner/${partnerId}/contacts/${c._id}`)).json()).toMatchObject({
       firstName: 'Piet',
       gender: 'U',
@@ -190,6 +241,8 @@ describe('contacts API', () => {
     const missing = await call('GET', `/api/crud-partner/${partnerId}/contacts/${c._id}`);
     expect(missing.statusCode).toBe(404);
     expect(missing.json().message).toBe('Deze contactpersoon kon niet worden gevonden');
-    expect((await call('POST', '/api/crud-partner/bestaatniet/contacts', { firstName: 'x' })).statusCode).toBe(404);
+    expect(
+      (await call('POST', '/api/crud-partner/bestaatniet/contacts', { firstName: 'x' })).statusCode,
+    ).toBe(404);
   });
 });

@@ -34,15 +34,25 @@ export function partnerRoutes(ctx: AppContext): FastifyPluginAsyncZod {
       (await listPartners(ctx.db)).map((r) => presentPartner(r.partner, r.datasetCount)),
     );
 
-    app.post('/crud-partner', { schema: { body: PartnerCreateSchema, response: { 200: PartnerSchema } } }, async (request) =>
-      presentPartner(await createPartner(ctx.db, request.body), 0),
+    app.post(
+      '/crud-partner',
+      { schema: { body: PartnerCreateSchema, response: { 200: PartnerSchema } } },
+      async (request) => presentPartner(await createPartner(ctx.db, request.body), 0),
     );
 
-    app.get('/crud-partner/:id', { schema: { params: PartnerParams, response: { 200: PartnerSchema } } }, async (request) => {
-      const found = await getPartner(ctx.db, request.params.id);
-      if (!found) throw notFound(PartnerMessages.notFound);
-      return presentPartner(found.partner, found.datasetCount, await listPartnerContacts(ctx.db, found.partner.id));
-    });
+    app.get(
+      '/crud-partner/:id',
+      { schema: { params: PartnerParams, response: { 200: PartnerSchema } } },
+      async (request) => {
+        const found = await getPartner(ctx.db, request.params.id);
+        if (!found) throw notFound(PartnerMessages.notFound);
+        return presentPartner(
+          found.partner,
+          found.datasetCount,
+          await listPartnerContacts(ctx.db, found.partner.id),
+        );
+      },
+    );
 
     app.put(
       '/crud-partner/:id',
@@ -54,10 +64,14 @@ export function partnerRoutes(ctx: AppContext): FastifyPluginAsyncZod {
       },
     );
 
-    app.delete('/crud-partner/:id', { schema: { params: PartnerParams, response: { 200: MessageSchema } } }, async (request) => {
-      await removePartner(ctx.db, request.params.id);
-      return { message: PartnerMessages.deleted };
-    });
+    app.delete(
+      '/crud-partner/:id',
+      { schema: { params: PartnerParams, response: { 200: MessageSchema } } },
+      async (request) => {
+        await removePartner(ctx.db, request.params.id);
+        return { message: PartnerMessages.deleted };
+      },
+    );
 
     app.get(
       '/crud-partner/:id/contacts',

@@ -1,9 +1,9 @@
 import {
-  ContactMessages,
   type ContactCreate,
+  ContactMessages,
   type ContactUpdate,
-  PartnerMessages,
   type PartnerCreate,
+  PartnerMessages,
   type PartnerUpdate,
 } from '../../../common/partners';
 import type { Db } from '../../db/client';
@@ -25,7 +25,8 @@ export async function createPartner(db: Db, input: PartnerCreate): Promise<Partn
 
 /** Saves a partner's fields; throws 400 when the body changes the id and 404 when absent. */
 export async function savePartner(db: Db, id: string, input: PartnerUpdate): Promise<PartnerRow> {
-  if (input.id !== undefined && input.id !== '' && input.id !== id) throw badRequest(PartnerMessages.idMayNotChange);
+  if (input.id !== undefined && input.id !== '' && input.id !== id)
+    throw badRequest(PartnerMessages.idMayNotChange);
   const { id: _ignored, ...values } = input;
   const row = await updatePartner(db, id, values);
   if (!row) throw notFound(PartnerMessages.notFound);
@@ -47,7 +48,10 @@ export async function assertPartnerExists(db: Db, id: string): Promise<void> {
   if (!(await getPartner(db, id))) throw notFound(PartnerMessages.notFound);
 }
 
-async function contactValues(input: ContactCreate | ContactUpdate, keepPassword: boolean): Promise<ContactValues> {
+async function contactValues(
+  input: ContactCreate | ContactUpdate,
+  keepPassword: boolean,
+): Promise<ContactValues> {
   const username = input.username === '' ? null : input.username;
   let passwordHash: string | null | undefined;
   if (username === null) passwordHash = null;
@@ -77,7 +81,12 @@ export async function createContact(db: Db, partnerId: string, input: ContactCre
 }
 
 /** Saves a contact; an empty password keeps the stored one. Throws 404 or 409. */
-export async function saveContact(db: Db, partnerId: string, id: string, input: ContactUpdate): Promise<ContactRow> {
+export async function saveContact(
+  db: Db,
+  partnerId: string,
+  id: string,
+  input: ContactUpdate,
+): Promise<ContactRow> {
   try {
     const row = await updateContact(db, partnerId, id, await contactValues(input, true));
     if (!row) throw notFound(ContactMessages.notFound);

@@ -1,5 +1,5 @@
-import { index, numeric, pgTable, text, timestamp, uniqueIndex } from 'drizzle-orm/pg-core';
 import { sql } from 'drizzle-orm';
+import { index, numeric, pgTable, text, timestamp, uniqueIndex } from 'drizzle-orm/pg-core';
 
 /** Data partners that supply address lists; the id is chosen by the user ([A-Za-z0-9_]+). */
 export const partners = pgTable('partners', {
@@ -42,6 +42,8 @@ export const partnerContacts = pgTable(
   },
   (t) => [
     index('partner_contacts_partner_idx').on(t.partnerId),
-    uniqueIndex('partner_contacts_username_key').on(sql`lower(${t.username})`).where(sql`${t.username} IS NOT NULL`),
+    uniqueIndex('partner_contacts_username_key')
+      .on(sql`lower(${t.username})`)
+      .where(sql`${t.username} IS NOT NULL`),
   ],
 );

@@ -1,8 +1,8 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { ConnectorStatusSchema, VersionSchema } from '../../../common/shell';
 import type { AppContext } from '../../context';
-import { hasRunningTasks } from '../tasks/task.queries';
 import { APP_VERSION } from '../../version';
+import { hasRunningTasks } from '../tasks/task.queries';
 
 /** Version info and the connector status of the sidebar (spec 001 §2 Shell, DESIGN §4). */
 export function shellRoutes(ctx: AppContext): FastifyPluginAsyncZod {

@@ -89,7 +89,12 @@ export async function claimTask(db: Db, types: string[], workerKey: number): Pro
 }
 
 /** Records progress (0-100) and optionally a new running state. */
-export async function updateTaskProgress(db: Db, id: string, percentage: number, state?: string): Promise<void> {
+export async function updateTaskProgress(
+  db: Db,
+  id: string,
+  percentage: number,
+  state?: string,
+): Promise<void> {
   await db
     .update(tasks)
     .set({ percentage: Math.max(0, Math.min(100, Math.round(percentage))), ...(state ? { state } : {}) })

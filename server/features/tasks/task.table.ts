@@ -20,5 +20,8 @@ export const tasks = pgTable(
     result: jsonb('result'),
     workerKey: bigint('worker_key', { mode: 'number' }),
   },
-  (t) => [index('tasks_state_created_idx').on(t.state, t.createdAt), index('tasks_created_idx').on(t.createdAt)],
+  (t) => [
+    index('tasks_state_created_idx').on(t.state, t.createdAt),
+    index('tasks_created_idx').on(t.createdAt),
+  ],
 );

@@ -13,7 +13,10 @@ export function presentUser(row: UserRow): User {
 
 /** Lists all users sorted by name. */
 export function listUsers(db: Db): Promise<UserRow[]> {
-  return db.select().from(users).orderBy(asc(sql`lower(${users.name})`), asc(users.id));
+  return db
+    .select()
+    .from(users)
+    .orderBy(asc(sql`lower(${users.name})`), asc(users.id));
 }
 
 /** Finds a user by id; undefined when absent. */
@@ -43,7 +46,10 @@ export async function insertUser(
   db: Db,
   values: { name: string; username: string; passwordHash: string },
 ): Promise<UserRow> {
-  const [row] = await db.insert(users).values({ id: newId(), ...values }).returning();
+  const [row] = await db
+    .insert(users)
+    .values({ id: newId(), ...values })
+    .returning();
   return row;
 }
 

@@ -17,14 +17,20 @@ export function userRoutes(ctx: AppContext): FastifyPluginAsyncZod {
       (await listUsers(ctx.db)).map(presentUser),
     );
 
-    app.get('/users/:id', { schema: { params: IdParams, response: { 200: UserSchema } } }, async (request) => {
-      const row = await getUser(ctx.db, request.params.id);
-      if (!row) throw notFound(UserMessages.notFound);
-      return presentUser(row);
-    });
+    app.get(
+      '/users/:id',
+      { schema: { params: IdParams, response: { 200: UserSchema } } },
+      async (request) => {
+        const row = await getUser(ctx.db, request.params.id);
+        if (!row) throw notFound(UserMessages.notFound);
+        return presentUser(row);
+      },
+    );
 
-    app.post('/users', { schema: { body: UserCreateSchema, response: { 200: UserSchema } } }, async (request) =>
-      presentUser(await createUser(ctx.db, request.body)),
+    app.post(
+      '/users',
+      { schema: { body: UserCreateSchema, response: { 200: UserSchema } } },
+      async (request) => presentUser(await createUser(ctx.db, request.body)),
     );
 
     app.put(
@@ -33,9 +39,13 @@ export function userRoutes(ctx: AppContext): FastifyPluginAsyncZod {
       async (request) => presentUser(await saveUser(ctx.db, request.params.id, request.body)),
     );
 
-    app.delete('/users/:id', { schema: { params: IdParams, response: { 200: MessageSchema } } }, async (request) => {
-      await removeUser(ctx.db, request.params.id, currentUser(request).id);
-      return { message: UserMessages.deleted };
-    });
+    app.delete(
+      '/users/:id',
+      { schema: { params: IdParams, response: { 200: MessageSchema } } },
+      async (request) => {
+        await removeUser(ctx.db, request.params.id, currentUser(request).id);
+        return { message: UserMessages.deleted };
+      },
+    );
   };
 }
