@@ -4,6 +4,7 @@ import { ImportMessages } from '../../../common/imports';
 import type { AppContext } from '../../context';
 import { type DbOrTx, withClientTransaction } from '../../db/client';
 import { HttpError } from '../../lib/http-errors';
+import { pgTextArray } from '../../lib/pg-array';
 import { isUniqueViolation } from '../../lib/pg-errors';
 import { type TaskContext, TaskError } from '../../tasks/worker';
 import { failTask, insertTask, type TaskRow, updateTaskProgress } from '../tasks/task.queries';
@@ -203,10 +204,10 @@ export async function runImport(ctx: AppContext, task: TaskRow, tctx: TaskContex
       const { mappings } = await getDatasetMapping(tx, p.datasetId);
       const keys = ctx.columnKeys();
       const mapper = new RecordMapper(p.headers, mappings, keys);
-      const raw = new RawEncoder(p.headers, mapper.encryptedSources, keys);
+      const rawEncoder = new RawEncoder(p.headers, mapper.encryptedSources, keys);
       const work = workTable(task.id);
       await tx.execute(sql`
-        CREATE UNLOGGED TABLE ${sql.raw(work)} (ln bigint, email text COLLATE "C", raw text, attrs text, hash text)`);
+        CREATE UNLOGGED TABLE ${sql.raw(work)} (ln bigint, email text COLLATE "C", attrs text, hash text, patch text)`);
       const columns = p.headers.map((_, i) => `c${i + 1}`).join(', ');
       await copyPass(
         ctx.database.pool,
@@ -218,9 +219,10 @@ export async function runImport(ctx: AppContext, task: TaskRow, tctx: TaskContex
           const excluded = mapper.excluded(values);
           const email = excluded ? null : normalizeEmail(values[p.emailIndex]);
           if (email === null) return `${fields[0]}\t\\N\t\\N\t\\N\t\\N`;
-          const [rawStored, rawHashed] = raw.encode(values);
-          const [attrsStored, attrsHashed] = mapper.attrs(values);
-          return `${fields[0]}\t${copyValue(email)}\t${copyValue(rawStored)}\t${copyValue(attrsStored)}\t${rowHash(rawHashed, attrsHashed)}`;
+          const [attrs, attrsHash] = mapper.attrs(values);
+          const hash = rowHash(rawEncoder.hashText(values), attrsHash);
+          const patch = rawEncoder.patches ? copyValue(rawEncoder.patch(values)) : '\\N';
+          return `${fields[0]}\t${copyValue(email)}\t${copyValue(attrs)}\t${hash}\t${patch}`;
         },
         (n) => void tctx.progress(5 + Math.floor((45 * n) / Math.max(1, p.rows))).catch(() => {}),
       );
@@ -250,17 +252,20 @@ export async function runImport(ctx: AppContext, task: TaskRow, tctx: TaskContex
 
       // The dataset row is locked, so no other writer adds records to it: new records are a
       // plain INSERT (cheaper than ON CONFLICT), changed ones an UPDATE, identical ones untouched.
+      const stg = sql.raw(p.staging);
+      const rawJson = sql`jsonb_object(${pgTextArray(p.headers)}::text[], ARRAY[${sql.raw(columns.replace(/c/g, 's.c'))}]::text[])`;
+      const raw = rawEncoder.patches ? sql`${rawJson} || coalesce(w.patch::jsonb, '{}')` : rawJson;
       const upd = await tx.execute(sql`
-        UPDATE records r SET raw = w.raw::jsonb, attrs = w.attrs::jsonb, row_hash = w.hash, updated_at = now()
-        FROM kk JOIN ${sql.raw(work)} w ON w.ln = kk.ln
+        UPDATE records r SET raw = ${raw}, attrs = w.attrs::jsonb, row_hash = w.hash, updated_at = now()
+        FROM kk JOIN ${sql.raw(work)} w ON w.ln = kk.ln JOIN ${stg} s ON s.ln = kk.ln
         WHERE kk.existing AND kk.old_hash IS DISTINCT FROM w.hash
           AND r.dataset_id = ${p.datasetId} AND r.address_id = kk.key`);
       await tctx.progress(75);
       tctx.log.debug({ ms: lap() }, 'import: changed records updated');
       const ins = await tx.execute(sql`
         INSERT INTO records (dataset_id, address_id, raw, attrs, row_hash)
-        SELECT ${p.datasetId}, kk.key, w.raw::jsonb, w.attrs::jsonb, w.hash
-        FROM kk JOIN ${sql.raw(work)} w ON w.ln = kk.ln WHERE NOT kk.existing`);
+        SELECT ${p.datasetId}, kk.key, ${raw}, w.attrs::jsonb, w.hash
+        FROM kk JOIN ${sql.raw(work)} w ON w.ln = kk.ln JOIN ${stg} s ON s.ln = kk.ln WHERE NOT kk.existing`);
       const inserted = ins.rowCount ?? 0;
       const updated = upd.rowCount ?? 0;
       await tctx.progress(90);
@@ -276,7 +281,7 @@ export async function runImport(ctx: AppContext, task: TaskRow, tctx: TaskContex
       await refreshRecordCount(tx, p.datasetId);
       await saveDatasetHeaders(tx, p.datasetId, p.headers);
       await tx.execute(sql`DROP TABLE ${sql.raw(work)}`);
-      await tx.execute(sql`DROP TABLE IF EXISTS ${sql.raw(p.staging)}`);
+      await tx.execute(sql`DROP TABLE IF EXISTS ${stg}`);
       tctx.log.debug({ ms: lap() }, 'import: deleted and counted');
       await tctx.progress(99);
       const saved = Number(inserted) + Number(updated);

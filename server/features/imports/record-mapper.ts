@@ -20,23 +20,6 @@ export function normalizeEmail(value: string | null | undefined): string | null 
   return email && email.length <= 254 && EMAIL_RE.test(email) ? email : null;
 }
 
-/** One row after mapping: the JSON texts of raw and attrs, the row hash, and whether a filter excludes it. */
-export interface MappedRow {
-  excluded: boolean;
-  /** JSON of the raw columns (encrypted columns as ciphertext plus blind index); null when unchanged (remap). */
-  raw: string | null;
-  attrs: string;
-  /** md5 of raw and attrs with every ciphertext left out (its blind index stands in for it). */
-  hash: string;
-}
-
-interface CompiledColumn {
-  mapped: string;
-  source: number;
-  apply: (value: string | null) => string | null;
-  encrypted: boolean;
-}
-
 // Date values repeat (birth dates, sign-up days): each distinct one is parsed once, up to a bound.
 function cachedDateParser(format: string): (value: string) => string | null {
   const parse = createDateParser(format);
@@ -52,7 +35,25 @@ function cachedDateParser(format: string): (value: string) => string | null {
   };
 }
 
-const quote = (s: string) => JSON.stringify(s);
+// Characters JSON must escape, and lone surrogates (JSON.stringify writes those as \u escapes).
+const JSON_SPECIAL = /["\\\u0000-\u001f\ud800-\udfff]/;
+
+/** A JSON string literal; the common case (nothing to escape) without JSON.stringify. */
+export function quote(s: string): string {
+  return JSON_SPECIAL.test(s) ? JSON.stringify(s) : `"${s}"`;
+}
+
+/** One entry of a hash text: length-prefixed, so no value can pass for another. */
+function hashEntry(key: string, value: string | null): string {
+  return value === null ? `${key.length}:${key}-` : `${key.length}:${key}${value.length}:${value}`;
+}
+
+interface AttributeSource {
+  key: string;
+  value: (values: (string | null)[]) => string | null;
+  encrypted: boolean;
+  blindIndexOf?: string;
+}
 
 /**
  * A dataset's mapping compiled for one pass over rows whose values come in the order of `fields`
@@ -61,12 +62,11 @@ const quote = (s: string) => JSON.stringify(s);
  * streams the rows: per row it costs a few µs, where the same expressions in SQL cost tens.
  */
 export class RecordMapper {
-  private readonly columns: CompiledColumn[] = [];
   private readonly excludes: { source: number; test: (v: string | null) => boolean }[] = [];
-  private readonly extras: ExtraMapping[];
-  private readonly attrOrder: string[];
+  private readonly attributes: AttributeSource[];
   /** Field positions whose raw value is stored encrypted. */
   readonly encryptedSources: Set<number>;
+  private readonly hasEncryption: boolean;
 
   constructor(
     readonly fields: string[],
@@ -75,37 +75,28 @@ export class RecordMapper {
     options: { remap?: boolean } = {},
   ) {
     const index = new Map(fields.map((f, i) => [f, i] as const));
+    const byKey = new Map<string, AttributeSource>();
+    this.encryptedSources = new Set();
     for (const entry of mappings) {
-      if (entry.type === 'extra') continue;
+      if (entry.type === 'extra') {
+        const fixed = entry.value === '' ? null : entry.value;
+        byKey.set(entry.mapped, { key: entry.mapped, value: () => fixed, encrypted: entry.encrypted });
+        continue;
+      }
       const source = index.get(entry.field);
       if (source === undefined) continue;
       // Stored values of encrypted columns are ciphertext of the file value: their filter applies on import only.
       if (entry.exclude && !(entry.encrypted && options.remap))
         this.excludes.push({ source, test: createExcludeTest(entry.exclude) });
-      this.columns.push({
-        mapped: entry.mapped,
-        source,
-        apply: createColumnMapper(entry as ColumnMapping, cachedDateParser),
-        encrypted: entry.encrypted,
-      });
+      const apply = createColumnMapper(entry as ColumnMapping, cachedDateParser);
+      byKey.set(entry.mapped, { key: entry.mapped, value: (values) => apply(values[source]), encrypted: entry.encrypted });
+      if (entry.encrypted) this.encryptedSources.add(source);
     }
-    this.extras = mappings.filter((m): m is ExtraMapping => m.type === 'extra');
-    this.encryptedSources = new Set(this.columns.filter((c) => c.encrypted).map((c) => c.source));
-    const names = new Set<string>();
-    for (const c of this.columns) {
-      names.add(c.mapped);
-      if (c.encrypted) names.add(blindIndexKey(c.mapped));
+    for (const a of [...byKey.values()]) {
+      if (a.encrypted) byKey.set(blindIndexKey(a.key), { ...a, key: blindIndexKey(a.key), blindIndexOf: a.key });
     }
-    for (const e of this.extras) {
-      names.add(e.mapped);
-      if (e.encrypted) names.add(blindIndexKey(e.mapped));
-    }
-    this.attrOrder = [...names].sort();
-  }
-
-  /** Whether a mapping encrypts anything (then hash and stored texts differ). */
-  get encrypts(): boolean {
-    return this.encryptedSources.size > 0 || this.extras.some((e) => e.encrypted);
+    this.attributes = [...byKey.values()].sort((a, b) => (a.key < b.key ? -1 : a.key > b.key ? 1 : 0));
+    this.hasEncryption = this.attributes.some((a) => a.encrypted);
   }
 
   /** Whether a filter excludes the row. */
@@ -115,48 +106,58 @@ export class RecordMapper {
   }
 
   /**
-   * The attrs of a row as [stored JSON, JSON for the hash]: keys sorted, empty values left out,
-   * encrypted ones as ciphertext plus blind index (the hash text leaves the ciphertext out).
+   * The attrs of a row as [stored JSON, hash text]: keys sorted, empty values left out, encrypted
+   * ones as ciphertext plus blind index (the hash text has the blind index only).
    */
   attrs(values: (string | null)[]): [string, string] {
-    const out: Record<string, string> = {};
-    for (const c of this.columns) {
-      const v = c.apply(values[c.source]);
+    let json = '';
+    let hash = '';
+    let plain: Map<string, string | null> | null = null;
+    for (const a of this.attributes) {
+      if (!a.encrypted) {
+        const v = a.value(values);
+        if (v === null) continue;
+        json += `,${quote(a.key)}:${quote(v)}`;
+        hash += hashEntry(a.key, v);
+        continue;
+      }
+      // An encrypted attribute and its blind index share one computed value.
+      plain ??= new Map();
+      const name = a.blindIndexOf ?? a.key;
+      let v = plain.get(name);
+      if (v === undefined) {
+        v = a.value(values);
+        plain.set(name, v);
+      }
       if (v === null) continue;
-      if (c.encrypted) {
-        out[blindIndexKey(c.mapped)] = blindIndex(this.keys, v);
-        out[c.mapped] = encryptValue(this.keys, v);
-      } else out[c.mapped] = v;
+      if (a.blindIndexOf) {
+        const bi = blindIndex(this.keys, v);
+        json += `,${quote(a.key)}:"${bi}"`;
+        hash += hashEntry(a.key, bi);
+      } else {
+        json += `,${quote(a.key)}:${quote(encryptValue(this.keys, v))}`;
+        hash += hashEntry(a.key, '');
+      }
     }
-    for (const e of this.extras) {
-      if (e.value === '') continue;
-      if (e.encrypted) {
-        out[blindIndexKey(e.mapped)] = blindIndex(this.keys, e.value);
-        out[e.mapped] = encryptValue(this.keys, e.value);
-      } else out[e.mapped] = e.value;
-    }
-    let stored = '{';
-    let hashed = '{';
-    for (const key of this.attrOrder) {
-      const v = out[key];
-      if (v === undefined) continue;
-      const pair = `${stored.length > 1 ? ',' : ''}${quote(key)}:`;
-      stored += pair + quote(v);
-      hashed += (hashed.length > 1 ? ',' : '') + quote(key) + ':' + (isEncrypted(v) ? '""' : quote(v));
-    }
-    return [`${stored}}`, `${hashed}}`];
+    return [`{${json.slice(1)}}`, hash];
+  }
+
+  /** Whether any attribute is encrypted. */
+  get encrypts(): boolean {
+    return this.hasEncryption;
   }
 }
 
 /** md5 (hex) of the hash texts of raw and attrs. */
 export function rowHash(raw: string, attrs: string): string {
-  return crypto.createHash('md5').update(raw).update('\u0000').update(attrs).digest('hex');
+  return crypto.hash('md5', `${raw}\u0000${attrs}`);
 }
 
 /**
- * The raw columns of an imported file row as [stored JSON, JSON for the hash]: the headers with
- * their values (empty cells as null) in sorted key order; a column of an encrypted mapping is
- * stored as ciphertext with its blind index beside it.
+ * The raw columns of an imported file row, which PostgreSQL stores from the staging table itself
+ * (jsonb_object of the headers). Node adds what SQL cannot: the hash text (keys sorted, like
+ * encodeStoredRaw reads them back on remap) and, for columns of encrypted mappings, a patch with
+ * the ciphertext and the blind index that replaces the plain value.
  */
 export class RawEncoder {
   private readonly order: { key: string; source: number; blind: boolean }[];
@@ -167,37 +168,42 @@ export class RawEncoder {
     private readonly keys: ColumnKeys,
   ) {
     const entries = headers.map((key, source) => ({ key, source, blind: false }));
-    for (const source of encrypted)
-      entries.push({ key: blindIndexKey(headers[source]), source, blind: true });
+    for (const source of encrypted) entries.push({ key: blindIndexKey(headers[source]), source, blind: true });
     this.order = entries.sort((a, b) => (a.key < b.key ? -1 : a.key > b.key ? 1 : 0));
   }
 
-  encode(values: (string | null)[]): [string, string] {
-    let stored = '{';
-    let hashed = '{';
+  /** Whether rows need a patch (some column is encrypted). */
+  get patches(): boolean {
+    return this.encrypted.size > 0;
+  }
+
+  /** The hash text of a row's raw columns (ciphertext stands as an empty value). */
+  hashText(values: (string | null)[]): string {
+    let hash = '';
     for (const { key, source, blind } of this.order) {
       const v = values[source] ?? null;
-      const sep = stored.length > 1 ? ',' : '';
       if (blind) {
-        if (v === null) continue;
-        const text = `${sep}${quote(key)}:${quote(blindIndex(this.keys, v))}`;
-        stored += text;
-        hashed += text;
-      } else if (v !== null && this.encrypted.has(source)) {
-        stored += `${sep}${quote(key)}:${quote(encryptValue(this.keys, v))}`;
-        hashed += `${sep}${quote(key)}:""`;
-      } else {
-        const text = `${sep}${quote(key)}:${v === null ? 'null' : quote(v)}`;
-        stored += text;
-        hashed += text;
-      }
+        if (v !== null) hash += hashEntry(key, blindIndex(this.keys, v));
+      } else hash += hashEntry(key, v !== null && this.encrypted.has(source) ? '' : v);
     }
-    return [`${stored}}`, `${hashed}}`];
+    return hash;
+  }
+
+  /** The JSON patch of the encrypted columns of a row: ciphertext and blind index; null when none. */
+  patch(values: (string | null)[]): string | null {
+    let json = '';
+    for (const source of this.encrypted) {
+      const v = values[source];
+      if (v === null || v === undefined) continue;
+      const key = this.order.find((o) => o.source === source && !o.blind)?.key ?? '';
+      json += `,${quote(key)}:${quote(encryptValue(this.keys, v))},${quote(blindIndexKey(key))}:"${blindIndex(this.keys, v)}"`;
+    }
+    return json === '' ? null : `{${json.slice(1)}}`;
   }
 }
 
 /**
- * The hash text of stored raw columns (remap): keys sorted, ciphertext left out. Plain values of
+ * The hash text of stored raw columns (remap), as RawEncoder made it on import. Plain values of
  * columns that are now encrypted are encrypted (returned as `stored`, else null: raw unchanged).
  */
 export function encodeStoredRaw(
@@ -213,16 +219,12 @@ export function encodeStoredRaw(
     raw[blindIndexKey(field)] = blindIndex(keys, v);
     changed = true;
   }
-  const sorted = Object.keys(raw).sort();
-  let stored = '{';
-  let hashed = '{';
-  for (const key of sorted) {
+  let hashed = '';
+  for (const key of Object.keys(raw).sort()) {
     const v = raw[key];
-    const sep = stored.length > 1 ? ',' : '';
-    stored += `${sep}${quote(key)}:${v === null ? 'null' : quote(v)}`;
-    hashed += `${sep}${quote(key)}:${v === null ? 'null' : isEncrypted(v) ? '""' : quote(v)}`;
+    hashed += hashEntry(key, v !== null && isEncrypted(v) ? '' : v);
   }
-  return { stored: changed ? `${stored}}` : null, hashed: `${hashed}}` };
+  return { stored: changed ? JSON.stringify(raw) : null, hashed };
 }
 
 /** A stored raw value as the mapping sees it: ciphertext decrypted. */
