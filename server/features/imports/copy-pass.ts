@@ -1,109 +1,139 @@
-import { Transform } from 'node:stream';
+import os from 'node:os';
+import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
+import { Worker } from 'node:worker_threads';
 import type pg from 'pg';
 import { from as copyFrom, to as copyTo } from 'pg-copy-streams';
+import { mapBlock } from './copy-text';
+import type { ColumnKeys } from './crypto';
+import { createRowMapper, type MapSpec } from './row-mappers';
 
-// PostgreSQL's COPY text format: rows end in \n, fields are separated by \t, \N is NULL, and
-// backslash escapes stand for the special characters.
-const UNESCAPE: Record<string, string> = { b: '\b', f: '\f', n: '\n', r: '\r', t: '\t', v: '\v', '\\': '\\' };
+/** Below this many rows a pass maps on the main thread: starting workers would cost more. */
+export const WORKER_THRESHOLD = 50_000;
 
-/** Decodes one field of COPY text output. */
-export function copyField(text: string): string | null {
-  if (text === '\\N') return null;
-  if (!text.includes('\\')) return text;
-  return text.replace(/\\(x[0-9a-fA-F]{1,2}|[0-7]{1,3}|.)/g, (_, e: string) => {
-    if (e[0] === 'x') return String.fromCharCode(Number.parseInt(e.slice(1), 16));
-    if (/^[0-7]/.test(e)) return String.fromCharCode(Number.parseInt(e, 8));
-    return UNESCAPE[e] ?? e;
-  });
-}
+/** A few worker threads that map blocks of rows, answering in the order asked. */
+class MapperThreads {
+  private readonly workers: Worker[];
+  private readonly waiting = new Map<number, { resolve: (r: { out: string; rows: number }) => void; reject: (e: Error) => void }>();
+  private seq = 0;
+  private failure: Error | null = null;
+  private closing = false;
 
-const SPECIAL = /[\\\n\r\t]/;
+  constructor(count: number, spec: MapSpec, keys: ColumnKeys) {
+    this.workers = Array.from({ length: count }, () => {
+      const worker = new Worker(new URL('./copy-worker-entry.mjs', import.meta.url), {
+        workerData: { spec, encryptionKey: keys.encryptionKey, indexKey: keys.indexKey },
+      });
+      worker.on('message', (m: { seq: number; out?: string; rows?: number; error?: string }) => {
+        const waiter = this.waiting.get(m.seq);
+        this.waiting.delete(m.seq);
+        if (m.error !== undefined) waiter?.reject(new Error(m.error));
+        else waiter?.resolve({ out: m.out ?? '', rows: m.rows ?? 0 });
+      });
+      worker.on('error', (err: Error) => this.fail(err));
+      worker.on('exit', (code) => {
+        if (!this.closing) this.fail(new Error(`mapping worker stopped (${code})`));
+      });
+      return worker;
+    });
+  }
 
-/** Encodes one value for COPY text input (null as \N). */
-export function copyValue(value: string | null): string {
-  if (value === null) return '\\N';
-  if (!SPECIAL.test(value)) return value;
-  return value.replace(/[\\\n\r\t]/g, (ch) =>
-    ch === '\\' ? '\\\\' : ch === '\n' ? '\\n' : ch === '\r' ? '\\r' : '\\t',
-  );
+  private fail(err: Error): void {
+    this.failure ??= err;
+    for (const waiter of this.waiting.values()) waiter.reject(err);
+    this.waiting.clear();
+  }
+
+  map(text: string): Promise<{ out: string; rows: number }> {
+    if (this.failure) return Promise.reject(this.failure);
+    const seq = this.seq++;
+    return new Promise((resolve, reject) => {
+      this.waiting.set(seq, { resolve, reject });
+      this.workers[seq % this.workers.length].postMessage({ seq, text });
+    });
+  }
+
+  async close(): Promise<void> {
+    this.closing = true;
+    await Promise.all(this.workers.map((w) => w.terminate()));
+  }
 }
 
 /**
  * Streams the rows of `select` (run on a connection of its own from `pool`, so it reads what is
- * committed) through `mapRow` into `COPY target FROM STDIN` on `client` (inside the caller's
- * transaction). `mapRow` gets the decoded fields and returns the encoded output line without its
- * line break, or null to leave the row out. Backpressure keeps memory flat whatever the row count;
- * `onRows` hears the number of rows read so far, about every 10,000 rows.
+ * committed) through the row mapper of `spec` into `COPY target FROM STDIN` on `client` (inside
+ * the caller's transaction). With `rows` at or above WORKER_THRESHOLD the blocks are mapped by
+ * worker threads (one per core) in parallel, in order; otherwise on this thread. Backpressure
+ * keeps memory flat whatever the row count; `onRows` hears the rows mapped so far. Returns the
+ * number of rows.
  */
-export async function copyPass(
-  pool: pg.Pool,
-  client: pg.PoolClient,
-  select: string,
-  target: string,
-  mapRow: (fields: (string | null)[]) => string | null,
-  onRows: (rows: number) => void = () => {},
-): Promise<number> {
+export async function copyPass(options: {
+  pool: pg.Pool;
+  client: pg.PoolClient;
+  select: string;
+  target: string;
+  spec: MapSpec;
+  keys: ColumnKeys;
+  rows: number;
+  threads?: number;
+  onRows?: (rows: number) => void;
+}): Promise<number> {
+  const { pool, client, select, target, spec, keys, onRows = () => {} } = options;
+  const threadCount =
+    options.threads ?? (options.rows >= WORKER_THRESHOLD ? Math.min(4, Math.max(1, os.availableParallelism())) : 0);
+  const threads = threadCount > 0 ? new MapperThreads(threadCount, spec, keys) : null;
+  const mapRow = threads ? null : createRowMapper(spec, keys);
+  const map = (text: string) => (threads ? threads.map(text) : Promise.resolve(mapBlock(text, mapRow!)));
   const reader = await pool.connect();
-  let rows = 0;
-  let rest: Buffer | null = null;
+  let mapped = 0;
   let reported = 0;
-  const lines = (text: string): string => {
-    let out = '';
-    let start = 0;
-    while (start < text.length) {
-      let end = text.indexOf('\n', start);
-      if (end < 0) end = text.length;
-      const fields = text.slice(start, end).split('\t').map(copyField);
-      start = end + 1;
-      rows++;
-      const line = mapRow(fields);
-      if (line !== null) out += `${line}\n`;
-    }
-    if (rows - reported >= 10_000) {
-      reported = rows;
-      onRows(rows);
-    }
-    return out;
+  const source = reader.query(copyTo(`COPY (${select}) TO STDOUT`));
+
+  // A block still waiting when the COPY fails must not turn into an unhandled rejection.
+  const settled = <T>(promise: Promise<T>) => {
+    promise.catch(() => {});
+    return promise;
   };
-  const transform = new Transform({
-    transform(chunk: Buffer, _enc, cb) {
-      try {
-        const data: Buffer = rest ? Buffer.concat([rest, chunk]) : chunk;
-        // Rows never hold a bare line break, so cutting after the last one keeps UTF-8 intact.
-        const cut = data.lastIndexOf(10);
-        if (cut < 0) {
-          rest = data;
-          return cb();
-        }
-        rest = cut + 1 < data.length ? data.subarray(cut + 1) : null;
-        const out = lines(data.toString('utf8', 0, cut));
-        cb(null, out.length > 0 ? out : undefined);
-      } catch (err) {
-        cb(err as Error);
+  // Blocks of whole rows go out to be mapped; at most `inFlight` wait, answers come back in order.
+  const inFlight = Math.max(2, threadCount * 3);
+  async function* lines(): AsyncGenerator<string> {
+    const pending: Promise<{ out: string; rows: number }>[] = [];
+    const done = async () => {
+      const { out, rows } = await pending.shift()!;
+      mapped += rows;
+      if (mapped - reported >= 10_000) {
+        reported = mapped;
+        onRows(mapped);
       }
-    },
-    flush(cb) {
-      try {
-        const out = rest && rest.length > 0 ? lines(rest.toString('utf8')) : '';
-        cb(null, out.length > 0 ? out : undefined);
-      } catch (err) {
-        cb(err as Error);
+      return out;
+    };
+    let rest: Buffer | null = null;
+    for await (const chunk of source as AsyncIterable<Buffer>) {
+      const data: Buffer = rest ? Buffer.concat([rest, chunk]) : chunk;
+      // Rows never hold a bare line break, so cutting after the last one keeps UTF-8 intact.
+      const cut = data.lastIndexOf(10);
+      if (cut < 0) {
+        rest = data;
+        continue;
       }
-    },
-  });
+      rest = cut + 1 < data.length ? data.subarray(cut + 1) : null;
+      if (cut > 0) pending.push(settled(map(data.toString('utf8', 0, cut))));
+      while (pending.length >= inFlight) yield await done();
+    }
+    if (rest && rest.length > 0) pending.push(settled(map(rest.toString('utf8'))));
+    while (pending.length > 0) yield await done();
+  }
+
   try {
-    await pipeline(
-      reader.query(copyTo(`COPY (${select}) TO STDOUT`)),
-      transform,
-      client.query(copyFrom(`COPY ${target} FROM STDIN`)),
-    );
-    onRows(rows);
+    await pipeline(Readable.from(lines()), client.query(copyFrom(`COPY ${target} FROM STDIN`)));
+    onRows(mapped);
     reader.release();
-    return rows;
+    return mapped;
   } catch (err) {
     // A connection left in the middle of a COPY is closed, not reused.
     reader.release(true);
     throw err;
+  } finally {
+    await threads?.close();
   }
 }

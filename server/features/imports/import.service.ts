@@ -8,11 +8,11 @@ import { pgTextArray } from '../../lib/pg-array';
 import { isUniqueViolation } from '../../lib/pg-errors';
 import { type TaskContext, TaskError } from '../../tasks/worker';
 import { failTask, insertTask, type TaskRow, updateTaskProgress } from '../tasks/task.queries';
-import { copyPass, copyValue } from './copy-pass';
+import { copyPass } from './copy-pass';
 import { dropStaging, stageCsv } from './csv-staging';
 import { lockDatasetForImport, refreshRecordCount } from './import.queries';
 import { getDatasetMapping, saveDatasetHeaders } from './mapping.queries';
-import { normalizeEmail, RawEncoder, RecordMapper, rowHash } from './record-mapper';
+import { importPatches } from './row-mappers';
 
 // The upload refusals are shared with the browser (common/imports.ts).
 export { ImportMessages };
@@ -203,32 +203,25 @@ export async function runImport(ctx: AppContext, task: TaskRow, tctx: TaskContex
       const lap = stopwatch();
       const { mappings } = await getDatasetMapping(tx, p.datasetId);
       const keys = ctx.columnKeys();
-      const mapper = new RecordMapper(p.headers, mappings, keys);
-      const rawEncoder = new RawEncoder(p.headers, mapper.encryptedSources, keys);
+      const spec = { kind: 'import' as const, headers: p.headers, emailIndex: p.emailIndex, mappings };
       const work = workTable(task.id);
       await tx.execute(sql`
-        CREATE UNLOGGED TABLE ${sql.raw(work)} (ln bigint, email text COLLATE "C", attrs text, hash text, patch text)`);
+        CREATE UNLOGGED TABLE ${sql.raw(work)} (ln bigint, email text COLLATE "C", attrs jsonb, hash text, patch jsonb)`);
       const columns = p.headers.map((_, i) => `c${i + 1}`).join(', ');
-      await copyPass(
-        ctx.database.pool,
+      await copyPass({
+        pool: ctx.database.pool,
         client,
-        `SELECT ln, ${columns} FROM ${p.staging}`,
-        work,
-        (fields) => {
-          const values = fields.slice(1);
-          const excluded = mapper.excluded(values);
-          const email = excluded ? null : normalizeEmail(values[p.emailIndex]);
-          if (email === null) return `${fields[0]}\t\\N\t\\N\t\\N\t\\N`;
-          const [attrs, attrsHash] = mapper.attrs(values);
-          const hash = rowHash(rawEncoder.hashText(values), attrsHash);
-          const patch = rawEncoder.patches ? copyValue(rawEncoder.patch(values)) : '\\N';
-          return `${fields[0]}\t${copyValue(email)}\t${copyValue(attrs)}\t${hash}\t${patch}`;
-        },
-        (n) => void tctx.progress(5 + Math.floor((45 * n) / Math.max(1, p.rows))).catch(() => {}),
-      );
+        select: `SELECT ln, ${columns} FROM ${p.staging}`,
+        target: work,
+        spec,
+        keys,
+        rows: p.rows,
+        onRows: (n) => void tctx.progress(5 + Math.floor((45 * n) / Math.max(1, p.rows))).catch(() => {}),
+      });
       tctx.log.debug({ ms: lap() }, 'import: mapped');
 
       // One row per valid, not excluded address: the first occurrence in the file wins.
+      await tx.execute(sql`ANALYZE ${sql.raw(work)}`);
       await tx.execute(sql`
         CREATE TEMP TABLE k ON COMMIT DROP AS
         SELECT min(ln) AS ln, email FROM ${sql.raw(work)} WHERE email IS NOT NULL GROUP BY email`);
@@ -241,11 +234,11 @@ export async function runImport(ctx: AppContext, task: TaskRow, tctx: TaskContex
       await tctx.progress(65);
       tctx.log.debug({ ms: lap() }, 'import: addresses');
 
-      // The address id of each kept row and the hash of the dataset's record of it (if any).
+      // The address id of each kept row, whether the dataset holds it, and whether it changed.
       await tx.execute(sql`
         CREATE TEMP TABLE kk ON COMMIT DROP AS
-        SELECT k.ln, a.id AS key, r.address_id IS NOT NULL AS existing, r.row_hash AS old_hash
-        FROM k JOIN addresses a ON a.email = k.email
+        SELECT k.ln, a.id AS key, r.address_id IS NOT NULL AS existing, r.row_hash IS DISTINCT FROM w.hash AS changed
+        FROM k JOIN addresses a ON a.email = k.email JOIN ${sql.raw(work)} w ON w.ln = k.ln
         LEFT JOIN records r ON r.dataset_id = ${p.datasetId} AND r.address_id = a.id`);
       await tx.execute(sql`ANALYZE kk`);
       tctx.log.debug({ ms: lap() }, 'import: keys');
@@ -254,17 +247,17 @@ export async function runImport(ctx: AppContext, task: TaskRow, tctx: TaskContex
       // plain INSERT (cheaper than ON CONFLICT), changed ones an UPDATE, identical ones untouched.
       const stg = sql.raw(p.staging);
       const rawJson = sql`jsonb_object(${pgTextArray(p.headers)}::text[], ARRAY[${sql.raw(columns.replace(/c/g, 's.c'))}]::text[])`;
-      const raw = rawEncoder.patches ? sql`${rawJson} || coalesce(w.patch::jsonb, '{}')` : rawJson;
+      const raw = importPatches(spec, keys) ? sql`${rawJson} || coalesce(w.patch, '{}')` : rawJson;
       const upd = await tx.execute(sql`
-        UPDATE records r SET raw = ${raw}, attrs = w.attrs::jsonb, row_hash = w.hash, updated_at = now()
+        UPDATE records r SET raw = ${raw}, attrs = w.attrs, row_hash = w.hash, updated_at = now()
         FROM kk JOIN ${sql.raw(work)} w ON w.ln = kk.ln JOIN ${stg} s ON s.ln = kk.ln
-        WHERE kk.existing AND kk.old_hash IS DISTINCT FROM w.hash
+        WHERE kk.existing AND kk.changed
           AND r.dataset_id = ${p.datasetId} AND r.address_id = kk.key`);
       await tctx.progress(75);
       tctx.log.debug({ ms: lap() }, 'import: changed records updated');
       const ins = await tx.execute(sql`
         INSERT INTO records (dataset_id, address_id, raw, attrs, row_hash)
-        SELECT ${p.datasetId}, kk.key, ${raw}, w.attrs::jsonb, w.hash
+        SELECT ${p.datasetId}, kk.key, ${raw}, w.attrs, w.hash
         FROM kk JOIN ${sql.raw(work)} w ON w.ln = kk.ln JOIN ${stg} s ON s.ln = kk.ln WHERE NOT kk.existing`);
       const inserted = ins.rowCount ?? 0;
       const updated = upd.rowCount ?? 0;

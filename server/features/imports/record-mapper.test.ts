@@ -2,7 +2,7 @@ import crypto from 'node:crypto';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { columnMapping, type MappingEntry } from '../../../common/mappings';
-import { copyField, copyValue } from './copy-pass';
+import { copyField, copyValue } from './copy-text';
 import { type ColumnKeys, decryptValue, isEncrypted } from './crypto';
 import { encodeStoredRaw, normalizeEmail, RawEncoder, RecordMapper, rowHash } from './record-mapper';
 

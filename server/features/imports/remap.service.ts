@@ -3,11 +3,10 @@ import type { AppContext } from '../../context';
 import { withClientTransaction } from '../../db/client';
 import { type TaskContext, TaskError } from '../../tasks/worker';
 import type { TaskRow } from '../tasks/task.queries';
-import { copyPass, copyValue } from './copy-pass';
+import { copyPass } from './copy-pass';
 import { lockDatasetForImport, refreshRecordCount } from './import.queries';
 import { ImportMessages, type ImportResult, workTable } from './import.service';
 import { getDatasetMapping } from './mapping.queries';
-import { encodeStoredRaw, plainValue, RecordMapper, rowHash } from './record-mapper';
 
 /**
  * The remap task: re-applies the dataset's current mapping to every record from its stored raw
@@ -22,9 +21,6 @@ export async function runRemap(ctx: AppContext, task: TaskRow, tctx: TaskContext
     await tctx.progress(5, 'updating');
     const { mappings } = await getDatasetMapping(tx, datasetId);
     const keys = ctx.columnKeys();
-    const fields = [...new Set(mappings.flatMap((m) => (m.type === 'column' ? [m.field] : [])))];
-    const mapper = new RecordMapper(fields, mappings, keys, { remap: true });
-    const encryptFields = new Set([...mapper.encryptedSources].map((i) => fields[i]));
     const total = Number(
       (await tx.execute<{ n: number }>(sql`SELECT record_count AS n FROM datasets WHERE id = ${datasetId}`))
         .rows[0]?.n ?? 0,
@@ -33,21 +29,16 @@ export async function runRemap(ctx: AppContext, task: TaskRow, tctx: TaskContext
     await tx.execute(
       sql`CREATE UNLOGGED TABLE ${sql.raw(work)} (key bigint, raw text, attrs text, hash text, excluded boolean)`,
     );
-    const read = await copyPass(
-      ctx.database.pool,
+    const read = await copyPass({
+      pool: ctx.database.pool,
       client,
-      `SELECT address_id, raw::text FROM records WHERE dataset_id = ${client.escapeLiteral(datasetId)}`,
-      work,
-      (row) => {
-        const raw = JSON.parse(row[1] ?? '{}') as Record<string, string | null>;
-        const values = fields.map((f) => plainValue(keys, raw[f]));
-        if (mapper.excluded(values)) return `${row[0]}\t\\N\t\\N\t\\N\tt`;
-        const { stored, hashed } = encodeStoredRaw(raw, encryptFields, keys);
-        const [attrs, attrsHashed] = mapper.attrs(values);
-        return `${row[0]}\t${copyValue(stored)}\t${copyValue(attrs)}\t${rowHash(hashed, attrsHashed)}\tf`;
-      },
-      (n) => void tctx.progress(5 + Math.floor((60 * n) / Math.max(1, total))).catch(() => {}),
-    );
+      select: `SELECT address_id, raw::text FROM records WHERE dataset_id = ${client.escapeLiteral(datasetId)}`,
+      target: work,
+      spec: { kind: 'remap', mappings },
+      keys,
+      rows: total,
+      onRows: (n) => void tctx.progress(5 + Math.floor((60 * n) / Math.max(1, total))).catch(() => {}),
+    });
     await tx.execute(sql`ANALYZE ${sql.raw(work)}`);
     await tctx.progress(70);
 

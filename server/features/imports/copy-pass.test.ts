@@ -1,0 +1,95 @@
+import crypto from 'node:crypto';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { columnMapping } from '../../../common/mappings';
+import { type Database, openDatabase, withClientTransaction } from '../../db/client';
+import { createTestDatabase, dropTestDatabase } from '../../test/app';
+import { copyPass } from './copy-pass';
+import type { ColumnKeys } from './crypto';
+import type { MapSpec } from './row-mappers';
+
+const keys: ColumnKeys = { encryptionKey: crypto.randomBytes(32), indexKey: crypto.randomBytes(32) };
+const spec: MapSpec = {
+  kind: 'import',
+  headers: ['email', 'naam', 'datum'],
+  emailIndex: 0,
+  mappings: [
+    columnMapping('naam', 'lastName', { lower: true }),
+    columnMapping('datum', 'day', { date: 'D-M-YYYY' }),
+  ],
+};
+const ROWS = 5000;
+
+let url: string;
+let database: Database;
+
+beforeAll(async () => {
+  url = await createTestDatabase();
+  database = openDatabase(url, 4);
+  // Values with every character COPY text escapes, multi-byte UTF-8 and NULLs.
+  await database.pool.query(`
+    CREATE TABLE src_rows AS
+    SELECT g AS ln,
+      CASE WHEN g % 10 = 0 THEN 'geen adres' ELSE 'Persoon' || g || '@Voorbeeld.nl' END AS c1,
+      CASE WHEN g % 7 = 0 THEN NULL ELSE E'Zoë\\t"van" \\\\ Dijk\\n' || g END AS c2,
+      (1 + g % 28) || '-' || (1 + g % 12) || '-19' || (50 + g % 50) AS c3
+    FROM generate_series(1, ${ROWS}) g`);
+});
+
+afterAll(async () => {
+  await database.close();
+  await dropTestDatabase(url);
+});
+
+async function run(threads: number): Promise<{ rows: number; lines: string[] }> {
+  return withClientTransaction(database, async (_tx, client) => {
+    await client.query('CREATE TEMP TABLE out_rows (ln bigint, email text, attrs jsonb, hash text, patch jsonb) ON COMMIT DROP');
+    const rows = await copyPass({
+      pool: database.pool,
+      client,
+      select: 'SELECT ln, c1, c2, c3 FROM src_rows ORDER BY ln',
+      target: 'out_rows',
+      spec,
+      keys,
+      rows: ROWS,
+      threads,
+    });
+    const result = await client.query<{ line: string }>(
+      `SELECT concat_ws('|', ln, email, attrs::text, hash) AS line FROM out_rows ORDER BY ln`,
+    );
+    return { rows, lines: result.rows.map((r) => r.line) };
+  });
+}
+
+describe('copyPass', () => {
+  it('maps every row the same on worker threads as on the main thread', async () => {
+    const inline = await run(0);
+    const parallel = await run(2);
+    expect(inline.rows).toBe(ROWS);
+    expect(parallel.rows).toBe(ROWS);
+    expect(parallel.lines).toEqual(inline.lines);
+    expect(inline.lines[0]).toBe(
+      `1|persoon1@voorbeeld.nl|{"day": "1951-02-02 00:00:00", "lastName": "zoë\\t\\"van\\" \\\\ dijk\\n1"}|${inline.lines[0].split('|').at(-1)}`,
+    );
+    expect(inline.lines[9]).toBe('10');
+  });
+
+  it('fails, leaving nothing half done, when a row cannot be mapped', async () => {
+    await expect(
+      withClientTransaction(database, async (_tx, client) => {
+        await client.query('CREATE TEMP TABLE bad_rows (ln bigint, email text) ON COMMIT DROP');
+        await copyPass({
+          pool: database.pool,
+          client,
+          select: 'SELECT ln, c1, c2, c3 FROM src_rows',
+          target: 'bad_rows',
+          spec,
+          keys,
+          rows: ROWS,
+          threads: 2,
+        });
+      }),
+    ).rejects.toThrow();
+    const idle = await database.pool.query('SELECT 1 AS ok');
+    expect(idle.rows[0].ok).toBe(1);
+  });
+});

@@ -1,0 +1,39 @@
+// PostgreSQL's COPY text format: rows end in \n, fields are separated by \t, \N is NULL, and
+// backslash escapes stand for the special characters.
+const UNESCAPE: Record<string, string> = { b: '\b', f: '\f', n: '\n', r: '\r', t: '\t', v: '\v', '\\': '\\' };
+
+/** Decodes one field of COPY text output. */
+export function copyField(text: string): string | null {
+  if (text === '\\N') return null;
+  if (!text.includes('\\')) return text;
+  return text.replace(/\\(x[0-9a-fA-F]{1,2}|[0-7]{1,3}|.)/g, (_, e: string) => {
+    if (e[0] === 'x') return String.fromCharCode(Number.parseInt(e.slice(1), 16));
+    if (/^[0-7]/.test(e)) return String.fromCharCode(Number.parseInt(e, 8));
+    return UNESCAPE[e] ?? e;
+  });
+}
+
+const SPECIAL = /[\\\n\r\t]/;
+
+/** Encodes one value for COPY text input (null as \N). */
+export function copyValue(value: string | null): string {
+  if (value === null) return '\\N';
+  if (!SPECIAL.test(value)) return value;
+  return value.replace(/[\\\n\r\t]/g, (ch) => (ch === '\\' ? '\\\\' : ch === '\n' ? '\\n' : ch === '\r' ? '\\r' : '\\t'));
+}
+
+/** Maps a block of complete COPY text rows (without the final line break) to output lines. */
+export function mapBlock(text: string, mapRow: (fields: (string | null)[]) => string): { out: string; rows: number } {
+  let out = '';
+  let rows = 0;
+  let start = 0;
+  while (start < text.length) {
+    let end = text.indexOf('\n', start);
+    if (end < 0) end = text.length;
+    const fields = text.slice(start, end).split('\t').map(copyField);
+    start = end + 1;
+    rows++;
+    out += `${mapRow(fields)}\n`;
+  }
+  return { out, rows };
+}
