@@ -1,3 +1,4 @@
+import os from 'node:os';
 import path from 'node:path';
 
 /** Runtime settings of the server, read once from the environment with their defaults. */
@@ -13,6 +14,8 @@ export interface AppConfig {
   loginRateWindowMs: number;
   taskConcurrency: number;
   taskPollMs: number;
+  /** Worker threads that map a large import or remap (0: on the main thread). */
+  importThreads: number;
   webDir: string;
   secureCookies: boolean;
   startWorker: boolean;
@@ -24,6 +27,13 @@ export interface AppConfig {
 function intFromEnv(value: string | undefined, fallback: number): number {
   const parsed = Number.parseInt(value ?? '', 10);
   return Number.isFinite(parsed) && parsed > 0 ? parsed : fallback;
+}
+
+// One mapping thread per core but one (the main thread and PostgreSQL need theirs), 1 to 4;
+// IMPORT_THREADS=0 maps on the main thread.
+function threadsFromEnv(value: string | undefined): number {
+  const parsed = Number.parseInt(value ?? '', 10);
+  return Number.isFinite(parsed) && parsed >= 0 ? Math.min(parsed, 16) : Math.max(1, Math.min(4, os.availableParallelism() - 1));
 }
 
 /** Reads the configuration from `env` (default `process.env`); returns a complete AppConfig. */
@@ -40,6 +50,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
     loginRateWindowMs: intFromEnv(env.LOGIN_RATE_WINDOW_MS, 5 * 60 * 1000),
     taskConcurrency: intFromEnv(env.TASK_CONCURRENCY, 2),
     taskPollMs: intFromEnv(env.TASK_POLL_MS, 1000),
+    importThreads: threadsFromEnv(env.IMPORT_THREADS),
     webDir: path.resolve(env.WEB_DIR ?? './dist/web'),
     secureCookies: env.SECURE_COOKIES === 'true',
     startWorker: env.START_WORKER !== 'false',

@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { columnMapping } from '../../../common/mappings';
 import { type Database, openDatabase, withClientTransaction } from '../../db/client';
 import { createTestDatabase, dropTestDatabase } from '../../test/app';
-import { copyPass } from './copy-pass';
+import { copyPass, WORKER_THRESHOLD } from './copy-pass';
 import type { ColumnKeys } from './crypto';
 import type { MapSpec } from './row-mappers';
 
@@ -50,7 +50,7 @@ async function run(threads: number): Promise<{ rows: number; lines: string[] }> 
       target: 'out_rows',
       spec,
       keys,
-      rows: ROWS,
+      rows: threads > 0 ? WORKER_THRESHOLD : ROWS,
       threads,
     });
     const result = await client.query<{ line: string }>(
@@ -84,7 +84,7 @@ describe('copyPass', () => {
           target: 'bad_rows',
           spec,
           keys,
-          rows: ROWS,
+          rows: WORKER_THRESHOLD,
           threads: 2,
         });
       }),

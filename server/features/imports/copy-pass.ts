@@ -1,4 +1,3 @@
-import os from 'node:os';
 import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { Worker } from 'node:worker_threads';
@@ -23,6 +22,9 @@ class MapperThreads {
     this.workers = Array.from({ length: count }, () => {
       const worker = new Worker(new URL('./copy-worker-entry.mjs', import.meta.url), {
         workerData: { spec, encryptionKey: keys.encryptionKey, indexKey: keys.indexKey },
+        // Small heaps: a worker's garbage is short-lived strings, collected young; this keeps the
+        // server's memory flat (issue 4: under 400 MB whatever the file size).
+        resourceLimits: { maxOldGenerationSizeMb: 64, maxYoungGenerationSizeMb: 16 },
       });
       worker.on('message', (m: { seq: number; out?: string; rows?: number; error?: string }) => {
         const waiter = this.waiting.get(m.seq);
@@ -63,7 +65,7 @@ class MapperThreads {
  * Streams the rows of `select` (run on a connection of its own from `pool`, so it reads what is
  * committed) through the row mapper of `spec` into `COPY target FROM STDIN` on `client` (inside
  * the caller's transaction). With `rows` at or above WORKER_THRESHOLD the blocks are mapped by
- * worker threads (one per core) in parallel, in order; otherwise on this thread. Backpressure
+ * `threads` worker threads in parallel, in order; otherwise on this thread. Backpressure
  * keeps memory flat whatever the row count; `onRows` hears the rows mapped so far. Returns the
  * number of rows.
  */
@@ -75,12 +77,12 @@ export async function copyPass(options: {
   spec: MapSpec;
   keys: ColumnKeys;
   rows: number;
-  threads?: number;
+  /** Worker threads to use for `rows` at or above WORKER_THRESHOLD (0: this thread). */
+  threads: number;
   onRows?: (rows: number) => void;
 }): Promise<number> {
   const { pool, client, select, target, spec, keys, onRows = () => {} } = options;
-  const threadCount =
-    options.threads ?? (options.rows >= WORKER_THRESHOLD ? Math.min(4, Math.max(1, os.availableParallelism())) : 0);
+  const threadCount = options.rows >= WORKER_THRESHOLD ? options.threads : 0;
   const threads = threadCount > 0 ? new MapperThreads(threadCount, spec, keys) : null;
   const mapRow = threads ? null : createRowMapper(spec, keys);
   const map = (text: string) => (threads ? threads.map(text) : Promise.resolve(mapBlock(text, mapRow!)));

@@ -216,6 +216,7 @@ export async function runImport(ctx: AppContext, task: TaskRow, tctx: TaskContex
         spec,
         keys,
         rows: p.rows,
+        threads: ctx.config.importThreads,
         onRows: (n) => void tctx.progress(5 + Math.floor((45 * n) / Math.max(1, p.rows))).catch(() => {}),
       });
       tctx.log.debug({ ms: lap() }, 'import: mapped');

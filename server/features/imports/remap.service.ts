@@ -37,6 +37,7 @@ export async function runRemap(ctx: AppContext, task: TaskRow, tctx: TaskContext
       spec: { kind: 'remap', mappings },
       keys,
       rows: total,
+      threads: ctx.config.importThreads,
       onRows: (n) => void tctx.progress(5 + Math.floor((60 * n) / Math.max(1, total))).catch(() => {}),
     });
     await tx.execute(sql`ANALYZE ${sql.raw(work)}`);
