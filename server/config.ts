@@ -33,7 +33,9 @@ function intFromEnv(value: string | undefined, fallback: number): number {
 // IMPORT_THREADS=0 maps on the main thread.
 function threadsFromEnv(value: string | undefined): number {
   const parsed = Number.parseInt(value ?? '', 10);
-  return Number.isFinite(parsed) && parsed >= 0 ? Math.min(parsed, 16) : Math.max(1, Math.min(4, os.availableParallelism() - 1));
+  return Number.isFinite(parsed) && parsed >= 0
+    ? Math.min(parsed, 16)
+    : Math.max(1, Math.min(4, os.availableParallelism() - 1));
 }
 
 /** Reads the configuration from `env` (default `process.env`); returns a complete AppConfig. */

@@ -42,7 +42,9 @@ afterAll(async () => {
 
 async function run(threads: number): Promise<{ rows: number; lines: string[] }> {
   return withClientTransaction(database, async (_tx, client) => {
-    await client.query('CREATE TEMP TABLE out_rows (ln bigint, email text, attrs jsonb, hash text, patch jsonb) ON COMMIT DROP');
+    await client.query(
+      'CREATE TEMP TABLE out_rows (ln bigint, email text, attrs jsonb, hash text, patch jsonb) ON COMMIT DROP',
+    );
     const rows = await copyPass({
       pool: database.pool,
       client,

@@ -13,7 +13,10 @@ export const WORKER_THRESHOLD = 50_000;
 /** A few worker threads that map blocks of rows, answering in the order asked. */
 class MapperThreads {
   private readonly workers: Worker[];
-  private readonly waiting = new Map<number, { resolve: (r: { out: string; rows: number }) => void; reject: (e: Error) => void }>();
+  private readonly waiting = new Map<
+    number,
+    { resolve: (r: { out: string; rows: number }) => void; reject: (e: Error) => void }
+  >();
   private seq = 0;
   private failure: Error | null = null;
   private closing = false;

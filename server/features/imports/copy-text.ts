@@ -19,11 +19,16 @@ const SPECIAL = /[\\\n\r\t]/;
 export function copyValue(value: string | null): string {
   if (value === null) return '\\N';
   if (!SPECIAL.test(value)) return value;
-  return value.replace(/[\\\n\r\t]/g, (ch) => (ch === '\\' ? '\\\\' : ch === '\n' ? '\\n' : ch === '\r' ? '\\r' : '\\t'));
+  return value.replace(/[\\\n\r\t]/g, (ch) =>
+    ch === '\\' ? '\\\\' : ch === '\n' ? '\\n' : ch === '\r' ? '\\r' : '\\t',
+  );
 }
 
 /** Maps a block of complete COPY text rows (without the final line break) to output lines. */
-export function mapBlock(text: string, mapRow: (fields: (string | null)[]) => string): { out: string; rows: number } {
+export function mapBlock(
+  text: string,
+  mapRow: (fields: (string | null)[]) => string,
+): { out: string; rows: number } {
   let out = '';
   let rows = 0;
   let start = 0;

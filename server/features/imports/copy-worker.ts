@@ -3,8 +3,15 @@ import { parentPort, workerData } from 'node:worker_threads';
 import { mapBlock } from './copy-text';
 import { createRowMapper, type MapSpec } from './row-mappers';
 
-const { spec, encryptionKey, indexKey } = workerData as { spec: MapSpec; encryptionKey: Uint8Array; indexKey: Uint8Array };
-const mapRow = createRowMapper(spec, { encryptionKey: Buffer.from(encryptionKey), indexKey: Buffer.from(indexKey) });
+const { spec, encryptionKey, indexKey } = workerData as {
+  spec: MapSpec;
+  encryptionKey: Uint8Array;
+  indexKey: Uint8Array;
+};
+const mapRow = createRowMapper(spec, {
+  encryptionKey: Buffer.from(encryptionKey),
+  indexKey: Buffer.from(indexKey),
+});
 
 parentPort?.on('message', (message: { seq: number; text: string }) => {
   try {

@@ -69,7 +69,8 @@ export class ToUtf8 extends Transform {
     if (this.atStart) {
       if (buf.length < 3) {
         this.carry = Buffer.from(buf);
-        return callback();
+        callback();
+        return;
       }
       this.atStart = false;
       if (buf[0] === 0xef && buf[1] === 0xbb && buf[2] === 0xbf) buf = buf.subarray(3);

@@ -1,5 +1,4 @@
 import { sql } from 'drizzle-orm';
-import { excludeRegex } from '../../../common/mapping-rules';
 import {
   type MappingEntry,
   MappingMessages,
@@ -7,26 +6,15 @@ import {
   type ValueMapping,
 } from '../../../common/mappings';
 import type { Db } from '../../db/client';
-import { badRequest } from '../../lib/http-errors';
 import { addGlobalAttributes } from './global-attribute.queries';
 import { listAllMappings, saveDatasetMappings } from './mapping.queries';
 
 /**
- * Saves a dataset's mapping list: unmapped entries are already refused by the contract; the
- * exclude filters must also be valid PostgreSQL regular expressions. New attribute names join the
- * global list. Throws HttpError 400 with the Dutch message.
+ * Saves a dataset's mapping list (the contract has refused unmapped entries and exclude filters
+ * that are no valid JavaScript regular expression, the dialect the import matches with). New
+ * attribute names join the global list.
  */
 export async function saveMappings(db: Db, datasetId: string, entries: MappingEntry[]): Promise<void> {
-  for (const entry of entries) {
-    if (entry.type !== 'column' || !entry.exclude) continue;
-    const re = excludeRegex(entry.exclude);
-    if (!re) continue;
-    try {
-      await db.execute(sql`SELECT '' ~ ${re.pattern}`);
-    } catch {
-      throw badRequest(MappingMessages.excludeInvalid, [MappingMessages.excludeInvalid]);
-    }
-  }
   await db.transaction(async (tx) => {
     await saveDatasetMappings(tx, datasetId, entries);
     await addGlobalAttributes(

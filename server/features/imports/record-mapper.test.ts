@@ -30,9 +30,12 @@ describe('normalizeEmail', () => {
   it('trims and lower-cases a usable address', () => {
     expect(normalizeEmail('  Jan.Jansen@Voorbeeld.NL ')).toBe('jan.jansen@voorbeeld.nl');
   });
-  it.each([null, '', 'geen-email', 'a@b', 'a b@c.nl', 'a@@c.nl', `${'x'.repeat(250)}@c.nl`])('refuses %s', (v) => {
-    expect(normalizeEmail(v)).toBeNull();
-  });
+  it.each([null, '', 'geen-email', 'a@b', 'a b@c.nl', 'a@@c.nl', `${'x'.repeat(250)}@c.nl`])(
+    'refuses %s',
+    (v) => {
+      expect(normalizeEmail(v)).toBeNull();
+    },
+  );
 });
 
 describe('RecordMapper', () => {
@@ -69,7 +72,9 @@ describe('RecordMapper', () => {
 
   it('hashes different rows differently, whatever the separators in the values', () => {
     const raw = new RawEncoder(headers, new Set(), keys);
-    expect(raw.hashText(['a', 'b1:c', null, null, null])).not.toBe(raw.hashText(['a', 'b', '1:c', null, null]));
+    expect(raw.hashText(['a', 'b1:c', null, null, null])).not.toBe(
+      raw.hashText(['a', 'b', '1:c', null, null]),
+    );
     expect(raw.hashText(['a', '', null, null, null])).not.toBe(raw.hashText(['a', null, null, null, null]));
     expect(raw.patch(['a', 'b', null, null, null])).toBeNull();
   });
@@ -98,7 +103,10 @@ describe('RecordMapper', () => {
     const raw = new RawEncoder(headers, mapper.encryptedSources, keys);
     const row = ['a@b.nl', 'Jansen', null, '1-1-2000', 'x\t"y"\\'];
     // What PostgreSQL stores: jsonb_object of the headers, with the patch laid over it.
-    const storedRaw = { ...Object.fromEntries(headers.map((h, i) => [h, row[i]])), ...JSON.parse(raw.patch(row) ?? '{}') };
+    const storedRaw = {
+      ...Object.fromEntries(headers.map((h, i) => [h, row[i]])),
+      ...JSON.parse(raw.patch(row) ?? '{}'),
+    };
     const stored = encodeStoredRaw(storedRaw, new Set(['Naam']), keys);
     expect(stored.stored).toBeNull();
     expect(stored.hashed).toBe(raw.hashText(row));

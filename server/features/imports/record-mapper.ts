@@ -36,6 +36,7 @@ function cachedDateParser(format: string): (value: string) => string | null {
 }
 
 // Characters JSON must escape, and lone surrogates (JSON.stringify writes those as \u escapes).
+// biome-ignore lint/suspicious/noControlCharactersInRegex: these are exactly the characters JSON escapes
 const JSON_SPECIAL = /["\\\u0000-\u001f\ud800-\udfff]/;
 
 /** A JSON string literal; the common case (nothing to escape) without JSON.stringify. */
@@ -89,11 +90,16 @@ export class RecordMapper {
       if (entry.exclude && !(entry.encrypted && options.remap))
         this.excludes.push({ source, test: createExcludeTest(entry.exclude) });
       const apply = createColumnMapper(entry as ColumnMapping, cachedDateParser);
-      byKey.set(entry.mapped, { key: entry.mapped, value: (values) => apply(values[source]), encrypted: entry.encrypted });
+      byKey.set(entry.mapped, {
+        key: entry.mapped,
+        value: (values) => apply(values[source]),
+        encrypted: entry.encrypted,
+      });
       if (entry.encrypted) this.encryptedSources.add(source);
     }
     for (const a of [...byKey.values()]) {
-      if (a.encrypted) byKey.set(blindIndexKey(a.key), { ...a, key: blindIndexKey(a.key), blindIndexOf: a.key });
+      if (a.encrypted)
+        byKey.set(blindIndexKey(a.key), { ...a, key: blindIndexKey(a.key), blindIndexOf: a.key });
     }
     this.attributes = [...byKey.values()].sort((a, b) => (a.key < b.key ? -1 : a.key > b.key ? 1 : 0));
     this.hasEncryption = this.attributes.some((a) => a.encrypted);
@@ -168,7 +174,8 @@ export class RawEncoder {
     private readonly keys: ColumnKeys,
   ) {
     const entries = headers.map((key, source) => ({ key, source, blind: false }));
-    for (const source of encrypted) entries.push({ key: blindIndexKey(headers[source]), source, blind: true });
+    for (const source of encrypted)
+      entries.push({ key: blindIndexKey(headers[source]), source, blind: true });
     this.order = entries.sort((a, b) => (a.key < b.key ? -1 : a.key > b.key ? 1 : 0));
   }
 

@@ -1,7 +1,14 @@
 import type { MappingEntry } from '../../../common/mappings';
 import { copyValue } from './copy-text';
 import type { ColumnKeys } from './crypto';
-import { encodeStoredRaw, normalizeEmail, plainValue, RawEncoder, RecordMapper, rowHash } from './record-mapper';
+import {
+  encodeStoredRaw,
+  normalizeEmail,
+  plainValue,
+  RawEncoder,
+  RecordMapper,
+  rowHash,
+} from './record-mapper';
 
 /**
  * What a pass maps, as plain data (it goes to worker threads): an import's staged file rows, or
