@@ -1,0 +1,1 @@
+DROP INDEX "addresses_domain_idx";
