@@ -48,7 +48,7 @@ async function run(threads: number): Promise<{ rows: number; lines: string[] }> 
     const rows = await copyPass({
       pool: database.pool,
       client,
-      select: 'SELECT ln, c1, c2, c3 FROM src_rows ORDER BY ln',
+      select: 'SELECT c1, c2, c3, ln FROM src_rows ORDER BY ln',
       target: 'out_rows',
       spec,
       keys,
@@ -82,7 +82,7 @@ describe('copyPass', () => {
         await copyPass({
           pool: database.pool,
           client,
-          select: 'SELECT ln, c1, c2, c3 FROM src_rows',
+          select: 'SELECT c1, c2, c3, ln FROM src_rows',
           target: 'bad_rows',
           spec,
           keys,

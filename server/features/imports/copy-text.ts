@@ -35,7 +35,11 @@ export function mapBlock(
   while (start < text.length) {
     let end = text.indexOf('\n', start);
     if (end < 0) end = text.length;
-    const fields = text.slice(start, end).split('\t').map(copyField);
+    const fields: (string | null)[] = text.slice(start, end).split('\t');
+    for (let i = 0; i < fields.length; i++) {
+      const f = fields[i] as string;
+      if (f.includes('\\')) fields[i] = copyField(f);
+    }
     start = end + 1;
     rows++;
     out += `${mapRow(fields)}\n`;

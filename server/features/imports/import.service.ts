@@ -211,7 +211,7 @@ export async function runImport(ctx: AppContext, task: TaskRow, tctx: TaskContex
       await copyPass({
         pool: ctx.database.pool,
         client,
-        select: `SELECT ln, ${columns} FROM ${p.staging}`,
+        select: `SELECT ${columns}, ln FROM ${p.staging}`,
         target: work,
         spec,
         keys,

@@ -70,6 +70,13 @@ describe('RecordMapper', () => {
     expect(JSON.parse(mapper.attrs([null, null, 'constructor', null, null])[0]).gender).toBe('constructor');
   });
 
+  it('hashes to 16 hex digits, telling apart where raw ends and attrs begin', () => {
+    expect(rowHash('raw', 'attrs')).toMatch(/^[0-9a-f]{16}$/);
+    expect(rowHash('raw', 'attrs')).toBe(rowHash('raw', 'attrs'));
+    expect(rowHash('ab', 'c')).not.toBe(rowHash('a', 'bc'));
+    expect(rowHash('a', 'b')).not.toBe(rowHash('a', 'c'));
+  });
+
   it('hashes different rows differently, whatever the separators in the values', () => {
     const raw = new RawEncoder(headers, new Set(), keys);
     expect(raw.hashText(['a', 'b1:c', null, null, null])).not.toBe(

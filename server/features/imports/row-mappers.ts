@@ -30,21 +30,23 @@ export function importPatches(spec: Extract<MapSpec, { kind: 'import' }>, keys: 
 
 /**
  * The function from one COPY text row to one work-table line (COPY text, no line break):
- * - import, input `ln, c1..cN` → `ln, email, attrs, hash, patch` (email \N when the row is skipped);
+ * - import, input `c1..cN, ln` → `ln, email, attrs, hash, patch` (email \N when the row is skipped);
  * - remap, input `address_id, raw` → `key, raw (\N unless newly encrypted), attrs, hash, excluded`.
  */
 export function createRowMapper(spec: MapSpec, keys: ColumnKeys): (fields: (string | null)[]) => string {
   if (spec.kind === 'import') {
     const mapper = new RecordMapper(spec.headers, spec.mappings, keys);
     const raw = new RawEncoder(spec.headers, mapper.encryptedSources, keys);
-    return (fields) => {
-      const values = fields.slice(1);
+    const last = spec.headers.length;
+    // The row is c1..cN, ln: the values without a copy, the row number last.
+    return (values) => {
+      const ln = values[last];
       const email = mapper.excluded(values) ? null : normalizeEmail(values[spec.emailIndex]);
-      if (email === null) return `${fields[0]}\t\\N\t\\N\t\\N\t\\N`;
+      if (email === null) return `${ln}\t\\N\t\\N\t\\N\t\\N`;
       const [attrs, attrsHash] = mapper.attrs(values);
       const hash = rowHash(raw.hashText(values), attrsHash);
       const patch = raw.patches ? copyValue(raw.patch(values)) : '\\N';
-      return `${fields[0]}\t${copyValue(email)}\t${copyValue(attrs)}\t${hash}\t${patch}`;
+      return `${ln}\t${copyValue(email)}\t${copyValue(attrs)}\t${hash}\t${patch}`;
     };
   }
   const fields = remapFields(spec.mappings);
