@@ -156,8 +156,8 @@ export class RecordMapper {
 /**
  * A 64-bit hash (hex) of the hash texts of raw and attrs: two multiplicative lanes over the UTF-16
  * code units (cyrb53's mixing, widened to 64 bits). It only tells a record's new version from its
- * old one, where a chance collision (2^-64) would at worst keep an unchanged-looking record; md5
- * cost twice as much a row (UTF-8 encoding and a native call per row).
+ * old one, where a chance collision (2^-64) would at worst keep an unchanged-looking record; no
+ * UTF-8 encoding or native call a row, as md5 would need.
  */
 export function rowHash(raw: string, attrs: string): string {
   let h1 = 0xdeadbeef;
