@@ -16,8 +16,6 @@ export interface AppConfig {
   taskPollMs: number;
   /** Worker threads that map a large import or remap (0: on the main thread). */
   importThreads: number;
-  /** Rows an import maps and writes at a time: the next slice is mapped while one is written. */
-  importSliceRows: number;
   webDir: string;
   secureCookies: boolean;
   startWorker: boolean;
@@ -55,7 +53,6 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
     taskConcurrency: intFromEnv(env.TASK_CONCURRENCY, 2),
     taskPollMs: intFromEnv(env.TASK_POLL_MS, 1000),
     importThreads: threadsFromEnv(env.IMPORT_THREADS),
-    importSliceRows: intFromEnv(env.IMPORT_SLICE_ROWS, 250_000),
     webDir: path.resolve(env.WEB_DIR ?? './dist/web'),
     secureCookies: env.SECURE_COOKIES === 'true',
     startWorker: env.START_WORKER !== 'false',

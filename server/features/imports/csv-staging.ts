@@ -176,8 +176,8 @@ export async function stageCsv(
   }
 }
 
-/** Drops a staging or work table (after its import, or when the import failed). */
+/** Drops a staging table (after its import, or when the import failed). */
 export async function dropStaging(pool: pg.Pool, table: string): Promise<void> {
-  if (!/^(stg|imp)_[a-z0-9_]+$/.test(table)) return;
+  if (!/^stg_[a-z0-9_]+$/.test(table)) return;
   await pool.query(`DROP TABLE IF EXISTS ${table}`);
 }

@@ -37,13 +37,13 @@ export async function refreshRecordCount(tx: DbOrTx, datasetId: string): Promise
   return Number(result.rows[0]?.n ?? 0);
 }
 
-/** Staging and work tables whose task is no longer receiving or running (left by a killed process). */
+/** Staging tables whose task is no longer receiving or running (left by a killed process). */
 export async function listOrphanStagingTables(db: DbOrTx): Promise<string[]> {
   const result = await db.execute<{ tablename: string }>(sql`
     SELECT t.tablename FROM pg_tables t
-    WHERE t.schemaname = current_schema() AND (t.tablename LIKE 'stg\\_%' OR t.tablename LIKE 'imp\\_%')
+    WHERE t.schemaname = current_schema() AND t.tablename LIKE 'stg\\_%'
       AND NOT EXISTS (
         SELECT 1 FROM ${tasks} k
-        WHERE substr(t.tablename, 5) = k.id AND k.state NOT IN ('done', 'failed'))`);
+        WHERE 'stg_' || k.id = t.tablename AND k.state NOT IN ('done', 'failed'))`);
   return result.rows.map((r) => r.tablename);
 }

@@ -12,7 +12,7 @@ import { copyPass } from './copy-pass';
 import { dropStaging, stageCsv } from './csv-staging';
 import { lockDatasetForImport, refreshRecordCount } from './import.queries';
 import { getDatasetMapping, saveDatasetHeaders } from './mapping.queries';
-import { importPatches, type MapSpec } from './row-mappers';
+import { importPatches } from './row-mappers';
 
 // The upload refusals are shared with the browser (common/imports.ts).
 export { ImportMessages };
@@ -178,85 +178,25 @@ async function insertNewAddresses(tx: DbOrTx): Promise<void> {
   }
 }
 
-/** The work table of an import or remap: its mapped rows. */
+/** The work table of an import or remap: its mapped rows, created inside the task's transaction. */
 export function workTable(taskId: string): string {
   return `imp_${taskId.toLowerCase().replace(/[^a-z0-9_]/g, '_')}`;
 }
 
-/** A promise with its resolve and reject, for a slice that is mapped while another is written. */
-function deferred(): { promise: Promise<void>; resolve: () => void; reject: (err: unknown) => void } {
-  let resolve!: () => void;
-  let reject!: (err: unknown) => void;
-  const promise = new Promise<void>((res, rej) => {
-    resolve = res;
-    reject = rej;
-  });
-  promise.catch(() => {});
-  return { promise, resolve, reject };
-}
-
 /**
- * Maps the staged rows slice after slice (by line number) into the work table, each slice one
- * committed COPY on connections of its own, and resolves `ready[i]` when slice i is in. Stops
- * after the current slice once `stopped()` is true.
- */
-async function mapSlices(
-  ctx: AppContext,
-  p: ImportPayload,
-  spec: MapSpec,
-  work: string,
-  slices: [number, number][],
-  ready: ReturnType<typeof deferred>[],
-  stopped: () => boolean,
-  onRows: (rows: number) => void,
-): Promise<void> {
-  const columns = p.headers.map((_, i) => `c${i + 1}`).join(', ');
-  const writer = await ctx.database.pool.connect();
-  let broken = false;
-  try {
-    for (const [i, [from, to]] of slices.entries()) {
-      if (stopped()) return;
-      try {
-        await copyPass({
-          pool: ctx.database.pool,
-          client: writer,
-          select: `SELECT ${columns}, ln FROM ${p.staging} WHERE ln BETWEEN ${from} AND ${to}`,
-          target: work,
-          spec,
-          keys: ctx.columnKeys(),
-          rows: to - from + 1,
-          threads: ctx.config.importThreads,
-          onRows: (n) => onRows(from - 1 + n),
-        });
-        ready[i].resolve();
-      } catch (err) {
-        broken = true;
-        for (const r of ready.slice(i)) r.reject(err);
-        return;
-      }
-    }
-  } finally {
-    writer.release(broken);
-  }
-}
-
-/**
- * The import task (DESIGN §4). The staged file streams out of PostgreSQL, through the dataset's
- * mapping in Node (RecordMapper) and back into an unlogged work table: e-mail (null when invalid
- * or excluded), attrs, a row hash. It goes in slices of IMPORT_SLICE_ROWS lines: while one slice is
- * written by set-based SQL in the import's ONE transaction (de-duplicate on e-mail, first row
- * wins; insert new addresses; update records whose hash differs; insert new records), the next
- * is mapped on other connections, so Node and PostgreSQL work at the same time. At the end the
- * records absent from the file are deleted. Unchanged rows cost no jsonb write. A failure or a
- * killed process rolls the transaction back; staging and work table are dropped in every case.
+ * The import task (DESIGN §4), in ONE transaction:
+ * 1. the staged file streams out of PostgreSQL, through the dataset's mapping in Node (RecordMapper)
+ *    and back into an unlogged work table: e-mail (null when invalid or excluded), raw and attrs as
+ *    JSON text, and a hash of both;
+ * 2. set-based SQL de-duplicates on e-mail (the first row wins), inserts new addresses, inserts new
+ *    records, updates records whose hash differs and deletes records absent from the file.
+ * Unchanged rows cost no jsonb parsing and no write. A failure or a killed process rolls
+ * everything back; the staging table is dropped in every case.
  */
 export async function runImport(ctx: AppContext, task: TaskRow, tctx: TaskContext): Promise<ImportResult> {
   const p = task.payload as ImportPayload;
-  const work = workTable(task.id);
-  let stop = false;
-  let producer: Promise<void> = Promise.resolve();
   try {
-    return await withClientTransaction(ctx.database, async (tx) => {
+    return await withClientTransaction(ctx.database, async (tx, client) => {
       await tx.execute(sql`SET LOCAL work_mem = '256MB'`);
       if (!(await lockDatasetForImport(tx, p.datasetId))) throw new TaskError(ImportMessages.datasetGone);
       await tctx.progress(5, 'saving');
@@ -264,99 +204,84 @@ export async function runImport(ctx: AppContext, task: TaskRow, tctx: TaskContex
       const { mappings } = await getDatasetMapping(tx, p.datasetId);
       const keys = ctx.columnKeys();
       const spec = { kind: 'import' as const, headers: p.headers, emailIndex: p.emailIndex, mappings };
-      await ctx.database.pool.query(
-        `CREATE UNLOGGED TABLE ${work} (ln bigint, email text COLLATE "C", attrs jsonb, hash text, patch jsonb)`,
-      );
-      const size = Math.max(1, ctx.config.importSliceRows);
-      const slices: [number, number][] = [];
-      for (let from = 1; from <= p.rows; from += size) slices.push([from, Math.min(p.rows, from + size - 1)]);
-      const ready = slices.map(() => deferred());
-      // Progress only goes up: mapping counts for 5-50%, writing the slices for 50-95%.
-      let shown = 5;
-      const progress = (pct: number) => {
-        if (pct <= shown) return;
-        shown = pct;
-        void tctx.progress(pct).catch(() => {});
-      };
-      producer = mapSlices(
-        ctx,
-        p,
+      const work = workTable(task.id);
+      await tx.execute(sql`
+        CREATE UNLOGGED TABLE ${sql.raw(work)} (ln bigint, email text COLLATE "C", attrs jsonb, hash text, patch jsonb)`);
+      const columns = p.headers.map((_, i) => `c${i + 1}`).join(', ');
+      await copyPass({
+        pool: ctx.database.pool,
+        client,
+        select: `SELECT ${columns}, ln FROM ${p.staging}`,
+        target: work,
         spec,
-        work,
-        slices,
-        ready,
-        () => stop,
-        (n) => progress(5 + Math.floor((45 * n) / Math.max(1, p.rows))),
-      );
+        keys,
+        rows: p.rows,
+        threads: ctx.config.importThreads,
+        onRows: (n) => void tctx.progress(5 + Math.floor((45 * n) / Math.max(1, p.rows))).catch(() => {}),
+      });
+      tctx.log.debug({ ms: lap() }, 'import: mapped');
 
+      // One row per valid, not excluded address: the first occurrence in the file wins.
+      await tx.execute(sql`ANALYZE ${sql.raw(work)}`);
+      await tx.execute(sql`
+        CREATE TEMP TABLE k ON COMMIT DROP AS
+        SELECT min(ln) AS ln, email FROM ${sql.raw(work)} WHERE email IS NOT NULL GROUP BY email`);
+      await tx.execute(sql`ANALYZE k`);
+      const kept = Number((await tx.execute<{ n: number }>(sql`SELECT count(*)::int AS n FROM k`)).rows[0].n);
+      await tctx.progress(55);
+      tctx.log.debug({ ms: lap() }, 'import: dedup');
+
+      await insertNewAddresses(tx);
+      await tctx.progress(65);
+      tctx.log.debug({ ms: lap() }, 'import: addresses');
+
+      // The address id of each kept row, whether the dataset holds it, and whether it changed.
+      await tx.execute(sql`
+        CREATE TEMP TABLE kk ON COMMIT DROP AS
+        SELECT k.ln, a.id AS key, r.address_id IS NOT NULL AS existing, r.row_hash IS DISTINCT FROM w.hash AS changed
+        FROM k JOIN addresses a ON a.email = k.email JOIN ${sql.raw(work)} w ON w.ln = k.ln
+        LEFT JOIN records r ON r.dataset_id = ${p.datasetId} AND r.address_id = a.id`);
+      await tx.execute(sql`ANALYZE kk`);
+      tctx.log.debug({ ms: lap() }, 'import: keys');
+
+      // The dataset row is locked, so no other writer adds records to it: new records are a
+      // plain INSERT (cheaper than ON CONFLICT), changed ones an UPDATE, identical ones untouched.
       const stg = sql.raw(p.staging);
-      const w = sql.raw(work);
-      const rawJson = sql`jsonb_object(${pgTextArray(p.headers)}::text[], ARRAY[${sql.raw(p.headers.map((_, i) => `s.c${i + 1}`).join(', '))}]::text[])`;
+      const rawJson = sql`jsonb_object(${pgTextArray(p.headers)}::text[], ARRAY[${sql.raw(columns.replace(/c/g, 's.c'))}]::text[])`;
       const raw = importPatches(spec, keys) ? sql`${rawJson} || coalesce(w.patch, '{}')` : rawJson;
-      // The addresses this import keeps, over all slices: a later row of the same address is skipped.
-      await tx.execute(
-        sql`CREATE TEMP TABLE kept (email text COLLATE "C" PRIMARY KEY, key bigint) ON COMMIT DROP`,
-      );
-      let kept = 0;
-      let saved = 0;
-      for (const [i, [from, to]] of slices.entries()) {
-        await ready[i].promise;
-        tctx.log.debug({ ms: lap(), slice: i }, 'import: slice mapped');
-        await tx.execute(sql`ANALYZE ${w}`);
-        await tx.execute(sql`DROP TABLE IF EXISTS k, kk`);
-        // One row per valid, not excluded address: the first occurrence in the file wins.
-        await tx.execute(sql`
-          CREATE TEMP TABLE k ON COMMIT DROP AS
-          SELECT min(ln) AS ln, email FROM ${w} x
-          WHERE ln BETWEEN ${from} AND ${to} AND email IS NOT NULL
-            AND NOT EXISTS (SELECT 1 FROM kept WHERE kept.email = x.email)
-          GROUP BY email`);
-        await tx.execute(sql`ANALYZE k`);
-        await insertNewAddresses(tx);
-        // The address id of each kept row, whether the dataset holds it, and whether it changed.
-        await tx.execute(sql`
-          CREATE TEMP TABLE kk ON COMMIT DROP AS
-          SELECT k.ln, a.id AS key, r.address_id IS NOT NULL AS existing, r.row_hash IS DISTINCT FROM w.hash AS changed
-          FROM k JOIN addresses a ON a.email = k.email JOIN ${w} w ON w.ln = k.ln
-          LEFT JOIN records r ON r.dataset_id = ${p.datasetId} AND r.address_id = a.id`);
-        await tx.execute(sql`ANALYZE kk`);
-        await tx.execute(sql`INSERT INTO kept SELECT k.email, kk.key FROM k JOIN kk ON kk.ln = k.ln`);
-        await tx.execute(sql`ANALYZE kept`);
-        kept += Number((await tx.execute<{ n: number }>(sql`SELECT count(*)::int AS n FROM kk`)).rows[0].n);
-        tctx.log.debug({ ms: lap(), slice: i }, 'import: slice keys');
-
-        // The dataset row is locked, so no other writer adds records to it: new records are a
-        // plain INSERT (cheaper than ON CONFLICT), changed ones an UPDATE, identical ones untouched.
-        const upd = await tx.execute(sql`
-          UPDATE records r SET raw = ${raw}, attrs = w.attrs, row_hash = w.hash, updated_at = now()
-          FROM kk JOIN ${w} w ON w.ln = kk.ln JOIN ${stg} s ON s.ln = kk.ln
-          WHERE kk.existing AND kk.changed AND r.dataset_id = ${p.datasetId} AND r.address_id = kk.key`);
-        const ins = await tx.execute(sql`
-          INSERT INTO records (dataset_id, address_id, raw, attrs, row_hash)
-          SELECT ${p.datasetId}, kk.key, ${raw}, w.attrs, w.hash
-          FROM kk JOIN ${w} w ON w.ln = kk.ln JOIN ${stg} s ON s.ln = kk.ln WHERE NOT kk.existing`);
-        saved += Number(upd.rowCount ?? 0) + Number(ins.rowCount ?? 0);
-        tctx.log.debug({ ms: lap(), slice: i }, 'import: slice written');
-        progress(50 + Math.floor((45 * (i + 1)) / slices.length));
-      }
+      const upd = await tx.execute(sql`
+        UPDATE records r SET raw = ${raw}, attrs = w.attrs, row_hash = w.hash, updated_at = now()
+        FROM kk JOIN ${sql.raw(work)} w ON w.ln = kk.ln JOIN ${stg} s ON s.ln = kk.ln
+        WHERE kk.existing AND kk.changed
+          AND r.dataset_id = ${p.datasetId} AND r.address_id = kk.key`);
+      await tctx.progress(75);
+      tctx.log.debug({ ms: lap() }, 'import: changed records updated');
+      const ins = await tx.execute(sql`
+        INSERT INTO records (dataset_id, address_id, raw, attrs, row_hash)
+        SELECT ${p.datasetId}, kk.key, ${raw}, w.attrs, w.hash
+        FROM kk JOIN ${sql.raw(work)} w ON w.ln = kk.ln JOIN ${stg} s ON s.ln = kk.ln WHERE NOT kk.existing`);
+      const inserted = ins.rowCount ?? 0;
+      const updated = upd.rowCount ?? 0;
+      await tctx.progress(90);
+      tctx.log.debug({ ms: lap() }, 'import: new records inserted');
 
       let deleted = 0;
       if (p.deleteOld !== false) {
         const del = await tx.execute(sql`
           DELETE FROM records r WHERE r.dataset_id = ${p.datasetId}
-            AND NOT EXISTS (SELECT 1 FROM kept WHERE kept.key = r.address_id)`);
+            AND NOT EXISTS (SELECT 1 FROM kk WHERE kk.key = r.address_id)`);
         deleted = del.rowCount ?? 0;
       }
       await refreshRecordCount(tx, p.datasetId);
       await saveDatasetHeaders(tx, p.datasetId, p.headers);
+      await tx.execute(sql`DROP TABLE ${sql.raw(work)}`);
+      await tx.execute(sql`DROP TABLE IF EXISTS ${stg}`);
       tctx.log.debug({ ms: lap() }, 'import: deleted and counted');
       await tctx.progress(99);
+      const saved = Number(inserted) + Number(updated);
       return { read: p.rows, saved, skipped: p.rows - kept, deleted, unchanged: kept - saved };
     });
   } finally {
-    stop = true;
-    await producer;
-    await dropStaging(ctx.database.pool, work).catch(() => {});
     await dropStaging(ctx.database.pool, p.staging).catch(() => {});
   }
 }
