@@ -1,5 +1,4 @@
 import { bigint, index, integer, jsonb, pgTable, primaryKey, text, timestamp } from 'drizzle-orm/pg-core';
-import { datasets } from '../datasets/dataset.table';
 
 /**
  * One row per unique e-mail address (lower-cased, trimmed), with everything about the person's
@@ -34,9 +33,9 @@ export const addresses = pgTable(
 export const records = pgTable(
   'records',
   {
-    datasetId: text('dataset_id')
-      .notNull()
-      .references(() => datasets.id, { onDelete: 'cascade' }),
+    // No foreign key: its check cost ~7.6 µs for every inserted record (a third of an import's
+    // INSERT). A statement trigger on datasets deletes the records of deleted datasets (migration 0007).
+    datasetId: text('dataset_id').notNull(),
     addressId: bigint('address_id', { mode: 'number' }).notNull(),
     raw: jsonb('raw').$type<Record<string, string>>().notNull(),
     attrs: jsonb('attrs').$type<Record<string, string>>().notNull(),

@@ -155,6 +155,29 @@ describe('records', () => {
   });
 });
 
+describe('deleting', () => {
+  const countRecords = async (datasetId: string) =>
+    (await t.database.db.select().from(records).where(eq(records.datasetId, datasetId))).length;
+  const del = (url: string) => t.app.inject({ method: 'DELETE', url, headers: { cookie } });
+
+  it('a dataset deletes its records and leaves other datasets alone', async () => {
+    const a = await setup();
+    const b = await setup();
+    await importFile(a, 'email\none@d.nl\ntwo@d.nl\n');
+    await importFile(b, 'email\none@d.nl\n');
+    expect((await del(`/api/datasets/${a.partnerId}/${a.datasetId}`)).statusCode).toBe(200);
+    expect(await countRecords(a.datasetId)).toBe(0);
+    expect(await countRecords(b.datasetId)).toBe(1);
+  });
+
+  it('a partner deletes the records of all its datasets', async () => {
+    const a = await setup();
+    await importFile(a, 'email\nthree@d.nl\n');
+    expect((await del(`/api/crud-partner/${a.partnerId}`)).statusCode).toBe(200);
+    expect(await countRecords(a.datasetId)).toBe(0);
+  });
+});
+
 describe('concurrent imports', () => {
   it('does not fail when another transaction adds one of its new addresses meanwhile', async () => {
     const s = await setup();

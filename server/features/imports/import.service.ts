@@ -73,11 +73,11 @@ export async function stageUpload(
     datasetId: input.datasetName,
     file: input.fileName,
     username: input.username,
+    // The receiving process owns the task while the bytes arrive (a crash makes it an orphan);
+    // inserted as 'parsing', so no worker can claim it before its payload is there.
+    state: 'parsing',
+    workerKey: ctx.tasks.workerKey,
   });
-  // The receiving process owns the task while the bytes arrive; a crash makes it an orphan.
-  await ctx.db.execute(
-    sql`UPDATE tasks SET state = 'parsing', worker_key = ${ctx.tasks.workerKey} WHERE id = ${task.id}`,
-  );
   const table = `stg_${task.id}`;
   let lastPct = -1;
   try {

@@ -17,6 +17,9 @@ export interface TaskInput {
   partnerId?: string | null;
   datasetId?: string | null;
   username?: string | null;
+  /** 'parsing' (with the receiving process's workerKey) for an upload still arriving: never claimed. */
+  state?: 'queued' | 'parsing';
+  workerKey?: number;
 }
 
 /** Advisory-lock namespace in which each live worker holds its key. */
@@ -52,6 +55,8 @@ export async function insertTask(db: Db, input: TaskInput): Promise<TaskRow> {
       partnerId: input.partnerId ?? null,
       datasetId: input.datasetId ?? null,
       username: input.username ?? null,
+      state: input.state ?? 'queued',
+      workerKey: input.workerKey ?? null,
     })
     .returning();
   return row;
