@@ -41,6 +41,9 @@ export const records = pgTable(
     attrs: jsonb('attrs').$type<Record<string, string>>().notNull(),
     // md5 of raw and attrs (ciphertext left out): a re-import or remap writes only changed records.
     rowHash: text('row_hash'),
+    // Hash of the raw columns alone: a re-import with the mapping last applied skips mapping a
+    // row whose raw columns are unchanged (its row_hash is then unchanged too).
+    rawHash: text('raw_hash'),
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
     updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
   },

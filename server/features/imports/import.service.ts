@@ -11,7 +11,12 @@ import { failTask, insertTask, type TaskRow, updateTaskProgress } from '../tasks
 import { copyPass } from './copy-pass';
 import { dropStaging, stageCsv } from './csv-staging';
 import { lockDatasetForImport, refreshRecordCount } from './import.queries';
-import { getDatasetMapping, saveDatasetHeaders } from './mapping.queries';
+import {
+  getDatasetMapping,
+  isMappingApplied,
+  markMappingApplied,
+  saveDatasetHeaders,
+} from './mapping.queries';
 import { importPatches } from './row-mappers';
 
 // The upload refusals are shared with the browser (common/imports.ts).
@@ -203,15 +208,32 @@ export async function runImport(ctx: AppContext, task: TaskRow, tctx: TaskContex
       const lap = stopwatch();
       const { mappings } = await getDatasetMapping(tx, p.datasetId);
       const keys = ctx.columnKeys();
-      const spec = { kind: 'import' as const, headers: p.headers, emailIndex: p.emailIndex, mappings };
+      // Records built with the current mapping: a row whose raw columns are unchanged keeps its
+      // row hash without being mapped again. The rows then come with their record's hashes, found
+      // by the e-mail as SQL normalises it (a row it does not find is simply mapped).
+      const known =
+        (await isMappingApplied(tx, p.datasetId)) &&
+        Number(
+          (
+            await tx.execute<{ n: number }>(
+              sql`SELECT record_count AS n FROM datasets WHERE id = ${p.datasetId}`,
+            )
+          ).rows[0]?.n ?? 0,
+        ) > 0;
+      const spec = { kind: 'import' as const, headers: p.headers, emailIndex: p.emailIndex, mappings, known };
       const work = workTable(task.id);
       await tx.execute(sql`
-        CREATE UNLOGGED TABLE ${sql.raw(work)} (ln bigint, email text COLLATE "C", attrs jsonb, hash text, patch jsonb)`);
-      const columns = p.headers.map((_, i) => `c${i + 1}`).join(', ');
+        CREATE UNLOGGED TABLE ${sql.raw(work)} (ln bigint, email text COLLATE "C", attrs jsonb, hash text, patch jsonb, raw_hash text)`);
+      const columns = p.headers.map((_, i) => `s.c${i + 1}`).join(', ');
+      const select = known
+        ? `SELECT ${columns}, s.ln, r.raw_hash, r.row_hash FROM ${p.staging} s
+           LEFT JOIN addresses a ON a.email = lower(btrim(s.c${p.emailIndex + 1})) COLLATE "C"
+           LEFT JOIN records r ON r.dataset_id = ${client.escapeLiteral(p.datasetId)} AND r.address_id = a.id`
+        : `SELECT ${columns}, s.ln FROM ${p.staging} s`;
       await copyPass({
         pool: ctx.database.pool,
         client,
-        select: `SELECT ${columns}, ln FROM ${p.staging}`,
+        select,
         target: work,
         spec,
         keys,
@@ -247,18 +269,18 @@ export async function runImport(ctx: AppContext, task: TaskRow, tctx: TaskContex
       // The dataset row is locked, so no other writer adds records to it: new records are a
       // plain INSERT (cheaper than ON CONFLICT), changed ones an UPDATE, identical ones untouched.
       const stg = sql.raw(p.staging);
-      const rawJson = sql`jsonb_object(${pgTextArray(p.headers)}::text[], ARRAY[${sql.raw(columns.replace(/c/g, 's.c'))}]::text[])`;
+      const rawJson = sql`jsonb_object(${pgTextArray(p.headers)}::text[], ARRAY[${sql.raw(columns)}]::text[])`;
       const raw = importPatches(spec, keys) ? sql`${rawJson} || coalesce(w.patch, '{}')` : rawJson;
       const upd = await tx.execute(sql`
-        UPDATE records r SET raw = ${raw}, attrs = w.attrs, row_hash = w.hash, updated_at = now()
+        UPDATE records r SET raw = ${raw}, attrs = w.attrs, row_hash = w.hash, raw_hash = w.raw_hash, updated_at = now()
         FROM kk JOIN ${sql.raw(work)} w ON w.ln = kk.ln JOIN ${stg} s ON s.ln = kk.ln
         WHERE kk.existing AND kk.changed
           AND r.dataset_id = ${p.datasetId} AND r.address_id = kk.key`);
       await tctx.progress(75);
       tctx.log.debug({ ms: lap() }, 'import: changed records updated');
       const ins = await tx.execute(sql`
-        INSERT INTO records (dataset_id, address_id, raw, attrs, row_hash)
-        SELECT ${p.datasetId}, kk.key, ${raw}, w.attrs, w.hash
+        INSERT INTO records (dataset_id, address_id, raw, attrs, row_hash, raw_hash)
+        SELECT ${p.datasetId}, kk.key, ${raw}, w.attrs, w.hash, w.raw_hash
         FROM kk JOIN ${sql.raw(work)} w ON w.ln = kk.ln JOIN ${stg} s ON s.ln = kk.ln WHERE NOT kk.existing`);
       const inserted = ins.rowCount ?? 0;
       const updated = upd.rowCount ?? 0;
@@ -274,6 +296,7 @@ export async function runImport(ctx: AppContext, task: TaskRow, tctx: TaskContex
       }
       await refreshRecordCount(tx, p.datasetId);
       await saveDatasetHeaders(tx, p.datasetId, p.headers);
+      await markMappingApplied(tx, p.datasetId);
       await tx.execute(sql`DROP TABLE ${sql.raw(work)}`);
       await tx.execute(sql`DROP TABLE IF EXISTS ${stg}`);
       tctx.log.debug({ ms: lap() }, 'import: deleted and counted');

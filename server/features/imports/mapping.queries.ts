@@ -1,6 +1,6 @@
 import { eq, sql } from 'drizzle-orm';
 import type { MappingEntry } from '../../../common/mappings';
-import type { Db } from '../../db/client';
+import type { Db, DbOrTx } from '../../db/client';
 import { datasetMappings } from './mapping.table';
 
 /** A dataset's mapping and the headers of its last file ([] when none yet). */
@@ -42,4 +42,18 @@ export async function listAllMappings(db: Db): Promise<{ datasetId: string; mapp
     .select({ datasetId: datasetMappings.datasetId, mappings: datasetMappings.mappings })
     .from(datasetMappings)
     .where(sql`jsonb_array_length(${datasetMappings.mappings}) > 0`);
+}
+
+/** Whether the dataset's records were built with its current mapping (see appliedHash). */
+export async function isMappingApplied(db: DbOrTx, datasetId: string): Promise<boolean> {
+  const result = await db.execute<{ current: boolean }>(sql`
+    SELECT applied_hash = md5(mappings::text) AS current FROM dataset_mappings WHERE dataset_id = ${datasetId}`);
+  return result.rows[0]?.current === true;
+}
+
+/** Records that the dataset's records now reflect its current mapping. */
+export async function markMappingApplied(db: DbOrTx, datasetId: string): Promise<void> {
+  await db.execute(sql`
+    INSERT INTO dataset_mappings (dataset_id, applied_hash) VALUES (${datasetId}, md5('[]'))
+    ON CONFLICT (dataset_id) DO UPDATE SET applied_hash = md5(dataset_mappings.mappings::text)`);
 }

@@ -9,5 +9,8 @@ export const datasetMappings = pgTable('dataset_mappings', {
     .references(() => datasets.id, { onDelete: 'cascade' }),
   mappings: jsonb('mappings').$type<MappingEntry[]>().notNull().default([]),
   headers: text('headers').array().notNull().default([]),
+  // md5 of the mappings the records were last built with (import or remap); equal to the current
+  // mappings' md5 means a record with unchanged raw columns has unchanged attributes too.
+  appliedHash: text('applied_hash'),
   updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
 });

@@ -5,6 +5,7 @@ import { columnMapping, type MappingEntry } from '../../../common/mappings';
 import { copyField, copyValue } from './copy-text';
 import { type ColumnKeys, decryptValue, isEncrypted } from './crypto';
 import { encodeStoredRaw, normalizeEmail, RawEncoder, RecordMapper, rowHash } from './record-mapper';
+import { createRowMapper } from './row-mappers';
 
 const keys: ColumnKeys = { encryptionKey: crypto.randomBytes(32), indexKey: crypto.randomBytes(32) };
 
@@ -125,5 +126,29 @@ describe('RecordMapper', () => {
     expect(isEncrypted(raw.Naam)).toBe(true);
     expect(raw.Naam__bi).toMatch(/^[0-9a-f]{64}$/);
     expect(stored.hashed).not.toContain('Jansen');
+  });
+});
+
+describe('createRowMapper (import)', () => {
+  const spec = {
+    kind: 'import' as const,
+    headers: ['email', 'naam'],
+    emailIndex: 0,
+    mappings: [columnMapping('naam', 'lastName')],
+  };
+
+  it('maps a row, and with a known unchanged raw hash keeps the stored row hash without mapping', () => {
+    const fresh = createRowMapper(spec, keys)(['A@b.nl', 'Jansen', '7']).split('\t');
+    expect(fresh.slice(0, 3)).toEqual(['7', 'a@b.nl', '{"lastName":"Jansen"}']);
+    const [rawHash, rowHashValue] = [fresh[5], fresh[3]];
+    const known = createRowMapper({ ...spec, known: true }, keys);
+    expect(known(['A@b.nl', 'Jansen', '7', rawHash, rowHashValue])).toBe(
+      `7\ta@b.nl\t\\N\t${rowHashValue}\t\\N\t${rawHash}`,
+    );
+    // Another raw hash (the row changed) or no record: mapped in full.
+    expect(known(['A@b.nl', 'Jansens', '7', rawHash, rowHashValue]).split('\t')[2]).toBe(
+      '{"lastName":"Jansens"}',
+    );
+    expect(known(['A@b.nl', 'Jansen', '7', null, null]).split('\t')[3]).toBe(rowHashValue);
   });
 });

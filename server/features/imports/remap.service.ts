@@ -6,7 +6,7 @@ import type { TaskRow } from '../tasks/task.queries';
 import { copyPass } from './copy-pass';
 import { lockDatasetForImport, refreshRecordCount } from './import.queries';
 import { ImportMessages, type ImportResult, workTable } from './import.service';
-import { getDatasetMapping } from './mapping.queries';
+import { getDatasetMapping, markMappingApplied } from './mapping.queries';
 
 /**
  * The remap task: re-applies the dataset's current mapping to every record from its stored raw
@@ -27,7 +27,7 @@ export async function runRemap(ctx: AppContext, task: TaskRow, tctx: TaskContext
     );
     const work = workTable(task.id);
     await tx.execute(
-      sql`CREATE UNLOGGED TABLE ${sql.raw(work)} (key bigint, raw text, attrs text, hash text, excluded boolean)`,
+      sql`CREATE UNLOGGED TABLE ${sql.raw(work)} (key bigint, raw text, attrs text, hash text, excluded boolean, raw_hash text)`,
     );
     const read = await copyPass({
       pool: ctx.database.pool,
@@ -46,7 +46,7 @@ export async function runRemap(ctx: AppContext, task: TaskRow, tctx: TaskContext
     // Only records whose raw columns or attributes changed are written.
     const upd = await tx.execute(sql`
       UPDATE records r SET raw = coalesce(w.raw::jsonb, r.raw), attrs = w.attrs::jsonb, row_hash = w.hash,
-        updated_at = now()
+        raw_hash = w.raw_hash, updated_at = now()
       FROM ${sql.raw(work)} w
       WHERE r.dataset_id = ${datasetId} AND r.address_id = w.key AND NOT w.excluded
         AND r.row_hash IS DISTINCT FROM w.hash`);
@@ -57,6 +57,7 @@ export async function runRemap(ctx: AppContext, task: TaskRow, tctx: TaskContext
       WHERE r.dataset_id = ${datasetId} AND r.address_id = w.key AND w.excluded`);
     const deleted = del.rowCount ?? 0;
     await refreshRecordCount(tx, datasetId);
+    await markMappingApplied(tx, datasetId);
     await tx.execute(sql`DROP TABLE ${sql.raw(work)}`);
     await tctx.progress(99);
     return { read, saved, skipped: 0, deleted, unchanged: read - saved - deleted };
