@@ -29,13 +29,14 @@ function intFromEnv(value: string | undefined, fallback: number): number {
   return Number.isFinite(parsed) && parsed > 0 ? parsed : fallback;
 }
 
-// One mapping thread per core but one (the main thread and PostgreSQL need theirs), 1 to 4;
+// Mapping threads: cores minus two (the main thread and PostgreSQL need theirs), at most 4; on
+// 2 cores none, where a worker measured no faster than the main thread and cost ~80 MB.
 // IMPORT_THREADS=0 maps on the main thread.
 function threadsFromEnv(value: string | undefined): number {
   const parsed = Number.parseInt(value ?? '', 10);
   return Number.isFinite(parsed) && parsed >= 0
     ? Math.min(parsed, 16)
-    : Math.max(1, Math.min(4, os.availableParallelism() - 1));
+    : Math.max(0, Math.min(4, os.availableParallelism() - 2));
 }
 
 /** Reads the configuration from `env` (default `process.env`); returns a complete AppConfig. */

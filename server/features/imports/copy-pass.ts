@@ -25,9 +25,9 @@ class MapperThreads {
     this.workers = Array.from({ length: count }, () => {
       const worker = new Worker(new URL('./copy-worker-entry.mjs', import.meta.url), {
         workerData: { spec, encryptionKey: keys.encryptionKey, indexKey: keys.indexKey },
-        // Small heaps: a worker's garbage is short-lived strings, collected young; this keeps the
-        // server's memory flat (issue 4: under 400 MB whatever the file size).
-        resourceLimits: { maxOldGenerationSizeMb: 64, maxYoungGenerationSizeMb: 16 },
+        // Bounded heaps keep the server's memory flat (issue 4: under 400 MB whatever the file
+        // size); 64 MB old space was seen to run out on a re-import.
+        resourceLimits: { maxOldGenerationSizeMb: 128, maxYoungGenerationSizeMb: 32 },
       });
       worker.on('message', (m: { seq: number; out?: string; rows?: number; error?: string }) => {
         const waiter = this.waiting.get(m.seq);
