@@ -30,11 +30,6 @@ export function createExcludeTest(filter: string): (value: string | null | undef
   return (value) => compiled.test((value ?? '').trim());
 }
 
-/** Whether a file value is excluded by a mapping's filter (exact, or a /regex/), on the trimmed value. */
-export function isExcluded(filter: string, value: string | null | undefined): boolean {
-  return createExcludeTest(filter)(value);
-}
-
 type MappingOptions = Pick<ColumnMapping, 'values' | 'strip' | 'lower' | 'emailDomain' | 'trim' | 'date'>;
 
 /**
@@ -63,13 +58,4 @@ export function createColumnMapper(
     if (parseDate) v = v ? parseDate(v) : null;
     return v || null;
   };
-}
-
-/** Applies a column mapping to one file value (see createColumnMapper). */
-export function applyColumnMapping(
-  m: MappingOptions,
-  value: string | null | undefined,
-  parseDate: (value: string, format: string) => string | null,
-): string | null {
-  return createColumnMapper(m, (format) => (v) => parseDate(v, format))(value);
 }

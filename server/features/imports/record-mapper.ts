@@ -66,7 +66,6 @@ export class RecordMapper {
   private readonly attributes: AttributeSource[];
   /** Field positions whose raw value is stored encrypted. */
   readonly encryptedSources: Set<number>;
-  private readonly hasEncryption: boolean;
 
   constructor(
     readonly fields: string[],
@@ -101,7 +100,6 @@ export class RecordMapper {
         byKey.set(blindIndexKey(a.key), { ...a, key: blindIndexKey(a.key), blindIndexOf: a.key });
     }
     this.attributes = [...byKey.values()].sort((a, b) => (a.key < b.key ? -1 : a.key > b.key ? 1 : 0));
-    this.hasEncryption = this.attributes.some((a) => a.encrypted);
   }
 
   /** Whether a filter excludes the row. */
@@ -145,11 +143,6 @@ export class RecordMapper {
       }
     }
     return [`{${json.slice(1)}}`, hash];
-  }
-
-  /** Whether any attribute is encrypted. */
-  get encrypts(): boolean {
-    return this.hasEncryption;
   }
 }
 
