@@ -29,6 +29,14 @@ export async function lockDatasetForImport(tx: DbOrTx, datasetId: string): Promi
   return result.rows.length > 0;
 }
 
+/** A dataset's stored record count (0 when it is gone). */
+export async function getRecordCount(db: DbOrTx, datasetId: string): Promise<number> {
+  const result = await db.execute<{ n: number }>(
+    sql`SELECT record_count AS n FROM datasets WHERE id = ${datasetId}`,
+  );
+  return Number(result.rows[0]?.n ?? 0);
+}
+
 /** Recounts a dataset's records into datasets.record_count; returns the count. */
 export async function refreshRecordCount(tx: DbOrTx, datasetId: string): Promise<number> {
   const result = await tx.execute<{ n: number }>(sql`

@@ -10,7 +10,7 @@ import { type TaskContext, TaskError } from '../../tasks/worker';
 import { failTask, insertTask, type TaskRow, updateTaskProgress } from '../tasks/task.queries';
 import { copyPass } from './copy-pass';
 import { dropStaging, stageCsv } from './csv-staging';
-import { lockDatasetForImport, refreshRecordCount } from './import.queries';
+import { getRecordCount, lockDatasetForImport, refreshRecordCount } from './import.queries';
 import {
   getDatasetMapping,
   isMappingApplied,
@@ -211,15 +211,7 @@ export async function runImport(ctx: AppContext, task: TaskRow, tctx: TaskContex
       // Records built with the current mapping: a row whose raw columns are unchanged keeps its
       // row hash without being mapped again. The rows then come with their record's hashes, found
       // by the e-mail as SQL normalises it (a row it does not find is simply mapped).
-      const known =
-        (await isMappingApplied(tx, p.datasetId)) &&
-        Number(
-          (
-            await tx.execute<{ n: number }>(
-              sql`SELECT record_count AS n FROM datasets WHERE id = ${p.datasetId}`,
-            )
-          ).rows[0]?.n ?? 0,
-        ) > 0;
+      const known = (await isMappingApplied(tx, p.datasetId)) && (await getRecordCount(tx, p.datasetId)) > 0;
       const spec = { kind: 'import' as const, headers: p.headers, emailIndex: p.emailIndex, mappings, known };
       const work = workTable(task.id);
       await tx.execute(sql`
@@ -270,7 +262,7 @@ export async function runImport(ctx: AppContext, task: TaskRow, tctx: TaskContex
       // plain INSERT (cheaper than ON CONFLICT), changed ones an UPDATE, identical ones untouched.
       const stg = sql.raw(p.staging);
       const rawJson = sql`jsonb_object(${pgTextArray(p.headers)}::text[], ARRAY[${sql.raw(columns)}]::text[])`;
-      const raw = importPatches(spec, keys) ? sql`${rawJson} || coalesce(w.patch, '{}')` : rawJson;
+      const raw = importPatches(spec) ? sql`${rawJson} || coalesce(w.patch, '{}')` : rawJson;
       const upd = await tx.execute(sql`
         UPDATE records r SET raw = ${raw}, attrs = w.attrs, row_hash = w.hash, raw_hash = w.raw_hash, updated_at = now()
         FROM kk JOIN ${sql.raw(work)} w ON w.ln = kk.ln JOIN ${stg} s ON s.ln = kk.ln

@@ -1,7 +1,6 @@
 import { sql } from 'drizzle-orm';
 import {
   type MappingEntry,
-  MappingMessages,
   type ValueMapped,
   type ValueMapping,
 } from '../../../common/mappings';

@@ -1,6 +1,6 @@
 import { createDateParser } from '../../../common/date-format';
 import { createColumnMapper, createExcludeTest } from '../../../common/mapping-rules';
-import type { ColumnMapping, ExtraMapping, MappingEntry } from '../../../common/mappings';
+import type { ColumnMapping, MappingEntry } from '../../../common/mappings';
 import {
   blindIndex,
   blindIndexKey,
@@ -39,7 +39,7 @@ function cachedDateParser(format: string): (value: string) => string | null {
 const JSON_SPECIAL = /["\\\u0000-\u001f\ud800-\udfff]/;
 
 /** A JSON string literal; the common case (nothing to escape) without JSON.stringify. */
-export function quote(s: string): string {
+function quote(s: string): string {
   return JSON_SPECIAL.test(s) ? JSON.stringify(s) : `"${s}"`;
 }
 
@@ -179,12 +179,18 @@ export function rowHash(raw: string, attrs: string): string {
  */
 export class RawEncoder {
   private readonly order: { key: string; source: number; blind: boolean }[];
+  private readonly encryptedColumns: { source: number; key: string; blindKey: string }[];
 
   constructor(
     headers: string[],
     private readonly encrypted: Set<number>,
     private readonly keys: ColumnKeys,
   ) {
+    this.encryptedColumns = [...encrypted].map((source) => ({
+      source,
+      key: quote(headers[source]),
+      blindKey: quote(blindIndexKey(headers[source])),
+    }));
     const entries = headers.map((key, source) => ({ key, source, blind: false }));
     for (const source of encrypted)
       entries.push({ key: blindIndexKey(headers[source]), source, blind: true });
@@ -211,11 +217,10 @@ export class RawEncoder {
   /** The JSON patch of the encrypted columns of a row: ciphertext and blind index; null when none. */
   patch(values: (string | null)[]): string | null {
     let json = '';
-    for (const source of this.encrypted) {
+    for (const { source, key, blindKey } of this.encryptedColumns) {
       const v = values[source];
       if (v === null || v === undefined) continue;
-      const key = this.order.find((o) => o.source === source && !o.blind)?.key ?? '';
-      json += `,${quote(key)}:${quote(encryptValue(this.keys, v))},${quote(blindIndexKey(key))}:"${blindIndex(this.keys, v)}"`;
+      json += `,${key}:${quote(encryptValue(this.keys, v))},${blindKey}:"${blindIndex(this.keys, v)}"`;
     }
     return json === '' ? null : `{${json.slice(1)}}`;
   }

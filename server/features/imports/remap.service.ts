@@ -4,7 +4,7 @@ import { withClientTransaction } from '../../db/client';
 import { type TaskContext, TaskError } from '../../tasks/worker';
 import type { TaskRow } from '../tasks/task.queries';
 import { copyPass } from './copy-pass';
-import { lockDatasetForImport, refreshRecordCount } from './import.queries';
+import { getRecordCount, lockDatasetForImport, refreshRecordCount } from './import.queries';
 import { ImportMessages, type ImportResult, workTable } from './import.service';
 import { getDatasetMapping, markMappingApplied } from './mapping.queries';
 
@@ -21,10 +21,7 @@ export async function runRemap(ctx: AppContext, task: TaskRow, tctx: TaskContext
     await tctx.progress(5, 'updating');
     const { mappings } = await getDatasetMapping(tx, datasetId);
     const keys = ctx.columnKeys();
-    const total = Number(
-      (await tx.execute<{ n: number }>(sql`SELECT record_count AS n FROM datasets WHERE id = ${datasetId}`))
-        .rows[0]?.n ?? 0,
-    );
+    const total = await getRecordCount(tx, datasetId);
     const work = workTable(task.id);
     await tx.execute(
       sql`CREATE UNLOGGED TABLE ${sql.raw(work)} (key bigint, raw text, attrs text, hash text, excluded boolean, raw_hash text)`,

@@ -26,13 +26,13 @@ export type MapSpec =
   | { kind: 'remap'; mappings: MappingEntry[] };
 
 /** The mapped fields of a remap: every file column a column mapping reads. */
-export function remapFields(mappings: MappingEntry[]): string[] {
+function remapFields(mappings: MappingEntry[]): string[] {
   return [...new Set(mappings.flatMap((m) => (m.type === 'column' ? [m.field] : [])))];
 }
 
-/** Whether an import's rows carry a ciphertext patch for raw (some mapped column is encrypted). */
-export function importPatches(spec: Extract<MapSpec, { kind: 'import' }>, keys: ColumnKeys): boolean {
-  return new RecordMapper(spec.headers, spec.mappings, keys).encryptedSources.size > 0;
+/** Whether an import's rows carry a ciphertext patch for raw (a column of the file is mapped encrypted). */
+export function importPatches(spec: Extract<MapSpec, { kind: 'import' }>): boolean {
+  return spec.mappings.some((m) => m.type === 'column' && m.encrypted && spec.headers.includes(m.field));
 }
 
 /**
