@@ -30,6 +30,18 @@ export function createExcludeTest(filter: string): (value: string | null | undef
   return (value) => compiled.test((value ?? '').trim());
 }
 
+const WHITE_SPACE = /\s/;
+const WHITE_SPACE_RUNS = /\s+/g;
+const SURROGATE = /[\ud800-\udfff]/;
+
+/** The part of an e-mail address after the first '@', up to a next one. */
+function domainPart(v: string): string {
+  const at = v.indexOf('@');
+  if (at < 0) return '';
+  const next = v.indexOf('@', at + 1);
+  return next < 0 ? v.slice(at + 1) : v.slice(at + 1, next);
+}
+
 type MappingOptions = Pick<ColumnMapping, 'values' | 'strip' | 'lower' | 'emailDomain' | 'trim' | 'date'>;
 
 /**
@@ -46,15 +58,17 @@ export function createColumnMapper(
   const tables = m.values.length > 0 ? valueMapTables(m.values) : null;
   const parseDate = m.date ? createParser(m.date) : null;
   const trim = m.trim ?? null;
+  const { strip, lower, emailDomain } = m;
   return (value) => {
     let v: string | null = value?.trim() || null;
     if (v === null) return null;
     if (tables) v = tables.exact[v] ?? tables.insensitive[v.toLowerCase()] ?? v;
-    if (m.strip) v = v.replace(/\s+/g, '');
-    if (m.lower) v = v.toLowerCase();
+    if (strip && WHITE_SPACE.test(v)) v = v.replace(WHITE_SPACE_RUNS, '');
+    if (lower) v = v.toLowerCase();
     // The part after the first '@' up to a next one (an e-mail address has one).
-    if (m.emailDomain) v = v.split('@')[1] ?? '';
-    if (trim !== null) v = v.length <= trim ? v : [...v].slice(0, trim).join('');
+    if (emailDomain) v = domainPart(v);
+    // N characters, not UTF-16 units: a pair of surrogates is one character.
+    if (trim !== null && v.length > trim) v = SURROGATE.test(v) ? [...v].slice(0, trim).join('') : v.slice(0, trim);
     if (parseDate) v = v ? parseDate(v) : null;
     return v || null;
   };

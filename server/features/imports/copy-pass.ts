@@ -87,8 +87,8 @@ export async function copyPass(options: {
   const { pool, client, select, target, spec, keys, onRows = () => {} } = options;
   const threadCount = options.rows >= WORKER_THRESHOLD ? options.threads : 0;
   const threads = threadCount > 0 ? new MapperThreads(threadCount, spec, keys) : null;
-  const mapRow = threads ? null : createRowMapper(spec, keys);
-  const map = (text: string) => (threads ? threads.map(text) : Promise.resolve(mapBlock(text, mapRow!)));
+  const mapper = threads ? null : createRowMapper(spec, keys);
+  const map = (text: string) => (threads ? threads.map(text) : Promise.resolve(mapBlock(text, mapper!)));
   const reader = await pool.connect();
   let mapped = 0;
   let reported = 0;

@@ -24,25 +24,40 @@ export function copyValue(value: string | null): string {
   );
 }
 
+/**
+ * What a pass applies to each row: `map` gets the row's fields (decoded) and the COPY text of its
+ * first `rawFields` fields as they came (the raw text the raw hash is taken of), and returns one
+ * output line without its line break.
+ */
+export interface RowMapper {
+  rawFields: number;
+  map(fields: (string | null)[], rawText: string): string;
+}
+
 /** Maps a block of complete COPY text rows (without the final line break) to output lines. */
-export function mapBlock(
-  text: string,
-  mapRow: (fields: (string | null)[]) => string,
-): { out: string; rows: number } {
+export function mapBlock(text: string, mapper: RowMapper): { out: string; rows: number } {
+  const { rawFields } = mapper;
   let out = '';
   let rows = 0;
   let start = 0;
   while (start < text.length) {
     let end = text.indexOf('\n', start);
     if (end < 0) end = text.length;
-    const fields: (string | null)[] = text.slice(start, end).split('\t');
+    const line = text.slice(start, end);
+    const fields: (string | null)[] = line.split('\t');
+    let rawText = line;
+    if (fields.length > rawFields) {
+      let length = rawFields - 1;
+      for (let i = 0; i < rawFields; i++) length += (fields[i] as string).length;
+      rawText = line.slice(0, length);
+    }
     for (let i = 0; i < fields.length; i++) {
       const f = fields[i] as string;
       if (f.includes('\\')) fields[i] = copyField(f);
     }
     start = end + 1;
     rows++;
-    out += `${mapRow(fields)}\n`;
+    out += `${mapper.map(fields, rawText)}\n`;
   }
   return { out, rows };
 }

@@ -8,14 +8,14 @@ const { spec, encryptionKey, indexKey } = workerData as {
   encryptionKey: Uint8Array;
   indexKey: Uint8Array;
 };
-const mapRow = createRowMapper(spec, {
+const mapper = createRowMapper(spec, {
   encryptionKey: Buffer.from(encryptionKey),
   indexKey: Buffer.from(indexKey),
 });
 
 parentPort?.on('message', (message: { seq: number; text: string }) => {
   try {
-    const { out, rows } = mapBlock(message.text, mapRow);
+    const { out, rows } = mapBlock(message.text, mapper);
     parentPort?.postMessage({ seq: message.seq, out, rows });
   } catch (err) {
     parentPort?.postMessage({ seq: message.seq, error: (err as Error).message ?? String(err) });

@@ -4,7 +4,7 @@ import { createTestApp, type TestApp } from '../../test/app';
 import { makeSession } from '../../test/factories';
 import { columnMapping as col, importFile, recordsOf, setupDataset, waitForTask } from '../../test/imports';
 import { multipartBody } from '../../test/multipart';
-import { decryptValue } from './crypto';
+import { decryptValue, isEncrypted } from './crypto';
 import { saveDatasetMappings } from './mapping.queries';
 
 let t: TestApp;
@@ -164,6 +164,30 @@ describe('remap', () => {
     expect(await remap(s)).toMatchObject({ read: 1, unchanged: 1 });
     const [row] = await recordsOf(t, s.datasetId);
     expect(decryptValue(t.ctx.columnKeys(), row.attrs.phone)).toBe('0612');
+  });
+
+  it('finds every record unchanged right after an import, whatever characters its values hold', async () => {
+    const s = await setupDataset(t, [col('naam', 'lastName'), col('stad', 'city', { lower: true })]);
+    const file = 'email;naam;stad;leeg\na@u.nl;"Zoë \\ ""de"" Vries\tx";\'s-Hertogenbosch;\nb@u.nl;"twee\nregels";;x\n';
+    expect(await importFile(t, cookie, s, file)).toMatchObject({ saved: 2 });
+    expect(await remap(s)).toEqual({ read: 2, saved: 0, skipped: 0, deleted: 0, unchanged: 2 });
+    expect(await importFile(t, cookie, s, file)).toMatchObject({ saved: 0, unchanged: 2 });
+  });
+
+  it('encrypts the stored values of a column that became encrypted, once', async () => {
+    const s = await setupDataset(t, [col('tel', 'phone')]);
+    await importFile(t, cookie, s, 'email,tel,stad\na@v.nl,0612,Ede\nb@v.nl,,Ede\n');
+    await saveDatasetMappings(t.database.db, s.datasetId, [col('tel', 'phone', { encrypted: true })]);
+    // The record without a phone number has nothing to encrypt: unchanged.
+    expect(await remap(s)).toMatchObject({ read: 2, saved: 1, unchanged: 1 });
+    const rows = await recordsOf(t, s.datasetId);
+    expect(isEncrypted(rows[0].raw.tel)).toBe(true);
+    expect(decryptValue(t.ctx.columnKeys(), rows[0].raw.tel)).toBe('0612');
+    expect(rows[0].raw.tel__bi).toMatch(/^[0-9a-f]{64}$/);
+    expect(rows[0].raw.stad).toBe('Ede');
+    expect(decryptValue(t.ctx.columnKeys(), rows[0].attrs.phone)).toBe('0612');
+    expect(rows[1].raw).toEqual({ email: 'b@v.nl', tel: null, stad: 'Ede' });
+    expect(await remap(s)).toMatchObject({ read: 2, saved: 0, unchanged: 2 });
   });
 
   it('answers 404 for an unknown dataset', async () => {

@@ -2,9 +2,9 @@ import crypto from 'node:crypto';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { columnMapping, type MappingEntry } from '../../../common/mappings';
-import { copyField, copyValue } from './copy-text';
-import { type ColumnKeys, decryptValue, isEncrypted } from './crypto';
-import { encodeStoredRaw, normalizeEmail, RawEncoder, RecordMapper, rowHash } from './record-mapper';
+import { copyField, copyValue, mapBlock } from './copy-text';
+import { blindIndex, type ColumnKeys, decryptValue, isEncrypted } from './crypto';
+import { normalizeEmail, RawEncoder, RecordMapper, rowHash } from './record-mapper';
 import { createRowMapper } from './row-mappers';
 
 const keys: ColumnKeys = { encryptionKey: crypto.randomBytes(32), indexKey: crypto.randomBytes(32) };
@@ -78,19 +78,20 @@ describe('RecordMapper', () => {
     expect(rowHash('a', 'b')).not.toBe(rowHash('a', 'c'));
   });
 
-  it('hashes different rows differently, whatever the separators in the values', () => {
-    const raw = new RawEncoder(headers, new Set(), keys);
-    expect(raw.hashText(['a', 'b1:c', null, null, null])).not.toBe(
-      raw.hashText(['a', 'b', '1:c', null, null]),
-    );
-    expect(raw.hashText(['a', '', null, null, null])).not.toBe(raw.hashText(['a', null, null, null, null]));
+  it('takes the raw text as PostgreSQL wrote it, or rebuilds it with blind indexes for encrypted columns', () => {
+    const raw = new RawEncoder(headers, headers.length, new Set(), keys);
+    expect(raw.text(['a', 'b', null, null, null], 'a\tb\t\\N\t\\N\t\\N')).toBe('a\tb\t\\N\t\\N\t\\N');
     expect(raw.patch(['a', 'b', null, null, null])).toBeNull();
+    const secret = new RawEncoder(headers, headers.length, new Set([1]), keys);
+    const text = secret.text(['a', 'x\ty', null, null, null], 'ignored');
+    expect(text.split('\t')).toEqual(['a', blindIndex(keys, 'x\ty'), '\\N', '\\N', '\\N']);
+    expect(text).not.toContain('x');
   });
 
   it('encrypts encrypted columns in raw and attrs, with a hash that ignores the random ciphertext', () => {
     const secret: MappingEntry[] = [columnMapping('Naam', 'lastName', { encrypted: true, lower: true })];
     const mapper = new RecordMapper(headers, secret, keys);
-    const raw = new RawEncoder(headers, mapper.encryptedSources, keys);
+    const raw = new RawEncoder(headers, headers.length, mapper.encryptedSources, keys);
     const row = ['a@b.nl', 'Jansen', null, null, null];
     const patch = JSON.parse(raw.patch(row) ?? '{}');
     expect(Object.keys(patch).sort()).toEqual(['Naam', 'Naam__bi']);
@@ -99,33 +100,14 @@ describe('RecordMapper', () => {
     const [attrsStored, attrsHashed] = mapper.attrs(row);
     expect(attrsStored).not.toContain('jansen');
     expect(decryptValue(keys, JSON.parse(attrsStored).lastName)).toBe('jansen');
-    expect(raw.hashText(row)).not.toContain('Jansen');
-    expect(attrsHashed).not.toContain('jansen');
-    expect(rowHash(raw.hashText(row), mapper.attrs(row)[1])).toBe(rowHash(raw.hashText(row), attrsHashed));
-    expect(mapper.attrs(row)[0]).not.toBe(attrsStored);
-  });
-
-  it('hashes stored raw columns (remap) exactly as the import did', () => {
-    const secret: MappingEntry[] = [columnMapping('Naam', 'lastName', { encrypted: true })];
-    const mapper = new RecordMapper(headers, secret, keys);
-    const raw = new RawEncoder(headers, mapper.encryptedSources, keys);
-    const row = ['a@b.nl', 'Jansen', null, '1-1-2000', 'x\t"y"\\'];
-    // What PostgreSQL stores: jsonb_object of the headers, with the patch laid over it.
-    const storedRaw = {
-      ...Object.fromEntries(headers.map((h, i) => [h, row[i]])),
-      ...JSON.parse(raw.patch(row) ?? '{}'),
-    };
-    const stored = encodeStoredRaw(storedRaw, new Set(['Naam']), keys);
-    expect(stored.stored).toBeNull();
-    expect(stored.hashed).toBe(raw.hashText(row));
-  });
-
-  it('encrypts, on remap, a stored plain value of a column that became encrypted', () => {
-    const stored = encodeStoredRaw({ Naam: 'Jansen', Plaats: null }, new Set(['Naam']), keys);
-    const raw = JSON.parse(stored.stored ?? '{}');
-    expect(isEncrypted(raw.Naam)).toBe(true);
-    expect(raw.Naam__bi).toMatch(/^[0-9a-f]{64}$/);
-    expect(stored.hashed).not.toContain('Jansen');
+    expect(JSON.parse(attrsHashed)).toEqual({ lastName: '', lastName__bi: blindIndex(keys, 'jansen') });
+    // Another encryption of the same row: other ciphertext, the same hash text.
+    const [again, againHashed] = mapper.attrs(row);
+    expect(again).not.toBe(attrsStored);
+    expect(againHashed).toBe(attrsHashed);
+    // A stored ciphertext is left alone by a remap's patch; a stored plain value gets encrypted.
+    expect(raw.patch(row, ['a@b.nl', patch.Naam, null, null, null])).toBeNull();
+    expect(Object.keys(JSON.parse(raw.patch(row, row) ?? '{}')).sort()).toEqual(['Naam', 'Naam__bi']);
   });
 });
 
@@ -138,10 +120,11 @@ describe('createRowMapper (import)', () => {
   };
 
   it('maps a row, and with a known unchanged raw hash keeps the stored row hash without mapping', () => {
-    const fresh = createRowMapper(spec, keys)(['A@b.nl', 'Jansen', '7']).split('\t');
+    const fresh = createRowMapper(spec, keys).map(['A@b.nl', 'Jansen', '7'], 'A@b.nl\tJansen').split('\t');
     expect(fresh.slice(0, 3)).toEqual(['7', 'a@b.nl', '{"lastName":"Jansen"}']);
     const [rawHash, rowHashValue] = [fresh[5], fresh[3]];
-    const known = createRowMapper({ ...spec, known: true }, keys);
+    const knownMapper = createRowMapper({ ...spec, known: true }, keys);
+    const known = (row: (string | null)[]) => knownMapper.map(row, `${row[0]}\t${row[1]}`);
     expect(known(['A@b.nl', 'Jansen', '7', rawHash, rowHashValue])).toBe(
       `7\ta@b.nl\t\\N\t${rowHashValue}\t\\N\t${rawHash}`,
     );
@@ -150,5 +133,76 @@ describe('createRowMapper (import)', () => {
       '{"lastName":"Jansens"}',
     );
     expect(known(['A@b.nl', 'Jansen', '7', null, null]).split('\t')[3]).toBe(rowHashValue);
+  });
+});
+
+describe('import and remap hashes', () => {
+  const headers = ['email', 'naam', 'plaats', 'datum'];
+  const rows: (string | null)[][] = [
+    ['a@b.nl', 'Jansen', 'Zoë\t"x" \\ y\nz', '1-2-2000'],
+    ['c@d.nl', null, '', '31-2-2000'],
+  ];
+  const copyLine = (values: (string | null)[]) => values.map(copyValue).join('\t');
+  const hashes = (mapper: ReturnType<typeof createRowMapper>, lines: string[], at: [number, number]) =>
+    mapBlock(lines.join('\n'), mapper)
+      .out.trimEnd()
+      .split('\n')
+      .map((l) => [l.split('\t')[at[0]], l.split('\t')[at[1]]]);
+
+  for (const encrypted of [false, true]) {
+    it(`are the same on both ways (${encrypted ? 'an encrypted column' : 'no encryption'})`, () => {
+      const mappings: MappingEntry[] = [
+        columnMapping('naam', 'lastName', { encrypted }),
+        columnMapping('plaats', 'city'),
+        columnMapping('datum', 'day', { date: 'D-M-YYYY' }),
+      ];
+      const importer = createRowMapper({ kind: 'import', headers, emailIndex: 0, mappings }, keys);
+      const imported = mapBlock(rows.map((r, i) => `${copyLine(r)}\t${i + 1}`).join('\n'), importer)
+        .out.trimEnd()
+        .split('\n')
+        .map((l) => l.split('\t'));
+      // What PostgreSQL stores: jsonb_object of the headers with the import's patch laid over it;
+      // the remap reads `raw ->> header` of each mapped field, then the address id.
+      const stored = rows.map((r, i) => ({
+        ...Object.fromEntries(headers.map((h, j) => [h, r[j]])),
+        ...JSON.parse(copyField(imported[i][4]) ?? '{}'),
+      }));
+      expect(stored.every((raw) => raw.naam === null || isEncrypted(raw.naam) === encrypted)).toBe(true);
+      const remapper = createRowMapper({ kind: 'remap', headers, mappings }, keys);
+      const remapped = hashes(
+        remapper,
+        stored.map((raw, i) => `${copyLine(headers.map((h) => raw[h]))}\t${i + 1}`),
+        [3, 5],
+      );
+      expect(remapped).toEqual(imported.map((l) => [l[3], l[5]]));
+      // The remap changes nothing of raw (no patch) and maps the same attrs (ciphertext aside).
+      const out = mapBlock(stored.map((raw, i) => `${copyLine(headers.map((h) => raw[h]))}\t${i + 1}`).join('\n'), remapper).out;
+      expect(out.trimEnd().split('\n').map((l) => l.split('\t')[1])).toEqual(['\\N', '\\N']);
+    });
+  }
+
+  it('differ when a value changes, whatever the separators in the values', () => {
+    const mapper = createRowMapper({ kind: 'import', headers: ['email', 'a', 'b'], emailIndex: 0, mappings: [] }, keys);
+    const [[x], [y], [z], [w]] = hashes(
+      mapper,
+      [
+        ['e@f.nl', 'b1\tc', null],
+        ['e@f.nl', 'b1', '\tc'],
+        ['e@f.nl', '', null],
+        ['e@f.nl', null, null],
+      ].map((r, i) => `${copyLine(r)}\t${i}`),
+      [5, 3],
+    );
+    expect(new Set([x, y, z, w]).size).toBe(4);
+  });
+
+  it('encrypts, on remap, a stored plain value of a column that became encrypted', () => {
+    const mappings: MappingEntry[] = [columnMapping('naam', 'lastName', { encrypted: true })];
+    const remapper = createRowMapper({ kind: 'remap', headers, mappings }, keys);
+    const line = mapBlock(`${copyLine(['a@b.nl', 'Jansen', null, null])}\t9`, remapper).out.trimEnd().split('\t');
+    const patch = JSON.parse(copyField(line[1]) ?? '{}');
+    expect(decryptValue(keys, patch.naam)).toBe('Jansen');
+    expect(patch.naam__bi).toBe(blindIndex(keys, 'Jansen'));
+    expect(line.join('\t')).not.toContain('Jansen');
   });
 });

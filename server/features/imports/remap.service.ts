@@ -7,6 +7,7 @@ import { copyPass } from './copy-pass';
 import { getRecordCount, lockDatasetForImport, refreshRecordCount } from './import.queries';
 import { ImportMessages, type ImportResult, workTable } from './import.service';
 import { getDatasetMapping, markMappingApplied } from './mapping.queries';
+import { remapFields } from './row-mappers';
 
 /**
  * The remap task: re-applies the dataset's current mapping to every record from its stored raw
@@ -19,19 +20,23 @@ export async function runRemap(ctx: AppContext, task: TaskRow, tctx: TaskContext
     await tx.execute(sql`SET LOCAL work_mem = '256MB'`);
     if (!(await lockDatasetForImport(tx, datasetId))) throw new TaskError(ImportMessages.datasetGone);
     await tctx.progress(5, 'updating');
-    const { mappings } = await getDatasetMapping(tx, datasetId);
+    const { mappings, headers } = await getDatasetMapping(tx, datasetId);
+    const spec = { kind: 'remap' as const, headers, mappings };
     const keys = ctx.columnKeys();
     const total = await getRecordCount(tx, datasetId);
     const work = workTable(task.id);
     await tx.execute(
-      sql`CREATE UNLOGGED TABLE ${sql.raw(work)} (key bigint, raw text, attrs text, hash text, excluded boolean, raw_hash text)`,
+      sql`CREATE UNLOGGED TABLE ${sql.raw(work)} (key bigint, patch text, attrs text, hash text, excluded boolean, raw_hash text)`,
     );
     const read = await copyPass({
       pool: ctx.database.pool,
       client,
-      select: `SELECT address_id, raw::text FROM records WHERE dataset_id = ${client.escapeLiteral(datasetId)}`,
+      // The raw columns by name (PostgreSQL extracts them: no JSON parsing in Node), then the key.
+      select: `SELECT ${remapFields(spec)
+        .map((f) => `raw ->> ${client.escapeLiteral(f)}`)
+        .join(', ')}, address_id FROM records WHERE dataset_id = ${client.escapeLiteral(datasetId)}`,
       target: work,
-      spec: { kind: 'remap', mappings },
+      spec,
       keys,
       rows: total,
       threads: ctx.config.importThreads,
@@ -42,7 +47,7 @@ export async function runRemap(ctx: AppContext, task: TaskRow, tctx: TaskContext
 
     // Only records whose raw columns or attributes changed are written.
     const upd = await tx.execute(sql`
-      UPDATE records r SET raw = coalesce(w.raw::jsonb, r.raw), attrs = w.attrs::jsonb, row_hash = w.hash,
+      UPDATE records r SET raw = CASE WHEN w.patch IS NULL THEN r.raw ELSE r.raw || w.patch::jsonb END, attrs = w.attrs::jsonb, row_hash = w.hash,
         raw_hash = w.raw_hash, updated_at = now()
       FROM ${sql.raw(work)} w
       WHERE r.dataset_id = ${datasetId} AND r.address_id = w.key AND NOT w.excluded

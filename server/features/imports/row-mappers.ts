@@ -1,8 +1,7 @@
 import type { MappingEntry } from '../../../common/mappings';
-import { copyValue } from './copy-text';
+import { copyValue, type RowMapper } from './copy-text';
 import type { ColumnKeys } from './crypto';
 import {
-  encodeStoredRaw,
   normalizeEmail,
   plainValue,
   RawEncoder,
@@ -23,11 +22,20 @@ export type MapSpec =
       /** Rows carry the stored raw_hash and row_hash of their record, built with this mapping. */
       known?: boolean;
     }
-  | { kind: 'remap'; mappings: MappingEntry[] };
+  | {
+      kind: 'remap';
+      /** The headers of the dataset's last file: the raw columns the raw hash is taken of. */
+      headers: string[];
+      mappings: MappingEntry[];
+    };
 
-/** The mapped fields of a remap: every file column a column mapping reads. */
-function remapFields(mappings: MappingEntry[]): string[] {
-  return [...new Set(mappings.flatMap((m) => (m.type === 'column' ? [m.field] : [])))];
+/**
+ * The raw columns a remap reads from each record, in order: the dataset's headers, then the
+ * other columns its mapping reads (kept in raw from an earlier file).
+ */
+export function remapFields(spec: Extract<MapSpec, { kind: 'remap' }>): string[] {
+  const mapped = spec.mappings.flatMap((m) => (m.type === 'column' ? [m.field] : []));
+  return [...new Set([...spec.headers, ...mapped])];
 }
 
 /** Whether an import's rows carry a ciphertext patch for raw (a column of the file is mapped encrypted). */
@@ -36,43 +44,51 @@ export function importPatches(spec: Extract<MapSpec, { kind: 'import' }>): boole
 }
 
 /**
- * The function from one COPY text row to one work-table line (COPY text, no line break):
+ * The mapping of one COPY text row to one work-table line (COPY text, no line break):
  * - import, input `c1..cN, ln` (with `known`: and the record's raw_hash, row_hash) →
  *   `ln, email, attrs, hash, patch, raw_hash` (email \N when the row is skipped; with `known` and
  *   an unchanged raw_hash the row keeps its row_hash and is not mapped: attrs \N);
- * - remap, input `address_id, raw` → `key, raw (\N unless newly encrypted), attrs, hash, excluded, raw_hash`.
- * The row hash is the hash of the raw hash and the attrs' hash text, the same on both ways.
+ * - remap, input the record's raw columns of remapFields, then `address_id` →
+ *   `key, patch (\N unless a column became encrypted), attrs, hash, excluded, raw_hash`.
+ * The raw hash is taken of the header columns' COPY text (RawEncoder.text), the row hash of the
+ * raw hash and the attrs' hash text: the same on both ways.
  */
-export function createRowMapper(spec: MapSpec, keys: ColumnKeys): (fields: (string | null)[]) => string {
+export function createRowMapper(spec: MapSpec, keys: ColumnKeys): RowMapper {
   if (spec.kind === 'import') {
     const mapper = new RecordMapper(spec.headers, spec.mappings, keys);
-    const raw = new RawEncoder(spec.headers, mapper.encryptedSources, keys);
+    const raw = new RawEncoder(spec.headers, spec.headers.length, mapper.encryptedSources, keys);
     const last = spec.headers.length;
     const known = spec.known === true;
     // The row is c1..cN, ln: the values without a copy, the row number last.
-    return (values) => {
-      const ln = values[last];
-      const email = mapper.excluded(values) ? null : normalizeEmail(values[spec.emailIndex]);
-      if (email === null) return `${ln}\t\\N\t\\N\t\\N\t\\N\t\\N`;
-      const rawHash = rowHash(raw.hashText(values), '');
-      if (known && values[last + 1] === rawHash && values[last + 2] !== null)
-        return `${ln}\t${copyValue(email)}\t\\N\t${values[last + 2]}\t\\N\t${rawHash}`;
-      const [attrs, attrsHash] = mapper.attrs(values);
-      const hash = rowHash(rawHash, attrsHash);
-      const patch = raw.patches ? copyValue(raw.patch(values)) : '\\N';
-      return `${ln}\t${copyValue(email)}\t${copyValue(attrs)}\t${hash}\t${patch}\t${rawHash}`;
+    return {
+      rawFields: last,
+      map(values, rawText) {
+        const ln = values[last];
+        const email = mapper.excluded(values) ? null : normalizeEmail(values[spec.emailIndex]);
+        if (email === null) return `${ln}\t\\N\t\\N\t\\N\t\\N\t\\N`;
+        const rawHash = rowHash(raw.text(values, rawText), '');
+        if (known && values[last + 1] === rawHash && values[last + 2] !== null)
+          return `${ln}\t${copyValue(email)}\t\\N\t${values[last + 2]}\t\\N\t${rawHash}`;
+        const [attrs, attrsHash] = mapper.attrs(values);
+        const patch = raw.patches ? copyValue(raw.patch(values)) : '\\N';
+        return `${ln}\t${copyValue(email)}\t${copyValue(attrs)}\t${rowHash(rawHash, attrsHash)}\t${patch}\t${rawHash}`;
+      },
     };
   }
-  const fields = remapFields(spec.mappings);
+  const fields = remapFields(spec);
   const mapper = new RecordMapper(fields, spec.mappings, keys, { remap: true });
-  const encryptFields = new Set([...mapper.encryptedSources].map((i) => fields[i]));
-  return (row) => {
-    const raw = JSON.parse(row[1] ?? '{}') as Record<string, string | null>;
-    const values = fields.map((f) => plainValue(keys, raw[f]));
-    if (mapper.excluded(values)) return `${row[0]}\t\\N\t\\N\t\\N\tt\t\\N`;
-    const { stored, hashed } = encodeStoredRaw(raw, encryptFields, keys);
-    const rawHash = rowHash(hashed, '');
-    const [attrs, attrsHash] = mapper.attrs(values);
-    return `${row[0]}\t${copyValue(stored)}\t${copyValue(attrs)}\t${rowHash(rawHash, attrsHash)}\tf\t${rawHash}`;
+  const raw = new RawEncoder(fields, spec.headers.length, mapper.encryptedSources, keys);
+  const last = fields.length;
+  return {
+    rawFields: spec.headers.length,
+    map(stored, rawText) {
+      const values = stored.slice(0, last).map((v) => plainValue(keys, v));
+      const key = stored[last];
+      if (mapper.excluded(values)) return `${key}\t\\N\t\\N\t\\N\tt\t\\N`;
+      const rawHash = rowHash(raw.text(values, rawText), '');
+      const patch = raw.patches ? copyValue(raw.patch(values, stored)) : '\\N';
+      const [attrs, attrsHash] = mapper.attrs(values);
+      return `${key}\t${patch}\t${copyValue(attrs)}\t${rowHash(rawHash, attrsHash)}\tf\t${rawHash}`;
+    },
   };
 }
