@@ -37,6 +37,19 @@ export async function getRecordCount(db: DbOrTx, datasetId: string): Promise<num
   return Number(result.rows[0]?.n ?? 0);
 }
 
+/** Whether a dataset holds any record (an index probe, whatever its size). */
+export async function datasetHasRecords(db: DbOrTx, datasetId: string): Promise<boolean> {
+  const result = await db.execute<{ found: boolean }>(
+    sql`SELECT EXISTS (SELECT 1 FROM records WHERE dataset_id = ${datasetId}) AS found`,
+  );
+  return result.rows[0]?.found === true;
+}
+
+/** Sets a dataset's record count when the caller knows it (a first import into a locked, empty dataset). */
+export async function setRecordCount(tx: DbOrTx, datasetId: string, count: number): Promise<void> {
+  await tx.execute(sql`UPDATE datasets SET record_count = ${count}, updated_at = now() WHERE id = ${datasetId}`);
+}
+
 /** Recounts a dataset's records into datasets.record_count; returns the count. */
 export async function refreshRecordCount(tx: DbOrTx, datasetId: string): Promise<number> {
   const result = await tx.execute<{ n: number }>(sql`

@@ -10,7 +10,13 @@ import { type TaskContext, TaskError } from '../../tasks/worker';
 import { failTask, insertTask, type TaskRow, updateTaskProgress } from '../tasks/task.queries';
 import { copyPass } from './copy-pass';
 import { dropStaging, stageCsv } from './csv-staging';
-import { getRecordCount, lockDatasetForImport, refreshRecordCount } from './import.queries';
+import {
+  datasetHasRecords,
+  getRecordCount,
+  lockDatasetForImport,
+  refreshRecordCount,
+  setRecordCount,
+} from './import.queries';
 import {
   getDatasetMapping,
   isMappingApplied,
@@ -211,7 +217,10 @@ export async function runImport(ctx: AppContext, task: TaskRow, tctx: TaskContex
       // Records built with the current mapping: a row whose raw columns are unchanged keeps its
       // row hash without being mapped again. The rows then come with their record's hashes, found
       // by the e-mail as SQL normalises it (a row it does not find is simply mapped).
-      const known = (await isMappingApplied(tx, p.datasetId)) && (await getRecordCount(tx, p.datasetId)) > 0;
+      // A dataset without records (its first import) needs no comparison with stored records, no
+      // deletion of absent ones and no recount: each costs seconds at a million rows.
+      const hadRecords = await datasetHasRecords(tx, p.datasetId);
+      const known = hadRecords && (await isMappingApplied(tx, p.datasetId)) && (await getRecordCount(tx, p.datasetId)) > 0;
       const spec = { kind: 'import' as const, headers: p.headers, emailIndex: p.emailIndex, mappings, known };
       const work = workTable(task.id);
       await tx.execute(sql`
@@ -250,43 +259,56 @@ export async function runImport(ctx: AppContext, task: TaskRow, tctx: TaskContex
       tctx.log.debug({ ms: lap() }, 'import: addresses');
 
       // The address id of each kept row, whether the dataset holds it, and whether it changed.
-      await tx.execute(sql`
+      await tx.execute(
+        hadRecords
+          ? sql`
         CREATE TEMP TABLE kk ON COMMIT DROP AS
         SELECT k.ln, a.id AS key, r.address_id IS NOT NULL AS existing, r.row_hash IS DISTINCT FROM w.hash AS changed
         FROM k JOIN addresses a ON a.email = k.email JOIN ${sql.raw(work)} w ON w.ln = k.ln
-        LEFT JOIN records r ON r.dataset_id = ${p.datasetId} AND r.address_id = a.id`);
+        LEFT JOIN records r ON r.dataset_id = ${p.datasetId} AND r.address_id = a.id`
+          : sql`
+        CREATE TEMP TABLE kk ON COMMIT DROP AS
+        SELECT k.ln, a.id AS key, false AS existing, true AS changed
+        FROM k JOIN addresses a ON a.email = k.email`,
+      );
       await tx.execute(sql`ANALYZE kk`);
       tctx.log.debug({ ms: lap() }, 'import: keys');
 
       // The dataset row is locked, so no other writer adds records to it: new records are a
       // plain INSERT (cheaper than ON CONFLICT), changed ones an UPDATE, identical ones untouched.
+      // New records go in by address id: both indexes of records then grow at their right edge
+      // (12 s instead of 17 s for a million records, sort included).
       const stg = sql.raw(p.staging);
       const rawJson = sql`jsonb_object(${pgTextArray(p.headers)}::text[], ARRAY[${sql.raw(columns)}]::text[])`;
       const raw = importPatches(spec) ? sql`${rawJson} || coalesce(w.patch, '{}')` : rawJson;
-      const upd = await tx.execute(sql`
+      const upd = hadRecords
+        ? await tx.execute(sql`
         UPDATE records r SET raw = ${raw}, attrs = w.attrs, row_hash = w.hash, raw_hash = w.raw_hash, updated_at = now()
         FROM kk JOIN ${sql.raw(work)} w ON w.ln = kk.ln JOIN ${stg} s ON s.ln = kk.ln
         WHERE kk.existing AND kk.changed
-          AND r.dataset_id = ${p.datasetId} AND r.address_id = kk.key`);
+          AND r.dataset_id = ${p.datasetId} AND r.address_id = kk.key`)
+        : { rowCount: 0 };
       await tctx.progress(75);
       tctx.log.debug({ ms: lap() }, 'import: changed records updated');
       const ins = await tx.execute(sql`
         INSERT INTO records (dataset_id, address_id, raw, attrs, row_hash, raw_hash)
         SELECT ${p.datasetId}, kk.key, ${raw}, w.attrs, w.hash, w.raw_hash
-        FROM kk JOIN ${sql.raw(work)} w ON w.ln = kk.ln JOIN ${stg} s ON s.ln = kk.ln WHERE NOT kk.existing`);
+        FROM kk JOIN ${sql.raw(work)} w ON w.ln = kk.ln JOIN ${stg} s ON s.ln = kk.ln WHERE NOT kk.existing
+        ORDER BY kk.key`);
       const inserted = ins.rowCount ?? 0;
       const updated = upd.rowCount ?? 0;
       await tctx.progress(90);
       tctx.log.debug({ ms: lap() }, 'import: new records inserted');
 
       let deleted = 0;
-      if (p.deleteOld !== false) {
+      if (hadRecords && p.deleteOld !== false) {
         const del = await tx.execute(sql`
           DELETE FROM records r WHERE r.dataset_id = ${p.datasetId}
             AND NOT EXISTS (SELECT 1 FROM kk WHERE kk.key = r.address_id)`);
         deleted = del.rowCount ?? 0;
       }
-      await refreshRecordCount(tx, p.datasetId);
+      if (hadRecords) await refreshRecordCount(tx, p.datasetId);
+      else await setRecordCount(tx, p.datasetId, Number(inserted));
       await saveDatasetHeaders(tx, p.datasetId, p.headers);
       await markMappingApplied(tx, p.datasetId);
       await tx.execute(sql`DROP TABLE ${sql.raw(work)}`);
