@@ -62,6 +62,10 @@ describe('import counters', () => {
       'b@y.nl:Bobby',
       'd@y.nl:Dirk',
     ]);
+    const [ds] = await t.database.db
+      .execute<{ record_count: number }>(sql`SELECT record_count FROM datasets WHERE id = ${s.datasetId}`)
+      .then((r) => r.rows);
+    expect(Number(ds.record_count)).toBe(3);
   });
 });
 
