@@ -5,7 +5,7 @@ import {
   type MappingEntry,
   columnMapping as newColumnMapping,
 } from '../../common/mappings';
-import { saveDatasetMappings } from '../features/imports/mapping.queries';
+import { getDatasetMapping, saveDatasetMappings } from '../features/imports/mapping.queries';
 import type { TestApp } from './app';
 import { makeDataset, makePartner } from './factories';
 import { multipartBody } from './multipart';
@@ -66,17 +66,26 @@ export async function importFile(t: TestApp, cookie: string, s: ImportSetup, con
   return task.result;
 }
 
-/** The records of a dataset with their e-mail, raw and attrs, by e-mail. */
+/**
+ * The records of a dataset with their e-mail, raw (as an object of the dataset's raw columns,
+ * NULL values left out) and attrs, by e-mail.
+ */
 export async function recordsOf(t: TestApp, datasetId: string) {
+  const { rawColumns } = await getDatasetMapping(t.database.db, datasetId);
   const rows = await t.database.db.execute<{
     email: string;
-    raw: Record<string, string>;
+    raw: (string | null)[];
     attrs: Record<string, string>;
   }>(
     sql`SELECT a.email, r.raw, r.attrs FROM records r JOIN addresses a ON a.id = r.address_id
         WHERE r.dataset_id = ${datasetId} ORDER BY a.email`,
   );
-  return rows.rows;
+  return rows.rows.map((r) => ({
+    ...r,
+    raw: Object.fromEntries(
+      rawColumns.flatMap((c, i) => (r.raw[i] === null || r.raw[i] === undefined ? [] : [[c, r.raw[i] as string]])),
+    ) as Record<string, string>,
+  }));
 }
 
 /** A column mapping with every option off unless given. */

@@ -37,7 +37,10 @@ export const records = pgTable(
     // INSERT). A statement trigger on datasets deletes the records of deleted datasets (migration 0007).
     datasetId: text('dataset_id').notNull(),
     addressId: bigint('address_id', { mode: 'number' }).notNull(),
-    raw: jsonb('raw').$type<Record<string, string>>().notNull(),
+    // The partner's original columns as text[], positioned by the dataset's raw_columns
+    // (dataset_mappings): half the bytes of a jsonb object and no keys to build a row (DESIGN
+    // change, docs/decisions.md).
+    raw: text('raw').array().notNull(),
     attrs: jsonb('attrs').$type<Record<string, string>>().notNull(),
     // md5 of raw and attrs (ciphertext left out): a re-import or remap writes only changed records.
     rowHash: text('row_hash'),

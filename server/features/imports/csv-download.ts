@@ -24,8 +24,11 @@ export async function* datasetCsv(
   keys: () => ColumnKeys,
   datasetId: string,
   headers: string[],
+  rawColumns: string[],
 ): AsyncGenerator<string> {
   const columns = headers.length > 0 ? headers : ['email'];
+  // Where each column's value is in raw (-1: none).
+  const positions = columns.map((h) => rawColumns.indexOf(h));
   yield csvLine(columns);
   const client = await pool.connect();
   let open = false;
@@ -39,15 +42,15 @@ export async function* datasetCsv(
       [datasetId],
     );
     while (true) {
-      const { rows } = await client.query<{ raw: Record<string, string>; email: string }>(
+      const { rows } = await client.query<{ raw: (string | null)[]; email: string }>(
         `FETCH ${BATCH} FROM dataset_csv`,
       );
       if (rows.length === 0) break;
       let chunk = '';
       for (const row of rows) {
         chunk += csvLine(
-          columns.map((h, i) => {
-            const v = row.raw[h];
+          positions.map((at, i) => {
+            const v = at >= 0 ? row.raw[at] : undefined;
             if (v === undefined && i === 0 && headers.length === 0) return row.email;
             return typeof v === 'string' && isEncrypted(v) ? decryptValue(keys(), v) : v;
           }),

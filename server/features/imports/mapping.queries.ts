@@ -3,17 +3,17 @@ import type { MappingEntry } from '../../../common/mappings';
 import type { Db, DbOrTx } from '../../db/client';
 import { datasetMappings } from './mapping.table';
 
-/** A dataset's mapping and the headers of its last file ([] when none yet). */
+/** A dataset's mapping, the headers of its last file and the positions of its records' raw values. */
 export async function getDatasetMapping(
   db: Db,
   datasetId: string,
-): Promise<{ mappings: MappingEntry[]; headers: string[] }> {
+): Promise<{ mappings: MappingEntry[]; headers: string[]; rawColumns: string[] }> {
   const [row] = await db
     .select()
     .from(datasetMappings)
     .where(eq(datasetMappings.datasetId, datasetId))
     .limit(1);
-  return { mappings: row?.mappings ?? [], headers: row?.headers ?? [] };
+  return { mappings: row?.mappings ?? [], headers: row?.headers ?? [], rawColumns: row?.rawColumns ?? [] };
 }
 
 /** Stores a dataset's mapping list (replacing the previous one). */
@@ -34,6 +34,14 @@ export async function saveDatasetHeaders(db: Db, datasetId: string, headers: str
     .insert(datasetMappings)
     .values({ datasetId, headers })
     .onConflictDoUpdate({ target: datasetMappings.datasetId, set: { headers, updatedAt: new Date() } });
+}
+
+/** Stores the positions of a dataset's raw values (appended to by an import or remap, inside it). */
+export async function saveRawColumns(db: Db, datasetId: string, rawColumns: string[]): Promise<void> {
+  await db
+    .insert(datasetMappings)
+    .values({ datasetId, rawColumns })
+    .onConflictDoUpdate({ target: datasetMappings.datasetId, set: { rawColumns } });
 }
 
 /** Every dataset's mapping entries with the dataset they belong to (for value-mapping lookups). */

@@ -2,7 +2,7 @@ import { parse } from 'csv-parse/sync';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestApp } from '../../test/app';
 import { makeSession } from '../../test/factories';
-import { columnMapping as col, importFile, setupDataset } from '../../test/imports';
+import { columnMapping as col, importFile, recordsOf, setupDataset, waitForTask } from '../../test/imports';
 
 let t: TestApp;
 let cookie: string;
@@ -136,5 +136,33 @@ describe('dataset CSV download', () => {
       ['a@csv.nl', 'Zeg "hoi"', ''],
       ['b@csv.nl', 'Jansen, J.', '0612'],
     ]);
+  });
+
+  it('keeps each value under its column when a later file has other columns in another order', async () => {
+    const s = await setupDataset(t, [col('stad', 'city')]);
+    await importFile(t, cookie, s, 'email,naam,stad\na@kol.nl,Anna,Ede\nb@kol.nl,Bob,Epe\n');
+    const second = 'tel,stad,email\n0612,Ede,a@kol.nl\n,Ommen,c@kol.nl\n';
+    expect(await importFile(t, cookie, s, second)).toMatchObject({ saved: 2, deleted: 1, unchanged: 0 });
+    expect((await recordsOf(t, s.datasetId)).map((r) => r.raw)).toEqual([
+      { email: 'a@kol.nl', stad: 'Ede', tel: '0612' },
+      { email: 'c@kol.nl', stad: 'Ommen' },
+    ]);
+    const csv = parse((await get(`/api/datasets/${s.partnerId}/${s.datasetId}/csv`)).body) as string[][];
+    expect(csv[0]).toEqual(['tel', 'stad', 'email']);
+    expect(csv.slice(1).sort((x, y) => x[2].localeCompare(y[2]))).toEqual([
+      ['0612', 'Ede', 'a@kol.nl'],
+      ['', 'Ommen', 'c@kol.nl'],
+    ]);
+    const naam = await get(`/api/datasets/${s.partnerId}/${s.datasetId}/naam/unique-values`);
+    expect(naam.json()).toEqual([{ value: '', amount: 2 }]);
+    const stad = await get(`/api/datasets/${s.partnerId}/${s.datasetId}/stad/unique-values`);
+    expect(stad.json()).toEqual([
+      { value: 'Ede', amount: 1 },
+      { value: 'Ommen', amount: 1 },
+    ]);
+    // A remap reads the values by column: nothing changed.
+    const remap = await t.app.inject({ method: 'POST', url: `/api/datasets/${s.partnerId}/${s.datasetId}/remap`, headers: { cookie } });
+    const task = await waitForTask(t, cookie, remap.json().task._id);
+    expect(task.result).toMatchObject({ read: 2, saved: 0, unchanged: 2 });
   });
 });

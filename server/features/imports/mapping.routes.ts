@@ -71,13 +71,14 @@ export function mappingRoutes(ctx: AppContext): FastifyPluginAsyncZod {
       },
       async (request) => {
         const ds = await dataset(request.params.partnerId, request.params.datasetId);
-        const { mappings } = await getDatasetMapping(ctx.db, ds.id);
+        const { mappings, rawColumns } = await getDatasetMapping(ctx.db, ds.id);
         const field = request.params.field;
         if (mappings.some((m) => m.type === 'column' && m.field === field && m.encrypted)) {
           throw badRequest(MappingMessages.encryptedBody);
         }
+        // raw[0] is NULL: a field no file of the dataset had counts as empty.
         const result = await ctx.db.execute<{ value: string; amount: number }>(sql`
-          SELECT coalesce(btrim(raw ->> ${field}), '') AS value, count(*)::int AS amount
+          SELECT coalesce(btrim(raw[${rawColumns.indexOf(field) + 1}::int]), '') AS value, count(*)::int AS amount
           FROM records WHERE dataset_id = ${ds.id}
           GROUP BY 1 ORDER BY amount DESC, value LIMIT 1000`);
         return result.rows;
@@ -89,11 +90,11 @@ export function mappingRoutes(ctx: AppContext): FastifyPluginAsyncZod {
       { schema: { params: IdParams } },
       async (request, reply) => {
         const ds = await dataset(request.params.partnerId, request.params.datasetId);
-        const { headers } = await getDatasetMapping(ctx.db, ds.id);
+        const { headers, rawColumns } = await getDatasetMapping(ctx.db, ds.id);
         reply
           .header('content-type', 'text/csv; charset=utf-8')
           .header('content-disposition', `attachment; filename="${ds.partnerId}-${ds.name}.csv"`);
-        return reply.send(Readable.from(datasetCsv(ctx.database.pool, ctx.columnKeys, ds.id, headers)));
+        return reply.send(Readable.from(datasetCsv(ctx.database.pool, ctx.columnKeys, ds.id, headers, rawColumns)));
       },
     );
 

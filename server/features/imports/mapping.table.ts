@@ -9,6 +9,9 @@ export const datasetMappings = pgTable('dataset_mappings', {
     .references(() => datasets.id, { onDelete: 'cascade' }),
   mappings: jsonb('mappings').$type<MappingEntry[]>().notNull().default([]),
   headers: text('headers').array().notNull().default([]),
+  // The positions of records.raw: every column any file of the dataset had (and the blind index
+  // column of an encrypted one), in the order first seen; only ever appended to.
+  rawColumns: text('raw_columns').array().notNull().default([]),
   // md5 of the mappings the records were last built with (import or remap); equal to the current
   // mappings' md5 means a record with unchanged raw columns has unchanged attributes too.
   appliedHash: text('applied_hash'),

@@ -1,13 +1,14 @@
 import { sql } from 'drizzle-orm';
 import type { AppContext } from '../../context';
 import { withClientTransaction } from '../../db/client';
+import { pgTextArray } from '../../lib/pg-array';
 import { type TaskContext, TaskError } from '../../tasks/worker';
 import type { TaskRow } from '../tasks/task.queries';
 import { copyPass } from './copy-pass';
 import { getRecordCount, lockDatasetForImport, refreshRecordCount } from './import.queries';
 import { ImportMessages, type ImportResult, workTable } from './import.service';
-import { getDatasetMapping, markMappingApplied } from './mapping.queries';
-import { remapFields } from './row-mappers';
+import { getDatasetMapping, markMappingApplied, saveRawColumns } from './mapping.queries';
+import { appendRawColumns, remapFields, storedRawColumns } from './row-mappers';
 
 /**
  * The remap task: re-applies the dataset's current mapping to every record from its stored raw
@@ -20,8 +21,13 @@ export async function runRemap(ctx: AppContext, task: TaskRow, tctx: TaskContext
     await tx.execute(sql`SET LOCAL work_mem = '256MB'`);
     if (!(await lockDatasetForImport(tx, datasetId))) throw new TaskError(ImportMessages.datasetGone);
     await tctx.progress(5, 'updating');
-    const { mappings, headers } = await getDatasetMapping(tx, datasetId);
+    const { mappings, headers, rawColumns: storedColumns } = await getDatasetMapping(tx, datasetId);
     const spec = { kind: 'remap' as const, headers, mappings };
+    const fields = remapFields(spec);
+    // A column that became encrypted gets its blind index column.
+    const rawColumns = appendRawColumns(storedColumns, storedRawColumns(fields, mappings).filter((c) => !fields.includes(c)));
+    await saveRawColumns(tx, datasetId, rawColumns);
+    const position = (f: string) => rawColumns.indexOf(f) + 1;
     const keys = ctx.columnKeys();
     const total = await getRecordCount(tx, datasetId);
     const work = workTable(task.id);
@@ -31,9 +37,9 @@ export async function runRemap(ctx: AppContext, task: TaskRow, tctx: TaskContext
     const read = await copyPass({
       pool: ctx.database.pool,
       client,
-      // The raw columns by name (PostgreSQL extracts them: no JSON parsing in Node), then the key.
-      select: `SELECT ${remapFields(spec)
-        .map((f) => `raw ->> ${client.escapeLiteral(f)}`)
+      // The raw values of the mapped fields by position (NULL for a field no file had), then the key.
+      select: `SELECT ${fields
+        .map((f) => (position(f) > 0 ? `raw[${position(f)}]` : 'NULL::text'))
         .join(', ')}, address_id FROM records WHERE dataset_id = ${client.escapeLiteral(datasetId)}`,
       target: work,
       spec,
@@ -47,7 +53,9 @@ export async function runRemap(ctx: AppContext, task: TaskRow, tctx: TaskContext
 
     // Only records whose raw columns or attributes changed are written.
     const upd = await tx.execute(sql`
-      UPDATE records r SET raw = CASE WHEN w.patch IS NULL THEN r.raw ELSE r.raw || w.patch::jsonb END, attrs = w.attrs::jsonb, row_hash = w.hash,
+      UPDATE records r SET raw = CASE WHEN w.patch IS NULL THEN r.raw ELSE ARRAY(
+          SELECT coalesce(w.patch::jsonb ->> c.name, r.raw[c.pos]) FROM unnest(${pgTextArray(rawColumns)}::text[]) WITH ORDINALITY c(name, pos)
+          ORDER BY c.pos) END, attrs = w.attrs::jsonb, row_hash = w.hash,
         raw_hash = w.raw_hash, updated_at = now()
       FROM ${sql.raw(work)} w
       WHERE r.dataset_id = ${datasetId} AND r.address_id = w.key AND NOT w.excluded

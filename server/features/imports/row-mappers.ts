@@ -1,6 +1,6 @@
 import type { MappingEntry } from '../../../common/mappings';
 import { copyValue, type RowMapper } from './copy-text';
-import type { ColumnKeys } from './crypto';
+import { blindIndexKey, type ColumnKeys } from './crypto';
 import {
   normalizeEmail,
   plainValue,
@@ -38,9 +38,24 @@ export function remapFields(spec: Extract<MapSpec, { kind: 'remap' }>): string[]
   return [...new Set([...spec.headers, ...mapped])];
 }
 
-/** Whether an import's rows carry a ciphertext patch for raw (a column of the file is mapped encrypted). */
-export function importPatches(spec: Extract<MapSpec, { kind: 'import' }>): boolean {
-  return spec.mappings.some((m) => m.type === 'column' && m.encrypted && spec.headers.includes(m.field));
+/** The file columns the dataset's mapping stores encrypted. */
+export function encryptedFields(mappings: MappingEntry[]): Set<string> {
+  return new Set(mappings.flatMap((m) => (m.type === 'column' && m.encrypted ? [m.field] : [])));
+}
+
+/**
+ * The positions of records.raw after a pass that stores `columns` (a file's headers and the blind
+ * index column of each encrypted one): the dataset's stored positions, then the columns new to it.
+ */
+export function appendRawColumns(stored: string[], columns: string[]): string[] {
+  const known = new Set(stored);
+  return [...stored, ...columns.filter((c) => !known.has(c))];
+}
+
+/** What a pass stores in raw of `fields`: each field, and the blind index column of each encrypted one. */
+export function storedRawColumns(fields: string[], mappings: MappingEntry[]): string[] {
+  const encrypted = encryptedFields(mappings);
+  return [...fields, ...fields.filter((f) => encrypted.has(f)).map(blindIndexKey)];
 }
 
 /**

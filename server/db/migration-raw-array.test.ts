@@ -1,0 +1,79 @@
+import crypto from 'node:crypto';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { drizzle } from 'drizzle-orm/node-postgres';
+import { migrate } from 'drizzle-orm/node-postgres/migrator';
+import pg from 'pg';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { inject } from 'vitest';
+import { withDatabase } from '../test/global-setup';
+import { type Database, migrateDatabase, openDatabase } from './client';
+
+// Migration 0009 turns records.raw from a jsonb object into text[] positioned by
+// dataset_mappings.raw_columns: no stored value may get lost or moved to another column.
+const migrations = path.join(import.meta.dirname, 'migrations');
+let url: string;
+let database: Database;
+let before: string;
+
+beforeAll(async () => {
+  const name = `lw_mig_${crypto.randomBytes(4).toString('hex')}`;
+  const admin = new pg.Client({ connectionString: inject('adminUrl') });
+  await admin.connect();
+  await admin.query(`CREATE DATABASE ${name}`);
+  await admin.end();
+  url = withDatabase(inject('adminUrl'), name);
+  database = openDatabase(url, 2);
+  // The migrations up to 0008 in a folder of their own.
+  before = fs.mkdtempSync(path.join(os.tmpdir(), 'lw-mig-'));
+  fs.mkdirSync(path.join(before, 'meta'));
+  const journal = JSON.parse(fs.readFileSync(path.join(migrations, 'meta', '_journal.json'), 'utf8'));
+  journal.entries = journal.entries.filter((e: { idx: number }) => e.idx <= 8);
+  fs.writeFileSync(path.join(before, 'meta', '_journal.json'), JSON.stringify(journal));
+  for (const e of journal.entries as { tag: string }[])
+    fs.copyFileSync(path.join(migrations, `${e.tag}.sql`), path.join(before, `${e.tag}.sql`));
+  await migrate(drizzle(database.pool), { migrationsFolder: before });
+});
+
+afterAll(async () => {
+  await database.close();
+  fs.rmSync(before, { recursive: true, force: true });
+  const admin = new pg.Client({ connectionString: inject('adminUrl') });
+  await admin.connect();
+  await admin.query(`DROP DATABASE IF EXISTS ${new URL(url).pathname.slice(1)} WITH (FORCE)`);
+  await admin.end();
+});
+
+describe('migration 0009 (raw as text[])', () => {
+  it('keeps every stored raw value under its column', async () => {
+    const q = (text: string) => database.pool.query(text);
+    await q(`INSERT INTO partners (id, name) VALUES ('p1', 'Partner')`);
+    await q(`INSERT INTO datasets (id, partner_id, name) VALUES ('d1', 'p1', 'een'), ('d2', 'p1', 'twee')`);
+    await q(`INSERT INTO dataset_mappings (dataset_id, headers) VALUES ('d1', '{email,naam,stad}')`);
+    await q(`INSERT INTO addresses (email, domain) VALUES ('a@m.nl', 'm.nl'), ('b@m.nl', 'm.nl')`);
+    await q(`INSERT INTO records (dataset_id, address_id, raw, attrs)
+      SELECT 'd1', id, CASE email
+        WHEN 'a@m.nl' THEN '{"email":"a@m.nl","naam":"Anna","stad":"Ede"}'::jsonb
+        ELSE '{"email":"b@m.nl","naam":null,"oud":"x, \\"y\\"","tel__bi":"ab"}'::jsonb END, '{}'
+      FROM addresses`);
+    // A dataset with records but no mapping row.
+    await q(`INSERT INTO records (dataset_id, address_id, raw, attrs)
+      SELECT 'd2', id, '{"E-mail":"A@M.NL"}'::jsonb, '{}' FROM addresses WHERE email = 'a@m.nl'`);
+
+    await migrateDatabase(database);
+
+    const columns = await q(`SELECT dataset_id, raw_columns FROM dataset_mappings ORDER BY dataset_id`);
+    expect(columns.rows).toEqual([
+      { dataset_id: 'd1', raw_columns: ['email', 'naam', 'stad', 'oud', 'tel__bi'] },
+      { dataset_id: 'd2', raw_columns: ['E-mail'] },
+    ]);
+    const rows = await q(`SELECT r.dataset_id, a.email, r.raw FROM records r JOIN addresses a ON a.id = r.address_id
+      ORDER BY r.dataset_id, a.email`);
+    expect(rows.rows).toEqual([
+      { dataset_id: 'd1', email: 'a@m.nl', raw: ['a@m.nl', 'Anna', 'Ede', null, null] },
+      { dataset_id: 'd1', email: 'b@m.nl', raw: ['b@m.nl', null, null, 'x, "y"', 'ab'] },
+      { dataset_id: 'd2', email: 'a@m.nl', raw: ['A@M.NL'] },
+    ]);
+  });
+});
