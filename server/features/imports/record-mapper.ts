@@ -1,4 +1,4 @@
-import { createDateParser } from '../../../common/date-format';
+import { compileDateFormat, createDateParser } from '../../../common/date-format';
 import { createColumnMapper, createExcludeTest } from '../../../common/mapping-rules';
 import type { ColumnMapping, MappingEntry } from '../../../common/mappings';
 import { copyValue } from './copy-text';
@@ -21,8 +21,12 @@ export function normalizeEmail(value: string | null | undefined): string | null 
 }
 
 // Date values repeat (birth dates, sign-up days): each distinct one is parsed once, up to a bound.
+// Values with a time of day rarely repeat, so their formats parse every value (a cache lookup
+// costs half a parse).
 function cachedDateParser(format: string): (value: string) => string | null {
   const parse = createDateParser(format);
+  const { groups } = compileDateFormat(format);
+  if (groups.hour || groups.minute || groups.second) return parse;
   const cache = new Map<string, string | null>();
   return (value) => {
     let result = cache.get(value);
