@@ -69,6 +69,32 @@ describe('import counters', () => {
   });
 });
 
+describe('a database with many more addresses than the file', () => {
+  it('finds existing addresses by index lookups with the same results', async () => {
+    // 4,000 addresses against a file of 6 rows: the import looks addresses up one by one.
+    await t.database.db.execute(sql`
+      INSERT INTO addresses (email, domain)
+      SELECT 'veel' || g || '@groot.nl', 'groot.nl' FROM generate_series(1, 4000) g`);
+    await t.database.db.execute(sql`ANALYZE addresses`);
+    const s = await setup([col('naam', 'firstName')]);
+    const file = 'email,naam\nveel7@groot.nl,Zeven\nnieuw1@groot.nl,Een\nVEEL7@groot.nl,Dubbel\nveel3999@groot.nl,Laatst\nnieuw2@groot.nl,Twee\nfout,Nee\n';
+    expect(await importFile(s, file)).toEqual({ read: 6, saved: 4, skipped: 2, deleted: 0, unchanged: 0 });
+    const rows = await recordsOf(s.datasetId);
+    expect(rows.map((r) => `${r.email}:${r.attrs.firstName}`)).toEqual([
+      'nieuw1@groot.nl:Een',
+      'nieuw2@groot.nl:Twee',
+      'veel3999@groot.nl:Laatst',
+      'veel7@groot.nl:Zeven',
+    ]);
+    const ids = await t.database.db.execute<{ n: number }>(
+      sql`SELECT count(*)::int AS n FROM addresses WHERE email IN ('veel7@groot.nl', 'nieuw1@groot.nl')`,
+    );
+    expect(ids.rows[0].n).toBe(2);
+    const next = 'email,naam\nveel7@groot.nl,Zeven\nnieuw1@groot.nl,Anders\nveel8@groot.nl,Acht\n';
+    expect(await importFile(s, next)).toEqual({ read: 3, saved: 2, skipped: 0, deleted: 2, unchanged: 1 });
+  });
+});
+
 describe('mapping changes between imports', () => {
   it('re-computes every record when the mapping changed since the last import, none when it did not', async () => {
     const s = await setup([col('naam', 'firstName')]);
