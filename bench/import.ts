@@ -50,7 +50,12 @@ await bare.connect();
 await bare.query(`CREATE TABLE bare (${BENCH_HEADERS.map((_, i) => `c${i} text`).join(', ')})`);
 await bare.end();
 const copyStart = performance.now();
-execFileSync('psql', [databaseUrl, '-q', '-c', `\\copy bare FROM '${file}' WITH (FORMAT csv, HEADER true, DELIMITER ';', ENCODING 'WIN1252')`]);
+execFileSync('psql', [
+  databaseUrl,
+  '-q',
+  '-c',
+  `\\copy bare FROM '${file}' WITH (FORMAT csv, HEADER true, DELIMITER ';', ENCODING 'WIN1252')`,
+]);
 const copySeconds = (performance.now() - copyStart) / 1000;
 
 const server = spawn(process.execPath, ['--import', 'tsx', 'server/main.ts'], {
@@ -94,13 +99,21 @@ try {
   result = await client.remap(partnerId, datasetId);
   phases.push(['remap', (performance.now() - t0) / 1000, result]);
 
-  const peakKb = Number(/VmHWM:\s+(\d+)/.exec(fs.readFileSync(`/proc/${server.pid}/status`, 'utf8'))?.[1] ?? 0);
+  const peakKb = Number(
+    /VmHWM:\s+(\d+)/.exec(fs.readFileSync(`/proc/${server.pid}/status`, 'utf8'))?.[1] ?? 0,
+  );
   const stored = existing > 0 ? `, ${existing.toLocaleString('en')} other addresses stored` : '';
-  console.log(`\nImport benchmark on ${target}, ${rows.toLocaleString('en')} rows${stored}, ${os.cpus().length} cores`);
-  console.log(`  psql \\copy into a bare table: ${copySeconds.toFixed(2)} s (${Math.round(rows / copySeconds).toLocaleString('en')} rows/s)`);
+  console.log(
+    `\nImport benchmark on ${target}, ${rows.toLocaleString('en')} rows${stored}, ${os.cpus().length} cores`,
+  );
+  console.log(
+    `  psql \\copy into a bare table: ${copySeconds.toFixed(2)} s (${Math.round(rows / copySeconds).toLocaleString('en')} rows/s)`,
+  );
   for (const [name, seconds, counters] of phases) {
     console.log(
-      `  ${name.padEnd(22)} ${seconds.toFixed(2).padStart(7)} s  ${Math.round(rows / seconds).toLocaleString('en').padStart(9)} rows/s  ` +
+      `  ${name.padEnd(22)} ${seconds.toFixed(2).padStart(7)} s  ${Math.round(rows / seconds)
+        .toLocaleString('en')
+        .padStart(9)} rows/s  ` +
         `ratio to \\copy ${(seconds / copySeconds).toFixed(2)}  ${JSON.stringify(counters)}`,
     );
   }

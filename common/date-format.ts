@@ -175,7 +175,10 @@ const TRIM_RE = new RegExp(`^[${DATE_TRIM_CHARS}]+|[${DATE_TRIM_CHARS}]+$`, 'g')
 /** A value without the leading and trailing white space of DATE_TRIM_CHARS (SQL: btrim(v, chars)). */
 export function trimDateValue(value: string): string {
   // Most values have nothing to trim: two character checks instead of a global replace.
-  if (value === '' || (!DATE_TRIM_CHARS.includes(value[0]) && !DATE_TRIM_CHARS.includes(value[value.length - 1])))
+  if (
+    value === '' ||
+    (!DATE_TRIM_CHARS.includes(value[0]) && !DATE_TRIM_CHARS.includes(value[value.length - 1]))
+  )
     return value;
   return value.replace(TRIM_RE, '');
 }

@@ -68,7 +68,8 @@ export function createColumnMapper(
     // The part after the first '@' up to a next one (an e-mail address has one).
     if (emailDomain) v = domainPart(v);
     // N characters, not UTF-16 units: a pair of surrogates is one character.
-    if (trim !== null && v.length > trim) v = SURROGATE.test(v) ? [...v].slice(0, trim).join('') : v.slice(0, trim);
+    if (trim !== null && v.length > trim)
+      v = SURROGATE.test(v) ? [...v].slice(0, trim).join('') : v.slice(0, trim);
     if (parseDate) v = v ? parseDate(v) : null;
     return v || null;
   };

@@ -5,8 +5,7 @@ import path from 'node:path';
 import { drizzle } from 'drizzle-orm/node-postgres';
 import { migrate } from 'drizzle-orm/node-postgres/migrator';
 import pg from 'pg';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { inject } from 'vitest';
+import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { withDatabase } from '../test/global-setup';
 import { type Database, migrateDatabase, openDatabase } from './client';
 
@@ -68,7 +67,8 @@ describe('migration 0009 (raw as text[])', () => {
       { dataset_id: 'd1', raw_columns: ['email', 'naam', 'stad', 'oud', 'tel__bi'] },
       { dataset_id: 'd2', raw_columns: ['E-mail'] },
     ]);
-    const rows = await q(`SELECT r.dataset_id, a.email, r.raw FROM records r JOIN addresses a ON a.id = r.address_id
+    const rows =
+      await q(`SELECT r.dataset_id, a.email, r.raw FROM records r JOIN addresses a ON a.id = r.address_id
       ORDER BY r.dataset_id, a.email`);
     expect(rows.rows).toEqual([
       { dataset_id: 'd1', email: 'a@m.nl', raw: ['a@m.nl', 'Anna', 'Ede', null, null] },

@@ -83,7 +83,9 @@ export async function recordsOf(t: TestApp, datasetId: string) {
   return rows.rows.map((r) => ({
     ...r,
     raw: Object.fromEntries(
-      rawColumns.flatMap((c, i) => (r.raw[i] === null || r.raw[i] === undefined ? [] : [[c, r.raw[i] as string]])),
+      rawColumns.flatMap((c, i) =>
+        r.raw[i] === null || r.raw[i] === undefined ? [] : [[c, r.raw[i] as string]],
+      ),
     ) as Record<string, string>,
   }));
 }

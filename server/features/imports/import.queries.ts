@@ -47,7 +47,9 @@ export async function datasetHasRecords(db: DbOrTx, datasetId: string): Promise<
 
 /** Sets a dataset's record count when the caller knows it (a first import into a locked, empty dataset). */
 export async function setRecordCount(tx: DbOrTx, datasetId: string, count: number): Promise<void> {
-  await tx.execute(sql`UPDATE datasets SET record_count = ${count}, updated_at = now() WHERE id = ${datasetId}`);
+  await tx.execute(
+    sql`UPDATE datasets SET record_count = ${count}, updated_at = now() WHERE id = ${datasetId}`,
+  );
 }
 
 /** Recounts a dataset's records into datasets.record_count; returns the count. */

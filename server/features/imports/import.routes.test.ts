@@ -77,7 +77,8 @@ describe('a database with many more addresses than the file', () => {
       SELECT 'veel' || g || '@groot.nl', 'groot.nl' FROM generate_series(1, 4000) g`);
     await t.database.db.execute(sql`ANALYZE addresses`);
     const s = await setup([col('naam', 'firstName')]);
-    const file = 'email,naam\nveel7@groot.nl,Zeven\nnieuw1@groot.nl,Een\nVEEL7@groot.nl,Dubbel\nveel3999@groot.nl,Laatst\nnieuw2@groot.nl,Twee\nfout,Nee\n';
+    const file =
+      'email,naam\nveel7@groot.nl,Zeven\nnieuw1@groot.nl,Een\nVEEL7@groot.nl,Dubbel\nveel3999@groot.nl,Laatst\nnieuw2@groot.nl,Twee\nfout,Nee\n';
     expect(await importFile(s, file)).toEqual({ read: 6, saved: 4, skipped: 2, deleted: 0, unchanged: 0 });
     const rows = await recordsOf(s.datasetId);
     expect(rows.map((r) => `${r.email}:${r.attrs.firstName}`)).toEqual([

@@ -8,6 +8,7 @@ import { isUniqueViolation } from '../../lib/pg-errors';
 import { type TaskContext, TaskError } from '../../tasks/worker';
 import { failTask, insertTask, type TaskRow, updateTaskProgress } from '../tasks/task.queries';
 import { copyPass } from './copy-pass';
+import { blindIndexKey } from './crypto';
 import { dropStaging, stageCsv } from './csv-staging';
 import {
   datasetHasRecords,
@@ -24,7 +25,6 @@ import {
   saveRawColumns,
 } from './mapping.queries';
 import { appendRawColumns, encryptedFields, storedRawColumns } from './row-mappers';
-import { blindIndexKey } from './crypto';
 
 // The upload refusals are shared with the browser (common/imports.ts).
 export { ImportMessages };
@@ -229,7 +229,10 @@ export async function runImport(ctx: AppContext, task: TaskRow, tctx: TaskContex
       // A dataset without records (its first import) needs no comparison with stored records, no
       // deletion of absent ones and no recount: each costs seconds at a million rows.
       const hadRecords = await datasetHasRecords(tx, p.datasetId);
-      const known = hadRecords && (await isMappingApplied(tx, p.datasetId)) && (await getRecordCount(tx, p.datasetId)) > 0;
+      const known =
+        hadRecords &&
+        (await isMappingApplied(tx, p.datasetId)) &&
+        (await getRecordCount(tx, p.datasetId)) > 0;
       const spec = { kind: 'import' as const, headers: p.headers, emailIndex: p.emailIndex, mappings, known };
       const work = workTable(task.id);
       await tx.execute(sql`
@@ -262,8 +265,11 @@ export async function runImport(ctx: AppContext, task: TaskRow, tctx: TaskContex
       await tx.execute(sql`ANALYZE ${sql.raw(work)}`);
       const addressCount = await estimatedAddressCount(tx);
       const valid = Number(
-        (await tx.execute<{ n: number }>(sql`SELECT count(*)::int AS n FROM ${sql.raw(work)} WHERE email IS NOT NULL`))
-          .rows[0].n,
+        (
+          await tx.execute<{ n: number }>(
+            sql`SELECT count(*)::int AS n FROM ${sql.raw(work)} WHERE email IS NOT NULL`,
+          )
+        ).rows[0].n,
       );
       const lookups = addressCount > 4 * valid;
       await tx.execute(sql`

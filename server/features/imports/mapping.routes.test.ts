@@ -161,7 +161,11 @@ describe('dataset CSV download', () => {
       { value: 'Ommen', amount: 1 },
     ]);
     // A remap reads the values by column: nothing changed.
-    const remap = await t.app.inject({ method: 'POST', url: `/api/datasets/${s.partnerId}/${s.datasetId}/remap`, headers: { cookie } });
+    const remap = await t.app.inject({
+      method: 'POST',
+      url: `/api/datasets/${s.partnerId}/${s.datasetId}/remap`,
+      headers: { cookie },
+    });
     const task = await waitForTask(t, cookie, remap.json().task._id);
     expect(task.result).toMatchObject({ read: 2, saved: 0, unchanged: 2 });
   });

@@ -94,7 +94,9 @@ export function mappingRoutes(ctx: AppContext): FastifyPluginAsyncZod {
         reply
           .header('content-type', 'text/csv; charset=utf-8')
           .header('content-disposition', `attachment; filename="${ds.partnerId}-${ds.name}.csv"`);
-        return reply.send(Readable.from(datasetCsv(ctx.database.pool, ctx.columnKeys, ds.id, headers, rawColumns)));
+        return reply.send(
+          Readable.from(datasetCsv(ctx.database.pool, ctx.columnKeys, ds.id, headers, rawColumns)),
+        );
       },
     );
 

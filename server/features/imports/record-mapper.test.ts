@@ -176,13 +176,24 @@ describe('import and remap hashes', () => {
       );
       expect(remapped).toEqual(imported.map((l) => [l[3], l[5]]));
       // The remap changes nothing of raw (no patch) and maps the same attrs (ciphertext aside).
-      const out = mapBlock(stored.map((raw, i) => `${copyLine(headers.map((h) => raw[h]))}\t${i + 1}`).join('\n'), remapper).out;
-      expect(out.trimEnd().split('\n').map((l) => l.split('\t')[1])).toEqual(['\\N', '\\N']);
+      const out = mapBlock(
+        stored.map((raw, i) => `${copyLine(headers.map((h) => raw[h]))}\t${i + 1}`).join('\n'),
+        remapper,
+      ).out;
+      expect(
+        out
+          .trimEnd()
+          .split('\n')
+          .map((l) => l.split('\t')[1]),
+      ).toEqual(['\\N', '\\N']);
     });
   }
 
   it('differ when a value changes, whatever the separators in the values', () => {
-    const mapper = createRowMapper({ kind: 'import', headers: ['email', 'a', 'b'], emailIndex: 0, mappings: [] }, keys);
+    const mapper = createRowMapper(
+      { kind: 'import', headers: ['email', 'a', 'b'], emailIndex: 0, mappings: [] },
+      keys,
+    );
     const [[x], [y], [z], [w]] = hashes(
       mapper,
       [
@@ -199,7 +210,9 @@ describe('import and remap hashes', () => {
   it('encrypts, on remap, a stored plain value of a column that became encrypted', () => {
     const mappings: MappingEntry[] = [columnMapping('naam', 'lastName', { encrypted: true })];
     const remapper = createRowMapper({ kind: 'remap', headers, mappings }, keys);
-    const line = mapBlock(`${copyLine(['a@b.nl', 'Jansen', null, null])}\t9`, remapper).out.trimEnd().split('\t');
+    const line = mapBlock(`${copyLine(['a@b.nl', 'Jansen', null, null])}\t9`, remapper)
+      .out.trimEnd()
+      .split('\t');
     const patch = JSON.parse(copyField(line[1]) ?? '{}');
     expect(decryptValue(keys, patch.naam)).toBe('Jansen');
     expect(patch.naam__bi).toBe(blindIndex(keys, 'Jansen'));

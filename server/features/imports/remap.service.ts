@@ -25,7 +25,10 @@ export async function runRemap(ctx: AppContext, task: TaskRow, tctx: TaskContext
     const spec = { kind: 'remap' as const, headers, mappings };
     const fields = remapFields(spec);
     // A column that became encrypted gets its blind index column.
-    const rawColumns = appendRawColumns(storedColumns, storedRawColumns(fields, mappings).filter((c) => !fields.includes(c)));
+    const rawColumns = appendRawColumns(
+      storedColumns,
+      storedRawColumns(fields, mappings).filter((c) => !fields.includes(c)),
+    );
     await saveRawColumns(tx, datasetId, rawColumns);
     const position = (f: string) => rawColumns.indexOf(f) + 1;
     const keys = ctx.columnKeys();

@@ -1,13 +1,7 @@
 import type { MappingEntry } from '../../../common/mappings';
 import { copyValue, type RowMapper } from './copy-text';
 import { blindIndexKey, type ColumnKeys } from './crypto';
-import {
-  normalizeEmail,
-  plainValue,
-  RawEncoder,
-  RecordMapper,
-  rowHash,
-} from './record-mapper';
+import { normalizeEmail, plainValue, RawEncoder, RecordMapper, rowHash } from './record-mapper';
 
 /**
  * What a pass maps, as plain data (it goes to worker threads): an import's staged file rows, or
