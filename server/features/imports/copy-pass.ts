@@ -75,6 +75,10 @@ class MapperThreads {
 export async function copyPass(options: {
   pool: pg.Pool;
   client: pg.PoolClient;
+  /** Statements run on the reading connection before `select` (e.g. a temporary table it reads). */
+  prepare?: string[];
+  /** Statements run on the reading connection after a successful pass (a failed one closes it). */
+  cleanup?: string[];
   select: string;
   target: string;
   spec: MapSpec;
@@ -92,6 +96,13 @@ export async function copyPass(options: {
   const reader = await pool.connect();
   let mapped = 0;
   let reported = 0;
+  try {
+    for (const statement of options.prepare ?? []) await reader.query(statement);
+  } catch (err) {
+    reader.release(true);
+    await threads?.close();
+    throw err;
+  }
   const source = reader.query(copyTo(`COPY (${select}) TO STDOUT`));
 
   // A block still waiting when the COPY fails must not turn into an unhandled rejection.
@@ -132,6 +143,7 @@ export async function copyPass(options: {
   try {
     await pipeline(Readable.from(lines()), client.query(copyFrom(`COPY ${target} FROM STDIN`)));
     onRows(mapped);
+    for (const statement of options.cleanup ?? []) await reader.query(statement);
     reader.release();
     return mapped;
   } catch (err) {

@@ -238,14 +238,31 @@ export async function runImport(ctx: AppContext, task: TaskRow, tctx: TaskContex
       await tx.execute(sql`
         CREATE UNLOGGED TABLE ${sql.raw(work)} (ln bigint, email text COLLATE "C", attrs jsonb, hash text, patch jsonb, raw_hash text)`);
       const columns = p.headers.map((_, i) => `s.c${i + 1}`).join(', ');
+      // The stored hashes come from a temporary table of the reading connection: the dataset's
+      // records with their e-mail, found by address id in id order (index lookups, never a hash
+      // of the whole addresses table, which took seconds at 20 million addresses).
+      const current = `cur_${task.id.toLowerCase().replace(/[^a-z0-9_]/g, '_')}`;
+      const dataset = client.escapeLiteral(p.datasetId);
+      const prepare = known
+        ? [
+            'SET enable_hashjoin = off',
+            'SET enable_mergejoin = off',
+            `CREATE TEMP TABLE ${current} AS SELECT a.email, r.raw_hash, r.row_hash
+             FROM records r JOIN addresses a ON a.id = r.address_id WHERE r.dataset_id = ${dataset}`,
+            'RESET enable_hashjoin',
+            'RESET enable_mergejoin',
+            `ANALYZE ${current}`,
+          ]
+        : [];
       const select = known
-        ? `SELECT ${columns}, s.ln, r.raw_hash, r.row_hash FROM ${p.staging} s
-           LEFT JOIN addresses a ON a.email = lower(btrim(s.c${p.emailIndex + 1})) COLLATE "C"
-           LEFT JOIN records r ON r.dataset_id = ${client.escapeLiteral(p.datasetId)} AND r.address_id = a.id`
+        ? `SELECT ${columns}, s.ln, c.raw_hash, c.row_hash FROM ${p.staging} s
+           LEFT JOIN ${current} c ON c.email = lower(btrim(s.c${p.emailIndex + 1})) COLLATE "C"`
         : `SELECT ${columns}, s.ln FROM ${p.staging} s`;
       await copyPass({
         pool: ctx.database.pool,
         client,
+        prepare,
+        cleanup: known ? [`DROP TABLE IF EXISTS ${current}`] : [],
         select,
         target: work,
         spec,
