@@ -70,6 +70,10 @@ test('imports: upload, column and value mapping, remap, download, value-mapped o
   // Column mapping: the file's headers, sorted; postcode brings its pc companions.
   await page.getByRole('link', { name: 'Kolommen mappen' }).click();
   await expect(page.getByRole('heading', { name: 'Map', exact: true })).toBeVisible();
+  // The breadcrumb of the dataset shows its name, not its generated id.
+  await expect(page.getByRole('navigation', { name: 'Kruimelpad' })).toHaveText(
+    new RegExp(`^Partners\\s*/\\s*${partnerId}\\s*/\\s*Bestanden\\s*/\\s*${name}\\s*/\\s*Map$`),
+  );
   await expect(page.getByTestId('mapping-row')).toHaveCount(4);
   await expect(page.getByTestId('mapping-row').first()).toHaveAttribute('data-field', 'email');
   await page.getByRole('combobox', { name: 'Kenmerk voor naam', exact: true }).fill('firstName');

@@ -59,14 +59,24 @@ const SEGMENT_TITLES: Record<string, string> = {
 const TYPE_ROUTE = /^\/partners\/[^/]+\/datasets\/[^/]+\/([^/]+)$/;
 const DATASET_CHILDREN = new Set(['edit', 'testpersons', 'headers', 'commission', 'participation']);
 
-/** The breadcrumb trail for a path: one crumb per segment, with the spec's titles. */
-export function breadcrumbsFor(pathname: string): Crumb[] {
+/** The dataset a path is under (`/partners/{partnerId}/datasets/{datasetId}/...`), with its crumb's path. */
+export function datasetInPath(pathname: string): { partnerId: string; datasetId: string; to: string } | null {
+  const m = /^\/partners\/([^/]+)\/datasets\/([^/]+)/.exec(pathname);
+  if (!m || m[2] === 'new') return null;
+  return { partnerId: decodeURIComponent(m[1]), datasetId: decodeURIComponent(m[2]), to: m[0] };
+}
+
+/**
+ * The breadcrumb trail for a path: one crumb per segment, with the spec's titles; `names` gives
+ * the title of a crumb by its path (a dataset's name instead of its generated id).
+ */
+export function breadcrumbsFor(pathname: string, names: Record<string, string> = {}): Crumb[] {
   const segments = pathname.split('/').filter(Boolean);
   const crumbs: Crumb[] = [];
   for (let i = 0; i < segments.length; i++) {
     const to = `/${segments.slice(0, i + 1).join('/')}`;
     const segment = decodeURIComponent(segments[i]);
-    let title = PATH_TITLES[to] ?? SEGMENT_TITLES[segment] ?? segment;
+    let title = names[to] ?? PATH_TITLES[to] ?? SEGMENT_TITLES[segment] ?? segment;
     const typeMatch = TYPE_ROUTE.exec(to);
     if (typeMatch && !DATASET_CHILDREN.has(typeMatch[1]) && !PATH_TITLES[to]) title = 'Waarden';
     crumbs.push({ title, to });

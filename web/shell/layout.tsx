@@ -1,10 +1,12 @@
 import { Anchor, AppShell, Breadcrumbs, Burger, Group, NavLink, ScrollArea, Text } from '@mantine/core';
 import { useDisclosure } from '@mantine/hooks';
 import { IconListDetails } from '@tabler/icons-react';
+import { useQuery } from '@tanstack/react-query';
 import { type ReactNode, useEffect } from 'react';
 import { Link, useLocation } from 'react-router';
 import type { Account } from '../../common/auth';
-import { breadcrumbsFor } from './breadcrumbs';
+import { datasetKey, getDataset } from '../features/datasets/api';
+import { breadcrumbsFor, datasetInPath } from './breadcrumbs';
 import { NAV_SECTIONS } from './nav';
 import { SidebarStatus } from './sidebar-status';
 
@@ -20,7 +22,17 @@ export function Layout({ account, onLogout, children }: LayoutProps) {
   const location = useLocation();
   // Close the small-screen menu after navigating.
   useEffect(() => close(), [location.pathname, close]);
-  const crumbs = breadcrumbsFor(location.pathname);
+  // A dataset's crumb shows its name (shared query cache with the dataset screens; a failure is
+  // reported by the screen itself, the crumb then keeps the id).
+  const inPath = datasetInPath(location.pathname);
+  const dataset = useQuery({
+    queryKey: datasetKey(inPath?.partnerId ?? '', inPath?.datasetId ?? ''),
+    queryFn: () => getDataset(inPath!.partnerId, inPath!.datasetId),
+    enabled: inPath !== null,
+    retry: false,
+  });
+  const names = inPath && dataset.data ? { [inPath.to]: dataset.data.name } : {};
+  const crumbs = breadcrumbsFor(location.pathname, names);
 
   return (
     <AppShell
