@@ -45,6 +45,14 @@ export async function datasetHasRecords(db: DbOrTx, datasetId: string): Promise<
   return result.rows[0]?.found === true;
 }
 
+/** The planner's estimate of the number of addresses (no count of a table of millions). */
+export async function estimatedAddressCount(tx: DbOrTx): Promise<number> {
+  const result = await tx.execute<{ n: number }>(
+    sql`SELECT greatest(reltuples, 0)::bigint AS n FROM pg_class WHERE oid = 'addresses'::regclass`,
+  );
+  return Number(result.rows[0]?.n ?? 0);
+}
+
 /** Sets a dataset's record count when the caller knows it (a first import into a locked, empty dataset). */
 export async function setRecordCount(tx: DbOrTx, datasetId: string, count: number): Promise<void> {
   await tx.execute(

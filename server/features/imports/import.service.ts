@@ -12,6 +12,7 @@ import { blindIndexKey } from './crypto';
 import { dropStaging, stageCsv } from './csv-staging';
 import {
   datasetHasRecords,
+  estimatedAddressCount,
   getRecordCount,
   lockDatasetForImport,
   refreshRecordCount,
@@ -188,14 +189,6 @@ async function insertNewAddresses(tx: DbOrTx): Promise<void> {
     await tx.execute(sql`ROLLBACK TO SAVEPOINT new_addresses`);
     await tx.execute(insert(sql`ON CONFLICT (email) DO NOTHING`));
   }
-}
-
-/** The planner's estimate of the number of addresses (no count of a table of millions). */
-async function estimatedAddressCount(tx: DbOrTx): Promise<number> {
-  const result = await tx.execute<{ n: number }>(
-    sql`SELECT greatest(reltuples, 0)::bigint AS n FROM pg_class WHERE oid = 'addresses'::regclass`,
-  );
-  return Number(result.rows[0]?.n ?? 0);
 }
 
 /** The work table of an import or remap: its mapped rows, created inside the task's transaction. */
