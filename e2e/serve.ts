@@ -43,6 +43,8 @@ const config = {
     TASK_POLL_MS: '200',
     // Demo tasks wait until a journey releases them; enough slots that they never block each other.
     TASK_CONCURRENCY: '20',
+    // The environment's custom stylesheet (an unreachable host: the journey checks the link only).
+    STYLESHEET_URL: 'http://127.0.0.1:9/lijstwerk-e2e.css',
   }),
   databaseUrl,
 };

@@ -66,3 +66,13 @@ test('the logo links to the start page, which is /partners', async ({ page }) =>
   await page.getByRole('link', { name: 'Lijstwerk home' }).click();
   await expect(page).toHaveURL(/\/partners$/);
 });
+
+test('the shell injects the custom stylesheet and removes it on logout', async ({ page }) => {
+  await loginAsAdmin(page, '/users');
+  const link = page.locator('link[data-custom-stylesheet]');
+  await expect(link).toHaveCount(1);
+  await expect(link).toHaveAttribute('href', 'http://127.0.0.1:9/lijstwerk-e2e.css');
+  await page.getByRole('button', { name: /^Log uit/ }).click();
+  await expect(page.getByRole('heading', { name: 'Inloggen' })).toBeVisible();
+  await expect(link).toHaveCount(0);
+});

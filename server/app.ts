@@ -100,7 +100,7 @@ export async function buildApp(options: BuildOptions): Promise<{ app: FastifyIns
   registerTaskHandlers(ctx);
 
   registerErrorHandling(app);
-  await registerSecurity(app);
+  await registerSecurity(app, config.stylesheetUrl);
   await app.register(cookie);
   await app.register(rateLimit, { global: false });
   // Partner files are streamed straight into the database, so their size is not limited here.

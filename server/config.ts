@@ -22,6 +22,25 @@ export interface AppConfig {
   logLevel: string;
   /** base64 of 32 bytes; unset: DATA_DIR/encryption.key is created and used. */
   encryptionKey?: string;
+  /**
+   * The custom stylesheet the shell injects (spec 001 §2), from the external style host of this
+   * environment (local, preview or production each set their own); unset: none.
+   */
+  stylesheetUrl?: string;
+}
+
+/** An http(s) address, or undefined when unset; anything else stops the start with a clear error. */
+function urlFromEnv(name: string, value: string | undefined): string | undefined {
+  if (!value) return undefined;
+  let url: URL;
+  try {
+    url = new URL(value);
+  } catch {
+    throw new Error(`${name} moet een http- of https-adres zijn: ${value}`);
+  }
+  if (url.protocol !== 'http:' && url.protocol !== 'https:')
+    throw new Error(`${name} moet een http- of https-adres zijn: ${value}`);
+  return url.toString();
 }
 
 function intFromEnv(value: string | undefined, fallback: number): number {
@@ -59,5 +78,6 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
     startWorker: env.START_WORKER !== 'false',
     logLevel: env.LOG_LEVEL ?? 'info',
     encryptionKey: env.ENCRYPTION_KEY || undefined,
+    stylesheetUrl: urlFromEnv('STYLESHEET_URL', env.STYLESHEET_URL),
   };
 }

@@ -3,6 +3,7 @@ import type { InjectOptions } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { AuthMessages } from '../common/auth';
 import type { RouteEntry } from './app';
+import { loadConfig } from './config';
 import { createTestApp, type TestApp } from './test/app';
 import { makeSession } from './test/factories';
 
@@ -210,5 +211,46 @@ describe('headers and unknown paths', () => {
     expect(res.json().message).toBe('Niet gevonden: GET /api/bestaat-niet');
     const anon = await t.app.inject({ method: 'GET', url: '/api/bestaat-niet' });
     expect(anon.statusCode).toBe(401);
+  });
+});
+
+describe('custom stylesheet (spec 001 §2)', () => {
+  it('is none by default: null, and styles only from the app itself', async () => {
+    const res = await t.app.inject({ method: 'GET', url: '/api/shell/stylesheet', headers: { cookie } });
+    expect(res.json()).toEqual({ url: null });
+    expect(res.headers['content-security-policy']).toContain("style-src 'self' 'unsafe-inline';");
+    expect((await t.app.inject({ method: 'GET', url: '/api/shell/stylesheet' })).statusCode).toBe(401);
+  });
+
+  it("gives the environment's stylesheet and lets the page load styles from its host", async () => {
+    const styled = await createTestApp({
+      startWorker: false,
+      config: { stylesheetUrl: 'https://stijl.example.nl/preview/lijstwerk.css' },
+    });
+    try {
+      const session = await makeSession(styled.app, styled.database.db);
+      const res = await styled.app.inject({
+        method: 'GET',
+        url: '/api/shell/stylesheet',
+        headers: { cookie: session.cookie },
+      });
+      expect(res.json()).toEqual({ url: 'https://stijl.example.nl/preview/lijstwerk.css' });
+      expect(res.headers['content-security-policy']).toContain(
+        "style-src 'self' 'unsafe-inline' https://stijl.example.nl;",
+      );
+    } finally {
+      await styled.close();
+    }
+  });
+
+  it('refuses a STYLESHEET_URL that is not an http(s) address', () => {
+    expect(loadConfig({ STYLESHEET_URL: 'https://stijl.example.nl/a.css' }).stylesheetUrl).toBe(
+      'https://stijl.example.nl/a.css',
+    );
+    expect(loadConfig({}).stylesheetUrl).toBeUndefined();
+    expect(() => loadConfig({ STYLESHEET_URL: 'javascript:alert(1)' })).toThrow(
+      'STYLESHEET_URL moet een http- of https-adres zijn: javascript:alert(1)',
+    );
+    expect(() => loadConfig({ STYLESHEET_URL: 'geen adres' })).toThrow('STYLESHEET_URL moet');
   });
 });

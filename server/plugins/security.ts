@@ -4,14 +4,17 @@ import type { FastifyInstance } from 'fastify';
 const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
 const MESSAGE = 'Verzoek geweigerd: verzoeken van een andere site zijn niet toegestaan';
 
-/** Security headers (helmet) and the cross-site guard for state-changing requests. */
-export async function registerSecurity(app: FastifyInstance): Promise<void> {
+/**
+ * Security headers (helmet) and the cross-site guard for state-changing requests. Styles may
+ * also come from the origin of the configured custom stylesheet.
+ */
+export async function registerSecurity(app: FastifyInstance, stylesheetUrl?: string): Promise<void> {
   await app.register(helmet, {
     contentSecurityPolicy: {
       directives: {
         defaultSrc: ["'self'"],
         scriptSrc: ["'self'"],
-        styleSrc: ["'self'", "'unsafe-inline'"],
+        styleSrc: ["'self'", "'unsafe-inline'", ...(stylesheetUrl ? [new URL(stylesheetUrl).origin] : [])],
         imgSrc: ["'self'", 'data:'],
         fontSrc: ["'self'", 'data:'],
         connectSrc: ["'self'"],

@@ -6,6 +6,7 @@ import { type ReactNode, useEffect } from 'react';
 import { Link, useLocation } from 'react-router';
 import type { Account } from '../../common/auth';
 import { datasetKey, getDataset } from '../features/datasets/api';
+import { fetchStylesheet } from './api';
 import { breadcrumbsFor, datasetInPath } from './breadcrumbs';
 import { NAV_SECTIONS } from './nav';
 import { SidebarStatus } from './sidebar-status';
@@ -33,6 +34,7 @@ export function Layout({ account, onLogout, children }: LayoutProps) {
   });
   const names = inPath && dataset.data ? { [inPath.to]: dataset.data.name } : {};
   const crumbs = breadcrumbsFor(location.pathname, names);
+  useCustomStylesheet();
 
   return (
     <AppShell
@@ -107,4 +109,26 @@ export function Layout({ account, onLogout, children }: LayoutProps) {
       </AppShell.Main>
     </AppShell>
   );
+}
+
+/**
+ * Injects the environment's custom stylesheet (spec 001 §2) into the page head while the shell is
+ * shown, and removes it when the shell goes away (logout).
+ */
+function useCustomStylesheet(): void {
+  const stylesheet = useQuery({
+    queryKey: ['shell', 'stylesheet'],
+    queryFn: fetchStylesheet,
+    staleTime: Infinity,
+  });
+  const url = stylesheet.data?.url ?? null;
+  useEffect(() => {
+    if (!url) return;
+    const link = document.createElement('link');
+    link.rel = 'stylesheet';
+    link.href = url;
+    link.dataset.customStylesheet = 'true';
+    document.head.appendChild(link);
+    return () => link.remove();
+  }, [url]);
 }

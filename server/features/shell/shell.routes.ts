@@ -1,5 +1,5 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import { ConnectorStatusSchema, VersionSchema } from '../../../common/shell';
+import { ConnectorStatusSchema, StylesheetSchema, VersionSchema } from '../../../common/shell';
 import type { AppContext } from '../../context';
 import { APP_VERSION } from '../../version';
 import { hasRunningTasks } from '../tasks/task.queries';
@@ -11,6 +11,10 @@ export function shellRoutes(ctx: AppContext): FastifyPluginAsyncZod {
       api: APP_VERSION,
       // The updater is the task worker; without a running worker its version is unknown.
       updater: ctx.tasks.isRunning() ? APP_VERSION : null,
+    }));
+
+    app.get('/shell/stylesheet', { schema: { response: { 200: StylesheetSchema } } }, async () => ({
+      url: ctx.config.stylesheetUrl ?? null,
     }));
 
     app.get('/connector/status', { schema: { response: { 200: ConnectorStatusSchema } } }, async () => {
