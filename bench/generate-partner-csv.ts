@@ -1,12 +1,61 @@
 import fs from 'node:fs';
 import iconv from 'iconv-lite';
 
-const FIRST = ['Anna', 'Bram', 'Chloë', 'Daan', 'Eva', 'Finn', 'Iñes', 'Jesse', 'Lotte', 'Noël', 'Sanne', 'Thijs', 'Zoë'];
+const FIRST = [
+  'Anna',
+  'Bram',
+  'Chloë',
+  'Daan',
+  'Eva',
+  'Finn',
+  'Iñes',
+  'Jesse',
+  'Lotte',
+  'Noël',
+  'Sanne',
+  'Thijs',
+  'Zoë',
+];
 const PREP = ['', '', '', 'van', 'de', 'van der', 'ter'];
-const LAST = ['Jansen', 'de Vries', 'Bakker', 'Visser', 'Smit', 'Meijer', 'Mulder', 'Bos', 'Vos', 'Peters', 'Hendriks'];
-const CITY = ['Amsterdam', 'Rotterdam', 'Den Haag', 'Utrecht', 'Zwolle', 'Leeuwarden', "’s-Hertogenbosch", 'Sint-Oedenrode', 'Hengelo'];
+const LAST = [
+  'Jansen',
+  'de Vries',
+  'Bakker',
+  'Visser',
+  'Smit',
+  'Meijer',
+  'Mulder',
+  'Bos',
+  'Vos',
+  'Peters',
+  'Hendriks',
+];
+const CITY = [
+  'Amsterdam',
+  'Rotterdam',
+  'Den Haag',
+  'Utrecht',
+  'Zwolle',
+  'Leeuwarden',
+  '’s-Hertogenbosch',
+  'Sint-Oedenrode',
+  'Hengelo',
+];
 const GENDER = ['Man', 'Vrouw', 'man', 'VROUW', 'M', 'V', 'onbekend'];
-const MONTHS = ['januari', 'februari', 'maart', 'april', 'mei', 'juni', 'juli', 'augustus', 'september', 'oktober', 'november', 'december'];
+const MONTHS = [
+  'januari',
+  'februari',
+  'maart',
+  'april',
+  'mei',
+  'juni',
+  'juli',
+  'augustus',
+  'september',
+  'oktober',
+  'november',
+  'december',
+];
 
 /** The columns of the generated partner file, in order. */
 export const BENCH_HEADERS = [
@@ -32,18 +81,30 @@ function pad(n: number, width = 2): string {
  * Writes a partner-like CSV of `rows` data rows to `file` in Windows-1252 with semicolons: 12
  * columns (postcode, dates as 'D MMMM YYYY' and 'YYYY/MM/DD HH:mm', genders to value-map), about
  * 0.5% invalid and 0.5% repeated e-mail addresses. `seed` varies the values (not the e-mails).
+ * With `shuffled` the e-mail numbers are a permutation of the line numbers, so the file's order
+ * is unrelated to its e-mails' order (as in most partner files); otherwise they follow it.
  */
-export async function generatePartnerCsv(file: string, rows: number, seed = 1): Promise<void> {
+export async function generatePartnerCsv(
+  file: string,
+  rows: number,
+  seed = 1,
+  shuffled = false,
+): Promise<void> {
+  // 7,919 is prime: i -> i * 7919 mod m is a permutation of 0..m-1 whenever 7919 does not divide m.
+  const m = rows % 7919 === 0 ? rows + 1 : rows;
+  const person = (i: number) => (shuffled ? Number((BigInt(i) * 7919n) % BigInt(m)) : i);
   const out = fs.createWriteStream(file);
   const write = (text: string) =>
-    new Promise<void>((resolve) => (out.write(iconv.encode(text, 'win1252')) ? resolve() : out.once('drain', resolve)));
+    new Promise<void>((resolve) =>
+      out.write(iconv.encode(text, 'win1252')) ? resolve() : out.once('drain', resolve),
+    );
   await write(`${BENCH_HEADERS.join(';')}\r\n`);
   let chunk = '';
   for (let i = 0; i < rows; i++) {
     const r = (Math.imul(i, 2654435761) + seed * 97) >>> 0;
-    let email = `persoon${i}@voorbeeld${i % 50}.nl`;
+    let email = `persoon${person(i)}@voorbeeld${i % 50}.nl`;
     if (i % 200 === 7) email = `geen-email-${i}`;
-    if (i % 200 === 13) email = `PERSOON${i - 13}@voorbeeld${(i - 13) % 50}.nl`;
+    if (i % 200 === 13) email = `PERSOON${person(i - 13)}@voorbeeld${(i - 13) % 50}.nl`;
     const born = `${1 + (r % 28)} ${MONTHS[r % 12]} ${1940 + (r % 65)}`;
     const optin = `${2015 + (r % 10)}/${pad(1 + (r % 12))}/${pad(1 + (r % 28))} ${pad(r % 24)}:${pad(r % 60)}`;
     const pc = `${1000 + (r % 9000)} ${String.fromCharCode(65 + (r % 26))}${String.fromCharCode(65 + ((r >>> 5) % 26))}`;

@@ -6,6 +6,7 @@
 //   npx tsx bench/import.ts [rows=1000000]            embedded PostgreSQL (the README default)
 //   DATABASE_URL=postgres://... npx tsx bench/import.ts   a PostgreSQL server (a fresh database is made)
 //   BENCH_EXISTING_ADDRESSES=20000000 npx tsx bench/import.ts   with that many other addresses stored first
+//   BENCH_EMAIL_ORDER=random npx tsx bench/import.ts   e-mails in an order unrelated to the file's
 import { execFileSync, spawn } from 'node:child_process';
 import crypto from 'node:crypto';
 import fs from 'node:fs';
@@ -18,6 +19,7 @@ import { BenchClient } from './support/client';
 
 const rows = Number(process.argv[2] ?? 1_000_000);
 const existing = Number(process.env.BENCH_EXISTING_ADDRESSES ?? 0);
+const shuffled = process.env.BENCH_EMAIL_ORDER === 'random';
 const work = fs.mkdtempSync(path.join(os.tmpdir(), 'lijstwerk-bench-'));
 fs.chmodSync(work, 0o711); // the embedded PostgreSQL runs as 'postgres' when we are root
 const file = path.join(work, 'partner.csv');
@@ -40,7 +42,7 @@ url.pathname = `/${dbName}`;
 const databaseUrl = url.toString();
 
 console.log(`Generating ${rows.toLocaleString('en')} rows ...`);
-await generatePartnerCsv(file, rows);
+await generatePartnerCsv(file, rows, 1, shuffled);
 const bytes = fs.statSync(file).size;
 console.log(`  ${(bytes / 1e6).toFixed(1)} MB, Windows-1252, ';'-separated, ${BENCH_HEADERS.length} columns`);
 
@@ -102,7 +104,9 @@ try {
   const peakKb = Number(
     /VmHWM:\s+(\d+)/.exec(fs.readFileSync(`/proc/${server.pid}/status`, 'utf8'))?.[1] ?? 0,
   );
-  const stored = existing > 0 ? `, ${existing.toLocaleString('en')} other addresses stored` : '';
+  const stored =
+    (existing > 0 ? `, ${existing.toLocaleString('en')} other addresses stored` : '') +
+    (shuffled ? ', e-mails in random order' : '');
   console.log(
     `\nImport benchmark on ${target}, ${rows.toLocaleString('en')} rows${stored}, ${os.cpus().length} cores`,
   );
