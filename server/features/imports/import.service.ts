@@ -199,11 +199,12 @@ export function workTable(taskId: string): string {
 /**
  * The import task (DESIGN §4), in ONE transaction:
  * 1. the staged file streams out of PostgreSQL, through the dataset's mapping in Node (RecordMapper)
- *    and back into an unlogged work table: e-mail (null when invalid or excluded), raw and attrs as
- *    JSON text, and a hash of both;
+ *    and back into an unlogged work table: e-mail (null when invalid or excluded), attrs, the
+ *    ciphertext patch of encrypted columns, the raw hash and the row hash;
  * 2. set-based SQL de-duplicates on e-mail (the first row wins), inserts new addresses, inserts new
- *    records, updates records whose hash differs and deletes records absent from the file.
- * Unchanged rows cost no jsonb parsing and no write. A failure or a killed process rolls
+ *    records (raw taken from the staged row), updates records whose hash differs and deletes
+ *    records absent from the file.
+ * Unchanged rows cost no write. A failure or a killed process rolls
  * everything back; the staging table is dropped in every case.
  */
 export async function runImport(ctx: AppContext, task: TaskRow, tctx: TaskContext): Promise<ImportResult> {
