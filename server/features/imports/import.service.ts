@@ -8,12 +8,10 @@ import { isUniqueViolation } from '../../lib/pg-errors';
 import { type TaskContext, TaskError } from '../../tasks/worker';
 import { failTask, insertTask, type TaskRow, updateTaskProgress } from '../tasks/task.queries';
 import { copyPass } from './copy-pass';
-import { blindIndexKey } from './crypto';
 import { dropStaging, stageCsv } from './csv-staging';
 import {
   datasetHasRecords,
   estimatedAddressCount,
-  getRecordCount,
   lockDatasetForImport,
   refreshRecordCount,
   setRecordCount,
@@ -223,10 +221,7 @@ export async function runImport(ctx: AppContext, task: TaskRow, tctx: TaskContex
       // A dataset without records (its first import) needs no comparison with stored records, no
       // deletion of absent ones and no recount: each costs seconds at a million rows.
       const hadRecords = await datasetHasRecords(tx, p.datasetId);
-      const known =
-        hadRecords &&
-        (await isMappingApplied(tx, p.datasetId)) &&
-        (await getRecordCount(tx, p.datasetId)) > 0;
+      const known = hadRecords && (await isMappingApplied(tx, p.datasetId));
       const spec = { kind: 'import' as const, headers: p.headers, emailIndex: p.emailIndex, mappings, known };
       const work = workTable(task.id);
       await tx.execute(sql`
@@ -333,11 +328,11 @@ export async function runImport(ctx: AppContext, task: TaskRow, tctx: TaskContex
       const rawColumns = appendRawColumns(storedColumns, storedRawColumns(p.headers, mappings));
       await saveRawColumns(tx, p.datasetId, rawColumns);
       const encrypted = encryptedFields(mappings);
-      const blindColumns = new Set(p.headers.filter((h) => encrypted.has(h)).map(blindIndexKey));
+      const written = new Set(storedRawColumns(p.headers, mappings));
       const items = rawColumns.map((c) => {
         const i = p.headers.indexOf(c);
         if (i >= 0 && !encrypted.has(c)) return `s.c${i + 1}`;
-        if (i >= 0 || blindColumns.has(c)) return `w.patch ->> ${client.escapeLiteral(c)}`;
+        if (written.has(c)) return `w.patch ->> ${client.escapeLiteral(c)}`;
         return 'NULL';
       });
       while (items.length > 0 && items[items.length - 1] === 'NULL') items.pop();

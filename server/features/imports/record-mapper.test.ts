@@ -86,6 +86,10 @@ describe('RecordMapper', () => {
     const text = secret.text(['a', 'x\ty', null, null, null], 'ignored');
     expect(text.split('\t')).toEqual(['a', blindIndex(keys, 'x\ty'), '\\N', '\\N', '\\N']);
     expect(text).not.toContain('x');
+    // An encrypted column outside the text columns (a remap's field kept from an earlier file)
+    // leaves the text as PostgreSQL wrote it.
+    const outside = new RawEncoder([...headers, 'oud'], headers.length, new Set([headers.length]), keys);
+    expect(outside.text(['a', 'b', null, null, null, 'geheim'], 'as\\vwritten')).toBe('as\\vwritten');
   });
 
   it('encrypts encrypted columns in raw and attrs, with a hash that ignores the random ciphertext', () => {

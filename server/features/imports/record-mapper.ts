@@ -70,7 +70,7 @@ export class RecordMapper {
   readonly encryptedSources: Set<number>;
 
   constructor(
-    readonly fields: string[],
+    fields: string[],
     mappings: MappingEntry[],
     private readonly keys: ColumnKeys,
     options: { remap?: boolean } = {},
@@ -194,16 +194,18 @@ export function rowHash(raw: string, attrs: string): string {
 }
 
 /**
- * The raw columns of a row, which PostgreSQL stores itself on import (jsonb_object of the
- * headers). Node adds what SQL cannot:
+ * The raw columns of a row, which PostgreSQL stores itself on import (the staged values at the
+ * dataset's raw positions). Node adds what SQL cannot:
  * - the raw text the raw hash is taken of: the COPY text of the row's header columns in header
- *   order (as PostgreSQL writes it, so the import's staged row and the remap's `raw ->> header`
- *   columns give the same text), with the blind index in place of an encrypted column's value;
+ *   order (as PostgreSQL writes it, so the import's staged row and the remap's `raw[n]` columns
+ *   give the same text), with the blind index in place of an encrypted column's value;
  * - for columns of encrypted mappings, a patch with the ciphertext and the blind index that
  *   replaces the plain value.
  */
 export class RawEncoder {
   private readonly encryptedColumns: { source: number; key: string; blindKey: string }[];
+  /** Whether an encrypted column is among the text columns (the raw text is then rebuilt). */
+  private readonly rebuildsText: boolean;
 
   /**
    * `columns` are the row's raw columns (a file's headers; on remap also mapped columns kept from
@@ -221,6 +223,7 @@ export class RawEncoder {
       key: quote(columns[source]),
       blindKey: quote(blindIndexKey(columns[source])),
     }));
+    this.rebuildsText = [...encrypted].some((source) => source < textColumns);
   }
 
   /** Whether rows need a patch (some column is encrypted). */
@@ -230,10 +233,10 @@ export class RawEncoder {
 
   /**
    * The raw text of a row: `line`, the COPY text of its header columns as PostgreSQL wrote them,
-   * when no column is encrypted; else rebuilt from the plain `values` with blind indexes.
+   * when none of them is encrypted; else rebuilt from the plain `values` with blind indexes.
    */
   text(values: (string | null)[], line: string): string {
-    if (this.encryptedColumns.length === 0) return line;
+    if (!this.rebuildsText) return line;
     let text = '';
     for (let i = 0; i < this.textColumns; i++) {
       const v = values[i] ?? null;
