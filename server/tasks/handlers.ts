@@ -3,6 +3,7 @@ import { dropStaging } from '../features/imports/csv-staging';
 import { runDeleteAll } from '../features/imports/deleteall.service';
 import { listOrphanStagingTables } from '../features/imports/import.queries';
 import { runImport } from '../features/imports/import.service';
+import { dropOrphanPartitions } from '../features/imports/record-partitions';
 import { runRemap } from '../features/imports/remap.service';
 
 /** Registers the task types of every feature with the runner; a feature with tasks adds its line here. */
@@ -13,5 +14,20 @@ export function registerTaskHandlers(ctx: AppContext): void {
   // Staging tables of uploads whose process died are dropped once their task is failed.
   ctx.tasks.onReap(async () => {
     for (const table of await listOrphanStagingTables(ctx.db)) await dropStaging(ctx.database.pool, table);
+  });
+  // The emptied record partitions of deleted datasets are detached and dropped in the background:
+  // a detach waits for the transactions reading records, and must hold up neither the worker's
+  // start nor the other sweeps; a sweep still busy is not started twice.
+  let dropping: Promise<void> | null = null;
+  ctx.tasks.onReap(async () => {
+    dropping ??= dropOrphanPartitions(ctx.database.pool)
+      .then((dropped) => {
+        if (dropped.length > 0)
+          ctx.log.info({ partitions: dropped }, 'dropped the record tables of deleted datasets');
+      })
+      .catch((err) => ctx.log.warn({ err }, 'dropping the record tables of deleted datasets failed'))
+      .finally(() => {
+        dropping = null;
+      });
   });
 }

@@ -1,4 +1,4 @@
-import { bigint, index, integer, jsonb, pgTable, primaryKey, text, timestamp } from 'drizzle-orm/pg-core';
+import { bigint, integer, jsonb, pgTable, text, timestamp } from 'drizzle-orm/pg-core';
 
 /**
  * One row per unique e-mail address (lower-cased, trimmed), with everything about the person's
@@ -29,6 +29,10 @@ export const addresses = pgTable(
  * Membership of an address in a dataset: the partner's original columns (raw, so remap never
  * needs the file again) and the mapped global attributes (attrs; encrypted ones as ciphertext
  * plus an HMAC blind index).
+ *
+ * Partitioned by dataset (migration 0010, docs/decisions.md; Drizzle cannot declare it): each
+ * dataset's records are a table of their own (`recordsPartition`) with one index, its primary key
+ * (address_id). A dataset's first import fills its table before indexing and attaching it.
  */
 export const records = pgTable(
   'records',
@@ -50,8 +54,5 @@ export const records = pgTable(
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
     updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
   },
-  (t) => [
-    primaryKey({ name: 'records_pkey', columns: [t.datasetId, t.addressId] }),
-    index('records_address_idx').on(t.addressId),
-  ],
+  // No primary key or index here: each partition has its own primary key (address_id).
 );

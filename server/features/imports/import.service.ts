@@ -23,6 +23,12 @@ import {
   saveDatasetHeaders,
   saveRawColumns,
 } from './mapping.queries';
+import {
+  attachPartition,
+  createDetachedPartition,
+  partitionExists,
+  recordsPartition,
+} from './record-partitions';
 import { appendRawColumns, encryptedFields, storedRawColumns } from './row-mappers';
 
 // The upload refusals are shared with the browser (common/imports.ts).
@@ -221,6 +227,9 @@ export async function runImport(ctx: AppContext, task: TaskRow, tctx: TaskContex
       // A dataset without records (its first import) needs no comparison with stored records, no
       // deletion of absent ones and no recount: each costs seconds at a million rows.
       const hadRecords = await datasetHasRecords(tx, p.datasetId);
+      // The dataset's records table (a partition of records) is made by its first import: filled
+      // first, indexed and attached at the end.
+      const fresh = !hadRecords && !(await partitionExists(tx, p.datasetId));
       const known = hadRecords && (await isMappingApplied(tx, p.datasetId));
       const spec = { kind: 'import' as const, headers: p.headers, emailIndex: p.emailIndex, mappings, known };
       const work = workTable(task.id);
@@ -346,8 +355,11 @@ export async function runImport(ctx: AppContext, task: TaskRow, tctx: TaskContex
         : { rowCount: 0 };
       await tctx.progress(75);
       tctx.log.debug({ ms: lap() }, 'import: changed records updated');
+      const into = sql.identifier(
+        fresh ? await createDetachedPartition(tx, p.datasetId) : recordsPartition(p.datasetId),
+      );
       const ins = await tx.execute(sql`
-        INSERT INTO records (dataset_id, address_id, raw, attrs, row_hash, raw_hash)
+        INSERT INTO ${into} (dataset_id, address_id, raw, attrs, row_hash, raw_hash)
         SELECT ${p.datasetId}, kk.key, ${raw}, w.attrs, w.hash, w.raw_hash
         FROM kk JOIN ${sql.raw(work)} w ON w.ln = kk.ln JOIN ${stg} s ON s.ln = kk.ln WHERE NOT kk.existing
         ORDER BY kk.key`);
@@ -369,6 +381,7 @@ export async function runImport(ctx: AppContext, task: TaskRow, tctx: TaskContex
       await markMappingApplied(tx, p.datasetId);
       await tx.execute(sql`DROP TABLE ${sql.raw(work)}`);
       await tx.execute(sql`DROP TABLE IF EXISTS ${stg}`);
+      if (fresh) await attachPartition(tx, p.datasetId);
       tctx.log.debug({ ms: lap() }, 'import: deleted and counted');
       await tctx.progress(99);
       const saved = Number(inserted) + Number(updated);
