@@ -15,9 +15,8 @@ export function registerTaskHandlers(ctx: AppContext): void {
   ctx.tasks.onReap(async () => {
     for (const table of await listOrphanStagingTables(ctx.db)) await dropStaging(ctx.database.pool, table);
   });
-  // The emptied record partitions of deleted datasets are detached and dropped in the background:
-  // a detach waits for the transactions reading records, and must hold up neither the worker's
-  // start nor the other sweeps; a sweep still busy is not started twice.
+  // The emptied record partitions of deleted datasets are dropped in the background (each drop may
+  // wait a moment for records' users; the worker's start and the other sweeps do not wait for it).
   let dropping: Promise<void> | null = null;
   ctx.tasks.onReap(async () => {
     dropping ??= dropOrphanPartitions(ctx.database.pool)

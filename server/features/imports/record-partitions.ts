@@ -54,25 +54,40 @@ function literal(value: string): string {
 }
 
 /**
- * Detaches and drops the partitions of deleted datasets (their deletion emptied them at once; see
- * lw_delete_dataset_records). DETACH ... CONCURRENTLY runs outside a transaction and never blocks
- * readers of `records`; one left half-way by a crash is finished with FINALIZE. Returns the names.
+ * Drops the partitions of deleted datasets (their deletion emptied them at once; see
+ * lw_delete_dataset_records). Dropping a partition locks all of `records`, so each drop waits at
+ * most DROP_LOCK_TIMEOUT for the transactions using it and is otherwise left for the next sweep:
+ * a short wait holds up other users of records only briefly, and gives up before PostgreSQL's
+ * deadlock check (deadlock_timeout, 1 s by default) could cancel an import waiting behind it.
+ * (DETACH ... CONCURRENTLY would not block readers, but holds its lock while it waits, which an
+ * import attaching its partition meanwhile deadlocks with.) Returns the names dropped.
  */
 export async function dropOrphanPartitions(pool: pg.Pool): Promise<string[]> {
-  const { rows } = await pool.query<{ name: string; attached: boolean; pending: boolean }>(`
-    SELECT c.relname AS name, i.inhrelid IS NOT NULL AS attached, coalesce(i.inhdetachpending, false) AS pending
-    FROM pg_class c
-    LEFT JOIN pg_inherits i ON i.inhrelid = c.oid AND i.inhparent = 'records'::regclass
+  const { rows } = await pool.query<{ name: string }>(`
+    SELECT c.relname AS name FROM pg_class c
     WHERE c.relnamespace = current_schema()::regnamespace AND c.relkind = 'r'
       AND c.relname ~ '^records_[0-9a-f]{32}$'
-      AND NOT EXISTS (SELECT 1 FROM datasets d WHERE lw_records_partition(d.id) = c.relname)`);
-  for (const { name, attached, pending } of rows) {
-    const table = `"${name}"`;
-    if (attached)
-      await pool.query(
-        `ALTER TABLE records DETACH PARTITION ${table} ${pending ? 'FINALIZE' : 'CONCURRENTLY'}`,
-      );
-    await pool.query(`DROP TABLE IF EXISTS ${table}`);
+      AND NOT EXISTS (SELECT 1 FROM datasets d WHERE lw_records_partition(d.id) = c.relname)
+    ORDER BY 1`);
+  const dropped: string[] = [];
+  for (const { name } of rows) {
+    const client = await pool.connect();
+    try {
+      await client.query('BEGIN');
+      await client.query(`SET LOCAL lock_timeout = '${DROP_LOCK_TIMEOUT}'`);
+      await client.query(`DROP TABLE IF EXISTS "${name}"`);
+      await client.query('COMMIT');
+      dropped.push(name);
+    } catch (err) {
+      await client.query('ROLLBACK').catch(() => {});
+      if ((err as { code?: string }).code !== LOCK_NOT_AVAILABLE) throw err;
+    } finally {
+      client.release();
+    }
   }
-  return rows.map((r) => r.name);
+  return dropped;
 }
+
+/** How long a sweep waits to drop a partition (below PostgreSQL's default deadlock_timeout of 1 s). */
+export const DROP_LOCK_TIMEOUT = '200ms';
+const LOCK_NOT_AVAILABLE = '55P03';

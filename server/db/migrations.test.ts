@@ -6,11 +6,13 @@ import { drizzle } from 'drizzle-orm/node-postgres';
 import { migrate } from 'drizzle-orm/node-postgres/migrator';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { recordsPartition } from '../features/imports/record-partitions';
 import { withDatabase } from '../test/global-setup';
 import { type Database, migrateDatabase, openDatabase } from './client';
 
 // Migration 0009 turns records.raw from a jsonb object into text[] positioned by
 // dataset_mappings.raw_columns: no stored value may get lost or moved to another column.
+// Migration 0010 moves each dataset's records into a partition of its own.
 const migrations = path.join(import.meta.dirname, 'migrations');
 let url: string;
 let database: Database;
@@ -44,8 +46,8 @@ afterAll(async () => {
   await admin.end();
 });
 
-describe('migration 0009 (raw as text[])', () => {
-  it('keeps every stored raw value under its column', async () => {
+describe('migrations 0009 (raw as text[]) and 0010 (records partitioned by dataset)', () => {
+  it("keeps every stored raw value under its column, in its dataset's partition", async () => {
     const q = (text: string) => database.pool.query(text);
     await q(`INSERT INTO partners (id, name) VALUES ('p1', 'Partner')`);
     await q(`INSERT INTO datasets (id, partner_id, name) VALUES ('d1', 'p1', 'een'), ('d2', 'p1', 'twee')`);
@@ -75,5 +77,28 @@ describe('migration 0009 (raw as text[])', () => {
       { dataset_id: 'd1', email: 'b@m.nl', raw: ['b@m.nl', null, null, 'x, "y"', 'ab'] },
       { dataset_id: 'd2', email: 'a@m.nl', raw: ['A@M.NL'] },
     ]);
+    // One partition per dataset, named as the app names it, holding that dataset's records only,
+    // with its primary key on address_id as its one index.
+    const partitions = await q(`
+      SELECT c.relname AS name, pg_get_expr(c.relpartbound, c.oid) AS bound,
+        (SELECT array_agg(pg_get_indexdef(x.indexrelid)) FROM pg_index x WHERE x.indrelid = c.oid) AS indexes,
+        (SELECT count(*)::int FROM records r WHERE r.tableoid = c.oid) AS n
+      FROM pg_inherits i JOIN pg_class c ON c.oid = i.inhrelid
+      WHERE i.inhparent = 'records'::regclass ORDER BY bound`);
+    expect(partitions.rows).toEqual([
+      {
+        name: recordsPartition('d1'),
+        bound: "FOR VALUES IN ('d1')",
+        indexes: [expect.stringMatching(/UNIQUE INDEX .* USING btree \(address_id\)$/)],
+        n: 2,
+      },
+      {
+        name: recordsPartition('d2'),
+        bound: "FOR VALUES IN ('d2')",
+        indexes: [expect.stringMatching(/UNIQUE INDEX .* USING btree \(address_id\)$/)],
+        n: 1,
+      },
+    ]);
+    expect((await q(`SELECT to_regclass('records_unpartitioned') AS t`)).rows[0].t).toBeNull();
   });
 });
