@@ -19,7 +19,8 @@ export function registerTaskHandlers(ctx: AppContext): void {
   // wait a moment for records' users; the worker's start and the other sweeps do not wait for it).
   let dropping: Promise<void> | null = null;
   ctx.tasks.onReap(async () => {
-    dropping ??= dropOrphanPartitions(ctx.database.pool)
+    if (dropping) return;
+    dropping = dropOrphanPartitions(ctx.database.pool)
       .then((dropped) => {
         if (dropped.length > 0)
           ctx.log.info({ partitions: dropped }, 'dropped the record tables of deleted datasets');
