@@ -329,8 +329,11 @@ export async function runImport(ctx: AppContext, task: TaskRow, tctx: TaskContex
 
       // The dataset row is locked, so no other writer adds records to it: new records are a
       // plain INSERT (cheaper than ON CONFLICT), changed ones an UPDATE, identical ones untouched.
-      // New records go in by address id: both indexes of records then grow at their right edge
-      // (12 s instead of 17 s for a million records, sort included).
+      // New records go in by address id: an indexed partition's primary key then grows at its right
+      // edge (12 s instead of 17 s for a million records with the former two indexes, sort
+      // included). A first import's partition has no index yet, but sorted records also let a
+      // re-import read its records with their e-mails 1.2 s faster than unsorted for a million,
+      // which is more than the 1.1-1.5 s the sort costs here.
       const stg = sql.raw(p.staging);
       // raw: the file's values at the dataset's raw positions (an encrypted column's ciphertext and
       // blind index from the row's patch); columns of earlier files this one lacks are NULL.
