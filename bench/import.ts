@@ -60,7 +60,9 @@ execFileSync('psql', [
 ]);
 const copySeconds = (performance.now() - copyStart) / 1000;
 
-const server = spawn(process.execPath, ['--import', 'tsx', 'server/main.ts'], {
+// BENCH_SERVER_NODE_ARGS: extra Node.js options for the server (e.g. --cpu-prof --cpu-prof-dir=/tmp/prof).
+const serverNodeArgs = (process.env.BENCH_SERVER_NODE_ARGS ?? '').split(' ').filter(Boolean);
+const server = spawn(process.execPath, [...serverNodeArgs, '--import', 'tsx', 'server/main.ts'], {
   env: {
     ...process.env,
     DATABASE_URL: databaseUrl,

@@ -287,12 +287,12 @@ export async function runImport(ctx: AppContext, task: TaskRow, tctx: TaskContex
         ).rows[0].n,
       );
       const lookups = addressCount > 4 * valid;
-      await tx.execute(sql`
+      const dedup = await tx.execute(sql`
         CREATE TEMP TABLE k ON COMMIT DROP AS
         SELECT min(ln) AS ln, email FROM ${sql.raw(work)} WHERE email IS NOT NULL GROUP BY email
         ${lookups ? sql`ORDER BY email` : sql``}`);
       await tx.execute(sql`ANALYZE k`);
-      const kept = Number((await tx.execute<{ n: number }>(sql`SELECT count(*)::int AS n FROM k`)).rows[0].n);
+      const kept = Number(dedup.rowCount ?? 0); // rows of k
       await tctx.progress(55);
       tctx.log.debug({ ms: lap() }, 'import: dedup');
 
@@ -312,19 +312,18 @@ export async function runImport(ctx: AppContext, task: TaskRow, tctx: TaskContex
       }
       await tx.execute(sql`ANALYZE ka`);
 
-      // The address id of each kept row, whether the dataset holds it, and whether it changed.
-      await tx.execute(
-        hadRecords
-          ? sql`
+      // The address id of each kept row, whether the dataset holds it, and whether it changed. In a
+      // dataset without records every kept row is new and changed: ka serves as it is.
+      if (hadRecords) {
+        await tx.execute(sql`
         CREATE TEMP TABLE kk ON COMMIT DROP AS
         SELECT ka.ln, ka.key, r.address_id IS NOT NULL AS existing, r.row_hash IS DISTINCT FROM w.hash AS changed
         FROM ka JOIN ${sql.raw(work)} w ON w.ln = ka.ln
-        LEFT JOIN records r ON r.dataset_id = ${p.datasetId} AND r.address_id = ka.key`
-          : sql`
-        CREATE TEMP TABLE kk ON COMMIT DROP AS
-        SELECT ka.ln, ka.key, false AS existing, true AS changed FROM ka`,
-      );
-      await tx.execute(sql`ANALYZE kk`);
+        LEFT JOIN records r ON r.dataset_id = ${p.datasetId} AND r.address_id = ka.key`);
+        await tx.execute(sql`ANALYZE kk`);
+      } else {
+        await tx.execute(sql`ALTER TABLE ka RENAME TO kk`);
+      }
       tctx.log.debug({ ms: lap() }, 'import: keys');
 
       // The dataset row is locked, so no other writer adds records to it: new records are a
@@ -364,8 +363,8 @@ export async function runImport(ctx: AppContext, task: TaskRow, tctx: TaskContex
       const ins = await tx.execute(sql`
         INSERT INTO ${into} (dataset_id, address_id, raw, attrs, row_hash, raw_hash)
         SELECT ${p.datasetId}, kk.key, ${raw}, w.attrs, w.hash, w.raw_hash
-        FROM kk JOIN ${sql.raw(work)} w ON w.ln = kk.ln JOIN ${stg} s ON s.ln = kk.ln WHERE NOT kk.existing
-        ORDER BY kk.key`);
+        FROM kk JOIN ${sql.raw(work)} w ON w.ln = kk.ln JOIN ${stg} s ON s.ln = kk.ln
+        ${hadRecords ? sql`WHERE NOT kk.existing` : sql``} ORDER BY kk.key`);
       const inserted = ins.rowCount ?? 0;
       const updated = upd.rowCount ?? 0;
       await tctx.progress(90);
