@@ -5,7 +5,7 @@ import { columnMapping, type MappingEntry } from '../../../common/mappings';
 import { copyField, copyValue, mapBlock } from './copy-text';
 import { blindIndex, type ColumnKeys, decryptValue, isEncrypted } from './crypto';
 import { normalizeEmail, RawEncoder, RecordMapper, rowHash } from './record-mapper';
-import { createRowMapper } from './row-mappers';
+import { createRowMapper, sameAsSql } from './row-mappers';
 
 const keys: ColumnKeys = { encryptionKey: crypto.randomBytes(32), indexKey: crypto.randomBytes(32) };
 
@@ -129,14 +129,41 @@ describe('createRowMapper (import)', () => {
     const [rawHash, rowHashValue] = [fresh[5], fresh[3]];
     const knownMapper = createRowMapper({ ...spec, known: true }, keys);
     const known = (row: (string | null)[]) => knownMapper.map(row, `${row[0]}\t${row[1]}`);
+    expect(fresh[6]).toBe('\\N');
     expect(known(['A@b.nl', 'Jansen', '7', rawHash, rowHashValue])).toBe(
-      `7\ta@b.nl\t\\N\t${rowHashValue}\t\\N\t${rawHash}`,
+      `7\ta@b.nl\t\\N\t${rowHashValue}\t\\N\t${rawHash}\t${rowHashValue}`,
     );
-    // Another raw hash (the row changed) or no record: mapped in full.
-    expect(known(['A@b.nl', 'Jansens', '7', rawHash, rowHashValue]).split('\t')[2]).toBe(
-      '{"lastName":"Jansens"}',
-    );
-    expect(known(['A@b.nl', 'Jansen', '7', null, null]).split('\t')[3]).toBe(rowHashValue);
+    // Another raw hash (the row changed) or no record: mapped in full; the stored row hash is
+    // passed on (stored), so the import knows the record exists and whether it changed.
+    const changed = known(['A@b.nl', 'Jansens', '7', rawHash, rowHashValue]).split('\t');
+    expect(changed[2]).toBe('{"lastName":"Jansens"}');
+    expect(changed[6]).toBe(rowHashValue);
+    expect(known(['A@b.nl', 'Jansen', '7', null, null]).split('\t').slice(3)).toEqual([
+      rowHashValue,
+      '\\N',
+      rawHash,
+      '\\N',
+    ]);
+  });
+
+  it('passes the stored row hash on only when SQL found the record by the same e-mail', () => {
+    const knownMapper = createRowMapper({ ...spec, known: true }, keys);
+    const stored = (email: string) =>
+      knownMapper.map([email, 'x', '1', 'r', 'h'], `${email}\tx`).split('\t')[6];
+    expect(stored('  A@B.nl ')).toBe('h');
+    // JavaScript trims a tab and lower-cases 'É'; SQL's btrim/lower may not: looked up instead.
+    expect(stored('a@b.nl\t')).toBe('\\N');
+    expect(stored('É@b.nl')).toBe('\\N');
+  });
+});
+
+describe('sameAsSql', () => {
+  it('is true only where lower(btrim(value)) surely equals the normalised e-mail', () => {
+    expect(sameAsSql('a@b.nl', ' A@B.NL  ')).toBe(true);
+    expect(sameAsSql('a@b.nl', 'a@b.nl')).toBe(true);
+    expect(sameAsSql('a@b.nl', 'a@b.nl\u00a0')).toBe(false);
+    expect(sameAsSql('é@b.nl', 'é@b.nl')).toBe(false);
+    expect(sameAsSql('a@b.nl', 'a@c.nl')).toBe(false);
   });
 });
 

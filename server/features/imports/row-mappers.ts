@@ -53,10 +53,32 @@ export function storedRawColumns(fields: string[], mappings: MappingEntry[]): st
 }
 
 /**
+ * Whether `email` (normalizeEmail of `value`) is surely what SQL's `lower(btrim(value))` gives,
+ * the e-mail a re-import's stored hashes are found by: for ASCII, where lower() is the same in
+ * every collation and btrim() takes only spaces. Then the record found is this address's record.
+ */
+export function sameAsSql(email: string, value: string): boolean {
+  let start = 0;
+  let end = value.length;
+  while (start < end && value.charCodeAt(start) === 32) start++;
+  while (end > start && value.charCodeAt(end - 1) === 32) end--;
+  if (end - start !== email.length) return false;
+  for (let i = start; i < end; i++) {
+    const c = value.charCodeAt(i);
+    if (c > 127) return false;
+    const lower = c >= 65 && c <= 90 ? c + 32 : c;
+    if (lower !== email.charCodeAt(i - start)) return false;
+  }
+  return true;
+}
+
+/**
  * The mapping of one COPY text row to one work-table line (COPY text, no line break):
  * - import, input `c1..cN, ln` (with `known`: and the record's raw_hash, row_hash) →
- *   `ln, email, attrs, hash, patch, raw_hash` (email \N when the row is skipped; with `known` and
- *   an unchanged raw_hash the row keeps its row_hash and is not mapped: attrs \N);
+ *   `ln, email, attrs, hash, patch, raw_hash, stored` (email \N when the row is skipped; with
+ *   `known` and an unchanged raw_hash the row keeps its row_hash and is not mapped: attrs \N;
+ *   stored: the record's row_hash when it is surely the record of this row's address, see
+ *   sameAsSql, else \N);
  * - remap, input the record's raw columns of remapFields, then `address_id` →
  *   `key, patch (\N unless a column became encrypted), attrs, hash, excluded, raw_hash`.
  * The raw hash is taken of the header columns' COPY text (RawEncoder.text), the row hash of the
@@ -74,13 +96,16 @@ export function createRowMapper(spec: MapSpec, keys: ColumnKeys): RowMapper {
       map(values, rawText) {
         const ln = values[last];
         const email = mapper.excluded(values) ? null : normalizeEmail(values[spec.emailIndex]);
-        if (email === null) return `${ln}\t\\N\t\\N\t\\N\t\\N\t\\N`;
+        if (email === null) return `${ln}\t\\N\t\\N\t\\N\t\\N\t\\N\t\\N`;
         const rawHash = rowHash(raw.text(values, rawText), '');
-        if (known && values[last + 1] === rawHash && values[last + 2] !== null)
-          return `${ln}\t${copyValue(email)}\t\\N\t${values[last + 2]}\t\\N\t${rawHash}`;
+        const storedHash = known ? values[last + 2] : null;
+        const stored =
+          storedHash !== null && sameAsSql(email, values[spec.emailIndex] as string) ? storedHash : '\\N';
+        if (known && values[last + 1] === rawHash && storedHash !== null)
+          return `${ln}\t${copyValue(email)}\t\\N\t${storedHash}\t\\N\t${rawHash}\t${stored}`;
         const [attrs, attrsHash] = mapper.attrs(values);
         const patch = raw.patches ? copyValue(raw.patch(values)) : '\\N';
-        return `${ln}\t${copyValue(email)}\t${copyValue(attrs)}\t${rowHash(rawHash, attrsHash)}\t${patch}\t${rawHash}`;
+        return `${ln}\t${copyValue(email)}\t${copyValue(attrs)}\t${rowHash(rawHash, attrsHash)}\t${patch}\t${rawHash}\t${stored}`;
       },
     };
   }
