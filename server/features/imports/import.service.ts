@@ -312,20 +312,21 @@ export async function runImport(ctx: AppContext, task: TaskRow, tctx: TaskContex
       }
       await tx.execute(sql`ANALYZE ka`);
 
-      // The address id of each kept row, whether the dataset holds it, and whether it changed. The
-      // mapping pass brought the stored row hash of most rows of a re-import (w.stored); only the
-      // others are looked up in the dataset's records (reading all of them took 4 s a million). In
-      // a dataset without records every kept row is new and changed: ka serves as it is.
+      // The kept rows to write (kk), with their address id and whether the dataset holds a record
+      // for it (UPDATE) or not (INSERT); unchanged rows are left out. The mapping pass brought the
+      // stored row hash of most rows of a re-import (w.stored); only the others are looked up in
+      // the dataset's records (reading all of them took 4 s a million, and writing every kept row
+      // into kk 1.5 s). In a dataset without records every kept row is new: ka serves as it is.
       if (hadRecords) {
         await tx.execute(sql`
         CREATE TEMP TABLE kk ON COMMIT DROP AS
-        SELECT ka.ln, ka.key, true AS existing, w.stored IS DISTINCT FROM w.hash AS changed
-        FROM ka JOIN ${sql.raw(work)} w ON w.ln = ka.ln WHERE w.stored IS NOT NULL
+        SELECT ka.ln, ka.key, true AS existing
+        FROM ka JOIN ${sql.raw(work)} w ON w.ln = ka.ln WHERE w.stored <> w.hash
         UNION ALL
-        SELECT ka.ln, ka.key, r.address_id IS NOT NULL AS existing, r.row_hash IS DISTINCT FROM w.hash AS changed
+        SELECT ka.ln, ka.key, r.address_id IS NOT NULL AS existing
         FROM ka JOIN ${sql.raw(work)} w ON w.ln = ka.ln
         LEFT JOIN records r ON r.dataset_id = ${p.datasetId} AND r.address_id = ka.key
-        WHERE w.stored IS NULL`);
+        WHERE w.stored IS NULL AND r.row_hash IS DISTINCT FROM w.hash`);
         await tx.execute(sql`ANALYZE kk`);
       } else {
         await tx.execute(sql`ALTER TABLE ka RENAME TO kk`);
@@ -358,7 +359,7 @@ export async function runImport(ctx: AppContext, task: TaskRow, tctx: TaskContex
         ? await tx.execute(sql`
         UPDATE records r SET raw = ${raw}, attrs = w.attrs, row_hash = w.hash, raw_hash = w.raw_hash, updated_at = now()
         FROM kk JOIN ${sql.raw(work)} w ON w.ln = kk.ln JOIN ${stg} s ON s.ln = kk.ln
-        WHERE kk.existing AND kk.changed
+        WHERE kk.existing
           AND r.dataset_id = ${p.datasetId} AND r.address_id = kk.key`)
         : { rowCount: 0 };
       await tctx.progress(75);
@@ -380,7 +381,7 @@ export async function runImport(ctx: AppContext, task: TaskRow, tctx: TaskContex
       if (hadRecords && p.deleteOld !== false) {
         const del = await tx.execute(sql`
           DELETE FROM records r WHERE r.dataset_id = ${p.datasetId}
-            AND NOT EXISTS (SELECT 1 FROM kk WHERE kk.key = r.address_id)`);
+            AND NOT EXISTS (SELECT 1 FROM ka WHERE ka.key = r.address_id)`);
         deleted = del.rowCount ?? 0;
       }
       if (hadRecords) await refreshRecordCount(tx, p.datasetId);
