@@ -16,6 +16,7 @@ import {
 } from '../../test/imports';
 import { claimTask } from '../tasks/task.queries';
 import { records } from './address.table';
+import { getRecordCount } from './import.queries';
 import { queueUpload, stageUpload } from './import.service';
 import { saveDatasetMappings } from './mapping.queries';
 
@@ -76,34 +77,35 @@ describe('re-import of e-mails SQL normalises otherwise', () => {
   it('finds their records by lookup: unchanged and changed ones counted, none inserted twice', async () => {
     const s = await setup([col('naam', 'firstName')]);
     // A non-ASCII capital and a surrounding tab: lower(btrim()) in SQL differs from the
-    // normalisation in JavaScript, so the stored hashes of these rows come from a lookup.
-    const file = (b: string) => `email,naam\nJOSÉ@Z.nl,José\n"\tTab@z.nl",${b}\nplain@z.nl,Plain\n`;
-    expect(await importFile(s, file('Tab'))).toEqual({
-      read: 3,
-      saved: 3,
-      skipped: 0,
-      deleted: 0,
-      unchanged: 0,
+    // normalisation in JavaScript, so the stored hashes of these rows come from a lookup. A
+    // repeated and an invalid address are skipped each time.
+    const file = (b: string) =>
+      `email,naam\nJOSÉ@Z.nl,José\n"\tTab@z.nl",${b}\nplain@z.nl,Plain\nPLAIN@z.nl,Dubbel\ngeen,X\n`;
+    const counters = (saved: number, unchanged: number, deleted = 0) => ({
+      read: 5,
+      saved,
+      skipped: 2,
+      deleted,
+      unchanged,
     });
-    expect(await importFile(s, file('Tab'))).toEqual({
-      read: 3,
-      saved: 0,
-      skipped: 0,
-      deleted: 0,
-      unchanged: 3,
-    });
-    expect(await importFile(s, file('Tabby'))).toEqual({
-      read: 3,
-      saved: 1,
-      skipped: 0,
-      deleted: 0,
-      unchanged: 2,
-    });
+    expect(await importFile(s, file('Tab'))).toEqual(counters(3, 0));
+    expect(await importFile(s, file('Tab'))).toEqual(counters(0, 3));
+    expect(await importFile(s, file('Tabby'))).toEqual(counters(1, 2));
     expect((await recordsOf(s.datasetId)).map((r) => `${r.email}:${r.attrs.firstName}`)).toEqual([
       'josé@z.nl:José',
       'plain@z.nl:Plain',
       'tab@z.nl:Tabby',
     ]);
+    expect(await getRecordCount(t.database.db, s.datasetId)).toBe(3);
+    // Rows left out are deleted; the count follows without a recount.
+    expect(await importFile(s, 'email,naam\nplain@z.nl,Plain\nplain@z.nl,Weer\n')).toEqual({
+      read: 2,
+      saved: 0,
+      skipped: 1,
+      deleted: 2,
+      unchanged: 1,
+    });
+    expect(await getRecordCount(t.database.db, s.datasetId)).toBe(1);
   });
 });
 

@@ -384,8 +384,11 @@ export async function runImport(ctx: AppContext, task: TaskRow, tctx: TaskContex
             AND NOT EXISTS (SELECT 1 FROM ka WHERE ka.key = r.address_id)`);
         deleted = del.rowCount ?? 0;
       }
-      if (hadRecords) await refreshRecordCount(tx, p.datasetId);
-      else await setRecordCount(tx, p.datasetId, Number(inserted));
+      // The dataset now holds exactly the kept rows when absent records were deleted (or it had
+      // none): no count over its records is needed.
+      if (!hadRecords) await setRecordCount(tx, p.datasetId, Number(inserted));
+      else if (p.deleteOld !== false) await setRecordCount(tx, p.datasetId, kept);
+      else await refreshRecordCount(tx, p.datasetId);
       await saveDatasetHeaders(tx, p.datasetId, p.headers);
       await markMappingApplied(tx, p.datasetId);
       await tx.execute(sql`DROP TABLE ${sql.raw(work)}`);
