@@ -5,6 +5,7 @@ import { makeSession } from '../../test/factories';
 import { columnMapping as col, importFile, recordsOf, setupDataset, waitForTask } from '../../test/imports';
 import { multipartBody } from '../../test/multipart';
 import { decryptValue, isEncrypted } from './crypto';
+import { getRecordCount } from './import.queries';
 import { saveDatasetMappings } from './mapping.queries';
 
 let t: TestApp;
@@ -155,6 +156,7 @@ describe('remap', () => {
     expect((await recordsOf(t, s.datasetId)).map((r) => r.attrs)).toEqual([
       { firstName: 'anna', city: 'Zwolle' },
     ]);
+    expect(await getRecordCount(t.database.db, s.datasetId)).toBe(1);
     expect(await remap(s)).toEqual({ read: 1, saved: 0, skipped: 0, deleted: 0, unchanged: 1 });
   });
 

@@ -5,7 +5,7 @@ import { pgTextArray } from '../../lib/pg-array';
 import { type TaskContext, TaskError } from '../../tasks/worker';
 import type { TaskRow } from '../tasks/task.queries';
 import { copyPass } from './copy-pass';
-import { getRecordCount, lockDatasetForImport, refreshRecordCount } from './import.queries';
+import { getRecordCount, lockDatasetForImport, setRecordCount } from './import.queries';
 import { ImportMessages, type ImportResult, workTable } from './import.service';
 import { getDatasetMapping, markMappingApplied, saveRawColumns } from './mapping.queries';
 import { appendRawColumns, remapFields, storedRawColumns } from './row-mappers';
@@ -69,7 +69,8 @@ export async function runRemap(ctx: AppContext, task: TaskRow, tctx: TaskContext
       DELETE FROM records r USING ${sql.raw(work)} w
       WHERE r.dataset_id = ${datasetId} AND r.address_id = w.key AND w.excluded`);
     const deleted = del.rowCount ?? 0;
-    await refreshRecordCount(tx, datasetId);
+    // The pass read every record of the locked dataset: what is left is read minus deleted.
+    await setRecordCount(tx, datasetId, read - deleted);
     await markMappingApplied(tx, datasetId);
     await tx.execute(sql`DROP TABLE ${sql.raw(work)}`);
     await tctx.progress(99);
