@@ -43,7 +43,7 @@ afterAll(async () => {
 async function run(threads: number): Promise<{ rows: number; lines: string[] }> {
   return withClientTransaction(database, async (_tx, client) => {
     await client.query(
-      'CREATE TEMP TABLE out_rows (ln bigint, email text, attrs jsonb, hash text, patch jsonb, raw_hash text, stored text) ON COMMIT DROP',
+      'CREATE TEMP TABLE out_rows (ln bigint, email text, attrs jsonb, hash text, patch jsonb, raw_hash text, stored text, key bigint) ON COMMIT DROP',
     );
     const rows = await copyPass({
       pool: database.pool,

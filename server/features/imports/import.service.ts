@@ -174,8 +174,8 @@ function stopwatch(): () => number {
 }
 
 /**
- * Inserts the addresses of `k` that do not exist yet. An anti-join finds them (on a re-import
- * nearly all exist, and ON CONFLICT would try each); they go in by a plain INSERT, cheaper than
+ * Inserts the addresses of `k` that do not exist yet (rows that brought their record's address id
+ * exist). An anti-join finds them (on a re-import nearly all exist, and ON CONFLICT would try each); they go in by a plain INSERT, cheaper than
  * ON CONFLICT, inside a savepoint: should another import add one of them meanwhile, the insert is
  * repeated with ON CONFLICT DO NOTHING.
  */
@@ -183,7 +183,7 @@ async function insertNewAddresses(tx: DbOrTx): Promise<void> {
   const insert = (onConflict: SQL) => sql`
     INSERT INTO addresses (email, domain)
     SELECT k.email, split_part(k.email, '@', 2) FROM k
-    WHERE NOT EXISTS (SELECT 1 FROM addresses a WHERE a.email = k.email)
+    WHERE k.key IS NULL AND NOT EXISTS (SELECT 1 FROM addresses a WHERE a.email = k.email)
     ORDER BY k.email ${onConflict}`;
   await tx.execute(sql`SAVEPOINT new_addresses`);
   try {
@@ -232,36 +232,44 @@ export async function runImport(ctx: AppContext, task: TaskRow, tctx: TaskContex
       // first, indexed and attached at the end.
       const fresh = !hadRecords && !(await partitionExists(tx, p.datasetId));
       const known = hadRecords && (await isMappingApplied(tx, p.datasetId));
-      const spec = { kind: 'import' as const, headers: p.headers, emailIndex: p.emailIndex, mappings, known };
+      const spec = {
+        kind: 'import' as const,
+        headers: p.headers,
+        emailIndex: p.emailIndex,
+        mappings,
+        stored: hadRecords,
+        known,
+      };
       const work = workTable(task.id);
       await tx.execute(sql`
-        CREATE UNLOGGED TABLE ${sql.raw(work)} (ln bigint, email text COLLATE "C", attrs jsonb, hash text, patch jsonb, raw_hash text, stored text)`);
+        CREATE UNLOGGED TABLE ${sql.raw(work)} (ln bigint, email text COLLATE "C", attrs jsonb, hash text, patch jsonb, raw_hash text, stored text, key bigint)`);
       const columns = p.headers.map((_, i) => `s.c${i + 1}`).join(', ');
-      // The stored hashes come from a temporary table of the reading connection: the dataset's
-      // records with their e-mail, found by address id in id order (index lookups, never a hash
-      // of the whole addresses table, which took seconds at 20 million addresses).
+      // A re-import's rows come with their record's hashes and address id, from a temporary table
+      // of the reading connection: the dataset's records with their e-mail, found by address id
+      // in id order (index lookups, never a hash of the whole addresses table, which took seconds
+      // at 20 million addresses). Rows that bring an address id need no address lookup later.
       const current = `cur_${task.id.toLowerCase().replace(/[^a-z0-9_]/g, '_')}`;
       const dataset = client.escapeLiteral(p.datasetId);
-      const prepare = known
+      const prepare = hadRecords
         ? [
             'SET enable_hashjoin = off',
             'SET enable_mergejoin = off',
-            `CREATE TEMP TABLE ${current} AS SELECT a.email, r.raw_hash, r.row_hash
+            `CREATE TEMP TABLE ${current} AS SELECT a.email, r.raw_hash, r.row_hash, r.address_id
              FROM records r JOIN addresses a ON a.id = r.address_id WHERE r.dataset_id = ${dataset}`,
             'RESET enable_hashjoin',
             'RESET enable_mergejoin',
             `ANALYZE ${current}`,
           ]
         : [];
-      const select = known
-        ? `SELECT ${columns}, s.ln, c.raw_hash, c.row_hash FROM ${p.staging} s
+      const select = hadRecords
+        ? `SELECT ${columns}, s.ln, c.raw_hash, c.row_hash, c.address_id FROM ${p.staging} s
            LEFT JOIN ${current} c ON c.email = lower(btrim(s.c${p.emailIndex + 1})) COLLATE "C"`
         : `SELECT ${columns}, s.ln FROM ${p.staging} s`;
       await copyPass({
         pool: ctx.database.pool,
         client,
         prepare,
-        cleanup: known ? [`DROP TABLE IF EXISTS ${current}`] : [],
+        cleanup: hadRecords ? [`DROP TABLE IF EXISTS ${current}`] : [],
         select,
         target: work,
         spec,
@@ -283,14 +291,15 @@ export async function runImport(ctx: AppContext, task: TaskRow, tctx: TaskContex
       const valid = Number(
         (
           await tx.execute<{ n: number }>(
-            sql`SELECT count(*)::int AS n FROM ${sql.raw(work)} WHERE email IS NOT NULL`,
+            sql`SELECT count(*)::int AS n FROM ${sql.raw(work)} WHERE email IS NOT NULL AND key IS NULL`,
           )
         ).rows[0].n,
       );
+      // valid: the rows whose address must be looked up (not brought by their record).
       const lookups = addressCount > 4 * valid;
       const dedup = await tx.execute(sql`
         CREATE TEMP TABLE k ON COMMIT DROP AS
-        SELECT min(ln) AS ln, email FROM ${sql.raw(work)} WHERE email IS NOT NULL GROUP BY email
+        SELECT min(ln) AS ln, email, min(key) AS key FROM ${sql.raw(work)} WHERE email IS NOT NULL GROUP BY email
         ${lookups ? sql`ORDER BY email` : sql``}`);
       await tx.execute(sql`ANALYZE k`);
       const kept = Number(dedup.rowCount ?? 0); // rows of k
@@ -306,7 +315,9 @@ export async function runImport(ctx: AppContext, task: TaskRow, tctx: TaskContex
       tctx.log.debug({ ms: lap() }, 'import: addresses');
       await tx.execute(sql`
         CREATE TEMP TABLE ka ON COMMIT DROP AS
-        SELECT k.ln, a.id AS key FROM k JOIN addresses a ON a.email = k.email`);
+        SELECT k.ln, k.key FROM k WHERE k.key IS NOT NULL
+        UNION ALL
+        SELECT k.ln, a.id FROM k JOIN addresses a ON a.email = k.email WHERE k.key IS NULL`);
       if (lookups) {
         await tx.execute(sql`SET LOCAL enable_hashjoin = on`);
         await tx.execute(sql`SET LOCAL enable_mergejoin = on`);

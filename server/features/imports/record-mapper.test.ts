@@ -126,34 +126,44 @@ describe('createRowMapper (import)', () => {
   it('maps a row, and with a known unchanged raw hash keeps the stored row hash without mapping', () => {
     const fresh = createRowMapper(spec, keys).map(['A@b.nl', 'Jansen', '7'], 'A@b.nl\tJansen').split('\t');
     expect(fresh.slice(0, 3)).toEqual(['7', 'a@b.nl', '{"lastName":"Jansen"}']);
+    expect(fresh.slice(6)).toEqual(['\\N', '\\N']);
     const [rawHash, rowHashValue] = [fresh[5], fresh[3]];
-    const knownMapper = createRowMapper({ ...spec, known: true }, keys);
+    const knownMapper = createRowMapper({ ...spec, stored: true, known: true }, keys);
     const known = (row: (string | null)[]) => knownMapper.map(row, `${row[0]}\t${row[1]}`);
-    expect(fresh[6]).toBe('\\N');
-    expect(known(['A@b.nl', 'Jansen', '7', rawHash, rowHashValue])).toBe(
-      `7\ta@b.nl\t\\N\t${rowHashValue}\t\\N\t${rawHash}\t${rowHashValue}`,
+    expect(known(['A@b.nl', 'Jansen', '7', rawHash, rowHashValue, '42'])).toBe(
+      `7\ta@b.nl\t\\N\t${rowHashValue}\t\\N\t${rawHash}\t${rowHashValue}\t42`,
     );
-    // Another raw hash (the row changed) or no record: mapped in full; the stored row hash is
-    // passed on (stored), so the import knows the record exists and whether it changed.
-    const changed = known(['A@b.nl', 'Jansens', '7', rawHash, rowHashValue]).split('\t');
+    // Another raw hash (the row changed) or no record: mapped in full; the stored row hash and
+    // address id are passed on, so the import knows the record exists and whether it changed.
+    const changed = known(['A@b.nl', 'Jansens', '7', rawHash, rowHashValue, '42']).split('\t');
     expect(changed[2]).toBe('{"lastName":"Jansens"}');
-    expect(changed[6]).toBe(rowHashValue);
-    expect(known(['A@b.nl', 'Jansen', '7', null, null]).split('\t').slice(3)).toEqual([
+    expect(changed.slice(6)).toEqual([rowHashValue, '42']);
+    expect(known(['A@b.nl', 'Jansen', '7', null, null, null]).split('\t').slice(3)).toEqual([
       rowHashValue,
       '\\N',
       rawHash,
       '\\N',
+      '\\N',
     ]);
   });
 
-  it('passes the stored row hash on only when SQL found the record by the same e-mail', () => {
-    const knownMapper = createRowMapper({ ...spec, known: true }, keys);
+  it('with stored hashes of records built with another mapping, maps every row but passes them on', () => {
+    const fresh = createRowMapper(spec, keys).map(['a@b.nl', 'Jansen', '7'], 'a@b.nl\tJansen').split('\t');
+    const mapper = createRowMapper({ ...spec, stored: true }, keys);
+    const line = mapper.map(['a@b.nl', 'Jansen', '7', fresh[5], 'oud', '42'], 'a@b.nl\tJansen').split('\t');
+    expect(line[2]).toBe('{"lastName":"Jansen"}');
+    expect(line[3]).toBe(fresh[3]);
+    expect(line.slice(6)).toEqual(['oud', '42']);
+  });
+
+  it('passes the stored row hash and address id on only when SQL found the record by the same e-mail', () => {
+    const knownMapper = createRowMapper({ ...spec, stored: true, known: true }, keys);
     const stored = (email: string) =>
-      knownMapper.map([email, 'x', '1', 'r', 'h'], `${email}\tx`).split('\t')[6];
-    expect(stored('  A@B.nl ')).toBe('h');
+      knownMapper.map([email, 'x', '1', 'r', 'h', '9'], `${email}\tx`).split('\t').slice(6).join(' ');
+    expect(stored('  A@B.nl ')).toBe('h 9');
     // JavaScript trims a tab and lower-cases 'É'; SQL's btrim/lower may not: looked up instead.
-    expect(stored('a@b.nl\t')).toBe('\\N');
-    expect(stored('É@b.nl')).toBe('\\N');
+    expect(stored('a@b.nl\t')).toBe('\\N \\N');
+    expect(stored('É@b.nl')).toBe('\\N \\N');
   });
 });
 

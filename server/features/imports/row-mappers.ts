@@ -13,7 +13,9 @@ export type MapSpec =
       headers: string[];
       emailIndex: number;
       mappings: MappingEntry[];
-      /** Rows carry the stored raw_hash and row_hash of their record, built with this mapping. */
+      /** Rows carry the stored raw_hash, row_hash and address id of their record (if found). */
+      stored?: boolean;
+      /** The records were built with this mapping: an unchanged raw_hash keeps the row_hash. */
       known?: boolean;
     }
   | {
@@ -74,11 +76,11 @@ export function sameAsSql(email: string, value: string): boolean {
 
 /**
  * The mapping of one COPY text row to one work-table line (COPY text, no line break):
- * - import, input `c1..cN, ln` (with `known`: and the record's raw_hash, row_hash) →
- *   `ln, email, attrs, hash, patch, raw_hash, stored` (email \N when the row is skipped; with
- *   `known` and an unchanged raw_hash the row keeps its row_hash and is not mapped: attrs \N;
- *   stored: the record's row_hash when it is surely the record of this row's address, see
- *   sameAsSql, else \N);
+ * - import, input `c1..cN, ln` (with `stored`: and the record's raw_hash, row_hash, address_id)
+ *   → `ln, email, attrs, hash, patch, raw_hash, stored, key` (email \N when the row is skipped;
+ *   with `known` and an unchanged raw_hash the row keeps its row_hash and is not mapped: attrs
+ *   \N; stored and key: the record's row_hash and address id when it is surely the record of
+ *   this row's address, see sameAsSql, else \N);
  * - remap, input the record's raw columns of remapFields, then `address_id` →
  *   `key, patch (\N unless a column became encrypted), attrs, hash, excluded, raw_hash`.
  * The raw hash is taken of the header columns' COPY text (RawEncoder.text), the row hash of the
@@ -89,23 +91,26 @@ export function createRowMapper(spec: MapSpec, keys: ColumnKeys): RowMapper {
     const mapper = new RecordMapper(spec.headers, spec.mappings, keys);
     const raw = new RawEncoder(spec.headers, spec.headers.length, mapper.encryptedSources, keys);
     const last = spec.headers.length;
+    const stored = spec.stored === true || spec.known === true;
     const known = spec.known === true;
-    // The row is c1..cN, ln: the values without a copy, the row number last.
+    // The row is c1..cN, ln (with `stored`: then raw_hash, row_hash, address id): the values
+    // without a copy.
     return {
       rawFields: last,
       map(values, rawText) {
         const ln = values[last];
         const email = mapper.excluded(values) ? null : normalizeEmail(values[spec.emailIndex]);
-        if (email === null) return `${ln}\t\\N\t\\N\t\\N\t\\N\t\\N\t\\N`;
+        if (email === null) return `${ln}\t\\N\t\\N\t\\N\t\\N\t\\N\t\\N\t\\N`;
         const rawHash = rowHash(raw.text(values, rawText), '');
-        const storedHash = known ? values[last + 2] : null;
-        const stored =
-          storedHash !== null && sameAsSql(email, values[spec.emailIndex] as string) ? storedHash : '\\N';
+        const storedHash = stored ? values[last + 2] : null;
+        // The record SQL found is this address's record only if SQL normalised the e-mail alike.
+        const mine = storedHash !== null && sameAsSql(email, values[spec.emailIndex] as string);
+        const tail = mine ? `${storedHash}\t${values[last + 3]}` : '\\N\t\\N';
         if (known && values[last + 1] === rawHash && storedHash !== null)
-          return `${ln}\t${copyValue(email)}\t\\N\t${storedHash}\t\\N\t${rawHash}\t${stored}`;
+          return `${ln}\t${copyValue(email)}\t\\N\t${storedHash}\t\\N\t${rawHash}\t${tail}`;
         const [attrs, attrsHash] = mapper.attrs(values);
         const patch = raw.patches ? copyValue(raw.patch(values)) : '\\N';
-        return `${ln}\t${copyValue(email)}\t${copyValue(attrs)}\t${rowHash(rawHash, attrsHash)}\t${patch}\t${rawHash}\t${stored}`;
+        return `${ln}\t${copyValue(email)}\t${copyValue(attrs)}\t${rowHash(rawHash, attrsHash)}\t${patch}\t${rawHash}\t${tail}`;
       },
     };
   }
