@@ -282,25 +282,27 @@ export async function runImport(ctx: AppContext, task: TaskRow, tctx: TaskContex
 
       // One row per valid, not excluded address: the first occurrence in the file wins. When the
       // addresses table is much larger than the file, its addresses are looked up in the e-mail
-      // index one by one, in index order (k sorted by e-mail), instead of hashing the whole table:
+      // index one by one, in index order (k sorted by e-mail when most rows need it), instead of
+      // hashing the whole table:
       // at 20 million addresses the two statements below took 18 s and 12 s for a million-row
       // file by hash, 5.3 s and 1.6 s by lookups (docs/performance.md). On a small table the
       // planner's hash joins are faster, so they stay.
       await tx.execute(sql`ANALYZE ${sql.raw(work)}`);
       const addressCount = await estimatedAddressCount(tx);
-      const valid = Number(
-        (
-          await tx.execute<{ n: number }>(
-            sql`SELECT count(*)::int AS n FROM ${sql.raw(work)} WHERE email IS NOT NULL AND key IS NULL`,
-          )
-        ).rows[0].n,
-      );
-      // valid: the rows whose address must be looked up (not brought by their record).
-      const lookups = addressCount > 4 * valid;
+      // valid: the file's valid rows; lookup: those whose address must be looked up (not brought
+      // by their record). Sorting k pays for many lookups only: a re-import's rows mostly bring
+      // their address id, and sorting them all took 2 s a million for nothing.
+      const counts = await tx.execute<{ valid: number; lookup: number }>(sql`
+        SELECT count(*)::int AS valid, count(*) FILTER (WHERE key IS NULL)::int AS lookup
+        FROM ${sql.raw(work)} WHERE email IS NOT NULL`);
+      const valid = Number(counts.rows[0].valid);
+      const lookup = Number(counts.rows[0].lookup);
+      const lookups = addressCount > 4 * lookup;
+      const sorted = lookups && lookup * 2 > valid;
       const dedup = await tx.execute(sql`
         CREATE TEMP TABLE k ON COMMIT DROP AS
         SELECT min(ln) AS ln, email, min(key) AS key FROM ${sql.raw(work)} WHERE email IS NOT NULL GROUP BY email
-        ${lookups ? sql`ORDER BY email` : sql``}`);
+        ${sorted ? sql`ORDER BY email` : sql``}`);
       await tx.execute(sql`ANALYZE k`);
       const kept = Number(dedup.rowCount ?? 0); // rows of k
       await tctx.progress(55);
