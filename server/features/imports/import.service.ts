@@ -175,9 +175,9 @@ function stopwatch(): () => number {
 
 /**
  * Inserts the addresses of `k` that do not exist yet (rows that brought their record's address id
- * exist). An anti-join finds them (on a re-import nearly all exist, and ON CONFLICT would try each); they go in by a plain INSERT, cheaper than
- * ON CONFLICT, inside a savepoint: should another import add one of them meanwhile, the insert is
- * repeated with ON CONFLICT DO NOTHING.
+ * exist). An anti-join finds them (on a re-import nearly all exist, and ON CONFLICT would try
+ * each); they go in by a plain INSERT, cheaper than ON CONFLICT, inside a savepoint: should
+ * another import add one of them meanwhile, the insert is repeated with ON CONFLICT DO NOTHING.
  */
 async function insertNewAddresses(tx: DbOrTx): Promise<void> {
   const insert = (onConflict: SQL) => sql`
@@ -203,14 +203,15 @@ export function workTable(taskId: string): string {
 
 /**
  * The import task (DESIGN §4), in ONE transaction:
- * 1. the staged file streams out of PostgreSQL, through the dataset's mapping in Node (RecordMapper)
- *    and back into an unlogged work table: e-mail (null when invalid or excluded), attrs, the
- *    ciphertext patch of encrypted columns, the raw hash and the row hash;
+ * 1. the staged file streams out of PostgreSQL (on a re-import joined with the dataset's stored
+ *    records), through the dataset's mapping in Node (RecordMapper) and back into an unlogged work
+ *    table: e-mail (null when invalid or excluded), attrs, the ciphertext patch of encrypted
+ *    columns, the raw hash, the row hash, and the stored record's row hash and address id;
  * 2. set-based SQL de-duplicates on e-mail (the first row wins), inserts new addresses, inserts new
- *    records (raw taken from the staged row), updates records whose hash differs and deletes
- *    records absent from the file.
- * Unchanged rows cost no write. A failure or a killed process rolls
- * everything back; the staging table is dropped in every case.
+ *    records (raw taken from the staged row; a first import into the dataset's own new partition),
+ *    updates records whose hash differs and deletes records absent from the file.
+ * Unchanged rows cost no write. A failure or a killed process rolls everything back; the staging
+ * table is dropped in every case.
  */
 export async function runImport(ctx: AppContext, task: TaskRow, tctx: TaskContext): Promise<ImportResult> {
   const p = task.payload as ImportPayload;
@@ -283,10 +284,9 @@ export async function runImport(ctx: AppContext, task: TaskRow, tctx: TaskContex
       // One row per valid, not excluded address: the first occurrence in the file wins. When the
       // addresses table is much larger than the file, its addresses are looked up in the e-mail
       // index one by one, in index order (k sorted by e-mail when most rows need it), instead of
-      // hashing the whole table:
-      // at 20 million addresses the two statements below took 18 s and 12 s for a million-row
-      // file by hash, 5.3 s and 1.6 s by lookups (docs/performance.md). On a small table the
-      // planner's hash joins are faster, so they stay.
+      // hashing the whole table: at 20 million addresses the two statements below took 18 s and
+      // 12 s for a million-row file by hash, 5.3 s and 1.6 s by lookups (docs/performance.md). On
+      // a small table the planner's hash joins are faster, so they stay.
       await tx.execute(sql`ANALYZE ${sql.raw(work)}`);
       const addressCount = await estimatedAddressCount(tx);
       // valid: the file's valid rows; lookup: those whose address must be looked up (not brought
