@@ -263,7 +263,7 @@ export async function runImport(ctx: AppContext, task: TaskRow, tctx: TaskContex
           ]
         : [];
       const select = hadRecords
-        ? `SELECT ${columns}, s.ln, c.raw_hash, c.row_hash, c.address_id FROM ${p.staging} s
+        ? `SELECT ${columns}, s.ln, c.raw_hash, c.row_hash, c.address_id, c.email FROM ${p.staging} s
            LEFT JOIN ${current} c ON c.email = lower(btrim(s.c${p.emailIndex + 1})) COLLATE "C"`
         : `SELECT ${columns}, s.ln FROM ${p.staging} s`;
       await copyPass({

@@ -13,7 +13,7 @@ export type MapSpec =
       headers: string[];
       emailIndex: number;
       mappings: MappingEntry[];
-      /** Rows carry the stored raw_hash, row_hash and address id of their record (if found). */
+      /** Rows carry the stored raw_hash, row_hash, address id and e-mail of a record (if found). */
       stored?: boolean;
       /** The records were built with this mapping: an unchanged raw_hash keeps the row_hash. */
       known?: boolean;
@@ -55,32 +55,12 @@ export function storedRawColumns(fields: string[], mappings: MappingEntry[]): st
 }
 
 /**
- * Whether `email` (normalizeEmail of `value`) is surely what SQL's `lower(btrim(value))` gives,
- * the e-mail a re-import's stored hashes are found by: for ASCII, where lower() is the same in
- * every collation and btrim() takes only spaces. Then the record found is this address's record.
- */
-export function sameAsSql(email: string, value: string): boolean {
-  let start = 0;
-  let end = value.length;
-  while (start < end && value.charCodeAt(start) === 32) start++;
-  while (end > start && value.charCodeAt(end - 1) === 32) end--;
-  if (end - start !== email.length) return false;
-  for (let i = start; i < end; i++) {
-    const c = value.charCodeAt(i);
-    if (c > 127) return false;
-    const lower = c >= 65 && c <= 90 ? c + 32 : c;
-    if (lower !== email.charCodeAt(i - start)) return false;
-  }
-  return true;
-}
-
-/**
  * The mapping of one COPY text row to one work-table line (COPY text, no line break):
- * - import, input `c1..cN, ln` (with `stored`: and the record's raw_hash, row_hash, address_id)
- *   → `ln, email, attrs, hash, patch, raw_hash, stored, key` (email \N when the row is skipped;
- *   with `known` and an unchanged raw_hash the row keeps its row_hash and is not mapped: attrs
- *   \N; stored and key: the record's row_hash and address id when it is surely the record of
- *   this row's address, see sameAsSql, else \N);
+ * - import, input `c1..cN, ln` (with `stored`: and the raw_hash, row_hash, address_id and e-mail
+ *   of the record SQL found by `lower(btrim(..))` of the row's e-mail) → `ln, email, attrs, hash,
+ *   patch, raw_hash, stored, key` (email \N when the row is skipped; with `known` and an unchanged
+ *   raw_hash the row keeps its row_hash and is not mapped: attrs \N; stored and key: the record's
+ *   row_hash and address id when its e-mail is this row's normalised e-mail, else \N);
  * - remap, input the record's raw columns of remapFields, then `address_id` →
  *   `key, patch (\N unless a column became encrypted), attrs, hash, excluded, raw_hash`.
  * The raw hash is taken of the header columns' COPY text (RawEncoder.text), the row hash of the
@@ -93,8 +73,8 @@ export function createRowMapper(spec: MapSpec, keys: ColumnKeys): RowMapper {
     const last = spec.headers.length;
     const stored = spec.stored === true || spec.known === true;
     const known = spec.known === true;
-    // The row is c1..cN, ln (with `stored`: then raw_hash, row_hash, address id): the values
-    // without a copy.
+    // The row is c1..cN, ln (with `stored`: then raw_hash, row_hash, address id, e-mail): the
+    // values without a copy.
     return {
       rawFields: last,
       map(values, rawText) {
@@ -103,8 +83,9 @@ export function createRowMapper(spec: MapSpec, keys: ColumnKeys): RowMapper {
         if (email === null) return `${ln}\t\\N\t\\N\t\\N\t\\N\t\\N\t\\N\t\\N`;
         const rawHash = rowHash(raw.text(values, rawText), '');
         const storedHash = stored ? values[last + 2] : null;
-        // The record SQL found is this address's record only if SQL normalised the e-mail alike.
-        const mine = storedHash !== null && sameAsSql(email, values[spec.emailIndex] as string);
+        // The record SQL found is this address's record only if SQL normalised the e-mail alike
+        // (lower() and btrim() differ from JavaScript's beyond ASCII and spaces).
+        const mine = storedHash !== null && values[last + 4] === email;
         const tail = mine ? `${storedHash}\t${values[last + 3]}` : '\\N\t\\N';
         if (known && values[last + 1] === rawHash && storedHash !== null)
           return `${ln}\t${copyValue(email)}\t\\N\t${storedHash}\t\\N\t${rawHash}\t${tail}`;
