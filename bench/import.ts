@@ -7,6 +7,8 @@
 //   DATABASE_URL=postgres://... npx tsx bench/import.ts   a PostgreSQL server (a fresh database is made)
 //   BENCH_EXISTING_ADDRESSES=20000000 npx tsx bench/import.ts   with that many other addresses stored first
 //   BENCH_EMAIL_ORDER=random npx tsx bench/import.ts   e-mails in an order unrelated to the file's
+//   BENCH_LOG_LEVEL=debug npx tsx bench/import.ts     the server's log with each import step's time
+//   BENCH_SERVER_NODE_ARGS="--cpu-prof --cpu-prof-dir=/tmp/prof" npx tsx bench/import.ts   profile it
 import { execFileSync, spawn } from 'node:child_process';
 import crypto from 'node:crypto';
 import fs from 'node:fs';
