@@ -6,7 +6,7 @@ import { drizzle } from 'drizzle-orm/node-postgres';
 import { migrate } from 'drizzle-orm/node-postgres/migrator';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import { recordsPartition } from '../features/imports/record-partitions';
+import { recordsPartition } from '../features/imports/records.queries';
 import { withDatabase } from '../test/global-setup';
 import { type Database, migrateDatabase, openDatabase } from './client';
 

@@ -3,7 +3,7 @@ import { dropStaging } from '../features/imports/csv-staging';
 import { runDeleteAll } from '../features/imports/deleteall.service';
 import { listOrphanStagingTables } from '../features/imports/import.queries';
 import { runImport } from '../features/imports/import.service';
-import { dropOrphanPartitions } from '../features/imports/record-partitions';
+import { dropOrphanPartitions } from '../features/imports/records.queries';
 import { runRemap } from '../features/imports/remap.service';
 
 /** Registers the task types of every feature with the runner; a feature with tasks adds its line here. */

@@ -37,14 +37,6 @@ export async function getRecordCount(db: DbOrTx, datasetId: string): Promise<num
   return Number(result.rows[0]?.n ?? 0);
 }
 
-/** Whether a dataset holds any record (an index probe, whatever its size). */
-export async function datasetHasRecords(db: DbOrTx, datasetId: string): Promise<boolean> {
-  const result = await db.execute<{ found: boolean }>(
-    sql`SELECT EXISTS (SELECT 1 FROM records WHERE dataset_id = ${datasetId}) AS found`,
-  );
-  return result.rows[0]?.found === true;
-}
-
 /** The planner's estimate of the number of addresses (no count of a table of millions). */
 export async function estimatedAddressCount(tx: DbOrTx): Promise<number> {
   const result = await tx.execute<{ n: number }>(
@@ -53,7 +45,7 @@ export async function estimatedAddressCount(tx: DbOrTx): Promise<number> {
   return Number(result.rows[0]?.n ?? 0);
 }
 
-/** Sets a dataset's record count when the caller knows it (a first import into a locked, empty dataset). */
+/** Sets a dataset's record count when the caller knows it from its own counters (the dataset row locked). */
 export async function setRecordCount(tx: DbOrTx, datasetId: string, count: number): Promise<void> {
   await tx.execute(
     sql`UPDATE datasets SET record_count = ${count}, updated_at = now() WHERE id = ${datasetId}`,

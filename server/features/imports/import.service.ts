@@ -10,7 +10,6 @@ import { failTask, insertTask, type TaskRow, updateTaskProgress } from '../tasks
 import { copyPass } from './copy-pass';
 import { dropStaging, stageCsv } from './csv-staging';
 import {
-  datasetHasRecords,
   estimatedAddressCount,
   getRecordCount,
   lockDatasetForImport,
@@ -27,9 +26,10 @@ import {
 import {
   attachPartition,
   createDetachedPartition,
+  datasetHasRecords,
   partitionExists,
   recordsPartition,
-} from './record-partitions';
+} from './records.queries';
 import { appendRawColumns, encryptedFields, storedRawColumns } from './row-mappers';
 
 // The upload refusals are shared with the browser (common/imports.ts).

@@ -1,5 +1,4 @@
 import { Readable } from 'node:stream';
-import { sql } from 'drizzle-orm';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { MessageSchema } from '../../../common/api-error';
@@ -11,7 +10,7 @@ import {
   ValueMappingSchema,
 } from '../../../common/mappings';
 import type { AppContext } from '../../context';
-import { badRequest, notFound } from '../../lib/http-errors';
+import { notFound } from '../../lib/http-errors';
 import { datasetCsv } from './csv-download';
 import { getDatasetById } from './import.queries';
 import { getDatasetMapping } from './mapping.queries';
@@ -21,6 +20,7 @@ import {
   listValueMappings,
   listValueMappingsToCopy,
   saveMappings,
+  uniqueValues,
 } from './mapping.service';
 
 const NOT_FOUND = 'Dit bestand kon niet worden gevonden';
@@ -71,17 +71,7 @@ export function mappingRoutes(ctx: AppContext): FastifyPluginAsyncZod {
       },
       async (request) => {
         const ds = await dataset(request.params.partnerId, request.params.datasetId);
-        const { mappings, rawColumns } = await getDatasetMapping(ctx.db, ds.id);
-        const field = request.params.field;
-        if (mappings.some((m) => m.type === 'column' && m.field === field && m.encrypted)) {
-          throw badRequest(MappingMessages.encryptedBody);
-        }
-        // raw[0] is NULL: a field no file of the dataset had counts as empty.
-        const result = await ctx.db.execute<{ value: string; amount: number }>(sql`
-          SELECT coalesce(btrim(raw[${rawColumns.indexOf(field) + 1}::int]), '') AS value, count(*)::int AS amount
-          FROM records WHERE dataset_id = ${ds.id}
-          GROUP BY 1 ORDER BY amount DESC, value LIMIT 1000`);
-        return result.rows;
+        return uniqueValues(ctx.db, ds.id, request.params.field);
       },
     );
 

@@ -1,12 +1,15 @@
 import { sql } from 'drizzle-orm';
 import {
   type MappingEntry,
+  MappingMessages,
   type ValueMapped,
   type ValueMapping,
 } from '../../../common/mappings';
 import type { Db } from '../../db/client';
+import { badRequest } from '../../lib/http-errors';
 import { addGlobalAttributes } from './global-attribute.queries';
-import { listAllMappings, saveDatasetMappings } from './mapping.queries';
+import { getDatasetMapping, listAllMappings, saveDatasetMappings } from './mapping.queries';
+import { countRawValues } from './records.queries';
 
 /**
  * Saves a dataset's mapping list (the contract has refused unmapped entries and exclude filters
@@ -21,6 +24,22 @@ export async function saveMappings(db: Db, datasetId: string, entries: MappingEn
       entries.map((e) => e.mapped),
     );
   });
+}
+
+/**
+ * The unique values of a dataset's file column `field` with their counts (spec 000 §3 Unique value
+ * row), read from the records' raw values; throws HttpError 400 when the column is encrypted.
+ */
+export async function uniqueValues(
+  db: Db,
+  datasetId: string,
+  field: string,
+): Promise<{ value: string; amount: number }[]> {
+  const { mappings, rawColumns } = await getDatasetMapping(db, datasetId);
+  if (mappings.some((m) => m.type === 'column' && m.field === field && m.encrypted)) {
+    throw badRequest(MappingMessages.encryptedBody);
+  }
+  return countRawValues(db, datasetId, rawColumns.indexOf(field) + 1);
 }
 
 /** The value mapping rows every dataset has for the attribute `field`, distinct, sorted by original. */

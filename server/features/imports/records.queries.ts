@@ -3,12 +3,41 @@ import { sql } from 'drizzle-orm';
 import type pg from 'pg';
 import type { DbOrTx } from '../../db/client';
 
+// Statements on `records` and its partitions. The tasks that rewrite a dataset's records keep
+// their ordered series of set-based statements in their services (import, remap, delete from
+// file: docs/decisions.md), the CSV download its cursor in csv-download.ts.
+
 /**
  * The records of each dataset are a partition of `records` of their own (migration 0010,
  * docs/decisions.md), named by this function and by its SQL twin lw_records_partition.
  */
 export function recordsPartition(datasetId: string): string {
   return `records_${createHash('md5').update(datasetId).digest('hex')}`;
+}
+
+/** Whether a dataset holds any record (an index probe, whatever its size). */
+export async function datasetHasRecords(db: DbOrTx, datasetId: string): Promise<boolean> {
+  const result = await db.execute<{ found: boolean }>(
+    sql`SELECT EXISTS (SELECT 1 FROM records WHERE dataset_id = ${datasetId}) AS found`,
+  );
+  return result.rows[0]?.found === true;
+}
+
+/**
+ * The distinct trimmed values at a raw position of a dataset's records with how many records hold
+ * each ('' for none), most frequent first, at most 1000. Position 0 (a column no file of the
+ * dataset had; raw[0] is NULL) gives one row of '' for all records.
+ */
+export async function countRawValues(
+  db: DbOrTx,
+  datasetId: string,
+  position: number,
+): Promise<{ value: string; amount: number }[]> {
+  const result = await db.execute<{ value: string; amount: number }>(sql`
+    SELECT coalesce(btrim(raw[${position}::int]), '') AS value, count(*)::int AS amount
+    FROM records WHERE dataset_id = ${datasetId}
+    GROUP BY 1 ORDER BY amount DESC, value LIMIT 1000`);
+  return result.rows;
 }
 
 /** Whether the dataset's partition exists (a dataset gets one with its first import). */

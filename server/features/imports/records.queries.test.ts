@@ -5,7 +5,7 @@ import { makeSession } from '../../test/factories';
 import { importFile, recordsOf, setupDataset, uploadFile, waitForTask } from '../../test/imports';
 import { multipartBody } from '../../test/multipart';
 import { getRecordCount } from './import.queries';
-import { dropOrphanPartitions, recordsPartition } from './record-partitions';
+import { dropOrphanPartitions, recordsPartition } from './records.queries';
 
 // Each dataset's records are a partition of records (migration 0010): made by its first import,
 // emptied when the dataset is deleted, then detached and dropped by the worker's sweep.
