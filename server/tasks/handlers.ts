@@ -3,7 +3,7 @@ import { dropStaging } from '../features/imports/csv-staging';
 import { runDeleteAll } from '../features/imports/deleteall.service';
 import { listOrphanStagingTables } from '../features/imports/import.queries';
 import { runImport } from '../features/imports/import.service';
-import { dropOrphanPartitions } from '../features/imports/records.queries';
+import { dropDeadDetachedPartitions, dropOrphanPartitions } from '../features/imports/records.queries';
 import { runRemap } from '../features/imports/remap.service';
 
 /** Registers the task types of every feature with the runner; a feature with tasks adds its line here. */
@@ -15,15 +15,20 @@ export function registerTaskHandlers(ctx: AppContext): void {
   ctx.tasks.onReap(async () => {
     for (const table of await listOrphanStagingTables(ctx.db)) await dropStaging(ctx.database.pool, table);
   });
-  // The emptied record partitions of deleted datasets are dropped in the background (each drop may
-  // wait a moment for records' users; the worker's start and the other sweeps do not wait for it).
+  // The emptied record partitions of deleted datasets, and the unattached tables of first imports
+  // that died, are dropped in the background (each drop may wait a moment for records' users; the
+  // worker's start and the other sweeps do not wait for it).
   let dropping: Promise<void> | null = null;
   ctx.tasks.onReap(async () => {
     if (dropping) return;
     dropping = dropOrphanPartitions(ctx.database.pool)
+      .then(async (dropped) => [...dropped, ...(await dropDeadDetachedPartitions(ctx.database.pool))])
       .then((dropped) => {
         if (dropped.length > 0)
-          ctx.log.info({ partitions: dropped }, 'dropped the record tables of deleted datasets');
+          ctx.log.info(
+            { partitions: dropped },
+            'dropped the record tables of deleted datasets and dead imports',
+          );
       })
       .catch((err) => ctx.log.warn({ err }, 'dropping the record tables of deleted datasets failed'))
       .finally(() => {

@@ -45,7 +45,7 @@ async function run(threads: number): Promise<{ rows: number; lines: string[] }> 
     await client.query(
       'CREATE TEMP TABLE out_rows (ln bigint, email text, attrs jsonb, hash text, patch jsonb, raw_hash text, stored text, key bigint) ON COMMIT DROP',
     );
-    const rows = await copyPass({
+    const { rows } = await copyPass({
       pool: database.pool,
       client,
       select: 'SELECT c1, c2, c3, ln FROM src_rows ORDER BY ln',

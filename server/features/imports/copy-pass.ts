@@ -1,9 +1,10 @@
-import { Readable } from 'node:stream';
+import { once } from 'node:events';
+import { PassThrough, Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { Worker } from 'node:worker_threads';
 import type pg from 'pg';
 import { from as copyFrom, to as copyTo } from 'pg-copy-streams';
-import { mapBlock } from './copy-text';
+import { type MappedBlock, mapBlock } from './copy-text';
 import type { ColumnKeys } from './crypto';
 import { createRowMapper, type MapSpec } from './row-mappers';
 
@@ -15,7 +16,7 @@ class MapperThreads {
   private readonly workers: Worker[];
   private readonly waiting = new Map<
     number,
-    { resolve: (r: { out: string; rows: number }) => void; reject: (e: Error) => void }
+    { resolve: (r: MappedBlock) => void; reject: (e: Error) => void }
   >();
   private seq = 0;
   private failure: Error | null = null;
@@ -29,12 +30,15 @@ class MapperThreads {
         // size); 64 MB old space was seen to run out on a re-import.
         resourceLimits: { maxOldGenerationSizeMb: 128, maxYoungGenerationSizeMb: 32 },
       });
-      worker.on('message', (m: { seq: number; out?: string; rows?: number; error?: string }) => {
-        const waiter = this.waiting.get(m.seq);
-        this.waiting.delete(m.seq);
-        if (m.error !== undefined) waiter?.reject(new Error(m.error));
-        else waiter?.resolve({ out: m.out ?? '', rows: m.rows ?? 0 });
-      });
+      worker.on(
+        'message',
+        (m: { seq: number; out?: string; side?: string; rows?: number; error?: string }) => {
+          const waiter = this.waiting.get(m.seq);
+          this.waiting.delete(m.seq);
+          if (m.error !== undefined) waiter?.reject(new Error(m.error));
+          else waiter?.resolve({ out: m.out ?? '', side: m.side ?? '', rows: m.rows ?? 0 });
+        },
+      );
       worker.on('error', (err: Error) => this.fail(err));
       worker.on('exit', (code) => {
         if (!this.closing) this.fail(new Error(`mapping worker stopped (${code})`));
@@ -49,7 +53,7 @@ class MapperThreads {
     this.waiting.clear();
   }
 
-  map(text: string): Promise<{ out: string; rows: number }> {
+  map(text: string): Promise<MappedBlock> {
     if (this.failure) return Promise.reject(this.failure);
     const seq = this.seq++;
     return new Promise((resolve, reject) => {
@@ -64,46 +68,71 @@ class MapperThreads {
   }
 }
 
+/** What a pass did: rows read, lines written into the target and into the side target. */
+export interface PassCounts {
+  rows: number;
+  written: number;
+  side: number;
+}
+
 /**
- * Streams the rows of `select` (run on a connection of its own from `pool`, so it reads what is
- * committed) through the row mapper of `spec` into `COPY target FROM STDIN` on `client` (inside
- * the caller's transaction). With `rows` at or above WORKER_THRESHOLD the blocks are mapped by
- * `threads` worker threads in parallel, in order; otherwise on this thread. Backpressure
- * keeps memory flat whatever the row count; `onRows` hears the rows mapped so far. Returns the
- * number of rows.
+ * Streams the rows of `select` through the row mapper of `spec` into `COPY target FROM STDIN` on
+ * `client`. The rows are read on `reader` when given (it sees what its transaction sees),
+ * otherwise on a connection of its own from `pool` (it reads what is committed). With `side`, the
+ * lines the mapper sets aside go into a second COPY at the same time. With `rows` at or above
+ * WORKER_THRESHOLD the blocks are mapped by `threads` worker threads in parallel, in order;
+ * otherwise on this thread. Backpressure keeps memory flat whatever the row count; `onRows` hears
+ * the rows mapped so far.
  */
 export async function copyPass(options: {
   pool: pg.Pool;
   client: pg.PoolClient;
+  /** The connection to read on (left open); by default one of `pool`, released at the end. */
+  reader?: pg.PoolClient;
   /** Statements run on the reading connection before `select` (e.g. a temporary table it reads). */
   prepare?: string[];
   /** Statements run on the reading connection after a successful pass (a failed one closes it). */
   cleanup?: string[];
   select: string;
   target: string;
+  /** Where the mapper's side output goes (another connection: both COPYs run at once). */
+  side?: { client: pg.PoolClient; target: string };
   spec: MapSpec;
   keys: ColumnKeys;
   rows: number;
   /** Worker threads to use for `rows` at or above WORKER_THRESHOLD (0: this thread). */
   threads: number;
   onRows?: (rows: number) => void;
-}): Promise<number> {
+}): Promise<PassCounts> {
   const { pool, client, select, target, spec, keys, onRows = () => {} } = options;
   const threadCount = options.rows >= WORKER_THRESHOLD ? options.threads : 0;
   const threads = threadCount > 0 ? new MapperThreads(threadCount, spec, keys) : null;
   const mapper = threads ? null : createRowMapper(spec, keys);
   const map = (text: string) => (threads ? threads.map(text) : Promise.resolve(mapBlock(text, mapper!)));
-  const reader = await pool.connect();
+  const own = !options.reader;
+  const reader = options.reader ?? (await pool.connect());
+  // A connection of ours left in the middle of a COPY is closed, not reused; the caller's reader
+  // fails its transaction and is the caller's to close.
+  const release = (failed: boolean) => {
+    if (own) reader.release(failed);
+  };
   let mapped = 0;
   let reported = 0;
   try {
     for (const statement of options.prepare ?? []) await reader.query(statement);
   } catch (err) {
-    reader.release(true);
+    release(true);
     await threads?.close();
     throw err;
   }
   const source = reader.query(copyTo(`COPY (${select}) TO STDOUT`));
+  const into = client.query(copyFrom(`COPY ${target} FROM STDIN`));
+  const sideInto = options.side
+    ? options.side.client.query(copyFrom(`COPY ${options.side.target} FROM STDIN`))
+    : null;
+  const sideLines = sideInto ? new PassThrough() : null;
+  const sideDone = sideInto && sideLines ? pipeline(sideLines, sideInto) : null;
+  sideDone?.catch(() => {});
 
   // A block still waiting when the COPY fails must not turn into an unhandled rejection.
   const settled = <T>(promise: Promise<T>) => {
@@ -113,14 +142,17 @@ export async function copyPass(options: {
   // Blocks of whole rows go out to be mapped; at most `inFlight` wait, answers come back in order.
   const inFlight = Math.max(2, threadCount * 3);
   async function* lines(): AsyncGenerator<string> {
-    const pending: Promise<{ out: string; rows: number }>[] = [];
+    const pending: Promise<MappedBlock>[] = [];
     const done = async () => {
-      const { out, rows } = await pending.shift()!;
+      const { out, side, rows } = await pending.shift()!;
       mapped += rows;
       if (mapped - reported >= 10_000) {
         reported = mapped;
         onRows(mapped);
       }
+      // The side COPY keeps its own backpressure (it fails the pass when it fails).
+      if (side !== '' && sideLines && !sideLines.write(side))
+        await Promise.race([once(sideLines, 'drain'), sideDone]);
       return out;
     };
     let rest: Buffer | null = null;
@@ -134,21 +166,29 @@ export async function copyPass(options: {
       }
       rest = cut + 1 < data.length ? data.subarray(cut + 1) : null;
       if (cut > 0) pending.push(settled(map(data.toString('utf8', 0, cut))));
-      while (pending.length >= inFlight) yield await done();
+      while (pending.length >= inFlight) {
+        const out = await done();
+        if (out !== '') yield out;
+      }
     }
     if (rest && rest.length > 0) pending.push(settled(map(rest.toString('utf8'))));
-    while (pending.length > 0) yield await done();
+    while (pending.length > 0) {
+      const out = await done();
+      if (out !== '') yield out;
+    }
+    sideLines?.end();
   }
 
   try {
-    await pipeline(Readable.from(lines()), client.query(copyFrom(`COPY ${target} FROM STDIN`)));
+    await pipeline(Readable.from(lines()), into);
+    await sideDone;
     onRows(mapped);
     for (const statement of options.cleanup ?? []) await reader.query(statement);
-    reader.release();
-    return mapped;
+    release(false);
+    return { rows: mapped, written: into.rowCount, side: sideInto?.rowCount ?? 0 };
   } catch (err) {
-    // A connection left in the middle of a COPY is closed, not reused.
-    reader.release(true);
+    sideLines?.destroy();
+    release(true);
     throw err;
   } finally {
     await threads?.close();

@@ -31,11 +31,21 @@ export function copyValue(value: string | null): string {
  */
 export interface RowMapper {
   rawFields: number;
+  /** The row's output line ('' when the row goes nowhere or to the side output). */
   map(fields: (string | null)[], rawText: string): string;
+  /** The side output gathered since the last call (lines with their breaks), if the mapper has one. */
+  takeSide?(): string;
+}
+
+/** What a block of rows maps to: the output lines, the side output's lines, the rows read. */
+export interface MappedBlock {
+  out: string;
+  side: string;
+  rows: number;
 }
 
 /** Maps a block of complete COPY text rows (without the final line break) to output lines. */
-export function mapBlock(text: string, mapper: RowMapper): { out: string; rows: number } {
+export function mapBlock(text: string, mapper: RowMapper): MappedBlock {
   const { rawFields } = mapper;
   let out = '';
   let rows = 0;
@@ -57,7 +67,8 @@ export function mapBlock(text: string, mapper: RowMapper): { out: string; rows: 
     }
     start = end + 1;
     rows++;
-    out += `${mapper.map(fields, rawText)}\n`;
+    const mapped = mapper.map(fields, rawText);
+    if (mapped !== '') out += `${mapped}\n`;
   }
-  return { out, rows };
+  return { out, side: mapper.takeSide?.() ?? '', rows };
 }

@@ -1,5 +1,6 @@
-import { and, eq, sql } from 'drizzle-orm';
+import { and, eq, type SQL, sql } from 'drizzle-orm';
 import type { DbOrTx } from '../../db/client';
+import { isUniqueViolation } from '../../lib/pg-errors';
 import { datasets } from '../datasets/dataset.table';
 import { tasks } from '../tasks/task.table';
 
@@ -60,13 +61,40 @@ export async function refreshRecordCount(tx: DbOrTx, datasetId: string): Promise
   return Number(result.rows[0]?.n ?? 0);
 }
 
-/** Staging tables whose task is no longer receiving or running (left by a killed process). */
+/**
+ * Staging tables (and a first import's side table, `<staging>_side`) whose task is no longer
+ * receiving or running (left by a killed process).
+ */
 export async function listOrphanStagingTables(db: DbOrTx): Promise<string[]> {
   const result = await db.execute<{ tablename: string }>(sql`
     SELECT t.tablename FROM pg_tables t
     WHERE t.schemaname = current_schema() AND t.tablename LIKE 'stg\\_%'
       AND NOT EXISTS (
         SELECT 1 FROM ${tasks} k
-        WHERE 'stg_' || k.id = t.tablename AND k.state NOT IN ('done', 'failed'))`);
+        WHERE t.tablename IN ('stg_' || k.id, 'stg_' || k.id || '_side') AND k.state NOT IN ('done', 'failed'))`);
   return result.rows.map((r) => r.tablename);
+}
+
+/**
+ * Inserts the addresses of the temporary table `k` (email, key) that do not exist yet, in
+ * `order` (rows that brought their record's address id, `key`, exist). An anti-join finds them
+ * (on a re-import nearly all exist, and ON CONFLICT would try each); they go in by a plain
+ * INSERT, cheaper than ON CONFLICT, inside a savepoint: should another import add one of them
+ * meanwhile, the insert is repeated with ON CONFLICT DO NOTHING.
+ */
+export async function insertNewAddresses(tx: DbOrTx, order: 'email' | 'ln' = 'email'): Promise<void> {
+  const insert = (onConflict: SQL) => sql`
+    INSERT INTO addresses (email, domain)
+    SELECT k.email, split_part(k.email, '@', 2) FROM k
+    WHERE k.key IS NULL AND NOT EXISTS (SELECT 1 FROM addresses a WHERE a.email = k.email)
+    ORDER BY ${order === 'ln' ? sql`k.ln` : sql`k.email`} ${onConflict}`;
+  await tx.execute(sql`SAVEPOINT new_addresses`);
+  try {
+    await tx.execute(insert(sql``));
+    await tx.execute(sql`RELEASE SAVEPOINT new_addresses`);
+  } catch (err) {
+    if (!isUniqueViolation(err)) throw err;
+    await tx.execute(sql`ROLLBACK TO SAVEPOINT new_addresses`);
+    await tx.execute(insert(sql`ON CONFLICT (email) DO NOTHING`));
+  }
 }

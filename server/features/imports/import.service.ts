@@ -12,10 +12,12 @@ import { dropStaging, stageCsv } from './csv-staging';
 import {
   estimatedAddressCount,
   getRecordCount,
+  insertNewAddresses,
   lockDatasetForImport,
   refreshRecordCount,
   setRecordCount,
 } from './import.queries';
+import { directPassFits, importDirect } from './import-direct';
 import {
   getDatasetMapping,
   isMappingApplied,
@@ -27,7 +29,8 @@ import {
   attachPartition,
   createDetachedPartition,
   datasetHasRecords,
-  partitionExists,
+  dropDetachedPartition,
+  partitionState,
   recordsPartition,
 } from './records.queries';
 import { appendRawColumns, encryptedFields, storedRawColumns } from './row-mappers';
@@ -173,29 +176,6 @@ function stopwatch(): () => number {
   };
 }
 
-/**
- * Inserts the addresses of `k` that do not exist yet (rows that brought their record's address id
- * exist). An anti-join finds them (on a re-import nearly all exist, and ON CONFLICT would try
- * each); they go in by a plain INSERT, cheaper than ON CONFLICT, inside a savepoint: should
- * another import add one of them meanwhile, the insert is repeated with ON CONFLICT DO NOTHING.
- */
-async function insertNewAddresses(tx: DbOrTx): Promise<void> {
-  const insert = (onConflict: SQL) => sql`
-    INSERT INTO addresses (email, domain)
-    SELECT k.email, split_part(k.email, '@', 2) FROM k
-    WHERE k.key IS NULL AND NOT EXISTS (SELECT 1 FROM addresses a WHERE a.email = k.email)
-    ORDER BY k.email ${onConflict}`;
-  await tx.execute(sql`SAVEPOINT new_addresses`);
-  try {
-    await tx.execute(insert(sql``));
-    await tx.execute(sql`RELEASE SAVEPOINT new_addresses`);
-  } catch (err) {
-    if (!isUniqueViolation(err)) throw err;
-    await tx.execute(sql`ROLLBACK TO SAVEPOINT new_addresses`);
-    await tx.execute(insert(sql`ON CONFLICT (email) DO NOTHING`));
-  }
-}
-
 /** The work table of an import or remap: its mapped rows, created inside the task's transaction. */
 export function workTable(taskId: string): string {
   return `imp_${taskId.toLowerCase().replace(/[^a-z0-9_]/g, '_')}`;
@@ -230,8 +210,15 @@ export async function runImport(ctx: AppContext, task: TaskRow, tctx: TaskContex
       // deletion of absent ones and no recount: each costs seconds at a million rows.
       const hadRecords = await datasetHasRecords(tx, p.datasetId);
       // The dataset's records table (a partition of records) is made by its first import: filled
-      // first, indexed and attached at the end.
-      const fresh = !hadRecords && !(await partitionExists(tx, p.datasetId));
+      // first, indexed and attached at the end. One a dead first import left unattached goes first.
+      const partition = hadRecords ? 'attached' : await partitionState(tx, p.datasetId);
+      if (partition === 'detached' && !(await dropDetachedPartition(ctx.database.pool, p.datasetId)))
+        throw new Error('the records table a failed import left is still in use');
+      const fresh = partition !== 'attached';
+      // A first import mostly writes its records straight from the mapping pass (import-direct.ts).
+      const rawColumns = appendRawColumns(storedColumns, storedRawColumns(p.headers, mappings));
+      if (fresh && directPassFits(mappings) && rawColumns.join('\n') === p.headers.join('\n'))
+        return await importDirect(ctx, tctx, tx, client, p, mappings, lap);
       const known = hadRecords && (await isMappingApplied(tx, p.datasetId));
       const spec = {
         kind: 'import' as const,
@@ -357,7 +344,6 @@ export async function runImport(ctx: AppContext, task: TaskRow, tctx: TaskContex
       const stg = sql.raw(p.staging);
       // raw: the file's values at the dataset's raw positions (an encrypted column's ciphertext and
       // blind index from the row's patch); columns of earlier files this one lacks are NULL.
-      const rawColumns = appendRawColumns(storedColumns, storedRawColumns(p.headers, mappings));
       await saveRawColumns(tx, p.datasetId, rawColumns);
       const encrypted = encryptedFields(mappings);
       const written = new Set(storedRawColumns(p.headers, mappings));
@@ -379,7 +365,7 @@ export async function runImport(ctx: AppContext, task: TaskRow, tctx: TaskContex
       await tctx.progress(75);
       tctx.log.debug({ ms: lap() }, 'import: changed records updated');
       const into = sql.identifier(
-        fresh ? await createDetachedPartition(tx, p.datasetId) : recordsPartition(p.datasetId),
+        fresh ? await createDetachedPartition(client, p.datasetId) : recordsPartition(p.datasetId),
       );
       const ins = await tx.execute(sql`
         INSERT INTO ${into} (dataset_id, address_id, raw, attrs, row_hash, raw_hash)
@@ -419,5 +405,6 @@ export async function runImport(ctx: AppContext, task: TaskRow, tctx: TaskContex
     });
   } finally {
     await dropStaging(ctx.database.pool, p.staging).catch(() => {});
+    await dropStaging(ctx.database.pool, `${p.staging}_side`).catch(() => {});
   }
 }

@@ -8,6 +8,7 @@ import { createTestApp, type TestApp } from '../../test/app';
 import { makeSession } from '../../test/factories';
 import { importFile, recordsOf, setupDataset, uploadFile } from '../../test/imports';
 import { getTask } from '../tasks/task.queries';
+import { recordsPartition } from './records.queries';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../..');
 let t: TestApp;
@@ -73,5 +74,42 @@ describe('a killed import', () => {
       sql`SELECT tablename FROM pg_tables WHERE tablename LIKE 'stg\\_%'`,
     );
     expect(staging.rows).toHaveLength(0);
+  }, 120_000);
+
+  it('as a first import leaves no record, no address and, after the sweep, no table', async () => {
+    const s = await setupDataset(t);
+    await t.ctx.tasks.stop();
+    const rows = Array.from({ length: 300_000 }, (_, i) => `eerst${i}@groot.nl,${i}`).join('\n');
+    const res = await uploadFile(t, cookie, s, `email,nummer\n${rows}\n`);
+    expect(res.statusCode, res.body).toBe(200);
+    const taskId: string = res.json().task._id;
+
+    child = await startWorkerChild(t.url);
+    // Past 25%: the pass is writing records into the dataset's unattached table.
+    for (;;) {
+      const task = await getTask(t.database.db, taskId);
+      if (task?.state === 'saving' && task.percentage >= 25) break;
+      expect(task?.state).not.toBe('done');
+      await new Promise((r) => setTimeout(r, 20));
+    }
+    child.kill('SIGKILL');
+    await new Promise((r) => child!.once('exit', r));
+    const table = recordsPartition(s.datasetId);
+    const exists = async () =>
+      (await t.database.pool.query('SELECT to_regclass($1) IS NOT NULL AS found', [table])).rows[0].found;
+    expect(await exists()).toBe(true);
+
+    await t.ctx.tasks.start(); // the sweep drops the table in the background
+    const failed = await getTask(t.database.db, taskId);
+    expect(failed?.state).toBe('failed');
+    for (let i = 0; i < 200 && (await exists()); i++) await new Promise((r) => setTimeout(r, 50));
+    expect(await exists()).toBe(false);
+    expect(await recordsOf(t, s.datasetId)).toEqual([]);
+    const addresses = await t.database.pool.query(
+      `SELECT count(*)::int AS n FROM addresses WHERE email LIKE 'eerst%'`,
+    );
+    expect(addresses.rows[0].n).toBe(0);
+    // The dataset takes its next import as a first import.
+    expect(await importFile(t, cookie, s, 'email\neerst1@groot.nl\n')).toMatchObject({ saved: 1 });
   }, 120_000);
 });

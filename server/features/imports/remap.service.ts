@@ -37,7 +37,7 @@ export async function runRemap(ctx: AppContext, task: TaskRow, tctx: TaskContext
     await tx.execute(
       sql`CREATE UNLOGGED TABLE ${sql.raw(work)} (key bigint, patch text, attrs text, hash text, excluded boolean, raw_hash text)`,
     );
-    const read = await copyPass({
+    const { rows: read } = await copyPass({
       pool: ctx.database.pool,
       client,
       // The raw values of the mapped fields by position (NULL for a field no file had), then the key.

@@ -19,6 +19,19 @@ export type MapSpec =
       known?: boolean;
     }
   | {
+      /**
+       * A first import's direct pass (import.service.ts): the rows come with the address id and
+       * e-mail SQL found for the first row of each SQL-valid e-mail, and whether SQL took the
+       * e-mail for valid. Such first rows become records of `datasetId`; the other valid rows
+       * go to the side output in the import's work-table form.
+       */
+      kind: 'direct';
+      headers: string[];
+      emailIndex: number;
+      mappings: MappingEntry[];
+      datasetId: string;
+    }
+  | {
       kind: 'remap';
       /** The headers of the dataset's last file: the raw columns the raw hash is taken of. */
       headers: string[];
@@ -95,6 +108,7 @@ export function createRowMapper(spec: MapSpec, keys: ColumnKeys): RowMapper {
       },
     };
   }
+  if (spec.kind === 'direct') return createDirectMapper(spec, keys);
   const fields = remapFields(spec);
   const mapper = new RecordMapper(fields, spec.mappings, keys, { remap: true });
   const raw = new RawEncoder(fields, spec.headers.length, mapper.encryptedSources, keys);
@@ -109,6 +123,49 @@ export function createRowMapper(spec: MapSpec, keys: ColumnKeys): RowMapper {
       const patch = raw.patches ? copyValue(raw.patch(values, stored)) : '\\N';
       const [attrs, attrsHash] = mapper.attrs(values);
       return `${key}\t${patch}\t${copyValue(attrs)}\t${rowHash(rawHash, attrsHash)}\tf\t${rawHash}`;
+    },
+  };
+}
+
+/**
+ * The direct pass of a first import: input `c1..cN, ln, raw (the text[] of c1..cN), address id,
+ * address e-mail, SQL-valid`. The first row of an e-mail SQL took for valid comes with its
+ * address and becomes a record line `dataset_id, address_id, raw, attrs, row_hash, raw_hash`; a
+ * later row with such an e-mail repeats it and is left out; any other row with a valid e-mail goes
+ * to the side output as an import work-table line (its address is found afterwards). SQL takes an
+ * e-mail for valid only when it is printable ASCII and matches the e-mail pattern, where lower()
+ * and btrim() agree with normalizeEmail; should they ever differ the pass fails rather than store
+ * a record under another address.
+ */
+function createDirectMapper(spec: Extract<MapSpec, { kind: 'direct' }>, keys: ColumnKeys): RowMapper {
+  const mapper = new RecordMapper(spec.headers, spec.mappings, keys);
+  const raw = new RawEncoder(spec.headers, spec.headers.length, mapper.encryptedSources, keys);
+  if (raw.patches) throw new Error('a direct pass stores no encrypted column');
+  const last = spec.headers.length;
+  const dataset = copyValue(spec.datasetId);
+  let side = '';
+  return {
+    rawFields: last,
+    map(values, rawText) {
+      const address = values[last + 2];
+      const sqlValid = values[last + 4] === 't';
+      if (address === null && sqlValid) return '';
+      const email = normalizeEmail(values[spec.emailIndex]);
+      if (address !== null && email !== values[last + 3])
+        throw new Error(`direct import: SQL and Node normalise line ${values[last]}'s e-mail differently`);
+      if (email === null) return '';
+      const rawHash = rowHash(raw.text(values, rawText), '');
+      const [attrs, attrsHash] = mapper.attrs(values);
+      const hash = rowHash(rawHash, attrsHash);
+      if (address !== null)
+        return `${dataset}\t${address}\t${copyValue(values[last + 1])}\t${copyValue(attrs)}\t${hash}\t${rawHash}`;
+      side += `${values[last]}\t${copyValue(email)}\t${copyValue(attrs)}\t${hash}\t\\N\t${rawHash}\t\\N\t\\N\n`;
+      return '';
+    },
+    takeSide() {
+      const lines = side;
+      side = '';
+      return lines;
     },
   };
 }

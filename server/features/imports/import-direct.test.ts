@@ -1,0 +1,230 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { columnMapping as col, type MappingEntry } from '../../../common/mappings';
+import { createTestApp, type TestApp } from '../../test/app';
+import { makeSession } from '../../test/factories';
+import { importFile, recordsOf, setupDataset } from '../../test/imports';
+import { getRecordCount } from './import.queries';
+import { directPassFits, sqlValidEmail } from './import-direct';
+import { normalizeEmail } from './record-mapper';
+import { createDetachedPartition, dropDeadDetachedPartitions, recordsPartition } from './records.queries';
+
+// A dataset's first import writes most records straight from the mapping pass (import-direct.ts);
+// rows whose e-mail only Node takes for valid take the usual path beside it.
+let t: TestApp;
+let cookie: string;
+beforeAll(async () => {
+  t = await createTestApp();
+  cookie = (await makeSession(t.app, t.database.db)).cookie;
+});
+afterAll(() => t.close());
+
+const q = (text: string, values: unknown[] = []) => t.database.pool.query(text, values);
+
+/** The records of a dataset as stored: e-mail, raw, attrs and both hashes, by e-mail. */
+async function stored(datasetId: string) {
+  const { rows } = await q(
+    `SELECT a.email, r.raw, r.attrs, r.row_hash, r.raw_hash FROM records r JOIN addresses a ON a.id = r.address_id
+     WHERE r.dataset_id = $1 ORDER BY a.email`,
+    [datasetId],
+  );
+  return rows;
+}
+
+const MAPPING: MappingEntry[] = [
+  col('naam', 'firstName', { lower: true }),
+  col('datum', 'birthDate', { date: 'D-M-YYYY' }),
+  col('email', 'domain', { emailDomain: true }),
+];
+
+describe('the SQL e-mail check of a first import', () => {
+  it('takes an e-mail for valid only where Node takes it for valid and normalises it alike', async () => {
+    const samples = [
+      'a@x.nl',
+      '  Piet.Jansen+tag@Voorbeeld.NL  ',
+      'a@x',
+      'a@@x.nl',
+      'a b@x.nl',
+      '\ta@x.nl',
+      'a@x.nl\n',
+      'José@x.nl',
+      'İ@x.nl',
+      `${'a'.repeat(250)}@x.nl`,
+      '',
+      'geen',
+      '"quoted"@x.nl',
+      "o'neil@x.nl",
+    ];
+    const { rows } = await q(
+      `SELECT v, ${sqlValidEmail('v')} AS valid, lower(btrim(v) COLLATE "C") AS email FROM unnest($1::text[]) v`,
+      [samples],
+    );
+    for (const row of rows as { v: string; valid: boolean; email: string }[]) {
+      // Valid in SQL implies valid in Node with the same e-mail; Node may take more (the side rows).
+      if (row.valid) expect(normalizeEmail(row.v), row.v).toBe(row.email);
+    }
+    expect(rows.filter((r) => r.valid).map((r) => r.v)).toEqual([
+      'a@x.nl',
+      '  Piet.Jansen+tag@Voorbeeld.NL  ',
+      '"quoted"@x.nl',
+      "o'neil@x.nl",
+    ]);
+  });
+
+  it('is taken unless the mapping stores a column encrypted or excludes rows', () => {
+    expect(directPassFits(MAPPING)).toBe(true);
+    expect(directPassFits([...MAPPING, col('naam', 'secret', { encrypted: true })])).toBe(false);
+    expect(directPassFits([...MAPPING, col('naam', 'x', { exclude: 'nee' })])).toBe(false);
+  });
+});
+
+describe('a first import written straight from the mapping pass', () => {
+  it('stores the same records, raw, attrs and hashes as the general path', async () => {
+    // The same file into a dataset that takes the direct path and one that cannot (a filter that
+    // matches nothing): every stored byte must agree, so later re-imports find them unchanged.
+    const file =
+      'email;naam;datum;extra\n' +
+      'Anna@X.nl;ANNA;1-2-1980;"met ; en ""quotes"""\n' +
+      'b@x.nl;Bob;31-12-1999;\n' +
+      'geen-adres;Nee;1-1-2000;x\n' +
+      'ANNA@x.nl;Dubbel;2-2-1980;y\n' +
+      '" c@x.nl ";Cees;;{accolade,komma}\n' +
+      'd@x.nl;NULL;13-13-2000;back\\slash\n' +
+      '"\tTab@x.nl";Tab;5-5-1955;"regel\nbreuk"\n' +
+      'Zoë@x.nl;Zoë;6-6-1966;é\n';
+    const direct = await setupDataset(t, MAPPING);
+    const general = await setupDataset(t, [...MAPPING, col('extra', 'extra', { exclude: '/^nooit$/' })]);
+    const counters = { read: 8, saved: 6, skipped: 2, deleted: 0, unchanged: 0 };
+    expect(await importFile(t, cookie, direct, file)).toEqual(counters);
+    expect(await importFile(t, cookie, general, file)).toEqual(counters);
+    const a = await stored(direct.datasetId);
+    const b = await stored(general.datasetId);
+    expect(a.map((r) => r.email)).toEqual([
+      'anna@x.nl',
+      'b@x.nl',
+      'c@x.nl',
+      'd@x.nl',
+      'tab@x.nl',
+      'zoë@x.nl',
+    ]);
+    // The general dataset's mapping has one attribute more (extra); all else is the same.
+    const strip = (rows: typeof a) =>
+      rows.map(({ attrs: { extra: _extra, ...attrs }, row_hash: _h, ...rest }) => ({ ...rest, attrs }));
+    expect(strip(a)).toEqual(strip(b));
+    expect(a[0].raw).toEqual(['Anna@X.nl', 'ANNA', '1-2-1980', 'met ; en "quotes"']);
+    expect(a[3].raw).toEqual(['d@x.nl', 'NULL', '13-13-2000', 'back\\slash']);
+    expect(a[4].raw).toEqual(['\tTab@x.nl', 'Tab', '5-5-1955', 'regel\nbreuk']);
+    expect(await getRecordCount(t.database.db, direct.datasetId)).toBe(6);
+    // A re-import of the same file finds every record unchanged.
+    expect(await importFile(t, cookie, direct, file)).toEqual({ ...counters, saved: 0, unchanged: 6 });
+  });
+
+  it('keeps the first row of an address when a row only Node reads comes before, between or after', async () => {
+    const s = await setupDataset(t, [col('naam', 'firstName')]);
+    const file =
+      'email,naam\n' +
+      '"\tvoor@x.nl",Eerst\n' + // a side row before the SQL-valid row of its address: it wins
+      'voor@x.nl,Later\n' +
+      'na@x.nl,Eerst\n' + // an SQL-valid row before the side rows of its address: it wins
+      '"na@x.nl\t",Later\n' +
+      '"\tzij@x.nl",Eerst\n' + // two side rows of one address: the first wins
+      '"zij@x.nl\t",Later\n' +
+      'VOOR@x.nl,Nog later\n';
+    expect(await importFile(t, cookie, s, file)).toEqual({
+      read: 7,
+      saved: 3,
+      skipped: 4,
+      deleted: 0,
+      unchanged: 0,
+    });
+    expect((await recordsOf(t, s.datasetId)).map((r) => `${r.email}:${r.attrs.firstName}`)).toEqual([
+      'na@x.nl:Eerst',
+      'voor@x.nl:Eerst',
+      'zij@x.nl:Eerst',
+    ]);
+    expect(await getRecordCount(t.database.db, s.datasetId)).toBe(3);
+  });
+
+  it('takes a large file whose e-mails only Node reads through the side path', async () => {
+    const s = await setupDataset(t, [col('nummer', 'number')]);
+    // Every e-mail has a tab around it (SQL leaves it invalid), every tenth row repeats one.
+    const lines = Array.from(
+      { length: 20_000 },
+      (_, i) => `"\tzij${i % 10 === 9 ? i - 1 : i}@groot.nl",${i}`,
+    );
+    const result = await importFile(t, cookie, s, `email,nummer\n${lines.join('\n')}\n`);
+    expect(result).toEqual({ read: 20_000, saved: 18_000, skipped: 2_000, deleted: 0, unchanged: 0 });
+    const { rows } = await q(
+      `SELECT count(*)::int AS n, count(DISTINCT r.address_id)::int AS d, min((r.attrs->>'number')::int) AS lo
+       FROM records r WHERE r.dataset_id = $1 AND r.attrs->>'number' IN ('8', '9')`,
+      [s.datasetId],
+    );
+    expect(rows[0]).toEqual({ n: 1, d: 1, lo: 8 });
+    expect(await getRecordCount(t.database.db, s.datasetId)).toBe(18_000);
+  });
+
+  it('gives new addresses ids in file order, so its records lie in id order', async () => {
+    const s = await setupDataset(t);
+    const emails = ['zeta', 'alfa', 'mu', 'beta'].map((n) => `${n}@volgorde.nl`);
+    await importFile(t, cookie, s, `email\n${emails.join('\n')}\n`);
+    const { rows } = await q(
+      `SELECT a.email FROM records r JOIN addresses a ON a.id = r.address_id WHERE r.dataset_id = $1 ORDER BY a.id`,
+      [s.datasetId],
+    );
+    expect(rows.map((r) => r.email)).toEqual(emails);
+    const physical = await q(`SELECT address_id FROM records WHERE dataset_id = $1`, [s.datasetId]);
+    const ids = physical.rows.map((r) => Number(r.address_id));
+    expect(ids).toEqual([...ids].sort((x, y) => x - y));
+  });
+});
+
+describe('an unattached records table', () => {
+  it('left by a dead first import is dropped by the next import of its dataset', async () => {
+    const s = await setupDataset(t);
+    const client = await t.database.pool.connect();
+    try {
+      const name = await createDetachedPartition(client, s.datasetId);
+      await client.query(
+        `INSERT INTO "${name}" (dataset_id, address_id, raw, attrs) VALUES ($1, 999999999, '{spook}', '{}')`,
+        [s.datasetId],
+      );
+    } finally {
+      client.release();
+    }
+    expect(await importFile(t, cookie, s, 'email\nlevend@x.nl\n')).toMatchObject({ saved: 1 });
+    expect((await recordsOf(t, s.datasetId)).map((r) => r.email)).toEqual(['levend@x.nl']);
+    expect(await getRecordCount(t.database.db, s.datasetId)).toBe(1);
+  });
+
+  it('is dropped by the sweep unless an import holds its dataset', async () => {
+    const s = await setupDataset(t);
+    const busy = await setupDataset(t);
+    const client = await t.database.pool.connect();
+    try {
+      await createDetachedPartition(client, s.datasetId);
+      await createDetachedPartition(client, busy.datasetId);
+      // An import running on `busy` holds its dataset row.
+      await client.query('BEGIN');
+      await client.query('SELECT id FROM datasets WHERE id = $1 FOR UPDATE', [busy.datasetId]);
+      const dropped = await dropDeadDetachedPartitions(t.database.pool);
+      expect(dropped).toContain(recordsPartition(s.datasetId));
+      expect(dropped).not.toContain(recordsPartition(busy.datasetId));
+      await client.query('COMMIT');
+      expect(await dropDeadDetachedPartitions(t.database.pool)).toContain(recordsPartition(busy.datasetId));
+      const left = await q(`SELECT to_regclass($1) AS a, to_regclass($2) AS b`, [
+        recordsPartition(s.datasetId),
+        recordsPartition(busy.datasetId),
+      ]);
+      expect(left.rows[0]).toEqual({ a: null, b: null });
+    } finally {
+      await client.query('ROLLBACK').catch(() => {});
+      client.release();
+    }
+  });
+
+  it('leaves attached tables alone', async () => {
+    const s = await setupDataset(t);
+    await importFile(t, cookie, s, 'email\nblijft@x.nl\n');
+    expect(await dropDeadDetachedPartitions(t.database.pool)).not.toContain(recordsPartition(s.datasetId));
+    expect((await recordsOf(t, s.datasetId)).map((r) => r.email)).toEqual(['blijft@x.nl']);
+  });
+});
