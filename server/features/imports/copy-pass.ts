@@ -77,8 +77,7 @@ export interface PassCounts {
 
 /**
  * Streams the rows of `select` through the row mapper of `spec` into `COPY target FROM STDIN` on
- * `client`. The rows are read on `reader` when given (it sees what its transaction sees),
- * otherwise on a connection of its own from `pool` (it reads what is committed). With `side`, the
+ * `client`, read on a connection of its own from `pool` (so it reads what is committed). With `side`, the
  * lines the mapper sets aside go into a second COPY at the same time. With `rows` at or above
  * WORKER_THRESHOLD the blocks are mapped by `threads` worker threads in parallel, in order;
  * otherwise on this thread. Backpressure keeps memory flat whatever the row count; `onRows` hears
@@ -87,8 +86,6 @@ export interface PassCounts {
 export async function copyPass(options: {
   pool: pg.Pool;
   client: pg.PoolClient;
-  /** The connection to read on (left open); by default one of `pool`, released at the end. */
-  reader?: pg.PoolClient;
   /** Statements run on the reading connection before `select` (e.g. a temporary table it reads). */
   prepare?: string[];
   /** Statements run on the reading connection after a successful pass (a failed one closes it). */
@@ -109,13 +106,9 @@ export async function copyPass(options: {
   const threads = threadCount > 0 ? new MapperThreads(threadCount, spec, keys) : null;
   const mapper = threads ? null : createRowMapper(spec, keys);
   const map = (text: string) => (threads ? threads.map(text) : Promise.resolve(mapBlock(text, mapper!)));
-  const own = !options.reader;
-  const reader = options.reader ?? (await pool.connect());
-  // A connection of ours left in the middle of a COPY is closed, not reused; the caller's reader
-  // fails its transaction and is the caller's to close.
-  const release = (failed: boolean) => {
-    if (own) reader.release(failed);
-  };
+  const reader = await pool.connect();
+  // A connection left in the middle of a COPY is closed, not reused.
+  const release = (failed: boolean) => reader.release(failed);
   let mapped = 0;
   let reported = 0;
   try {

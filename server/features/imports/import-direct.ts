@@ -3,6 +3,7 @@ import type pg from 'pg';
 import type { MappingEntry } from '../../../common/mappings';
 import type { AppContext } from '../../context';
 import type { Db } from '../../db/client';
+import { isUniqueViolation } from '../../lib/pg-errors';
 import type { TaskContext } from '../../tasks/worker';
 import { copyPass } from './copy-pass';
 import { estimatedAddressCount, insertNewAddresses, setRecordCount } from './import.queries';
@@ -30,19 +31,27 @@ export function sqlValidEmail(column: string): string {
   return `(${e} ~ '^[!-?A-~]+@[!-?A-~]+\\.[!-?A-~]+$' AND length(${e}) <= 254)`;
 }
 
+/** The tables of an import besides its staging table, named after it (dropped with it). */
+export function directTables(staging: string): { firsts: string; side: string } {
+  return { firsts: `${staging}_firsts`, side: `${staging}_side` };
+}
+
 /**
  * A dataset's first import the direct way (docs/decisions.md), inside the import's transaction
  * `tx` on `client`, the dataset row locked, its table absent:
- * 1. the first row of each e-mail SQL can take for valid (sqlValidEmail), with its address:
- *    new addresses inserted in file order, so that ids follow the records' order;
- * 2. one pass reads the staged rows on `client` with those addresses, maps them in Node and
- *    writes the first rows as records straight into the dataset's new table (created, filled
- *    and committed on a connection of its own, unattached: no other reader sees it); rows whose
- *    e-mail only Node takes for valid (spaces other than ' ', non-ASCII) go by another
- *    connection into a side table;
- * 3. the side rows take the usual path (their own first rows, addresses); one that comes earlier
+ * 1. a table of the first row of each e-mail SQL can take for valid (sqlValidEmail) with its
+ *    address id: the existing address's, or for a new address the next id of the addresses
+ *    sequence, taken in file order so that ids follow the records' order;
+ * 2. while the transaction inserts those new addresses with their ids, one pass reads the staged
+ *    rows with their first-row ids, maps them in Node and writes the first rows as records straight
+ *    into the dataset's new table (created, filled and committed on a connection of its own,
+ *    unattached: no reader sees it); rows whose e-mail only Node takes for valid (white space
+ *    other than ' ', non-ASCII) go by another connection into a side table;
+ * 3. should another import have added one of the new addresses meanwhile, its records and first
+ *    rows take that address's id;
+ * 4. the side rows take the usual path (their own first rows, addresses); one that comes earlier
  *    in the file than the record of the same address replaces it;
- * 4. the table gets its key and is attached, last.
+ * 5. the table gets its key and is attached, last.
  * A failure rolls back the transaction (no address, no count) and drops the unattached table;
  * one a killed process leaves is dropped by the next import or the worker's sweep.
  */
@@ -50,46 +59,46 @@ export async function importDirect(
   ctx: AppContext,
   tctx: TaskContext,
   tx: Db,
-  client: pg.PoolClient,
   p: ImportPayload,
   mappings: MappingEntry[],
   lap: () => number,
 ): Promise<ImportResult> {
   const pool = ctx.database.pool;
   const staging = p.staging;
+  const { firsts, side } = directTables(staging);
   const emailColumn = `s.c${p.emailIndex + 1}`;
   const valid = sqlValidEmail(emailColumn);
 
-  // 1. The first rows and their addresses. Against a much larger addresses table they are looked
-  // up one by one in e-mail order (as runImport does); otherwise hashed, and new ones inserted in
-  // file order.
-  const firsts = await tx.execute(
-    sql.raw(`CREATE TEMP TABLE k ON COMMIT DROP AS
-      SELECT min(s.ln) AS ln, lower(btrim(${emailColumn}) COLLATE "C") AS email, NULL::bigint AS key
-      FROM ${staging} s WHERE ${valid} GROUP BY 2`),
+  // 1. The first rows and their address ids, committed so that the pass's reader sees them.
+  // Against a much larger addresses table the e-mails are looked up one by one in e-mail order
+  // (as runImport does); otherwise hashed.
+  const lookups = (await estimatedAddressCount(tx)) > 4 * p.rows;
+  const sequence = await tx.execute<{ name: string }>(
+    sql`SELECT pg_get_serial_sequence('addresses', 'id') AS name`,
   );
-  await tx.execute(sql`ANALYZE k`);
-  const lookups = (await estimatedAddressCount(tx)) > 4 * Number(firsts.rowCount ?? 0);
-  if (lookups) {
-    await tx.execute(sql`SET LOCAL enable_hashjoin = off`);
-    await tx.execute(sql`SET LOCAL enable_mergejoin = off`);
-  }
-  await insertNewAddresses(tx, lookups ? 'email' : 'ln');
-  await tx.execute(sql`
-    CREATE TEMP TABLE firsts ON COMMIT DROP AS SELECT k.ln, a.id, a.email FROM k JOIN addresses a ON a.email = k.email`);
-  if (lookups) {
-    await tx.execute(sql`SET LOCAL enable_hashjoin = on`);
-    await tx.execute(sql`SET LOCAL enable_mergejoin = on`);
-  }
-  await tx.execute(sql`ANALYZE firsts`);
-  await tx.execute(sql`DROP TABLE k`);
-  await tctx.progress(15);
-  tctx.log.debug({ ms: lap() }, 'import: first rows and their addresses');
+  const next = `nextval('${sequence.rows[0].name.replaceAll("'", "''")}'::regclass)`;
+  await withConnection(pool, async (c) => {
+    await c.query('BEGIN');
+    await c.query(`SET LOCAL work_mem = '256MB'`);
+    if (lookups) await c.query('SET LOCAL enable_hashjoin = off; SET LOCAL enable_mergejoin = off');
+    await c.query(`CREATE UNLOGGED TABLE ${firsts} AS
+      SELECT j.ln, j.email, coalesce(j.id, ${next}) AS id, j.id IS NULL AS new FROM (
+        SELECT k.ln, k.email, a.id FROM (
+          SELECT min(s.ln) AS ln, lower(btrim(${emailColumn}) COLLATE "C") AS email
+          FROM ${staging} s WHERE ${valid} GROUP BY 2 ${lookups ? 'ORDER BY 2' : ''}
+        ) k LEFT JOIN addresses a ON a.email = k.email ORDER BY k.ln
+      ) j`);
+    await c.query(`ANALYZE ${firsts}`);
+    await c.query('COMMIT');
+  });
+  await tctx.progress(10);
+  tctx.log.debug({ ms: lap() }, 'import: first rows and their address ids');
 
-  const side = `${staging}_side`;
+  // 2. The new addresses go in while the pass runs (on the transaction's connection).
+  const inserting = insertFirstAddresses(tx, firsts);
+  inserting.catch(() => {});
   let created = false;
   try {
-    // 2. The pass.
     const writer = await pool.connect();
     const sider = await pool.connect();
     let table: string;
@@ -103,9 +112,8 @@ export async function importDirect(
       counts = await copyPass({
         pool,
         client: writer,
-        reader: client,
         select: `SELECT ${columns}, s.ln, ARRAY[${columns}]::text[], f.id, f.email, ${valid}
-          FROM ${staging} s LEFT JOIN firsts f ON f.ln = s.ln`,
+          FROM ${staging} s LEFT JOIN ${firsts} f ON f.ln = s.ln`,
         target: `"${table}" (dataset_id, address_id, raw, attrs, row_hash, raw_hash)`,
         side: { client: sider, target: side },
         spec: {
@@ -118,7 +126,7 @@ export async function importDirect(
         keys: ctx.columnKeys(),
         rows: p.rows,
         threads: ctx.config.importThreads,
-        onRows: (n) => void tctx.progress(15 + Math.floor((70 * n) / Math.max(1, p.rows))).catch(() => {}),
+        onRows: (n) => void tctx.progress(10 + Math.floor((75 * n) / Math.max(1, p.rows))).catch(() => {}),
       });
     } catch (err) {
       writer.release(true);
@@ -127,12 +135,22 @@ export async function importDirect(
     }
     writer.release();
     sider.release();
+    const into = sql.identifier(table);
+    const firstsTable = sql.raw(firsts);
     tctx.log.debug({ ms: lap(), records: counts.written, side: counts.side }, 'import: mapped and written');
+    // 3. Addresses another import added meanwhile.
+    if (await inserting) {
+      await tx.execute(sql`
+        UPDATE ${into} r SET address_id = a.id FROM ${firstsTable} f JOIN addresses a ON a.email = f.email
+        WHERE f.new AND r.address_id = f.id AND a.id <> f.id`);
+      await tx.execute(sql`
+        UPDATE ${firstsTable} f SET id = a.id FROM addresses a WHERE f.new AND a.email = f.email AND a.id <> f.id`);
+    }
+    tctx.log.debug({ ms: lap() }, 'import: new addresses');
 
-    // 3. The side rows.
+    // 4. The side rows.
     let kept = counts.written;
     if (counts.side > 0) {
-      const into = sql.identifier(table);
       const sideTable = sql.raw(side);
       await tx.execute(sql`ANALYZE ${sideTable}`);
       await tx.execute(sql`
@@ -145,26 +163,26 @@ export async function importDirect(
       // A side row before the first row SQL found for its address (e.g. ' A@x.nl\t' before
       // 'a@x.nl') is the address's first row: its record replaces the one written.
       const replaced = await tx.execute(sql`
-        DELETE FROM ${into} r USING ka JOIN firsts f ON f.id = ka.key
+        DELETE FROM ${into} r USING ka JOIN ${firstsTable} f ON f.id = ka.key
         WHERE r.address_id = ka.key AND ka.ln < f.ln`);
       const items = p.headers.map((_, i) => `s.c${i + 1}`).join(', ');
       const inserted = await tx.execute(sql`
         INSERT INTO ${into} (dataset_id, address_id, raw, attrs, row_hash, raw_hash)
         SELECT ${p.datasetId}, ka.key, ${sql.raw(`ARRAY[${items}]::text[]`)}, w.attrs, w.hash, w.raw_hash
         FROM ka JOIN ${sideTable} w ON w.ln = ka.ln JOIN ${sql.raw(staging)} s ON s.ln = ka.ln
-        WHERE NOT EXISTS (SELECT 1 FROM firsts f WHERE f.id = ka.key AND f.ln < ka.ln)
+        WHERE NOT EXISTS (SELECT 1 FROM ${firstsTable} f WHERE f.id = ka.key AND f.ln < ka.ln)
         ORDER BY ka.key`);
       kept += Number(inserted.rowCount ?? 0) - Number(replaced.rowCount ?? 0);
       tctx.log.debug({ ms: lap() }, 'import: side rows');
     }
     await tctx.progress(90);
 
-    // 4. Counts, headers, the table attached.
+    // 5. Counts, headers, the table attached.
     await saveRawColumns(tx, p.datasetId, storedRawColumns(p.headers, mappings));
     await setRecordCount(tx, p.datasetId, kept);
     await saveDatasetHeaders(tx, p.datasetId, p.headers);
     await markMappingApplied(tx, p.datasetId);
-    await tx.execute(sql`DROP TABLE IF EXISTS ${sql.raw(side)}`);
+    await tx.execute(sql`DROP TABLE IF EXISTS ${sql.raw(side)}, ${firstsTable}`);
     await tx.execute(sql`DROP TABLE IF EXISTS ${sql.raw(staging)}`);
     await attachPartition(tx, p.datasetId);
     tctx.log.debug({ ms: lap() }, 'import: keyed and attached');
@@ -174,6 +192,42 @@ export async function importDirect(
     // The transaction rolls back; the unattached table is dropped while the dataset is still
     // locked (if the transaction holds a lock on it, the next import or the sweep drops it).
     if (created) await dropDetachedPartition(pool, p.datasetId).catch(() => false);
+    throw err;
+  }
+}
+
+/**
+ * Inserts the new addresses of a first import's firsts table with their ids, in id order, inside a
+ * savepoint: should another import have added one of them meanwhile, they go in again with ON
+ * CONFLICT DO NOTHING, and the answer is true (that address has the other import's id).
+ */
+async function insertFirstAddresses(tx: Db, firsts: string): Promise<boolean> {
+  const insert = (onConflict: string) =>
+    tx.execute(
+      sql.raw(`INSERT INTO addresses (id, email, domain) OVERRIDING SYSTEM VALUE
+        SELECT f.id, f.email, split_part(f.email, '@', 2) FROM ${firsts} f WHERE f.new ORDER BY f.id ${onConflict}`),
+    );
+  await tx.execute(sql`SAVEPOINT first_addresses`);
+  try {
+    await insert('');
+    await tx.execute(sql`RELEASE SAVEPOINT first_addresses`);
+    return false;
+  } catch (err) {
+    if (!isUniqueViolation(err)) throw err;
+    await tx.execute(sql`ROLLBACK TO SAVEPOINT first_addresses`);
+    await insert('ON CONFLICT (email) DO NOTHING');
+    return true;
+  }
+}
+
+/** Runs `fn` on a connection of the pool; one that failed is closed, not reused. */
+async function withConnection(pool: pg.Pool, fn: (c: pg.PoolClient) => Promise<void>): Promise<void> {
+  const c = await pool.connect();
+  try {
+    await fn(c);
+    c.release();
+  } catch (err) {
+    c.release(true);
     throw err;
   }
 }

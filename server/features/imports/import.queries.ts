@@ -62,8 +62,8 @@ export async function refreshRecordCount(tx: DbOrTx, datasetId: string): Promise
 }
 
 /**
- * Staging tables (and a first import's side table, `<staging>_side`) whose task is no longer
- * receiving or running (left by a killed process).
+ * Staging tables (and a first import's tables named after them, directTables) whose task is no
+ * longer receiving or running (left by a killed process).
  */
 export async function listOrphanStagingTables(db: DbOrTx): Promise<string[]> {
   const result = await db.execute<{ tablename: string }>(sql`
@@ -71,23 +71,24 @@ export async function listOrphanStagingTables(db: DbOrTx): Promise<string[]> {
     WHERE t.schemaname = current_schema() AND t.tablename LIKE 'stg\\_%'
       AND NOT EXISTS (
         SELECT 1 FROM ${tasks} k
-        WHERE t.tablename IN ('stg_' || k.id, 'stg_' || k.id || '_side') AND k.state NOT IN ('done', 'failed'))`);
+        WHERE t.tablename IN ('stg_' || k.id, 'stg_' || k.id || '_side', 'stg_' || k.id || '_firsts')
+          AND k.state NOT IN ('done', 'failed'))`);
   return result.rows.map((r) => r.tablename);
 }
 
 /**
- * Inserts the addresses of the temporary table `k` (email, key) that do not exist yet, in
- * `order` (rows that brought their record's address id, `key`, exist). An anti-join finds them
+ * Inserts the addresses of the temporary table `k` (email, key) that do not exist yet, in e-mail
+ * order (rows that brought their record's address id, `key`, exist). An anti-join finds them
  * (on a re-import nearly all exist, and ON CONFLICT would try each); they go in by a plain
  * INSERT, cheaper than ON CONFLICT, inside a savepoint: should another import add one of them
  * meanwhile, the insert is repeated with ON CONFLICT DO NOTHING.
  */
-export async function insertNewAddresses(tx: DbOrTx, order: 'email' | 'ln' = 'email'): Promise<void> {
+export async function insertNewAddresses(tx: DbOrTx): Promise<void> {
   const insert = (onConflict: SQL) => sql`
     INSERT INTO addresses (email, domain)
     SELECT k.email, split_part(k.email, '@', 2) FROM k
     WHERE k.key IS NULL AND NOT EXISTS (SELECT 1 FROM addresses a WHERE a.email = k.email)
-    ORDER BY ${order === 'ln' ? sql`k.ln` : sql`k.email`} ${onConflict}`;
+    ORDER BY k.email ${onConflict}`;
   await tx.execute(sql`SAVEPOINT new_addresses`);
   try {
     await tx.execute(insert(sql``));

@@ -17,7 +17,7 @@ import {
   refreshRecordCount,
   setRecordCount,
 } from './import.queries';
-import { directPassFits, importDirect } from './import-direct';
+import { directPassFits, directTables, importDirect } from './import-direct';
 import {
   getDatasetMapping,
   isMappingApplied,
@@ -218,7 +218,7 @@ export async function runImport(ctx: AppContext, task: TaskRow, tctx: TaskContex
       // A first import mostly writes its records straight from the mapping pass (import-direct.ts).
       const rawColumns = appendRawColumns(storedColumns, storedRawColumns(p.headers, mappings));
       if (fresh && directPassFits(mappings) && rawColumns.join('\n') === p.headers.join('\n'))
-        return await importDirect(ctx, tctx, tx, client, p, mappings, lap);
+        return await importDirect(ctx, tctx, tx, p, mappings, lap);
       const known = hadRecords && (await isMappingApplied(tx, p.datasetId));
       const spec = {
         kind: 'import' as const,
@@ -404,7 +404,7 @@ export async function runImport(ctx: AppContext, task: TaskRow, tctx: TaskContex
       return { read: p.rows, saved, skipped: p.rows - kept, deleted, unchanged: kept - saved };
     });
   } finally {
-    await dropStaging(ctx.database.pool, p.staging).catch(() => {});
-    await dropStaging(ctx.database.pool, `${p.staging}_side`).catch(() => {});
+    for (const table of [p.staging, ...Object.values(directTables(p.staging))])
+      await dropStaging(ctx.database.pool, table).catch(() => {});
   }
 }
