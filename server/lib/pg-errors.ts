@@ -18,3 +18,13 @@ export function isUniqueViolation(err: unknown): boolean {
 export function isForeignKeyViolation(err: unknown): boolean {
   return pgErrorCode(err) === '23503';
 }
+
+/**
+ * Whether an insert of addresses met another transaction's new address: a unique-constraint
+ * violation (23505) once that one committed, or a deadlock (40P01) when both wait for rows the
+ * other inserted. Either is retried with ON CONFLICT DO NOTHING.
+ */
+export function isAddressRace(err: unknown): boolean {
+  const code = pgErrorCode(err);
+  return code === '23505' || code === '40P01';
+}

@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { columnMapping as col, type MappingEntry } from '../../../common/mappings';
 import { createTestApp, type TestApp } from '../../test/app';
 import { makeSession } from '../../test/factories';
-import { importFile, recordsOf, setupDataset } from '../../test/imports';
+import { importFile, recordsOf, setupDataset, uploadFile, waitForTask } from '../../test/imports';
 import { getRecordCount } from './import.queries';
 import { directPassFits, sqlValidEmail } from './import-direct';
 import { normalizeEmail } from './record-mapper';
@@ -160,6 +160,32 @@ describe('a first import written straight from the mapping pass', () => {
     );
     expect(rows[0]).toEqual({ n: 1, d: 1, lo: 8 });
     expect(await getRecordCount(t.database.db, s.datasetId)).toBe(18_000);
+  });
+
+  it('runs beside another first import with the same new addresses in the opposite order', async () => {
+    const a = await setupDataset(t);
+    const b = await setupDataset(t);
+    const emails = Array.from({ length: 20_000 }, (_, i) => `samen${i}@tegelijk.nl`);
+    // Both imports run at once (two task slots); each inserts the addresses the other inserts too.
+    const [ra, rb] = await Promise.all([
+      uploadFile(t, cookie, a, `email\n${emails.join('\n')}\n`),
+      uploadFile(t, cookie, b, `email\n${[...emails].reverse().join('\n')}\n`),
+    ]);
+    const [ta, tb] = await Promise.all([
+      waitForTask(t, cookie, ra.json().task._id),
+      waitForTask(t, cookie, rb.json().task._id),
+    ]);
+    expect(ta.state, ta.error).toBe('done');
+    expect(tb.state, tb.error).toBe('done');
+    expect(ta.result.saved).toBe(20_000);
+    expect(tb.result.saved).toBe(20_000);
+    const { rows } = await q(
+      `SELECT (SELECT count(*)::int FROM addresses WHERE email LIKE 'samen%@tegelijk.nl') AS addresses,
+         (SELECT count(*)::int FROM records r JOIN addresses x ON x.id = r.address_id WHERE r.dataset_id = $1) AS a,
+         (SELECT count(*)::int FROM records r JOIN addresses x ON x.id = r.address_id WHERE r.dataset_id = $2) AS b`,
+      [a.datasetId, b.datasetId],
+    );
+    expect(rows[0]).toEqual({ addresses: 20_000, a: 20_000, b: 20_000 });
   });
 
   it('gives new addresses ids in file order, so its records lie in id order', async () => {

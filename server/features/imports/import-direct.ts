@@ -3,7 +3,7 @@ import type pg from 'pg';
 import type { MappingEntry } from '../../../common/mappings';
 import type { AppContext } from '../../context';
 import type { Db } from '../../db/client';
-import { isUniqueViolation } from '../../lib/pg-errors';
+import { isAddressRace } from '../../lib/pg-errors';
 import type { TaskContext } from '../../tasks/worker';
 import { copyPass } from './copy-pass';
 import { estimatedAddressCount, insertNewAddresses, setRecordCount } from './import.queries';
@@ -197,15 +197,17 @@ export async function importDirect(
 }
 
 /**
- * Inserts the new addresses of a first import's firsts table with their ids, in id order, inside a
- * savepoint: should another import have added one of them meanwhile, they go in again with ON
- * CONFLICT DO NOTHING, and the answer is true (that address has the other import's id).
+ * Inserts the new addresses of a first import's firsts table with their ids, inside a savepoint, in
+ * e-mail order like every insert of addresses (so two imports never wait for each other's rows in
+ * opposite orders): should another import have added one of them meanwhile (or a deadlock chose
+ * this insert), they go in again with ON CONFLICT DO NOTHING, and the answer is true (that
+ * address then has the other import's id).
  */
 async function insertFirstAddresses(tx: Db, firsts: string): Promise<boolean> {
   const insert = (onConflict: string) =>
     tx.execute(
       sql.raw(`INSERT INTO addresses (id, email, domain) OVERRIDING SYSTEM VALUE
-        SELECT f.id, f.email, split_part(f.email, '@', 2) FROM ${firsts} f WHERE f.new ORDER BY f.id ${onConflict}`),
+        SELECT f.id, f.email, split_part(f.email, '@', 2) FROM ${firsts} f WHERE f.new ORDER BY f.email ${onConflict}`),
     );
   await tx.execute(sql`SAVEPOINT first_addresses`);
   try {
@@ -213,7 +215,7 @@ async function insertFirstAddresses(tx: Db, firsts: string): Promise<boolean> {
     await tx.execute(sql`RELEASE SAVEPOINT first_addresses`);
     return false;
   } catch (err) {
-    if (!isUniqueViolation(err)) throw err;
+    if (!isAddressRace(err)) throw err;
     await tx.execute(sql`ROLLBACK TO SAVEPOINT first_addresses`);
     await insert('ON CONFLICT (email) DO NOTHING');
     return true;

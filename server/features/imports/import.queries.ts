@@ -1,6 +1,6 @@
 import { and, eq, type SQL, sql } from 'drizzle-orm';
 import type { DbOrTx } from '../../db/client';
-import { isUniqueViolation } from '../../lib/pg-errors';
+import { isAddressRace } from '../../lib/pg-errors';
 import { datasets } from '../datasets/dataset.table';
 import { tasks } from '../tasks/task.table';
 
@@ -81,7 +81,8 @@ export async function listOrphanStagingTables(db: DbOrTx): Promise<string[]> {
  * order (rows that brought their record's address id, `key`, exist). An anti-join finds them
  * (on a re-import nearly all exist, and ON CONFLICT would try each); they go in by a plain
  * INSERT, cheaper than ON CONFLICT, inside a savepoint: should another import add one of them
- * meanwhile, the insert is repeated with ON CONFLICT DO NOTHING.
+ * meanwhile (or a deadlock with one choose this insert), the insert is repeated with ON CONFLICT
+ * DO NOTHING.
  */
 export async function insertNewAddresses(tx: DbOrTx): Promise<void> {
   const insert = (onConflict: SQL) => sql`
@@ -94,7 +95,7 @@ export async function insertNewAddresses(tx: DbOrTx): Promise<void> {
     await tx.execute(insert(sql``));
     await tx.execute(sql`RELEASE SAVEPOINT new_addresses`);
   } catch (err) {
-    if (!isUniqueViolation(err)) throw err;
+    if (!isAddressRace(err)) throw err;
     await tx.execute(sql`ROLLBACK TO SAVEPOINT new_addresses`);
     await tx.execute(insert(sql`ON CONFLICT (email) DO NOTHING`));
   }

@@ -4,7 +4,6 @@ import { ImportMessages } from '../../../common/imports';
 import type { AppContext } from '../../context';
 import { type DbOrTx, withClientTransaction } from '../../db/client';
 import { HttpError } from '../../lib/http-errors';
-import { isUniqueViolation } from '../../lib/pg-errors';
 import { type TaskContext, TaskError } from '../../tasks/worker';
 import { failTask, insertTask, type TaskRow, updateTaskProgress } from '../tasks/task.queries';
 import { copyPass } from './copy-pass';
