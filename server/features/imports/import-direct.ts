@@ -68,6 +68,7 @@ export async function importDirect(
   const { firsts, side } = directTables(staging);
   const emailColumn = `s.c${p.emailIndex + 1}`;
   const valid = sqlValidEmail(emailColumn);
+  const columns = p.headers.map((_, i) => `s.c${i + 1}`).join(', ');
 
   // 1. The first rows and their address ids, committed so that the pass's reader sees them.
   // Against a much larger addresses table the e-mails are looked up one by one in e-mail order
@@ -108,7 +109,6 @@ export async function importDirect(
       created = true;
       await sider.query(`CREATE UNLOGGED TABLE ${side}
         (ln bigint, email text COLLATE "C", attrs jsonb, hash text, patch jsonb, raw_hash text, stored text, key bigint)`);
-      const columns = p.headers.map((_, i) => `s.c${i + 1}`).join(', ');
       counts = await copyPass({
         pool,
         client: writer,
@@ -165,10 +165,9 @@ export async function importDirect(
       const replaced = await tx.execute(sql`
         DELETE FROM ${into} r USING ka JOIN ${firstsTable} f ON f.id = ka.key
         WHERE r.address_id = ka.key AND ka.ln < f.ln`);
-      const items = p.headers.map((_, i) => `s.c${i + 1}`).join(', ');
       const inserted = await tx.execute(sql`
         INSERT INTO ${into} (dataset_id, address_id, raw, attrs, row_hash, raw_hash)
-        SELECT ${p.datasetId}, ka.key, ${sql.raw(`ARRAY[${items}]::text[]`)}, w.attrs, w.hash, w.raw_hash
+        SELECT ${p.datasetId}, ka.key, ${sql.raw(`ARRAY[${columns}]::text[]`)}, w.attrs, w.hash, w.raw_hash
         FROM ka JOIN ${sideTable} w ON w.ln = ka.ln JOIN ${sql.raw(staging)} s ON s.ln = ka.ln
         WHERE NOT EXISTS (SELECT 1 FROM ${firstsTable} f WHERE f.id = ka.key AND f.ln < ka.ln)
         ORDER BY ka.key`);

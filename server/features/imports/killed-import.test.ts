@@ -6,7 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { TaskMessages } from '../../../common/tasks';
 import { createTestApp, type TestApp } from '../../test/app';
 import { makeSession } from '../../test/factories';
-import { importFile, recordsOf, setupDataset, uploadFile } from '../../test/imports';
+import { type ImportSetup, importFile, recordsOf, setupDataset, uploadFile } from '../../test/imports';
 import { getTask } from '../tasks/task.queries';
 import { recordsPartition } from './records.queries';
 
@@ -40,26 +40,34 @@ function startWorkerChild(url: string): Promise<ChildProcess> {
   });
 }
 
+/**
+ * Uploads a file of 300,000 new addresses (`<prefix><n>@groot.nl`) into the dataset, lets a child
+ * process run its import and kills that process once the import passed 25%; returns the task id.
+ */
+async function killDuringImport(s: ImportSetup, prefix: string): Promise<string> {
+  // This process stops claiming; the child process will run (and die in) the big import.
+  await t.ctx.tasks.stop();
+  const rows = Array.from({ length: 300_000 }, (_, i) => `${prefix}${i}@groot.nl,${i}`).join('\n');
+  const res = await uploadFile(t, cookie, s, `email,nummer\n${rows}\n`);
+  expect(res.statusCode, res.body).toBe(200);
+  const taskId: string = res.json().task._id;
+  child = await startWorkerChild(t.url);
+  for (;;) {
+    const task = await getTask(t.database.db, taskId);
+    if (task?.state === 'saving' && task.percentage >= 25) break;
+    expect(task?.state).not.toBe('done');
+    await new Promise((r) => setTimeout(r, 20));
+  }
+  child.kill('SIGKILL');
+  await new Promise((r) => child!.once('exit', r));
+  return taskId;
+}
+
 describe('a killed import', () => {
   it('leaves the dataset as it was, the task failed and no staging table', async () => {
     const s = await setupDataset(t);
     await importFile(t, cookie, s, 'email\nblijft@x.nl\nook@x.nl\n');
-    // This process stops claiming; the child process will run (and die in) the big import.
-    await t.ctx.tasks.stop();
-    const rows = Array.from({ length: 300_000 }, (_, i) => `nieuw${i}@groot.nl,${i}`).join('\n');
-    const res = await uploadFile(t, cookie, s, `email,nummer\n${rows}\n`);
-    expect(res.statusCode, res.body).toBe(200);
-    const taskId: string = res.json().task._id;
-
-    child = await startWorkerChild(t.url);
-    for (;;) {
-      const task = await getTask(t.database.db, taskId);
-      if (task?.state === 'saving' && task.percentage >= 25) break;
-      expect(task?.state).not.toBe('done');
-      await new Promise((r) => setTimeout(r, 20));
-    }
-    child.kill('SIGKILL');
-    await new Promise((r) => child!.once('exit', r));
+    const taskId = await killDuringImport(s, 'nieuw');
 
     await t.ctx.tasks.start(); // a restart: sweeps tasks of dead workers and their staging tables
     const failed = await getTask(t.database.db, taskId);
@@ -78,22 +86,8 @@ describe('a killed import', () => {
 
   it('as a first import leaves no record, no address and, after the sweep, no table', async () => {
     const s = await setupDataset(t);
-    await t.ctx.tasks.stop();
-    const rows = Array.from({ length: 300_000 }, (_, i) => `eerst${i}@groot.nl,${i}`).join('\n');
-    const res = await uploadFile(t, cookie, s, `email,nummer\n${rows}\n`);
-    expect(res.statusCode, res.body).toBe(200);
-    const taskId: string = res.json().task._id;
-
-    child = await startWorkerChild(t.url);
-    // Past 25%: the pass is writing records into the dataset's unattached table.
-    for (;;) {
-      const task = await getTask(t.database.db, taskId);
-      if (task?.state === 'saving' && task.percentage >= 25) break;
-      expect(task?.state).not.toBe('done');
-      await new Promise((r) => setTimeout(r, 20));
-    }
-    child.kill('SIGKILL');
-    await new Promise((r) => child!.once('exit', r));
+    // Past 25% the pass is writing records into the dataset's unattached table.
+    const taskId = await killDuringImport(s, 'eerst');
     const table = recordsPartition(s.datasetId);
     const exists = async () =>
       (await t.database.pool.query('SELECT to_regclass($1) IS NOT NULL AS found', [table])).rows[0].found;

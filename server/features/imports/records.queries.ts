@@ -71,6 +71,10 @@ export async function createDetachedPartition(client: pg.ClientBase, datasetId: 
   return name;
 }
 
+/** A row when the table named $1 exists and is not a partition of records. */
+const IS_DETACHED = `SELECT 1 FROM pg_class c WHERE c.oid = to_regclass(quote_ident($1))
+  AND NOT EXISTS (SELECT 1 FROM pg_inherits i WHERE i.inhrelid = c.oid)`;
+
 /**
  * Drops the dataset's table if it is (still) detached, waiting at most DROP_LOCK_TIMEOUT, on a
  * connection of its own (committed at once). Callers hold the dataset row locked: the table is
@@ -83,11 +87,7 @@ export async function dropDetachedPartition(pool: pg.Pool, datasetId: string): P
   try {
     await client.query('BEGIN');
     await client.query(`SET LOCAL lock_timeout = '${DROP_LOCK_TIMEOUT}'`);
-    const detached = await client.query(
-      `SELECT 1 FROM pg_class c WHERE c.oid = to_regclass(quote_ident($1))
-         AND NOT EXISTS (SELECT 1 FROM pg_inherits i WHERE i.inhrelid = c.oid)`,
-      [name],
-    );
+    const detached = await client.query(IS_DETACHED, [name]);
     if (detached.rows.length > 0) await client.query(`DROP TABLE "${name}"`);
     await client.query('COMMIT');
     return true;
@@ -178,11 +178,7 @@ export async function dropDeadDetachedPartitions(pool: pg.Pool): Promise<string[
     try {
       await client.query('BEGIN');
       const locked = await client.query('SELECT id FROM datasets WHERE id = $1 FOR UPDATE SKIP LOCKED', [id]);
-      const still = await client.query(
-        `SELECT 1 FROM pg_class c WHERE c.oid = to_regclass(quote_ident($1))
-           AND NOT EXISTS (SELECT 1 FROM pg_inherits i WHERE i.inhrelid = c.oid)`,
-        [name],
-      );
+      const still = await client.query(IS_DETACHED, [name]);
       if (locked.rows.length > 0 && still.rows.length > 0) {
         await client.query(`DROP TABLE "${name}"`);
         dropped.push(name);
