@@ -62,7 +62,7 @@ export async function refreshRecordCount(tx: DbOrTx, datasetId: string): Promise
 }
 
 /**
- * Staging tables (and a first import's tables named after them, directTables) whose task is no
+ * Staging tables (and a first import's tables named after them, getFirstImportTables) whose task is no
  * longer receiving or running (left by a killed process).
  */
 export async function listOrphanStagingTables(db: DbOrTx): Promise<string[]> {

@@ -8,6 +8,7 @@ import { type TaskContext, TaskError } from '../../tasks/worker';
 import { failTask, insertTask, type TaskRow, updateTaskProgress } from '../tasks/task.queries';
 import { copyPass } from './copy-pass';
 import { dropStaging, stageCsv } from './csv-staging';
+import { canImportDirectly, getFirstImportTables, runFirstImport } from './first-import.service';
 import {
   estimatedAddressCount,
   getRecordCount,
@@ -16,7 +17,6 @@ import {
   refreshRecordCount,
   setRecordCount,
 } from './import.queries';
-import { directPassFits, directTables, importDirect } from './import-direct';
 import {
   getDatasetMapping,
   isMappingApplied,
@@ -214,10 +214,10 @@ export async function runImport(ctx: AppContext, task: TaskRow, tctx: TaskContex
       if (partition === 'detached' && !(await dropDetachedPartition(ctx.database.pool, p.datasetId)))
         throw new Error('the records table a failed import left is still in use');
       const fresh = partition !== 'attached';
-      // A first import mostly writes its records straight from the mapping pass (import-direct.ts).
+      // A first import mostly writes its records straight from the mapping pass (first-import.service.ts).
       const rawColumns = appendRawColumns(storedColumns, storedRawColumns(p.headers, mappings));
-      if (fresh && directPassFits(mappings) && rawColumns.join('\n') === p.headers.join('\n'))
-        return await importDirect(ctx, tctx, tx, p, mappings, lap);
+      if (fresh && canImportDirectly(mappings) && rawColumns.join('\n') === p.headers.join('\n'))
+        return await runFirstImport(ctx, tctx, tx, p, mappings, lap);
       const known = hadRecords && (await isMappingApplied(tx, p.datasetId));
       const spec = {
         kind: 'import' as const,
@@ -403,7 +403,7 @@ export async function runImport(ctx: AppContext, task: TaskRow, tctx: TaskContex
       return { read: p.rows, saved, skipped: p.rows - kept, deleted, unchanged: kept - saved };
     });
   } finally {
-    for (const table of [p.staging, ...Object.values(directTables(p.staging))])
+    for (const table of [p.staging, ...Object.values(getFirstImportTables(p.staging))])
       await dropStaging(ctx.database.pool, table).catch(() => {});
   }
 }

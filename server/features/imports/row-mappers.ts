@@ -20,7 +20,7 @@ export type MapSpec =
     }
   | {
       /**
-       * A first import's direct pass (import.service.ts): the rows come with the address id and
+       * A first import's direct pass (first-import.service.ts): the rows come with the address id and
        * e-mail SQL found for the first row of each SQL-valid e-mail, and whether SQL took the
        * e-mail for valid. Such first rows become records of `datasetId`; the other valid rows
        * go to the side output in the import's work-table form.

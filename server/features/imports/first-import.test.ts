@@ -3,12 +3,12 @@ import { columnMapping as col, type MappingEntry } from '../../../common/mapping
 import { createTestApp, type TestApp } from '../../test/app';
 import { makeSession } from '../../test/factories';
 import { importFile, recordsOf, setupDataset, uploadFile, waitForTask } from '../../test/imports';
+import { canImportDirectly, compileSqlEmailCheck } from './first-import.service';
 import { getRecordCount } from './import.queries';
-import { directPassFits, sqlValidEmail } from './import-direct';
 import { normalizeEmail } from './record-mapper';
 import { createDetachedPartition, dropDeadDetachedPartitions, recordsPartition } from './records.queries';
 
-// A dataset's first import writes most records straight from the mapping pass (import-direct.ts);
+// A dataset's first import writes most records straight from the mapping pass (first-import.service.ts);
 // rows whose e-mail only Node takes for valid take the usual path beside it.
 let t: TestApp;
 let cookie: string;
@@ -55,7 +55,7 @@ describe('the SQL e-mail check of a first import', () => {
       "o'neil@x.nl",
     ];
     const { rows } = await q(
-      `SELECT v, ${sqlValidEmail('v')} AS valid, lower(btrim(v) COLLATE "C") AS email FROM unnest($1::text[]) v`,
+      `SELECT v, ${compileSqlEmailCheck('v')} AS valid, lower(btrim(v) COLLATE "C") AS email FROM unnest($1::text[]) v`,
       [samples],
     );
     for (const row of rows as { v: string; valid: boolean; email: string }[]) {
@@ -71,9 +71,9 @@ describe('the SQL e-mail check of a first import', () => {
   });
 
   it('is taken unless the mapping stores a column encrypted or excludes rows', () => {
-    expect(directPassFits(MAPPING)).toBe(true);
-    expect(directPassFits([...MAPPING, col('naam', 'secret', { encrypted: true })])).toBe(false);
-    expect(directPassFits([...MAPPING, col('naam', 'x', { exclude: 'nee' })])).toBe(false);
+    expect(canImportDirectly(MAPPING)).toBe(true);
+    expect(canImportDirectly([...MAPPING, col('naam', 'secret', { encrypted: true })])).toBe(false);
+    expect(canImportDirectly([...MAPPING, col('naam', 'x', { exclude: 'nee' })])).toBe(false);
   });
 });
 

@@ -17,7 +17,7 @@ import { storedRawColumns } from './row-mappers';
  * raw ciphertext comes from the work table) and excludes no row (a row a filter drops would leave
  * its address's later rows unconsidered).
  */
-export function directPassFits(mappings: MappingEntry[]): boolean {
+export function canImportDirectly(mappings: MappingEntry[]): boolean {
   return !mappings.some((m) => m.type === 'column' && (m.encrypted || m.exclude !== ''));
 }
 
@@ -26,20 +26,20 @@ export function directPassFits(mappings: MappingEntry[]): boolean {
  * for valid and gives lower(btrim()) of it: printable ASCII without spaces inside, in the
  * e-mail pattern (which, within those characters, is EMAIL_RE), at most 254 characters.
  */
-export function sqlValidEmail(column: string): string {
+export function compileSqlEmailCheck(column: string): string {
   const e = `btrim(${column})`;
   return `(${e} ~ '^[!-?A-~]+@[!-?A-~]+\\.[!-?A-~]+$' AND length(${e}) <= 254)`;
 }
 
 /** The tables of an import besides its staging table, named after it (dropped with it). */
-export function directTables(staging: string): { firsts: string; side: string } {
+export function getFirstImportTables(staging: string): { firsts: string; side: string } {
   return { firsts: `${staging}_firsts`, side: `${staging}_side` };
 }
 
 /**
  * A dataset's first import the direct way (docs/decisions.md), inside the import's transaction
  * `tx` on `client`, the dataset row locked, its table absent:
- * 1. a table of the first row of each e-mail SQL can take for valid (sqlValidEmail) with its
+ * 1. a table of the first row of each e-mail SQL can take for valid (compileSqlEmailCheck) with its
  *    address id: the existing address's, or for a new address the next id of the addresses
  *    sequence, taken in file order so that ids follow the records' order;
  * 2. while the transaction inserts those new addresses with their ids, one pass reads the staged
@@ -55,7 +55,7 @@ export function directTables(staging: string): { firsts: string; side: string } 
  * A failure rolls back the transaction (no address, no count) and drops the unattached table;
  * one a killed process leaves is dropped by the next import or the worker's sweep.
  */
-export async function importDirect(
+export async function runFirstImport(
   ctx: AppContext,
   tctx: TaskContext,
   tx: Db,
@@ -65,9 +65,9 @@ export async function importDirect(
 ): Promise<ImportResult> {
   const pool = ctx.database.pool;
   const staging = p.staging;
-  const { firsts, side } = directTables(staging);
+  const { firsts, side } = getFirstImportTables(staging);
   const emailColumn = `s.c${p.emailIndex + 1}`;
-  const valid = sqlValidEmail(emailColumn);
+  const valid = compileSqlEmailCheck(emailColumn);
   const columns = p.headers.map((_, i) => `s.c${i + 1}`).join(', ');
 
   // 1. The first rows and their address ids, committed so that the pass's reader sees them.
