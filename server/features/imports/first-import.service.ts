@@ -82,12 +82,14 @@ export async function runFirstImport(
     await c.query('BEGIN');
     await c.query(`SET LOCAL work_mem = '256MB'`);
     if (lookups) await c.query('SET LOCAL enable_hashjoin = off; SET LOCAL enable_mergejoin = off');
+    // Two statements: the grouping can run on parallel workers, a statement calling nextval not.
+    await c.query(`CREATE TEMP TABLE first_rows ON COMMIT DROP AS
+      SELECT min(s.ln) AS ln, lower(btrim(${emailColumn}) COLLATE "C") AS email
+      FROM ${staging} s WHERE ${valid} GROUP BY 2 ${lookups ? 'ORDER BY 2' : ''}`);
+    await c.query('ANALYZE first_rows');
     await c.query(`CREATE UNLOGGED TABLE ${firsts} AS
       SELECT j.ln, j.email, coalesce(j.id, ${next}) AS id, j.id IS NULL AS new FROM (
-        SELECT k.ln, k.email, a.id FROM (
-          SELECT min(s.ln) AS ln, lower(btrim(${emailColumn}) COLLATE "C") AS email
-          FROM ${staging} s WHERE ${valid} GROUP BY 2 ${lookups ? 'ORDER BY 2' : ''}
-        ) k LEFT JOIN addresses a ON a.email = k.email ORDER BY k.ln
+        SELECT k.ln, k.email, a.id FROM first_rows k LEFT JOIN addresses a ON a.email = k.email ORDER BY k.ln
       ) j`);
     await c.query(`ANALYZE ${firsts}`);
     await c.query('COMMIT');
