@@ -188,6 +188,20 @@ describe('a first import written straight from the mapping pass', () => {
     expect(rows[0]).toEqual({ addresses: 20_000, a: 20_000, b: 20_000 });
   });
 
+  it('of a file without one valid e-mail stores nothing and leaves the next import a first one', async () => {
+    const s = await setupDataset(t);
+    expect(await importFile(t, cookie, s, 'email\ngeen\nook geen@x.nl\n')).toEqual({
+      read: 2,
+      saved: 0,
+      skipped: 2,
+      deleted: 0,
+      unchanged: 0,
+    });
+    expect(await getRecordCount(t.database.db, s.datasetId)).toBe(0);
+    expect(await importFile(t, cookie, s, 'email\nwel@x.nl\n')).toMatchObject({ saved: 1, deleted: 0 });
+    expect((await recordsOf(t, s.datasetId)).map((r) => r.email)).toEqual(['wel@x.nl']);
+  });
+
   it('gives new addresses ids in file order, so its records lie in id order', async () => {
     const s = await setupDataset(t);
     const emails = ['zeta', 'alfa', 'mu', 'beta'].map((n) => `${n}@volgorde.nl`);
