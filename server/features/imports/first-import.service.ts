@@ -9,6 +9,7 @@ import { copyPass } from './copy-pass';
 import { estimatedAddressCount, insertNewAddresses, setRecordCount } from './import.queries';
 import type { ImportPayload, ImportResult } from './import.service';
 import { markMappingApplied, saveDatasetHeaders, saveRawColumns } from './mapping.queries';
+import { compileSqlEmailCheck } from './record-mapper';
 import { attachPartition, createDetachedPartition, dropDetachedPartition } from './records.queries';
 import { storedRawColumns } from './row-mappers';
 
@@ -19,16 +20,6 @@ import { storedRawColumns } from './row-mappers';
  */
 export function canImportDirectly(mappings: MappingEntry[]): boolean {
   return !mappings.some((m) => m.type === 'column' && (m.encrypted || m.exclude !== ''));
-}
-
-/**
- * SQL that takes a staged e-mail for valid only where normalizeEmail (record-mapper.ts) takes it
- * for valid and gives lower(btrim()) of it: printable ASCII without spaces inside, in the
- * e-mail pattern (which, within those characters, is EMAIL_RE), at most 254 characters.
- */
-export function compileSqlEmailCheck(column: string): string {
-  const e = `btrim(${column})`;
-  return `(${e} ~ '^[!-?A-~]+@[!-?A-~]+\\.[!-?A-~]+$' AND length(${e}) <= 254)`;
 }
 
 /** The tables of an import besides its staging table, named after it (dropped with it). */
@@ -114,7 +105,7 @@ export async function runFirstImport(
       counts = await copyPass({
         pool,
         client: writer,
-        select: `SELECT ${columns}, s.ln, ARRAY[${columns}]::text[], f.id, f.email, ${valid}
+        select: `SELECT ${columns}, s.ln, ARRAY[${columns}]::text[], f.id
           FROM ${staging} s LEFT JOIN ${firsts} f ON f.ln = s.ln`,
         target: `"${table}" (dataset_id, address_id, raw, attrs, row_hash, raw_hash)`,
         side: { client: sider, target: side },

@@ -20,6 +20,29 @@ export function normalizeEmail(value: string | null | undefined): string | null 
   return email && email.length <= 254 && EMAIL_RE.test(email) ? email : null;
 }
 
+// What SQL can take for a valid e-mail on a first import's direct path (first-import.service.ts):
+// after trimming spaces, printable ASCII in the e-mail pattern (within those characters
+// EMAIL_RE), at most 254 characters. For such text lower(btrim(x) COLLATE "C") is exactly
+// normalizeEmail(x); normalizeEmail takes more (other white space, non-ASCII).
+const SQL_EMAIL = '^[!-?A-~]+@[!-?A-~]+\\.[!-?A-~]+$';
+const SQL_EMAIL_RE = new RegExp(SQL_EMAIL);
+
+/** SQL of whether the text in `column` is an e-mail SQL can normalise alike (see SQL_EMAIL). */
+export function compileSqlEmailCheck(column: string): string {
+  const e = `btrim(${column})`;
+  return `(${e} ~ '${SQL_EMAIL}' AND length(${e}) <= 254)`;
+}
+
+/** Whether compileSqlEmailCheck's SQL takes `value` for valid, computed in JavaScript. */
+export function isSqlValidEmail(value: string | null): boolean {
+  if (value === null) return false;
+  let start = 0;
+  let end = value.length;
+  while (start < end && value.charCodeAt(start) === 32) start++;
+  while (end > start && value.charCodeAt(end - 1) === 32) end--;
+  return end - start <= 254 && SQL_EMAIL_RE.test(value.slice(start, end));
+}
+
 // Date values repeat (birth dates, sign-up days): each distinct one is parsed once, up to a bound.
 // Values with a time of day rarely repeat, so their formats parse every value (a cache lookup
 // costs half a parse).

@@ -1,7 +1,14 @@
 import type { MappingEntry } from '../../../common/mappings';
 import { copyValue, type RowMapper } from './copy-text';
 import { blindIndexKey, type ColumnKeys } from './crypto';
-import { normalizeEmail, plainValue, RawEncoder, RecordMapper, rowHash } from './record-mapper';
+import {
+  isSqlValidEmail,
+  normalizeEmail,
+  plainValue,
+  RawEncoder,
+  RecordMapper,
+  rowHash,
+} from './record-mapper';
 
 /**
  * What a pass maps, as plain data (it goes to worker threads): an import's staged file rows, or
@@ -20,10 +27,10 @@ export type MapSpec =
     }
   | {
       /**
-       * A first import's direct pass (first-import.service.ts): the rows come with the address id and
-       * e-mail SQL found for the first row of each SQL-valid e-mail, and whether SQL took the
-       * e-mail for valid. Such first rows become records of `datasetId`; the other valid rows
-       * go to the side output in the import's work-table form.
+       * A first import's direct pass (first-import.service.ts): the rows come with the address id
+       * SQL found for the first row of each e-mail it takes for valid. Such first rows become
+       * records of `datasetId`; the other valid rows go to the side output in the import's
+       * work-table form.
        */
       kind: 'direct';
       headers: string[];
@@ -128,14 +135,11 @@ export function createRowMapper(spec: MapSpec, keys: ColumnKeys): RowMapper {
 }
 
 /**
- * The direct pass of a first import: input `c1..cN, ln, raw (the text[] of c1..cN), address id,
- * address e-mail, SQL-valid`. The first row of an e-mail SQL took for valid comes with its
- * address and becomes a record line `dataset_id, address_id, raw, attrs, row_hash, raw_hash`; a
- * later row with such an e-mail repeats it and is left out; any other row with a valid e-mail goes
- * to the side output as an import work-table line (its address is found afterwards). SQL takes an
- * e-mail for valid only when it is printable ASCII and matches the e-mail pattern, where lower()
- * and btrim() agree with normalizeEmail; should they ever differ the pass fails rather than store
- * a record under another address.
+ * The direct pass of a first import: input `c1..cN, ln, raw (the text[] of c1..cN), address id`,
+ * the id given on the first row of each e-mail SQL takes for valid (compileSqlEmailCheck). Such a
+ * row becomes a record line `dataset_id, address_id, raw, attrs, row_hash, raw_hash`; a later row
+ * with such an e-mail repeats it and is left out; any other row with a valid e-mail goes to the
+ * side output as an import work-table line (its address is found afterwards).
  */
 function createDirectMapper(spec: Extract<MapSpec, { kind: 'direct' }>, keys: ColumnKeys): RowMapper {
   const mapper = new RecordMapper(spec.headers, spec.mappings, keys);
@@ -148,11 +152,9 @@ function createDirectMapper(spec: Extract<MapSpec, { kind: 'direct' }>, keys: Co
     rawFields: last,
     map(values, rawText) {
       const address = values[last + 2];
-      const sqlValid = values[last + 4] === 't';
-      if (address === null && sqlValid) return '';
+      // Without an address id: a repeat of an e-mail SQL took (left out), or a row for the side.
+      if (address === null && isSqlValidEmail(values[spec.emailIndex])) return '';
       const email = normalizeEmail(values[spec.emailIndex]);
-      if (address !== null && email !== values[last + 3])
-        throw new Error(`direct import: SQL and Node normalise line ${values[last]}'s e-mail differently`);
       if (email === null) return '';
       const rawHash = rowHash(raw.text(values, rawText), '');
       const [attrs, attrsHash] = mapper.attrs(values);
