@@ -28,7 +28,12 @@ export async function startServer(
     : await startEmbeddedDatabase(config.dataDir, (m) => {
         if (/FATAL|PANIC|ERROR/.test(m)) console.error(`[postgres] ${m}`);
       });
-  const database = openDatabase(config.databaseUrl ?? embedded!.url);
+  // A first import holds up to four connections at once (its transaction, the reader and the
+  // two writers of its pass): enough for every task slot, with room for requests and uploads.
+  const database = openDatabase(
+    config.databaseUrl ?? embedded!.url,
+    Math.max(20, 4 * config.taskConcurrency + 8),
+  );
   try {
     await migrateDatabase(database);
     const { app, ctx } = await buildApp({ config, database });

@@ -12,7 +12,7 @@ if (!url) {
 }
 
 const config = { ...loadConfig({}), databaseUrl: url, webDir: '/nonexistent', taskPollMs: 100 };
-const database = openDatabase(url, 4);
+const database = openDatabase(url, 8); // a first import holds four connections at once
 const { app, ctx } = await buildApp({ config, database, logger: false });
 await app.ready();
 ctx.tasks.register('test.hang', async (_task, task) => {

@@ -16,7 +16,7 @@ const config = {
   taskPollMs: 50,
   encryptionKey: process.env.TEST_ENCRYPTION_KEY,
 };
-const database = openDatabase(url, 4);
+const database = openDatabase(url, 8); // a first import holds four connections at once
 const { app, ctx } = await buildApp({ config, database, logger: false });
 await app.ready();
 await ctx.tasks.start();
