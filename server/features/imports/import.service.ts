@@ -216,7 +216,9 @@ export async function runImport(ctx: AppContext, task: TaskRow, tctx: TaskContex
       const fresh = partition !== 'attached';
       // A first import mostly writes its records straight from the mapping pass (first-import.service.ts).
       const rawColumns = appendRawColumns(storedColumns, storedRawColumns(p.headers, mappings));
-      if (fresh && canImportDirectly(mappings) && rawColumns.join('\n') === p.headers.join('\n'))
+      const rawIsFile =
+        rawColumns.length === p.headers.length && rawColumns.every((c, i) => c === p.headers[i]);
+      if (fresh && rawIsFile && canImportDirectly(mappings))
         return await runFirstImport(ctx, tctx, tx, p, mappings, lap);
       const known = hadRecords && (await isMappingApplied(tx, p.datasetId));
       const spec = {
