@@ -35,6 +35,8 @@ export interface RowMapper {
   map(fields: (string | null)[], rawText: string): string;
   /** The side output gathered since the last call (lines with their breaks), if the mapper has one. */
   takeSide?(): string;
+  /** A field passed to `map` as its COPY text, not decoded (the mapper writes it out as it came). */
+  verbatimField?: number;
 }
 
 /** What a block of rows maps to: the output lines, the side output's lines, the rows read. */
@@ -47,6 +49,7 @@ export interface MappedBlock {
 /** Maps a block of complete COPY text rows (without the final line break) to output lines. */
 export function mapBlock(text: string, mapper: RowMapper): MappedBlock {
   const { rawFields } = mapper;
+  const verbatim = mapper.verbatimField ?? -1;
   let out = '';
   let rows = 0;
   let start = 0;
@@ -63,7 +66,7 @@ export function mapBlock(text: string, mapper: RowMapper): MappedBlock {
     }
     for (let i = 0; i < fields.length; i++) {
       const f = fields[i] as string;
-      if (f.includes('\\')) fields[i] = copyField(f);
+      if (i !== verbatim && f.includes('\\')) fields[i] = copyField(f);
     }
     start = end + 1;
     rows++;

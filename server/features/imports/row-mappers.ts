@@ -150,6 +150,8 @@ function createDirectMapper(spec: Extract<MapSpec, { kind: 'direct' }>, keys: Co
   let side = '';
   return {
     rawFields: last,
+    // The raw array goes out as PostgreSQL wrote it (COPY text in, COPY text out).
+    verbatimField: last + 1,
     map(values, rawText) {
       const address = values[last + 2];
       // Without an address id: a repeat of an e-mail SQL took (left out), or a row for the side.
@@ -160,7 +162,7 @@ function createDirectMapper(spec: Extract<MapSpec, { kind: 'direct' }>, keys: Co
       const [attrs, attrsHash] = mapper.attrs(values);
       const hash = rowHash(rawHash, attrsHash);
       if (address !== null)
-        return `${dataset}\t${address}\t${copyValue(values[last + 1])}\t${copyValue(attrs)}\t${hash}\t${rawHash}`;
+        return `${dataset}\t${address}\t${values[last + 1]}\t${copyValue(attrs)}\t${hash}\t${rawHash}`;
       side += `${values[last]}\t${copyValue(email)}\t${copyValue(attrs)}\t${hash}\t\\N\t${rawHash}\t\\N\t\\N\n`;
       return '';
     },
