@@ -154,10 +154,14 @@ function createDirectMapper(spec: Extract<MapSpec, { kind: 'direct' }>, keys: Co
     verbatimField: last + 1,
     map(values, rawText) {
       const address = values[last + 2];
-      // Without an address id: a repeat of an e-mail SQL took (left out), or a row for the side.
-      if (address === null && isSqlValidEmail(values[spec.emailIndex])) return '';
-      const email = normalizeEmail(values[spec.emailIndex]);
-      if (email === null) return '';
+      // Without an address id: a repeat of an e-mail SQL took (left out), or a row for the side
+      // (with an id the e-mail is valid: SQL's check implies normalizeEmail's).
+      let email: string | null = null;
+      if (address === null) {
+        if (isSqlValidEmail(values[spec.emailIndex])) return '';
+        email = normalizeEmail(values[spec.emailIndex]);
+        if (email === null) return '';
+      }
       const rawHash = rowHash(raw.text(values, rawText), '');
       const [attrs, attrsHash] = mapper.attrs(values);
       const hash = rowHash(rawHash, attrsHash);
