@@ -221,6 +221,23 @@ describe('import and remap hashes', () => {
     });
   }
 
+  it('leave an unchanged record out of a remap, and write a changed or excluded one', () => {
+    const mappings: MappingEntry[] = [columnMapping('naam', 'lastName'), columnMapping('plaats', 'city')];
+    const importer = createRowMapper({ kind: 'import', headers, emailIndex: 0, mappings }, keys);
+    const [imported] = hashes(importer, [`${copyLine(rows[0])}\t1`], [3, 5]);
+    const remap = (withMappings: MappingEntry[], storedHash: string) =>
+      mapBlock(
+        `${copyLine(rows[0])}\t7\t${storedHash}`,
+        createRowMapper({ kind: 'remap', headers, mappings: withMappings }, keys),
+      ).out;
+    expect(remap(mappings, imported[0])).toBe('');
+    // Another mapping gives another hash; a filter that now matches gives the excluded line.
+    expect(remap([columnMapping('naam', 'lastName', { lower: true })], imported[0]).split('\t')[0]).toBe('7');
+    expect(remap([...mappings, columnMapping('naam', 'x', { exclude: 'Jansen' })], imported[0])).toBe(
+      '7\t\\N\t\\N\t\\N\tt\t\\N\n',
+    );
+  });
+
   it('differ when a value changes, whatever the separators in the values', () => {
     const mapper = createRowMapper(
       { kind: 'import', headers: ['email', 'a', 'b'], emailIndex: 0, mappings: [] },

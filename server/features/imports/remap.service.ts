@@ -12,8 +12,9 @@ import { appendRawColumns, remapFields, storedRawColumns } from './row-mappers';
 
 /**
  * The remap task: re-applies the dataset's current mapping to every record from its stored raw
- * columns, in one transaction. The records stream through the mapping in Node into a work table;
- * records whose hash changed are saved, records a filter now excludes are deleted.
+ * columns, in one transaction. The records stream through the mapping in Node into a work table
+ * (only those whose row hash changed, or that a filter now excludes); the changed ones are saved,
+ * the excluded ones deleted.
  */
 export async function runRemap(ctx: AppContext, task: TaskRow, tctx: TaskContext): Promise<ImportResult> {
   const { datasetId } = task.payload as { datasetId: string };
@@ -40,10 +41,13 @@ export async function runRemap(ctx: AppContext, task: TaskRow, tctx: TaskContext
     const { rows: read } = await copyPass({
       pool: ctx.database.pool,
       client,
-      // The raw values of the mapped fields by position (NULL for a field no file had), then the key.
+      // The raw values of the mapped fields by position (NULL for a field no file had), then the
+      // key and the stored row hash (unchanged records are left out of the work table).
       select: `SELECT ${fields
         .map((f) => (position(f) > 0 ? `raw[${position(f)}]` : 'NULL::text'))
-        .join(', ')}, address_id FROM records WHERE dataset_id = ${client.escapeLiteral(datasetId)}`,
+        .join(
+          ', ',
+        )}, address_id, row_hash FROM records WHERE dataset_id = ${client.escapeLiteral(datasetId)}`,
       target: work,
       spec,
       keys,

@@ -81,8 +81,9 @@ export function storedRawColumns(fields: string[], mappings: MappingEntry[]): st
  *   patch, raw_hash, stored, key` (email \N when the row is skipped; with `known` and an unchanged
  *   raw_hash the row keeps its row_hash and is not mapped: attrs \N; stored and key: the record's
  *   row_hash and address id when its e-mail is this row's normalised e-mail, else \N);
- * - remap, input the record's raw columns of remapFields, then `address_id` →
- *   `key, patch (\N unless a column became encrypted), attrs, hash, excluded, raw_hash`.
+ * - remap, input the record's raw columns of remapFields, then `address_id` and its `row_hash` →
+ *   `key, patch (\N unless a column became encrypted), attrs, hash, excluded, raw_hash`; a record
+ *   whose new row hash equals the stored one, with no patch, gives no line (nothing to write).
  * The raw hash is taken of the header columns' COPY text (RawEncoder.text), the row hash of the
  * raw hash and the attrs' hash text: the same on both ways.
  */
@@ -129,7 +130,10 @@ export function createRowMapper(spec: MapSpec, keys: ColumnKeys): RowMapper {
       const rawHash = rowHash(raw.text(values, rawText), '');
       const patch = raw.patches ? copyValue(raw.patch(values, stored)) : '\\N';
       const [attrs, attrsHash] = mapper.attrs(values);
-      return `${key}\t${patch}\t${copyValue(attrs)}\t${rowHash(rawHash, attrsHash)}\tf\t${rawHash}`;
+      const hash = rowHash(rawHash, attrsHash);
+      // Unchanged: the work table (and the UPDATE's join) only gets records to write.
+      if (patch === '\\N' && hash === stored[last + 1]) return '';
+      return `${key}\t${patch}\t${copyValue(attrs)}\t${hash}\tf\t${rawHash}`;
     },
   };
 }
