@@ -76,9 +76,9 @@ export interface PassCounts {
 }
 
 /**
- * Streams the rows of `select` through the row mapper of `spec` into `COPY target FROM STDIN` on
- * `client`, read on a connection of its own from `pool` (so it reads what is committed). With `side`, the
- * lines the mapper sets aside go into a second COPY at the same time. With `rows` at or above
+ * Streams the rows of `select` (run on a connection of its own from `pool`, so it reads what is
+ * committed) through the row mapper of `spec` into `COPY target FROM STDIN` on `client`. With
+ * `side`, the lines the mapper sets aside go into a second COPY at the same time. With `rows` at or above
  * WORKER_THRESHOLD the blocks are mapped by `threads` worker threads in parallel, in order;
  * otherwise on this thread. Backpressure keeps memory flat whatever the row count; `onRows` hears
  * the rows mapped so far.
@@ -107,14 +107,12 @@ export async function copyPass(options: {
   const mapper = threads ? null : createRowMapper(spec, keys);
   const map = (text: string) => (threads ? threads.map(text) : Promise.resolve(mapBlock(text, mapper!)));
   const reader = await pool.connect();
-  // A connection left in the middle of a COPY is closed, not reused.
-  const release = (failed: boolean) => reader.release(failed);
   let mapped = 0;
   let reported = 0;
   try {
     for (const statement of options.prepare ?? []) await reader.query(statement);
   } catch (err) {
-    release(true);
+    reader.release(true);
     await threads?.close();
     throw err;
   }
@@ -177,11 +175,12 @@ export async function copyPass(options: {
     await sideDone;
     onRows(mapped);
     for (const statement of options.cleanup ?? []) await reader.query(statement);
-    release(false);
+    reader.release();
     return { rows: mapped, written: into.rowCount, side: sideInto?.rowCount ?? 0 };
   } catch (err) {
+    // A connection left in the middle of a COPY is closed, not reused.
     sideLines?.destroy();
-    release(true);
+    reader.release(true);
     throw err;
   } finally {
     await threads?.close();

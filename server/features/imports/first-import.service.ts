@@ -1,8 +1,7 @@
 import { sql } from 'drizzle-orm';
-import type pg from 'pg';
 import type { MappingEntry } from '../../../common/mappings';
 import type { AppContext } from '../../context';
-import type { Db } from '../../db/client';
+import { type Db, withClientTransaction } from '../../db/client';
 import { isAddressRace } from '../../lib/pg-errors';
 import type { TaskContext } from '../../tasks/worker';
 import { copyPass } from './copy-pass';
@@ -11,7 +10,7 @@ import type { ImportPayload, ImportResult } from './import.service';
 import { markMappingApplied, saveDatasetHeaders, saveRawColumns } from './mapping.queries';
 import { compileSqlEmailCheck } from './record-mapper';
 import { attachPartition, createDetachedPartition, dropDetachedPartition } from './records.queries';
-import { storedRawColumns } from './row-mappers';
+import { IMPORT_WORK_COLUMNS, storedRawColumns } from './row-mappers';
 
 /**
  * Whether a first import can take the direct path: its mapping stores no column encrypted (the
@@ -65,12 +64,11 @@ export async function runFirstImport(
   // Against a much larger addresses table the e-mails are looked up one by one in e-mail order
   // (as runImport does); otherwise hashed.
   const lookups = (await estimatedAddressCount(tx)) > 4 * p.rows;
-  const sequence = await tx.execute<{ name: string }>(
-    sql`SELECT pg_get_serial_sequence('addresses', 'id') AS name`,
+  const sequence = await tx.execute<{ oid: number }>(
+    sql`SELECT pg_get_serial_sequence('addresses', 'id')::regclass::oid AS oid`,
   );
-  const next = `nextval('${sequence.rows[0].name.replaceAll("'", "''")}'::regclass)`;
-  await withConnection(pool, async (c) => {
-    await c.query('BEGIN');
+  const next = `nextval(${Number(sequence.rows[0].oid)}::oid::regclass)`;
+  await withClientTransaction(ctx.database, async (_firstsTx, c) => {
     await c.query(`SET LOCAL work_mem = '256MB'`);
     if (lookups) await c.query('SET LOCAL enable_hashjoin = off; SET LOCAL enable_mergejoin = off');
     // Two statements: the grouping can run on parallel workers, a statement calling nextval not.
@@ -83,7 +81,6 @@ export async function runFirstImport(
         SELECT k.ln, k.email, a.id FROM first_rows k LEFT JOIN addresses a ON a.email = k.email ORDER BY k.ln
       ) j`);
     await c.query(`ANALYZE ${firsts}`);
-    await c.query('COMMIT');
   });
   await tctx.progress(10);
   tctx.log.debug({ ms: lap() }, 'import: first rows and their address ids');
@@ -100,8 +97,7 @@ export async function runFirstImport(
     try {
       table = await createDetachedPartition(writer, p.datasetId);
       created = true;
-      await sider.query(`CREATE UNLOGGED TABLE ${side}
-        (ln bigint, email text COLLATE "C", attrs jsonb, hash text, patch jsonb, raw_hash text, stored text, key bigint)`);
+      await sider.query(`CREATE UNLOGGED TABLE ${side} (${IMPORT_WORK_COLUMNS})`);
       counts = await copyPass({
         pool,
         client: writer,
@@ -211,17 +207,5 @@ async function insertFirstAddresses(tx: Db, firsts: string): Promise<boolean> {
     await tx.execute(sql`ROLLBACK TO SAVEPOINT first_addresses`);
     await insert('ON CONFLICT (email) DO NOTHING');
     return true;
-  }
-}
-
-/** Runs `fn` on a connection of the pool; one that failed is closed, not reused. */
-async function withConnection(pool: pg.Pool, fn: (c: pg.PoolClient) => Promise<void>): Promise<void> {
-  const c = await pool.connect();
-  try {
-    await fn(c);
-    c.release();
-  } catch (err) {
-    c.release(true);
-    throw err;
   }
 }

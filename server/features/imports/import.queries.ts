@@ -71,7 +71,7 @@ export async function listOrphanStagingTables(db: DbOrTx): Promise<string[]> {
     WHERE t.schemaname = current_schema() AND t.tablename LIKE 'stg\\_%'
       AND NOT EXISTS (
         SELECT 1 FROM ${tasks} k
-        WHERE t.tablename IN ('stg_' || k.id, 'stg_' || k.id || '_side', 'stg_' || k.id || '_firsts')
+        WHERE (t.tablename = 'stg_' || k.id OR t.tablename LIKE 'stg\\_' || k.id || '\\_%')
           AND k.state NOT IN ('done', 'failed'))`);
   return result.rows.map((r) => r.tablename);
 }

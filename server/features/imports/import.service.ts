@@ -32,7 +32,7 @@ import {
   partitionState,
   recordsPartition,
 } from './records.queries';
-import { appendRawColumns, encryptedFields, storedRawColumns } from './row-mappers';
+import { appendRawColumns, encryptedFields, IMPORT_WORK_COLUMNS, storedRawColumns } from './row-mappers';
 
 // The upload refusals are shared with the browser (common/imports.ts).
 export { ImportMessages };
@@ -230,8 +230,7 @@ export async function runImport(ctx: AppContext, task: TaskRow, tctx: TaskContex
         known,
       };
       const work = workTable(task.id);
-      await tx.execute(sql`
-        CREATE UNLOGGED TABLE ${sql.raw(work)} (ln bigint, email text COLLATE "C", attrs jsonb, hash text, patch jsonb, raw_hash text, stored text, key bigint)`);
+      await tx.execute(sql.raw(`CREATE UNLOGGED TABLE ${work} (${IMPORT_WORK_COLUMNS})`));
       const columns = p.headers.map((_, i) => `s.c${i + 1}`).join(', ');
       // A re-import's rows come with their record's hashes and address id, from a temporary table
       // of the reading connection: the dataset's records with their e-mail, found by address id

@@ -2,6 +2,7 @@ import { createHash } from 'node:crypto';
 import { sql } from 'drizzle-orm';
 import type pg from 'pg';
 import type { DbOrTx } from '../../db/client';
+import { pgErrorCode } from '../../lib/pg-errors';
 
 // Statements on `records` and its partitions. The tasks that rewrite a dataset's records keep
 // their ordered series of set-based statements in their services (import, remap, delete from
@@ -83,18 +84,32 @@ const IS_DETACHED = `SELECT 1 FROM pg_class c WHERE c.oid = to_regclass(quote_id
  */
 export async function dropDetachedPartition(pool: pg.Pool, datasetId: string): Promise<boolean> {
   const name = recordsPartition(datasetId);
+  const isDetached = async (c: pg.PoolClient) => (await c.query(IS_DETACHED, [name])).rows.length > 0;
+  return (await dropTable(pool, name, isDetached)) !== 'busy';
+}
+
+/**
+ * Drops table `name` in a transaction of its own when `guard` (run first, in that transaction)
+ * allows it, waiting at most DROP_LOCK_TIMEOUT for its lock: 'busy' when the lock did not come,
+ * 'skipped' when the guard said no.
+ */
+async function dropTable(
+  pool: pg.Pool,
+  name: string,
+  guard?: (client: pg.PoolClient) => Promise<boolean>,
+): Promise<'dropped' | 'skipped' | 'busy'> {
   const client = await pool.connect();
   try {
     await client.query('BEGIN');
     await client.query(`SET LOCAL lock_timeout = '${DROP_LOCK_TIMEOUT}'`);
-    const detached = await client.query(IS_DETACHED, [name]);
-    if (detached.rows.length > 0) await client.query(`DROP TABLE "${name}"`);
+    const allowed = guard ? await guard(client) : true;
+    if (allowed) await client.query(`DROP TABLE IF EXISTS "${name}"`);
     await client.query('COMMIT');
-    return true;
+    return allowed ? 'dropped' : 'skipped';
   } catch (err) {
     await client.query('ROLLBACK').catch(() => {});
-    if ((err as { code?: string }).code !== LOCK_NOT_AVAILABLE) throw err;
-    return false;
+    if (pgErrorCode(err) !== LOCK_NOT_AVAILABLE) throw err;
+    return 'busy';
   } finally {
     client.release();
   }
@@ -137,21 +152,7 @@ export async function dropOrphanPartitions(pool: pg.Pool): Promise<string[]> {
       AND NOT EXISTS (SELECT 1 FROM datasets d WHERE lw_records_partition(d.id) = c.relname)
     ORDER BY 1`);
   const dropped: string[] = [];
-  for (const { name } of rows) {
-    const client = await pool.connect();
-    try {
-      await client.query('BEGIN');
-      await client.query(`SET LOCAL lock_timeout = '${DROP_LOCK_TIMEOUT}'`);
-      await client.query(`DROP TABLE IF EXISTS "${name}"`);
-      await client.query('COMMIT');
-      dropped.push(name);
-    } catch (err) {
-      await client.query('ROLLBACK').catch(() => {});
-      if ((err as { code?: string }).code !== LOCK_NOT_AVAILABLE) throw err;
-    } finally {
-      client.release();
-    }
-  }
+  for (const { name } of rows) if ((await dropTable(pool, name)) === 'dropped') dropped.push(name);
   return dropped;
 }
 
@@ -174,22 +175,11 @@ export async function dropDeadDetachedPartitions(pool: pg.Pool): Promise<string[
     ORDER BY 1`);
   const dropped: string[] = [];
   for (const { name, id } of rows) {
-    const client = await pool.connect();
-    try {
-      await client.query('BEGIN');
-      const locked = await client.query('SELECT id FROM datasets WHERE id = $1 FOR UPDATE SKIP LOCKED', [id]);
-      const still = await client.query(IS_DETACHED, [name]);
-      if (locked.rows.length > 0 && still.rows.length > 0) {
-        await client.query(`DROP TABLE "${name}"`);
-        dropped.push(name);
-      }
-      await client.query('COMMIT');
-    } catch (err) {
-      await client.query('ROLLBACK').catch(() => {});
-      throw err;
-    } finally {
-      client.release();
-    }
+    const result = await dropTable(pool, name, async (c) => {
+      const locked = await c.query('SELECT id FROM datasets WHERE id = $1 FOR UPDATE SKIP LOCKED', [id]);
+      return locked.rows.length > 0 && (await c.query(IS_DETACHED, [name])).rows.length > 0;
+    });
+    if (result === 'dropped') dropped.push(name);
   }
   return dropped;
 }

@@ -38,16 +38,13 @@ export async function runRemap(ctx: AppContext, task: TaskRow, tctx: TaskContext
     await tx.execute(
       sql`CREATE UNLOGGED TABLE ${sql.raw(work)} (key bigint, patch text, attrs text, hash text, excluded boolean, raw_hash text)`,
     );
+    const values = fields.map((f) => (position(f) > 0 ? `raw[${position(f)}]` : 'NULL::text')).join(', ');
     const { rows: read } = await copyPass({
       pool: ctx.database.pool,
       client,
       // The raw values of the mapped fields by position (NULL for a field no file had), then the
       // key and the stored row hash (unchanged records are left out of the work table).
-      select: `SELECT ${fields
-        .map((f) => (position(f) > 0 ? `raw[${position(f)}]` : 'NULL::text'))
-        .join(
-          ', ',
-        )}, address_id, row_hash FROM records WHERE dataset_id = ${client.escapeLiteral(datasetId)}`,
+      select: `SELECT ${values}, address_id, row_hash FROM records WHERE dataset_id = ${client.escapeLiteral(datasetId)}`,
       target: work,
       spec,
       keys,

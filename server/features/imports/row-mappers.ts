@@ -45,6 +45,10 @@ export type MapSpec =
       mappings: MappingEntry[];
     };
 
+/** The columns of an import's work table: one line of the import (and the direct pass's side) mapper. */
+export const IMPORT_WORK_COLUMNS =
+  'ln bigint, email text COLLATE "C", attrs jsonb, hash text, patch jsonb, raw_hash text, stored text, key bigint';
+
 /**
  * The raw columns a remap reads from each record, in order: the dataset's headers, then the
  * other columns its mapping reads (kept in raw from an earlier file).
