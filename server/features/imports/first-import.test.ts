@@ -4,8 +4,9 @@ import { columnMapping as col, type MappingEntry } from '../../../common/mapping
 import { createTestApp, type TestApp } from '../../test/app';
 import { makeSession } from '../../test/factories';
 import { importFile, recordsOf, setupDataset, uploadFile, waitForTask } from '../../test/imports';
-import { canImportDirectly } from './first-import.service';
-import { getRecordCount } from './import.queries';
+import { failTask, insertTask } from '../tasks/task.queries';
+import { canImportDirectly, getFirstImportTables } from './first-import.service';
+import { getRecordCount, listOrphanStagingTables } from './import.queries';
 import { compileSqlEmailCheck, isSqlValidEmail, normalizeEmail } from './record-mapper';
 import { createDetachedPartition, dropDeadDetachedPartitions, recordsPartition } from './records.queries';
 
@@ -232,6 +233,23 @@ describe('a first import written straight from the mapping pass', () => {
     const physical = await q(`SELECT address_id FROM records WHERE dataset_id = $1`, [s.datasetId]);
     const ids = physical.rows.map((r) => Number(r.address_id));
     expect(ids).toEqual([...ids].sort((x, y) => x - y));
+  });
+});
+
+describe('the tables named after a staging table', () => {
+  it('are left to a live task and swept once it is over', async () => {
+    const task = await insertTask(t.database.db, { type: 'import', state: 'parsing' });
+    const names = ['', ...Object.values(getFirstImportTables(''))].map((suffix) => `stg_${task.id}${suffix}`);
+    for (const name of names) await q(`CREATE UNLOGGED TABLE ${name} (ln bigint)`);
+    try {
+      expect((await listOrphanStagingTables(t.database.db)).filter((n) => names.includes(n))).toEqual([]);
+      await failTask(t.database.db, task.id, 'weg');
+      expect((await listOrphanStagingTables(t.database.db)).filter((n) => names.includes(n)).sort()).toEqual(
+        [...names].sort(),
+      );
+    } finally {
+      for (const name of names) await q(`DROP TABLE IF EXISTS ${name}`);
+    }
   });
 });
 

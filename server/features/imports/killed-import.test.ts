@@ -98,6 +98,11 @@ describe('a killed import', () => {
     expect(failed?.state).toBe('failed');
     for (let i = 0; i < 200 && (await exists()); i++) await new Promise((r) => setTimeout(r, 50));
     expect(await exists()).toBe(false);
+    // Its staging table and the first-row and side tables named after it are swept too.
+    const staging = await t.database.pool.query(
+      `SELECT tablename FROM pg_tables WHERE tablename LIKE 'stg\\_%'`,
+    );
+    expect(staging.rows).toEqual([]);
     expect(await recordsOf(t, s.datasetId)).toEqual([]);
     const addresses = await t.database.pool.query(
       `SELECT count(*)::int AS n FROM addresses WHERE email LIKE 'eerst%'`,
