@@ -9,6 +9,8 @@
 //   BENCH_EMAIL_ORDER=random npx tsx bench/import.ts   e-mails in an order unrelated to the file's
 //   BENCH_LOG_LEVEL=debug npx tsx bench/import.ts     the server's log with each import step's time
 //   BENCH_SERVER_NODE_ARGS="--cpu-prof --cpu-prof-dir=/tmp/prof" npx tsx bench/import.ts   profile it
+//   BENCH_KEEP_FILE=/tmp/partner.csv npx tsx bench/import.ts   keep the generated file there, or reuse it
+//   BENCH_FIRST_ONLY=1 npx tsx bench/import.ts        only the first import (quicker runs to compare)
 import { execFileSync, spawn } from 'node:child_process';
 import crypto from 'node:crypto';
 import fs from 'node:fs';
@@ -24,7 +26,9 @@ const existing = Number(process.env.BENCH_EXISTING_ADDRESSES ?? 0);
 const shuffled = process.env.BENCH_EMAIL_ORDER === 'random';
 const work = fs.mkdtempSync(path.join(os.tmpdir(), 'lijstwerk-bench-'));
 fs.chmodSync(work, 0o711); // the embedded PostgreSQL runs as 'postgres' when we are root
-const file = path.join(work, 'partner.csv');
+const keptFile = process.env.BENCH_KEEP_FILE;
+const file = keptFile ?? path.join(work, 'partner.csv');
+const firstOnly = process.env.BENCH_FIRST_ONLY === '1';
 const port = 18700 + Math.floor(Math.random() * 200);
 
 let adminUrl = process.env.DATABASE_URL;
@@ -43,8 +47,11 @@ const url = new URL(adminUrl);
 url.pathname = `/${dbName}`;
 const databaseUrl = url.toString();
 
-console.log(`Generating ${rows.toLocaleString('en')} rows ...`);
-await generatePartnerCsv(file, rows, 1, shuffled);
+if (keptFile && fs.existsSync(keptFile)) console.log(`Reusing ${keptFile}`);
+else {
+  console.log(`Generating ${rows.toLocaleString('en')} rows ...`);
+  await generatePartnerCsv(file, rows, 1, shuffled);
+}
 const bytes = fs.statSync(file).size;
 console.log(`  ${(bytes / 1e6).toFixed(1)} MB, Windows-1252, ';'-separated, ${BENCH_HEADERS.length} columns`);
 
@@ -98,12 +105,14 @@ try {
   let t0 = performance.now();
   let result = await client.importFile(partnerId, datasetName, file);
   phases.push(['first import', (performance.now() - t0) / 1000, result]);
-  t0 = performance.now();
-  result = await client.importFile(partnerId, datasetName, file);
-  phases.push(['re-import (unchanged)', (performance.now() - t0) / 1000, result]);
-  t0 = performance.now();
-  result = await client.remap(partnerId, datasetId);
-  phases.push(['remap', (performance.now() - t0) / 1000, result]);
+  if (!firstOnly) {
+    t0 = performance.now();
+    result = await client.importFile(partnerId, datasetName, file);
+    phases.push(['re-import (unchanged)', (performance.now() - t0) / 1000, result]);
+    t0 = performance.now();
+    result = await client.remap(partnerId, datasetId);
+    phases.push(['remap', (performance.now() - t0) / 1000, result]);
+  }
 
   const peakKb = Number(
     /VmHWM:\s+(\d+)/.exec(fs.readFileSync(`/proc/${server.pid}/status`, 'utf8'))?.[1] ?? 0,

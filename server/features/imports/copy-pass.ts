@@ -4,9 +4,10 @@ import { pipeline } from 'node:stream/promises';
 import { Worker } from 'node:worker_threads';
 import type pg from 'pg';
 import { from as copyFrom, to as copyTo } from 'pg-copy-streams';
+import { BINARY_HEADER, BINARY_TRAILER } from './copy-binary';
 import { type MappedBlock, mapBlock } from './copy-text';
 import type { ColumnKeys } from './crypto';
-import { createRowMapper, type MapSpec } from './row-mappers';
+import { createRowMapper, type MapSpec, writesBinary } from './row-mappers';
 
 /** Below this many rows a pass maps on the main thread: starting workers would cost more. */
 export const WORKER_THRESHOLD = 50_000;
@@ -117,7 +118,11 @@ export async function copyPass(options: {
     throw err;
   }
   const source = reader.query(copyTo(`COPY (${select}) TO STDOUT`));
-  const into = client.query(copyFrom(`COPY ${target} FROM STDIN`));
+  // A binary mapper's rows are byte strings (copy-binary.ts), framed by the binary header and trailer.
+  const binary = writesBinary(spec);
+  // A binary mapper takes its blocks as byte strings (RowMapper.binary).
+  const encoding = binary ? 'latin1' : 'utf8';
+  const into = client.query(copyFrom(`COPY ${target} FROM STDIN${binary ? ' WITH (FORMAT binary)' : ''}`));
   const sideInto = options.side
     ? options.side.client.query(copyFrom(`COPY ${options.side.target} FROM STDIN`))
     : null;
@@ -132,8 +137,10 @@ export async function copyPass(options: {
   };
   // Blocks of whole rows go out to be mapped; at most `inFlight` wait, answers come back in order.
   const inFlight = Math.max(2, threadCount * 3);
-  async function* lines(): AsyncGenerator<string> {
+  async function* lines(): AsyncGenerator<string | Buffer> {
     const pending: Promise<MappedBlock>[] = [];
+    const output = (out: string) => (binary ? Buffer.from(out, 'latin1') : out);
+    if (binary) yield BINARY_HEADER;
     const done = async () => {
       const { out, side, rows } = await pending.shift()!;
       mapped += rows;
@@ -156,17 +163,18 @@ export async function copyPass(options: {
         continue;
       }
       rest = cut + 1 < data.length ? data.subarray(cut + 1) : null;
-      if (cut > 0) pending.push(settled(map(data.toString('utf8', 0, cut))));
+      if (cut > 0) pending.push(settled(map(data.toString(encoding, 0, cut))));
       while (pending.length >= inFlight) {
         const out = await done();
-        if (out !== '') yield out;
+        if (out !== '') yield output(out);
       }
     }
-    if (rest && rest.length > 0) pending.push(settled(map(rest.toString('utf8'))));
+    if (rest && rest.length > 0) pending.push(settled(map(rest.toString(encoding))));
     while (pending.length > 0) {
       const out = await done();
-      if (out !== '') yield out;
+      if (out !== '') yield output(out);
     }
+    if (binary) yield BINARY_TRAILER;
     sideLines?.end();
   }
 

@@ -31,12 +31,21 @@ export function copyValue(value: string | null): string {
  */
 export interface RowMapper {
   rawFields: number;
-  /** The row's output line ('' when the row goes nowhere or to the side output). */
-  map(fields: (string | null)[], rawText: string): string;
+  /**
+   * The row's output line ('' when the row goes nowhere or to the side output). A binary mapper
+   * also gets the fields as UTF-8 byte strings (`bytes`, the same array when the row is ASCII).
+   */
+  map(fields: (string | null)[], rawText: string, bytes?: (string | null)[]): string;
   /** The side output gathered since the last call (lines with their breaks), if the mapper has one. */
   takeSide?(): string;
-  /** A field passed to `map` as its COPY text, not decoded (the mapper writes it out as it came). */
-  verbatimField?: number;
+  /**
+   * Whether `map` returns rows of binary COPY (copy-binary.ts) as byte strings, not text lines.
+   * Its blocks come as byte strings of the UTF-8 rows (`Buffer.toString('latin1')`), so that values
+   * go out as they came and the output stays a one-byte string (one whose pieces were cut from a
+   * decoded block with one character above 255 is two-byte, and several times slower to write
+   * out); the output goes in as bytes, without line breaks, between the binary header and trailer.
+   */
+  binary?: boolean;
 }
 
 /** What a block of rows maps to: the output lines, the side output's lines, the rows read. */
@@ -46,17 +55,37 @@ export interface MappedBlock {
   rows: number;
 }
 
-/** Maps a block of complete COPY text rows (without the final line break) to output lines. */
+/** Decodes the fields of a COPY text row in place. */
+function decodeFields(fields: (string | null)[]): (string | null)[] {
+  for (let i = 0; i < fields.length; i++) {
+    const f = fields[i] as string;
+    if (f.includes('\\')) fields[i] = copyField(f);
+  }
+  return fields;
+}
+
+const HIGH_BYTE = /[\u0080-\u00ff]/;
+
+/**
+ * Maps a block of complete COPY text rows (without the final line break) to output lines. For a
+ * binary mapper the block is a byte string of UTF-8 (RowMapper.binary).
+ */
 export function mapBlock(text: string, mapper: RowMapper): MappedBlock {
   const { rawFields } = mapper;
-  const verbatim = mapper.verbatimField ?? -1;
+  const binary = mapper.binary === true;
+  const lineBreak = binary ? '' : '\n';
   let out = '';
   let rows = 0;
   let start = 0;
   while (start < text.length) {
     let end = text.indexOf('\n', start);
     if (end < 0) end = text.length;
-    const line = text.slice(start, end);
+    let line = text.slice(start, end);
+    let bytes: (string | null)[] | undefined;
+    if (binary && HIGH_BYTE.test(line)) {
+      bytes = decodeFields(line.split('\t'));
+      line = Buffer.from(line, 'latin1').toString('utf8');
+    }
     const fields: (string | null)[] = line.split('\t');
     let rawText = line;
     if (fields.length > rawFields) {
@@ -64,14 +93,11 @@ export function mapBlock(text: string, mapper: RowMapper): MappedBlock {
       for (let i = 0; i < rawFields; i++) length += (fields[i] as string).length;
       rawText = line.slice(0, length);
     }
-    for (let i = 0; i < fields.length; i++) {
-      const f = fields[i] as string;
-      if (i !== verbatim && f.includes('\\')) fields[i] = copyField(f);
-    }
+    decodeFields(fields);
     start = end + 1;
     rows++;
-    const mapped = mapper.map(fields, rawText);
-    if (mapped !== '') out += `${mapped}\n`;
+    const mapped = mapper.map(fields, rawText, binary ? (bytes ?? fields) : undefined);
+    if (mapped !== '') out += mapped + lineBreak;
   }
   return { out, side: mapper.takeSide?.() ?? '', rows };
 }

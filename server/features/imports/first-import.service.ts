@@ -101,8 +101,7 @@ export async function runFirstImport(
       counts = await copyPass({
         pool,
         client: writer,
-        select: `SELECT ${columns}, s.ln, ARRAY[${columns}]::text[], f.id
-          FROM ${staging} s LEFT JOIN ${firsts} f ON f.ln = s.ln`,
+        select: `SELECT ${columns}, s.ln, f.id FROM ${staging} s LEFT JOIN ${firsts} f ON f.ln = s.ln`,
         target: `"${table}" (dataset_id, address_id, raw, attrs, row_hash, raw_hash)`,
         side: { client: sider, target: side },
         spec: {

@@ -1,4 +1,5 @@
 import type { MappingEntry } from '../../../common/mappings';
+import { field, int8Field, jsonbField, rowStart, textArrayField, textField } from './copy-binary';
 import { copyValue, type RowMapper } from './copy-text';
 import { blindIndexKey, type ColumnKeys } from './crypto';
 import {
@@ -44,6 +45,11 @@ export type MapSpec =
       headers: string[];
       mappings: MappingEntry[];
     };
+
+/** Whether the mapper of `spec` writes binary COPY rows (RowMapper.binary): a first import's direct pass. */
+export function writesBinary(spec: MapSpec): boolean {
+  return spec.kind === 'direct';
+}
 
 /** The columns of an import's work table: one line of the import (and the direct pass's side) mapper. */
 export const IMPORT_WORK_COLUMNS =
@@ -143,25 +149,24 @@ export function createRowMapper(spec: MapSpec, keys: ColumnKeys): RowMapper {
 }
 
 /**
- * The direct pass of a first import: input `c1..cN, ln, raw (the text[] of c1..cN), address id`,
- * the id given on the first row of each e-mail SQL takes for valid (compileSqlEmailCheck). Such a
- * row becomes a record line `dataset_id, address_id, raw, attrs, row_hash, raw_hash`; a later row
- * with such an e-mail repeats it and is left out; any other row with a valid e-mail goes to the
- * side output as an import work-table line (its address is found afterwards).
+ * The direct pass of a first import: input `c1..cN, ln, address id`, the id given on the first row
+ * of each e-mail SQL takes for valid (compileSqlEmailCheck). Such a row becomes a record row
+ * `dataset_id, address_id, raw, attrs, row_hash, raw_hash` in binary COPY (copy-binary.ts); a
+ * later row with such an e-mail repeats it and is left out; any other row with a valid e-mail goes
+ * to the side output as an import work-table line in COPY text (its address is found afterwards).
  */
 function createDirectMapper(spec: Extract<MapSpec, { kind: 'direct' }>, keys: ColumnKeys): RowMapper {
   const mapper = new RecordMapper(spec.headers, spec.mappings, keys);
   const raw = new RawEncoder(spec.headers, spec.headers.length, mapper.encryptedSources, keys);
   if (raw.patches) throw new Error('a direct pass stores no encrypted column');
   const last = spec.headers.length;
-  const dataset = copyValue(spec.datasetId);
+  const start = rowStart(6) + textField(spec.datasetId);
   let side = '';
   return {
     rawFields: last,
-    // The raw array goes out as PostgreSQL wrote it (COPY text in, COPY text out).
-    verbatimField: last + 1,
-    map(values, rawText) {
-      const address = values[last + 2];
+    binary: writesBinary(spec),
+    map(values, rawText, bytes) {
+      const address = values[last + 1];
       // Without an address id: a repeat of an e-mail SQL took (left out), or a row for the side
       // (with an id the e-mail is valid: SQL's check implies normalizeEmail's).
       let email: string | null = null;
@@ -174,7 +179,14 @@ function createDirectMapper(spec: Extract<MapSpec, { kind: 'direct' }>, keys: Co
       const [attrs, attrsHash] = mapper.attrs(values);
       const hash = rowHash(rawHash, attrsHash);
       if (address !== null)
-        return `${dataset}\t${address}\t${values[last + 1]}\t${copyValue(attrs)}\t${hash}\t${rawHash}`;
+        return (
+          start +
+          int8Field(Number(address)) +
+          textArrayField(bytes ?? values, last) +
+          jsonbField(attrs) +
+          field(hash) +
+          field(rawHash)
+        );
       side += `${values[last]}\t${copyValue(email)}\t${copyValue(attrs)}\t${hash}\t\\N\t${rawHash}\t\\N\t\\N\n`;
       return '';
     },
