@@ -4,18 +4,7 @@ import { from as copyFrom } from 'pg-copy-streams';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type Database, openDatabase } from '../../db/client';
 import { createTestDatabase, dropTestDatabase } from '../../test/app';
-import {
-  BINARY_HEADER,
-  BINARY_TRAILER,
-  field,
-  int8Field,
-  int32,
-  jsonbField,
-  rowStart,
-  textArrayField,
-  textField,
-  utf8Bytes,
-} from './copy-binary';
+import { BINARY_HEADER, BINARY_TRAILER, BinaryWriter, utf8Bytes } from './copy-binary';
 
 let url: string;
 let database: Database;
@@ -55,18 +44,20 @@ describe('binary COPY rows', () => {
     const client = await database.pool.connect();
     try {
       await client.query('CREATE TEMP TABLE bin (id bigint, raw text[], attrs jsonb, note text)');
-      let body = '';
+      // A small first buffer: the writer grows it row by row.
+      const writer = new BinaryWriter(16);
       for (const r of rows) {
-        const bytes = r.raw.map((v) => (v === null ? null : utf8Bytes(v)));
-        body +=
-          rowStart(4) +
-          int8Field(r.id) +
-          textArrayField(bytes, bytes.length) +
-          jsonbField(JSON.stringify(r.attrs)) +
-          textField(r.note);
+        writer.rowStart(4);
+        writer.int8(r.id);
+        writer.textArray(
+          r.raw.map((v) => (v === null ? null : utf8Bytes(v))),
+          r.raw.length,
+        );
+        writer.jsonb(JSON.stringify(r.attrs));
+        writer.text(r.note);
       }
       await pipeline(
-        Readable.from([BINARY_HEADER, Buffer.from(body, 'latin1'), BINARY_TRAILER]),
+        Readable.from([BINARY_HEADER, writer.take(), BINARY_TRAILER]),
         client.query(copyFrom('COPY bin FROM STDIN WITH (FORMAT binary)')),
       );
       const stored = await client.query<{
@@ -85,12 +76,19 @@ describe('binary COPY rows', () => {
     }
   });
 
-  it('encode lengths and text as PostgreSQL reads them', () => {
-    expect(int32(5)).toBe('\0\0\0\x05');
-    expect(int32(70_000)).toBe('\0\x01\x11\x70');
-    expect(int32(-1)).toBe('\xff\xff\xff\xff');
+  it('are written with big-endian lengths, -1 for NULL, text as UTF-8', () => {
+    const writer = new BinaryWriter();
+    writer.rowStart(3);
+    writer.text(null);
+    writer.text('ë’😀');
+    writer.int8(2 ** 32 + 7);
+    expect([...writer.take()]).toEqual([
+      ...[0, 3],
+      ...[255, 255, 255, 255],
+      ...[0, 0, 0, 9, ...Buffer.from('ë’😀', 'utf8')],
+      ...[0, 0, 0, 8, 0, 0, 0, 1, 0, 0, 0, 7],
+    ]);
     expect(utf8Bytes('abc')).toBe('abc');
-    expect(Buffer.from(utf8Bytes('ë’😀'), 'latin1')).toEqual(Buffer.from('ë’😀', 'utf8'));
-    expect(field(null)).toBe('\xff\xff\xff\xff');
+    expect(writer.take().length).toBe(0);
   });
 });

@@ -33,7 +33,7 @@ class MapperThreads {
       });
       worker.on(
         'message',
-        (m: { seq: number; out?: string; side?: string; rows?: number; error?: string }) => {
+        (m: { seq: number; out?: string | Uint8Array; side?: string; rows?: number; error?: string }) => {
           const waiter = this.waiting.get(m.seq);
           this.waiting.delete(m.seq);
           if (m.error !== undefined) waiter?.reject(new Error(m.error));
@@ -118,9 +118,9 @@ export async function copyPass(options: {
     throw err;
   }
   const source = reader.query(copyTo(`COPY (${select}) TO STDOUT`));
-  // A binary mapper's rows are byte strings (copy-binary.ts), framed by the binary header and trailer.
+  // A binary mapper's rows go in between the binary header and trailer; it takes its blocks as
+  // byte strings (RowMapper.writer).
   const binary = writesBinary(spec);
-  // A binary mapper takes its blocks as byte strings (RowMapper.binary).
   const encoding = binary ? 'latin1' : 'utf8';
   const into = client.query(copyFrom(`COPY ${target} FROM STDIN${binary ? ' WITH (FORMAT binary)' : ''}`));
   const sideInto = options.side
@@ -139,7 +139,11 @@ export async function copyPass(options: {
   const inFlight = Math.max(2, threadCount * 3);
   async function* lines(): AsyncGenerator<string | Buffer> {
     const pending: Promise<MappedBlock>[] = [];
-    const output = (out: string) => (binary ? Buffer.from(out, 'latin1') : out);
+    // Binary rows come back from a worker thread as a Uint8Array.
+    const output = (out: string | Uint8Array) =>
+      typeof out === 'string' || Buffer.isBuffer(out)
+        ? out
+        : Buffer.from(out.buffer, out.byteOffset, out.length);
     if (binary) yield BINARY_HEADER;
     const done = async () => {
       const { out, side, rows } = await pending.shift()!;
@@ -166,13 +170,13 @@ export async function copyPass(options: {
       if (cut > 0) pending.push(settled(map(data.toString(encoding, 0, cut))));
       while (pending.length >= inFlight) {
         const out = await done();
-        if (out !== '') yield output(out);
+        if (out.length > 0) yield output(out);
       }
     }
     if (rest && rest.length > 0) pending.push(settled(map(rest.toString(encoding))));
     while (pending.length > 0) {
       const out = await done();
-      if (out !== '') yield output(out);
+      if (out.length > 0) yield output(out);
     }
     if (binary) yield BINARY_TRAILER;
     sideLines?.end();

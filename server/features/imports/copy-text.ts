@@ -24,6 +24,8 @@ export function copyValue(value: string | null): string {
   );
 }
 
+import type { BinaryWriter } from './copy-binary';
+
 /**
  * What a pass applies to each row: `map` gets the row's fields (decoded) and the COPY text of its
  * first `rawFields` fields as they came (the raw text the raw hash is taken of), and returns one
@@ -39,18 +41,16 @@ export interface RowMapper {
   /** The side output gathered since the last call (lines with their breaks), if the mapper has one. */
   takeSide?(): string;
   /**
-   * Whether `map` returns rows of binary COPY (copy-binary.ts) as byte strings, not text lines.
-   * Its blocks come as byte strings of the UTF-8 rows (`Buffer.toString('latin1')`), so that values
-   * go out as they came and the output stays a one-byte string (one whose pieces were cut from a
-   * decoded block with one character above 255 is two-byte, and several times slower to write
-   * out); the output goes in as bytes, without line breaks, between the binary header and trailer.
+   * Where `map` writes its rows when they are binary COPY (and returns ''). Its blocks then come
+   * as byte strings of the UTF-8 rows (`Buffer.toString('latin1')`), so that raw values go out as
+   * the bytes they came as, and the output goes in between the binary header and trailer.
    */
-  binary?: boolean;
+  writer?: BinaryWriter;
 }
 
-/** What a block of rows maps to: the output lines, the side output's lines, the rows read. */
+/** What a block of rows maps to: the output (lines, or binary rows), the side output's lines, the rows read. */
 export interface MappedBlock {
-  out: string;
+  out: string | Uint8Array;
   side: string;
   rows: number;
 }
@@ -68,12 +68,11 @@ const HIGH_BYTE = /[\u0080-\u00ff]/;
 
 /**
  * Maps a block of complete COPY text rows (without the final line break) to output lines. For a
- * binary mapper the block is a byte string of UTF-8 (RowMapper.binary).
+ * binary mapper the block is a byte string of UTF-8 (RowMapper.writer).
  */
 export function mapBlock(text: string, mapper: RowMapper): MappedBlock {
-  const { rawFields } = mapper;
-  const binary = mapper.binary === true;
-  const lineBreak = binary ? '' : '\n';
+  const { rawFields, writer } = mapper;
+  const binary = writer !== undefined;
   let out = '';
   let rows = 0;
   let start = 0;
@@ -97,7 +96,7 @@ export function mapBlock(text: string, mapper: RowMapper): MappedBlock {
     start = end + 1;
     rows++;
     const mapped = mapper.map(fields, rawText, binary ? (bytes ?? fields) : undefined);
-    if (mapped !== '') out += mapped + lineBreak;
+    if (mapped !== '') out += `${mapped}\n`;
   }
-  return { out, side: mapper.takeSide?.() ?? '', rows };
+  return { out: writer ? writer.take() : out, side: mapper.takeSide?.() ?? '', rows };
 }

@@ -2,7 +2,7 @@ import crypto from 'node:crypto';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { columnMapping, type MappingEntry } from '../../../common/mappings';
-import { copyField, copyValue, mapBlock } from './copy-text';
+import { copyField, copyValue, mapBlock, type RowMapper } from './copy-text';
 import { blindIndex, type ColumnKeys, decryptValue, isEncrypted } from './crypto';
 import { normalizeEmail, RawEncoder, RecordMapper, rowHash } from './record-mapper';
 import { createRowMapper } from './row-mappers';
@@ -168,6 +168,9 @@ describe('createRowMapper (import)', () => {
   });
 });
 
+/** A text mapper's output of a block. */
+const mapText = (text: string, mapper: RowMapper) => mapBlock(text, mapper).out as string;
+
 describe('import and remap hashes', () => {
   const headers = ['email', 'naam', 'plaats', 'datum'];
   const rows: (string | null)[][] = [
@@ -176,8 +179,8 @@ describe('import and remap hashes', () => {
   ];
   const copyLine = (values: (string | null)[]) => values.map(copyValue).join('\t');
   const hashes = (mapper: ReturnType<typeof createRowMapper>, lines: string[], at: [number, number]) =>
-    mapBlock(lines.join('\n'), mapper)
-      .out.trimEnd()
+    mapText(lines.join('\n'), mapper)
+      .trimEnd()
       .split('\n')
       .map((l) => [l.split('\t')[at[0]], l.split('\t')[at[1]]]);
 
@@ -189,8 +192,8 @@ describe('import and remap hashes', () => {
         columnMapping('datum', 'day', { date: 'D-M-YYYY' }),
       ];
       const importer = createRowMapper({ kind: 'import', headers, emailIndex: 0, mappings }, keys);
-      const imported = mapBlock(rows.map((r, i) => `${copyLine(r)}\t${i + 1}`).join('\n'), importer)
-        .out.trimEnd()
+      const imported = mapText(rows.map((r, i) => `${copyLine(r)}\t${i + 1}`).join('\n'), importer)
+        .trimEnd()
         .split('\n')
         .map((l) => l.split('\t'));
       // What PostgreSQL stores: jsonb_object of the headers with the import's patch laid over it;
@@ -208,10 +211,10 @@ describe('import and remap hashes', () => {
       );
       expect(remapped).toEqual(imported.map((l) => [l[3], l[5]]));
       // The remap changes nothing of raw (no patch) and maps the same attrs (ciphertext aside).
-      const out = mapBlock(
+      const out = mapText(
         stored.map((raw, i) => `${copyLine(headers.map((h) => raw[h]))}\t${i + 1}`).join('\n'),
         remapper,
-      ).out;
+      );
       expect(
         out
           .trimEnd()
@@ -226,10 +229,10 @@ describe('import and remap hashes', () => {
     const importer = createRowMapper({ kind: 'import', headers, emailIndex: 0, mappings }, keys);
     const [imported] = hashes(importer, [`${copyLine(rows[0])}\t1`], [3, 5]);
     const remap = (withMappings: MappingEntry[], storedHash: string) =>
-      mapBlock(
+      mapText(
         `${copyLine(rows[0])}\t7\t${storedHash}`,
         createRowMapper({ kind: 'remap', headers, mappings: withMappings }, keys),
-      ).out;
+      );
     expect(remap(mappings, imported[0])).toBe('');
     // Another mapping gives another hash; a filter that now matches gives the excluded line.
     expect(remap([columnMapping('naam', 'lastName', { lower: true })], imported[0]).split('\t')[0]).toBe('7');
@@ -259,8 +262,8 @@ describe('import and remap hashes', () => {
   it('encrypts, on remap, a stored plain value of a column that became encrypted', () => {
     const mappings: MappingEntry[] = [columnMapping('naam', 'lastName', { encrypted: true })];
     const remapper = createRowMapper({ kind: 'remap', headers, mappings }, keys);
-    const line = mapBlock(`${copyLine(['a@b.nl', 'Jansen', null, null])}\t9`, remapper)
-      .out.trimEnd()
+    const line = mapText(`${copyLine(['a@b.nl', 'Jansen', null, null])}\t9`, remapper)
+      .trimEnd()
       .split('\t');
     const patch = JSON.parse(copyField(line[1]) ?? '{}');
     expect(decryptValue(keys, patch.naam)).toBe('Jansen');

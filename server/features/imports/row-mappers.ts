@@ -1,5 +1,5 @@
 import type { MappingEntry } from '../../../common/mappings';
-import { field, int8Field, jsonbField, rowStart, textArrayField, textField } from './copy-binary';
+import { BinaryWriter, utf8Bytes } from './copy-binary';
 import { copyValue, type RowMapper } from './copy-text';
 import { blindIndexKey, type ColumnKeys } from './crypto';
 import {
@@ -46,7 +46,7 @@ export type MapSpec =
       mappings: MappingEntry[];
     };
 
-/** Whether the mapper of `spec` writes binary COPY rows (RowMapper.binary): a first import's direct pass. */
+/** Whether the mapper of `spec` writes binary COPY rows (RowMapper.writer): a first import's direct pass. */
 export function writesBinary(spec: MapSpec): boolean {
   return spec.kind === 'direct';
 }
@@ -151,7 +151,7 @@ export function createRowMapper(spec: MapSpec, keys: ColumnKeys): RowMapper {
 /**
  * The direct pass of a first import: input `c1..cN, ln, address id`, the id given on the first row
  * of each e-mail SQL takes for valid (compileSqlEmailCheck). Such a row becomes a record row
- * `dataset_id, address_id, raw, attrs, row_hash, raw_hash` in binary COPY (copy-binary.ts); a
+ * `dataset_id, address_id, raw, attrs, row_hash, raw_hash` in binary COPY (RowMapper.writer); a
  * later row with such an e-mail repeats it and is left out; any other row with a valid e-mail goes
  * to the side output as an import work-table line in COPY text (its address is found afterwards).
  */
@@ -160,11 +160,12 @@ function createDirectMapper(spec: Extract<MapSpec, { kind: 'direct' }>, keys: Co
   const raw = new RawEncoder(spec.headers, spec.headers.length, mapper.encryptedSources, keys);
   if (raw.patches) throw new Error('a direct pass stores no encrypted column');
   const last = spec.headers.length;
-  const start = rowStart(6) + textField(spec.datasetId);
+  const dataset = utf8Bytes(spec.datasetId);
+  const writer = new BinaryWriter();
   let side = '';
   return {
     rawFields: last,
-    binary: writesBinary(spec),
+    writer,
     map(values, rawText, bytes) {
       const address = values[last + 1];
       // Without an address id: a repeat of an e-mail SQL took (left out), or a row for the side
@@ -178,15 +179,16 @@ function createDirectMapper(spec: Extract<MapSpec, { kind: 'direct' }>, keys: Co
       const rawHash = rowHash(raw.text(values, rawText), '');
       const [attrs, attrsHash] = mapper.attrs(values);
       const hash = rowHash(rawHash, attrsHash);
-      if (address !== null)
-        return (
-          start +
-          int8Field(Number(address)) +
-          textArrayField(bytes ?? values, last) +
-          jsonbField(attrs) +
-          field(hash) +
-          field(rawHash)
-        );
+      if (address !== null) {
+        writer.rowStart(6);
+        writer.bytes(dataset);
+        writer.int8(Number(address));
+        writer.textArray(bytes ?? values, last);
+        writer.jsonb(attrs);
+        writer.bytes(hash);
+        writer.bytes(rawHash);
+        return '';
+      }
       side += `${values[last]}\t${copyValue(email)}\t${copyValue(attrs)}\t${hash}\t\\N\t${rawHash}\t\\N\t\\N\n`;
       return '';
     },
