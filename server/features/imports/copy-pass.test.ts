@@ -5,7 +5,7 @@ import { type Database, openDatabase, withClientTransaction } from '../../db/cli
 import { createTestDatabase, dropTestDatabase } from '../../test/app';
 import { copyPass, WORKER_THRESHOLD } from './copy-pass';
 import type { ColumnKeys } from './crypto';
-import type { MapSpec } from './row-mappers';
+import { IMPORT_WORK_COLUMNS, type MapSpec } from './row-mappers';
 
 const keys: ColumnKeys = { encryptionKey: crypto.randomBytes(32), indexKey: crypto.randomBytes(32) };
 const spec: MapSpec = {
@@ -73,6 +73,57 @@ describe('copyPass', () => {
       `1|persoon1@voorbeeld.nl|{"day": "1951-02-02 00:00:00", "lastName": "zoë\\t\\"van\\" \\\\ dijk\\n1"}|${inline.lines[0].split('|').at(-1)}`,
     );
     expect(inline.lines[9]).toBe('10');
+  });
+
+  it("writes a first import's binary records the same from worker threads, side rows apart", async () => {
+    const direct: MapSpec = { ...spec, kind: 'direct', datasetId: 'ds-1' };
+    const pass = (threads: number) =>
+      withClientTransaction(database, async (_tx, client) => {
+        await client.query(
+          'CREATE TEMP TABLE recs (dataset_id text, address_id bigint, raw text[], attrs jsonb, row_hash text, raw_hash text) ON COMMIT DROP',
+        );
+        const sider = await database.pool.connect();
+        try {
+          await sider.query(`CREATE TEMP TABLE side (${IMPORT_WORK_COLUMNS})`);
+          // Every third row has an address id (a first row), a tenth an e-mail with a tab around
+          // it that only Node takes for valid (a side row).
+          const counts = await copyPass({
+            pool: database.pool,
+            client,
+            select: `SELECT CASE WHEN ln % 10 = 1 THEN E'\t' || c1 ELSE c1 END, c2, c3, ln,
+              CASE WHEN ln % 3 = 0 THEN 1000 + ln END FROM src_rows ORDER BY ln`,
+            target: 'recs (dataset_id, address_id, raw, attrs, row_hash, raw_hash)',
+            side: { client: sider, target: 'side' },
+            spec: direct,
+            keys,
+            rows: threads > 0 ? WORKER_THRESHOLD : ROWS,
+            threads,
+          });
+          const recs = await client.query(
+            `SELECT concat_ws('|', dataset_id, address_id, raw::text, attrs::text, row_hash, raw_hash) AS line
+             FROM recs ORDER BY address_id`,
+          );
+          const sides = await sider.query('SELECT ln, email, hash FROM side ORDER BY ln');
+          // Records not holding their row's values as they came, or not their mapped attrs.
+          const wrong = await client.query(`
+            SELECT count(*)::int AS n FROM recs r JOIN src_rows s ON r.address_id = 1000 + s.ln
+            WHERE r.dataset_id <> 'ds-1'
+              OR r.raw IS DISTINCT FROM ARRAY[CASE WHEN s.ln % 10 = 1 THEN E'\\t' || s.c1 ELSE s.c1 END, s.c2, s.c3]
+              OR r.attrs ->> 'lastName' IS DISTINCT FROM lower(s.c2) OR r.attrs ->> 'day' IS NULL`);
+          return { counts, recs: recs.rows.map((r) => r.line), sides: sides.rows, wrong: wrong.rows[0].n };
+        } finally {
+          await sider.query('DROP TABLE side');
+          sider.release();
+        }
+      });
+    const inline = await pass(0);
+    const parallel = await pass(2);
+    expect(parallel).toEqual(inline);
+    expect(inline.counts).toEqual({ rows: ROWS, written: Math.floor(ROWS / 3), side: inline.sides.length });
+    // Side rows: the tab-led e-mails without an address id (ln ending in 1: 500, less the 166 of
+    // them that are also a multiple of 3).
+    expect(inline.sides.length).toBe(334);
+    expect(inline.wrong).toBe(0);
   });
 
   it('fails, leaving nothing half done, when a row cannot be mapped', async () => {
