@@ -1,3 +1,5 @@
+import type { BinaryWriter } from './copy-binary';
+
 // PostgreSQL's COPY text format: rows end in \n, fields are separated by \t, \N is NULL, and
 // backslash escapes stand for the special characters.
 const UNESCAPE: Record<string, string> = { b: '\b', f: '\f', n: '\n', r: '\r', t: '\t', v: '\v', '\\': '\\' };
@@ -23,8 +25,6 @@ export function copyValue(value: string | null): string {
     ch === '\\' ? '\\\\' : ch === '\n' ? '\\n' : ch === '\r' ? '\\r' : '\\t',
   );
 }
-
-import type { BinaryWriter } from './copy-binary';
 
 /**
  * What a pass applies to each row: `map` gets the row's fields (decoded) and the COPY text of its
