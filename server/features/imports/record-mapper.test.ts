@@ -49,6 +49,27 @@ describe('RecordMapper', () => {
     { type: 'extra', mapped: 'source', value: 'beurs', encrypted: false },
   ];
 
+  it('maps repeated and distinct values alike from its cache of entries, past its bound', () => {
+    const mapper = new RecordMapper(headers, mappings, keys);
+    // Names repeat (a cache that pays), birth dates are mostly distinct (one it drops), genders
+    // repeat in other cases, empty and NULL values among them; more rows than the cache holds.
+    const names = ['Jansen', ' Jansen', 'de Vries', '', null, 'Zoë "x"'];
+    const genders = ['man', 'MAN', 'vrouw', null, ' Man '];
+    for (let i = 0; i < 45_000; i++) {
+      const row = [
+        `p${i}@x.nl`,
+        names[i % names.length],
+        genders[i % genders.length],
+        `${1 + (i % 28)}-${1 + (i % 12)}-${1900 + (i % 997)}`,
+        null,
+      ];
+      // A mapper of its own has seen no value: it computes each entry.
+      if (i % 500 === 0 || i > 44_900)
+        expect(mapper.attrs(row)).toEqual(new RecordMapper(headers, mappings, keys).attrs(row));
+      else mapper.attrs(row);
+    }
+  });
+
   it('maps a row to sorted attrs without empty values', () => {
     const mapper = new RecordMapper(headers, mappings, keys);
     const [stored] = mapper.attrs(['a@b.nl', ' Jansen ', 'MAN', '31-2-2000', null]);

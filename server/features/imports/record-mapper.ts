@@ -78,6 +78,43 @@ interface AttributeSource {
   value: (values: (string | null)[]) => string | null;
   encrypted: boolean;
   blindIndexOf?: string;
+  /** The field position a column mapping reads. */
+  source?: number;
+  /** The JSON entries ('' for none) of the field values seen (EntryCache), while it pays. */
+  cache?: EntryCache | null;
+}
+
+/**
+ * The stored JSON entry of an attribute per field value: partner files repeat their values (first
+ * names, cities, genders, dates), and a lookup costs a fraction of trimming, mapping and quoting
+ * the value again. Bounded: at LIMIT entries it starts over, or, when fewer than half of the
+ * lookups were hits (a column of mostly distinct values: phone numbers, streets), it is dropped.
+ */
+class EntryCache {
+  static readonly LIMIT = 20_000;
+  private readonly entries = new Map<string, string>();
+  private lookups = 0;
+  private hits = 0;
+
+  /** The entry of `value`, or undefined; counts the lookup. */
+  get(value: string): string | undefined {
+    this.lookups++;
+    const entry = this.entries.get(value);
+    if (entry !== undefined) this.hits++;
+    return entry;
+  }
+
+  /** Keeps an entry; false when the cache is not worth keeping (the caller drops it). */
+  set(value: string, entry: string): boolean {
+    if (this.entries.size >= EntryCache.LIMIT) {
+      if (this.hits * 2 < this.lookups) return false;
+      this.entries.clear();
+      this.lookups = 0;
+      this.hits = 0;
+    }
+    this.entries.set(value, entry);
+    return true;
+  }
 }
 
 /**
@@ -117,6 +154,7 @@ export class RecordMapper {
         key: entry.mapped,
         value: (values) => apply(values[source]),
         encrypted: entry.encrypted,
+        source,
       });
       if (entry.encrypted) this.encryptedSources.add(source);
     }
@@ -126,7 +164,11 @@ export class RecordMapper {
     }
     this.attributes = [...byKey.values()]
       .sort((a, b) => (a.key < b.key ? -1 : a.key > b.key ? 1 : 0))
-      .map((a) => ({ ...a, jsonKey: `,${quote(a.key)}:` }));
+      .map((a) => ({
+        ...a,
+        jsonKey: `,${quote(a.key)}:`,
+        cache: a.source !== undefined && !a.encrypted ? new EntryCache() : null,
+      }));
   }
 
   /** Whether a filter excludes the row. */
@@ -147,9 +189,13 @@ export class RecordMapper {
     for (const a of this.attributes) {
       const jsonKey = a.jsonKey as string;
       if (!a.encrypted) {
-        const v = a.value(values);
-        if (v === null) continue;
-        const entry = jsonKey + quote(v);
+        const field = a.cache ? values[a.source as number] : null;
+        let entry = field != null ? a.cache?.get(field) : undefined;
+        if (entry === undefined) {
+          const v = a.value(values);
+          entry = v === null ? '' : jsonKey + quote(v);
+          if (field != null && !a.cache?.set(field, entry)) a.cache = null;
+        }
         json += entry;
         if (plain) hash += entry;
         continue;
