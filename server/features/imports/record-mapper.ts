@@ -43,6 +43,15 @@ export function isSqlValidEmail(value: string | null): boolean {
   return end - start <= 254 && SQL_EMAIL_RE.test(value.slice(start, end));
 }
 
+/**
+ * A copy of `s` that keeps nothing else alive: V8 cuts a substring of 13 characters or more as a
+ * view of the string it came from, so a cached field value would keep its whole block of rows
+ * (~150 KB) in memory (3,000 such keys held 500 MB).
+ */
+function ownString(s: string): string {
+  return ` ${s}`.slice(1);
+}
+
 // Date values repeat (birth dates, sign-up days): each distinct one is parsed once, up to a bound.
 // Values with a time of day rarely repeat, so their formats parse every value (a cache lookup
 // costs half a parse).
@@ -56,7 +65,7 @@ function cachedDateParser(format: string): (value: string) => string | null {
     if (result === undefined && !cache.has(value)) {
       result = parse(value);
       if (cache.size > 50_000) cache.clear();
-      cache.set(value, result);
+      cache.set(ownString(value), result === null ? null : ownString(result));
     }
     return result ?? null;
   };
@@ -112,7 +121,7 @@ class EntryCache {
       this.lookups = 0;
       this.hits = 0;
     }
-    this.entries.set(value, entry);
+    this.entries.set(ownString(value), ownString(entry));
     return true;
   }
 }
