@@ -54,7 +54,7 @@ describe('binary COPY rows', () => {
           r.raw.length,
         );
         writer.jsonb(JSON.stringify(r.attrs));
-        writer.text(r.note);
+        writer.bytes(r.note === null ? null : utf8Bytes(r.note));
       }
       await pipeline(
         Readable.from([BINARY_HEADER, writer.take(), BINARY_TRAILER]),
@@ -79,8 +79,8 @@ describe('binary COPY rows', () => {
   it('are written with big-endian lengths, -1 for NULL, text as UTF-8', () => {
     const writer = new BinaryWriter();
     writer.rowStart(3);
-    writer.text(null);
-    writer.text('ë’😀');
+    writer.bytes(null);
+    writer.bytes(utf8Bytes('ë’😀'));
     writer.int8(2 ** 32 + 7);
     expect([...writer.take()]).toEqual([
       ...[0, 3],

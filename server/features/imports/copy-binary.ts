@@ -78,11 +78,6 @@ export class BinaryWriter {
     this.pos = p;
   }
 
-  /** A text field (any string, written as UTF-8), or NULL. */
-  text(value: string | null): void {
-    this.bytes(value === null ? null : utf8Bytes(value));
-  }
-
   /** A bigint field of a whole number up to 2^53. */
   int8(n: number): void {
     this.int32(8);
