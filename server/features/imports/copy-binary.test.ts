@@ -1,10 +1,12 @@
 import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
+import fc from 'fast-check';
 import { from as copyFrom } from 'pg-copy-streams';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type Database, openDatabase } from '../../db/client';
 import { createTestDatabase, dropTestDatabase } from '../../test/app';
 import { BINARY_HEADER, BINARY_TRAILER, BinaryWriter, utf8Bytes } from './copy-binary';
+import { copyValue, decodeFields } from './copy-text';
 
 let url: string;
 let database: Database;
@@ -90,5 +92,53 @@ describe('binary COPY rows', () => {
     ]);
     expect(utf8Bytes('abc')).toBe('abc');
     expect(writer.take().length).toBe(0);
+  });
+
+  it('take a text[] of a COPY text line as the decoded fields would give it, or leave escapes to them', () => {
+    const value = fc.option(
+      fc.string({
+        unit: fc.oneof(
+          fc.constantFrom('\\', '\t', '\n', 'N', 'é', '😀', ''),
+          fc.integer({ min: 1, max: 0x7f }).map((c) => String.fromCharCode(c)),
+        ),
+      }),
+      { nil: null },
+    );
+    fc.assert(
+      fc.property(
+        fc.array(value, { minLength: 1, maxLength: 6 }),
+        fc.nat(3),
+        fc.nat(2),
+        (values, extra, skip) => {
+          // A row as the reader writes it (COPY text, UTF-8 read as a byte string), with columns after
+          // the raw ones; `count` raw columns, fewer than the line holds or (skip) more.
+          const line = utf8Bytes([...values, ...Array(extra).fill('7')].map(copyValue).join('\t'));
+          const count = Math.max(1, values.length - skip + (skip === 2 ? 3 : 0));
+          const written = new BinaryWriter(8);
+          written.rowStart(1);
+          const taken = written.textArrayOfLine(line, count);
+          const fields = decodeFields(line.split('\t'));
+          if (
+            fields.length < count ||
+            fields.slice(0, count).some((f, i) => f !== null && line.split('\t')[i].includes('\\'))
+          ) {
+            expect(taken).toBe(false);
+            expect(written.position).toBe(2);
+            return;
+          }
+          expect(taken).toBe(true);
+          const raw = written.buffer.subarray(written.rawFrom, written.rawTo).toString('latin1');
+          expect(raw).toBe(line.split('\t').slice(0, count).join('\t'));
+          const expected = new BinaryWriter(8);
+          expected.rowStart(1);
+          expected.textArray(fields, count);
+          expect([...written.take()]).toEqual([...expected.take()]);
+        },
+      ),
+      { numRuns: 3000 },
+    );
+    // Only a whole field \N is NULL: \N followed by more is an escape of its own.
+    expect(new BinaryWriter().textArrayOfLine('\\Nx\tb', 2)).toBe(false);
+    expect(new BinaryWriter().textArrayOfLine('a\t\\N', 2)).toBe(true);
   });
 });

@@ -85,9 +85,28 @@ export class BinaryWriter {
     this.int32(n >>> 0);
   }
 
-  /** A jsonb field of JSON text (format version 1). */
-  jsonb(json: string): void {
-    this.bytes(`\x01${utf8Bytes(json)}`);
+  /** The Buffer rows are written into (until it grows: read it right after a write). */
+  get buffer(): Buffer {
+    return this.buf;
+  }
+
+  /** Where the next field goes. */
+  get position(): number {
+    return this.pos;
+  }
+
+  /**
+   * A jsonb field of JSON text (format version 1), encoded to UTF-8 by one native write; the JSON's
+   * bytes are then `buffer` from the returned offset to `position`.
+   */
+  jsonb(json: string): number {
+    this.room(5 + 3 * json.length);
+    const start = this.pos + 5;
+    const length = this.buf.write(json, start, 'utf8');
+    this.int32At(this.pos, length + 1);
+    this.buf[this.pos + 4] = 1;
+    this.pos = start + length;
+    return start;
   }
 
   /**
@@ -112,6 +131,70 @@ export class BinaryWriter {
     this.int32At(start + 4, 1);
     this.int32At(start + 8, hasNull);
   }
+
+  /**
+   * A text[] field of the first `count` fields of `line`, a COPY text row as a byte string, taken
+   * as they are (`\N` as NULL). False, with nothing written, when the line is shorter or one of
+   * those fields holds another backslash escape (the caller decodes the fields: textArray). Else
+   * the COPY text of those fields, as they came, is `buffer` from `rawFrom` to `rawTo` until the
+   * next write.
+   *
+   * The line goes in by one native write past the field's end and is copied down byte by byte,
+   * a length in place of each tab: for PostgreSQL-written rows three times faster than writing
+   * each field from its string.
+   */
+  textArrayOfLine(line: string, count: number): boolean {
+    // The array: 4 (field length) + 20 (header) + per element 4 + bytes, at most the line's
+    // length plus 3 a field; the line is written after that.
+    const bodyEnd = this.pos + 24 + line.length + 3 * count + 1;
+    this.room(bodyEnd - this.pos + line.length);
+    const b = this.buf;
+    const src = bodyEnd;
+    const srcEnd = src + b.write(line, src, line.length, 'latin1');
+    const start = this.pos;
+    let p = start + 24;
+    let s = src;
+    let hasNull = 0;
+    for (let field = 0; field < count; field++) {
+      if (s > srcEnd) return false;
+      const lengthAt = p;
+      p += 4;
+      const from = s;
+      while (s < srcEnd) {
+        const c = b[s];
+        if (c === 9) break;
+        if (c === 92) {
+          // Only a whole field \N (NULL) is taken; any other escape needs decoding.
+          if (s !== from || s + 1 >= srcEnd || b[s + 1] !== 78 || (s + 2 < srcEnd && b[s + 2] !== 9))
+            return false;
+          s += 2;
+          break;
+        }
+        b[p++] = c;
+        s++;
+      }
+      if (b[from] === 92 && s === from + 2) {
+        this.int32At(lengthAt, -1);
+        p = lengthAt + 4;
+        hasNull = 1;
+      } else this.int32At(lengthAt, s - from);
+      s++; // the tab
+    }
+    this.rawFrom = src;
+    this.rawTo = s - 1;
+    this.int32At(start, p - start - 4);
+    this.int32At(start + 4, 1);
+    this.int32At(start + 8, hasNull);
+    this.int32At(start + 12, TEXT_OID);
+    this.int32At(start + 16, count);
+    this.int32At(start + 20, 1);
+    this.pos = p;
+    return true;
+  }
+
+  /** Where textArrayOfLine left the COPY text of its fields in `buffer`. */
+  rawFrom = 0;
+  rawTo = 0;
 
   /** What was written since the last call (a Buffer of its own). */
   take(): Buffer {

@@ -35,9 +35,10 @@ export interface RowMapper {
   rawFields: number;
   /**
    * The row's output line ('' when the row goes nowhere or to the side output). A binary mapper
-   * also gets the fields as UTF-8 byte strings (`bytes`, the same array when the row is ASCII).
+   * also gets the row's COPY text as a byte string of its UTF-8 (`line`, the same text as the
+   * fields came from when the row is ASCII).
    */
-  map(fields: (string | null)[], rawText: string, bytes?: (string | null)[]): string;
+  map(fields: (string | null)[], rawText: string, line?: string): string;
   /** The side output gathered since the last call (lines with their breaks), if the mapper has one. */
   takeSide?(): string;
   /**
@@ -56,7 +57,7 @@ export interface MappedBlock {
 }
 
 /** Decodes the fields of a COPY text row in place. */
-function decodeFields(fields: (string | null)[]): (string | null)[] {
+export function decodeFields(fields: (string | null)[]): (string | null)[] {
   for (let i = 0; i < fields.length; i++) {
     const f = fields[i] as string;
     if (f.includes('\\')) fields[i] = copyField(f);
@@ -80,11 +81,8 @@ export function mapBlock(text: string, mapper: RowMapper): MappedBlock {
     let end = text.indexOf('\n', start);
     if (end < 0) end = text.length;
     let line = text.slice(start, end);
-    let bytes: (string | null)[] | undefined;
-    if (binary && HIGH_BYTE.test(line)) {
-      bytes = decodeFields(line.split('\t'));
-      line = Buffer.from(line, 'latin1').toString('utf8');
-    }
+    const bytes = binary ? line : undefined;
+    if (binary && HIGH_BYTE.test(line)) line = Buffer.from(line, 'latin1').toString('utf8');
     const fields: (string | null)[] = line.split('\t');
     let rawText = line;
     if (fields.length > rawFields) {
@@ -95,7 +93,7 @@ export function mapBlock(text: string, mapper: RowMapper): MappedBlock {
     decodeFields(fields);
     start = end + 1;
     rows++;
-    const mapped = mapper.map(fields, rawText, binary ? (bytes ?? fields) : undefined);
+    const mapped = mapper.map(fields, rawText, bytes);
     if (mapped !== '') out += `${mapped}\n`;
   }
   return { out: writer ? writer.take() : out, side: mapper.takeSide?.() ?? '', rows };

@@ -1,8 +1,13 @@
 import type { MappingEntry } from '../../../common/mappings';
 import { BinaryWriter, utf8Bytes } from './copy-binary';
-import { copyValue, type RowMapper } from './copy-text';
+import { copyValue, decodeFields, type RowMapper } from './copy-text';
 import { blindIndexKey, type ColumnKeys } from './crypto';
 import {
+  hashBytes,
+  hashDigest,
+  hashSeparator,
+  hashStart,
+  hashText,
   isSqlValidEmail,
   normalizeEmail,
   plainValue,
@@ -166,7 +171,7 @@ function createDirectMapper(spec: Extract<MapSpec, { kind: 'direct' }>, keys: Co
   return {
     rawFields: last,
     writer,
-    map(values, rawText, bytes) {
+    map(values, rawText, line) {
       const address = values[last + 1];
       // Without an address id: a repeat of an e-mail SQL took (left out), or a row for the side
       // (with an id the e-mail is valid: SQL's check implies normalizeEmail's).
@@ -176,19 +181,34 @@ function createDirectMapper(spec: Extract<MapSpec, { kind: 'direct' }>, keys: Co
         email = normalizeEmail(values[spec.emailIndex]);
         if (email === null) return '';
       }
-      const rawHash = rowHash(raw.text(values, rawText), '');
-      const [attrs, attrsHash] = mapper.attrs(values);
-      const hash = rowHash(rawHash, attrsHash);
       if (address !== null) {
+        // The hashes of the bytes written, as rowHash takes them of the texts (no column is
+        // encrypted: the raw text is the row's, the attrs hash text the attrs).
         writer.rowStart(6);
         writer.bytes(dataset);
         writer.int8(Number(address));
-        writer.textArray(bytes ?? values, last);
-        writer.jsonb(attrs);
-        writer.bytes(hash);
+        let rawHash: string;
+        if (line !== undefined && writer.textArrayOfLine(line, last)) {
+          hashStart();
+          hashBytes(writer.buffer, writer.rawFrom, writer.rawTo);
+          hashSeparator();
+          rawHash = hashDigest();
+        } else {
+          writer.textArray(line === undefined ? values : decodeFields(line.split('\t')), last);
+          rawHash = rowHash(rawText, '');
+        }
+        const json = writer.jsonb(mapper.attrs(values)[0]);
+        hashStart();
+        hashText(rawHash);
+        hashSeparator();
+        hashBytes(writer.buffer, json, writer.position);
+        writer.bytes(hashDigest());
         writer.bytes(rawHash);
         return '';
       }
+      const rawHash = rowHash(raw.text(values, rawText), '');
+      const [attrs, attrsHash] = mapper.attrs(values);
+      const hash = rowHash(rawHash, attrsHash);
       side += `${values[last]}\t${copyValue(email)}\t${copyValue(attrs)}\t${hash}\t\\N\t${rawHash}\t\\N\t\\N\n`;
       return '';
     },
