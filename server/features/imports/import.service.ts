@@ -1,8 +1,8 @@
 import type { Readable } from 'node:stream';
-import { type SQL, sql } from 'drizzle-orm';
+import { sql } from 'drizzle-orm';
 import { ImportMessages } from '../../../common/imports';
 import type { AppContext } from '../../context';
-import { type DbOrTx, withClientTransaction } from '../../db/client';
+import { withClientTransaction } from '../../db/client';
 import { HttpError } from '../../lib/http-errors';
 import { type TaskContext, TaskError } from '../../tasks/worker';
 import { failTask, insertTask, type TaskRow, updateTaskProgress } from '../tasks/task.queries';
