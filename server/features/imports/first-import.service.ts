@@ -5,7 +5,12 @@ import { type Db, withClientTransaction } from '../../db/client';
 import { isAddressRace } from '../../lib/pg-errors';
 import type { TaskContext } from '../../tasks/worker';
 import { copyPass } from './copy-pass';
-import { estimatedAddressCount, insertNewAddresses, setRecordCount } from './import.queries';
+import {
+  estimatedAddressCount,
+  insertNewAddresses,
+  reserveAddressIds,
+  setRecordCount,
+} from './import.queries';
 import type { ImportPayload, ImportResult } from './import.service';
 import { markMappingApplied, saveDatasetHeaders, saveRawColumns } from './mapping.queries';
 import { compileSqlEmailCheck } from './record-mapper';
@@ -30,8 +35,8 @@ export function getFirstImportTables(staging: string): { firsts: string; side: s
  * A dataset's first import the direct way (docs/decisions.md), inside the import's transaction
  * `tx` on `client`, the dataset row locked, its table absent:
  * 1. a table of the first row of each e-mail SQL can take for valid (compileSqlEmailCheck) with its
- *    address id: the existing address's, or for a new address the next id of the addresses
- *    sequence, taken in file order so that ids follow the records' order;
+ *    address id: the existing address's, or for a new address the id reserved for its line
+ *    (reserveAddressIds: base + ln), so that ids follow the records' order;
  * 2. while the transaction inserts those new addresses with their ids, one pass reads the staged
  *    rows with their first-row ids, maps them in Node and writes the first rows as records straight
  *    into the dataset's new table (created, filled and committed on a connection of its own,
@@ -62,24 +67,17 @@ export async function runFirstImport(
 
   // 1. The first rows and their address ids, committed so that the pass's reader sees them.
   // Against a much larger addresses table the e-mails are looked up one by one in e-mail order
-  // (as runImport does); otherwise hashed.
+  // (as runImport does); otherwise hashed. A new address takes the id reserved for its line.
   const lookups = (await estimatedAddressCount(tx)) > 4 * p.rows;
-  const sequence = await tx.execute<{ oid: number }>(
-    sql`SELECT pg_get_serial_sequence('addresses', 'id')::regclass::oid AS oid`,
-  );
-  const next = `nextval(${Number(sequence.rows[0].oid)}::oid::regclass)`;
+  const base = await reserveAddressIds(ctx.database, p.rows);
   await withClientTransaction(ctx.database, async (_firstsTx, c) => {
     await c.query(`SET LOCAL work_mem = '256MB'`);
     if (lookups) await c.query('SET LOCAL enable_hashjoin = off; SET LOCAL enable_mergejoin = off');
-    // Two statements: the grouping can run on parallel workers, a statement calling nextval not.
-    await c.query(`CREATE TEMP TABLE first_rows ON COMMIT DROP AS
-      SELECT min(s.ln) AS ln, lower(btrim(${emailColumn}) COLLATE "C") AS email
-      FROM ${staging} s WHERE ${valid} GROUP BY 2 ${lookups ? 'ORDER BY 2' : ''}`);
-    await c.query('ANALYZE first_rows');
     await c.query(`CREATE UNLOGGED TABLE ${firsts} AS
-      SELECT j.ln, j.email, coalesce(j.id, ${next}) AS id, j.id IS NULL AS new FROM (
-        SELECT k.ln, k.email, a.id FROM first_rows k LEFT JOIN addresses a ON a.email = k.email ORDER BY k.ln
-      ) j`);
+      SELECT g.ln, g.email, coalesce(a.id, ${base} + g.ln) AS id, a.id IS NULL AS new FROM (
+        SELECT min(s.ln) AS ln, lower(btrim(${emailColumn}) COLLATE "C") AS email
+        FROM ${staging} s WHERE ${valid} GROUP BY 2 ${lookups ? 'ORDER BY 2' : ''}
+      ) g LEFT JOIN addresses a ON a.email = g.email`);
     await c.query(`ANALYZE ${firsts}`);
   });
   await tctx.progress(10);

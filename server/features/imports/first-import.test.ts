@@ -6,7 +6,7 @@ import { makeSession } from '../../test/factories';
 import { importFile, recordsOf, setupDataset, uploadFile, waitForTask } from '../../test/imports';
 import { failTask, insertTask } from '../tasks/task.queries';
 import { canImportDirectly, getFirstImportTables } from './first-import.service';
-import { getRecordCount, listOrphanStagingTables } from './import.queries';
+import { getRecordCount, listOrphanStagingTables, reserveAddressIds } from './import.queries';
 import { compileSqlEmailCheck, isSqlValidEmail, normalizeEmail } from './record-mapper';
 import { createDetachedPartition, dropDeadDetachedPartitions, recordsPartition } from './records.queries';
 
@@ -233,6 +233,43 @@ describe('a first import written straight from the mapping pass', () => {
     const physical = await q(`SELECT address_id FROM records WHERE dataset_id = $1`, [s.datasetId]);
     const ids = physical.rows.map((r) => Number(r.address_id));
     expect(ids).toEqual([...ids].sort((x, y) => x - y));
+  });
+
+  it('reserves blocks of address ids that no other insert of addresses takes meanwhile', async () => {
+    // Without a cache every insert draws on the sequence itself: an insert between reading its
+    // last value and moving it on would take an id inside the block.
+    const seq = (await q(`SELECT pg_get_serial_sequence('addresses', 'id') AS seq`)).rows[0].seq;
+    await q(`ALTER SEQUENCE ${seq} CACHE 1`);
+    try {
+      let reserving = true;
+      const inserted: number[] = [];
+      const insert = async (worker: number) => {
+        for (let i = 0; reserving; i++) {
+          const { rows } = await q(
+            `INSERT INTO addresses (email, domain) VALUES ($1, 'blok.nl') RETURNING id`,
+            [`w${worker}-${i}@blok.nl`],
+          );
+          inserted.push(Number(rows[0].id));
+        }
+      };
+      const blocks: [number, number][] = [];
+      const reserve = async () => {
+        for (let i = 0; i < 25; i++) {
+          const base = await reserveAddressIds(t.database, 50);
+          blocks.push([base + 1, base + 50]);
+        }
+      };
+      const inserters = [1, 2, 3].map(insert);
+      await Promise.all([reserve(), reserve()]);
+      reserving = false;
+      await Promise.all(inserters);
+      expect(inserted.length).toBeGreaterThan(10);
+      const sorted = [...blocks].sort((x, y) => x[0] - y[0]);
+      for (let i = 1; i < sorted.length; i++) expect(sorted[i][0]).toBeGreaterThan(sorted[i - 1][1]);
+      for (const id of inserted) expect(blocks.filter(([from, to]) => id >= from && id <= to)).toEqual([]);
+    } finally {
+      await q(`ALTER SEQUENCE ${seq} CACHE 1000`);
+    }
   });
 });
 

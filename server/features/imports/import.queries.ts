@@ -1,5 +1,5 @@
 import { and, eq, type SQL, sql } from 'drizzle-orm';
-import type { DbOrTx } from '../../db/client';
+import { type Database, type DbOrTx, withClientTransaction } from '../../db/client';
 import { isAddressRace } from '../../lib/pg-errors';
 import { datasets } from '../datasets/dataset.table';
 import { tasks } from '../tasks/task.table';
@@ -99,4 +99,26 @@ export async function insertNewAddresses(tx: DbOrTx): Promise<void> {
     await tx.execute(sql`ROLLBACK TO SAVEPOINT new_addresses`);
     await tx.execute(insert(sql`ON CONFLICT (email) DO NOTHING`));
   }
+}
+
+/**
+ * Reserves `count` consecutive address ids, base + 1 to base + count, and returns base: a first
+ * import gives the new address of the row at line ln the id base + ln, in one set-based statement
+ * (nextval a row is neither parallel nor free). In a transaction of its own, an ALTER SEQUENCE
+ * that changes nothing takes the lock that holds off every nextval of the sequence until the
+ * commit; meanwhile the block is cut off above the last value handed out (to any session's cache
+ * too, so no cached value falls inside it).
+ */
+export async function reserveAddressIds(database: Database, count: number): Promise<number> {
+  return withClientTransaction(database, async (_tx, client) => {
+    const { rows } = await client.query<{ seq: string }>(
+      `SELECT pg_get_serial_sequence('addresses', 'id') AS seq`,
+    );
+    const seq = rows[0].seq;
+    await client.query(`ALTER SEQUENCE ${seq} INCREMENT BY 1`);
+    const last = await client.query<{ last: string }>(`SELECT last_value::text AS last FROM ${seq}`);
+    const base = Number(last.rows[0].last);
+    await client.query('SELECT setval($1::regclass, $2::bigint)', [seq, base + Math.max(1, count)]);
+    return base;
+  });
 }
