@@ -93,6 +93,12 @@ export async function copyPass(options: {
   cleanup?: string[];
   select: string;
   target: string;
+  /**
+   * COPY's FREEZE: the rows go in frozen and their pages all-visible, so that nothing rewrites
+   * them to set hint bits when they are first read. Only into a table created (or truncated) in
+   * the transaction `client` is in.
+   */
+  freeze?: boolean;
   /** Where the mapper's side output goes (another connection: both COPYs run at once). */
   side?: { client: pg.PoolClient; target: string };
   spec: MapSpec;
@@ -122,7 +128,10 @@ export async function copyPass(options: {
   // byte strings (RowMapper.writer).
   const binary = writesBinary(spec);
   const encoding = binary ? 'latin1' : 'utf8';
-  const into = client.query(copyFrom(`COPY ${target} FROM STDIN${binary ? ' WITH (FORMAT binary)' : ''}`));
+  const copyOptions = [...(binary ? ['FORMAT binary'] : []), ...(options.freeze ? ['FREEZE'] : [])];
+  const into = client.query(
+    copyFrom(`COPY ${target} FROM STDIN${copyOptions.length > 0 ? ` WITH (${copyOptions.join(', ')})` : ''}`),
+  );
   const sideInto = options.side
     ? options.side.client.query(copyFrom(`COPY ${options.side.target} FROM STDIN`))
     : null;

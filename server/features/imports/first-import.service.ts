@@ -93,6 +93,9 @@ export async function runFirstImport(
     let table: string;
     let counts: { written: number; side: number };
     try {
+      // The table is created, filled (frozen) and committed in one transaction of the writer's:
+      // should the pass fail or the process die, it never existed.
+      await writer.query('BEGIN');
       table = await createDetachedPartition(writer, p.datasetId);
       created = true;
       await sider.query(`CREATE UNLOGGED TABLE ${side} (${IMPORT_WORK_COLUMNS})`);
@@ -101,6 +104,7 @@ export async function runFirstImport(
         client: writer,
         select: `SELECT ${columns}, s.ln, f.id FROM ${staging} s LEFT JOIN ${firsts} f ON f.ln = s.ln`,
         target: `"${table}" (dataset_id, address_id, raw, attrs, row_hash, raw_hash)`,
+        freeze: true,
         side: { client: sider, target: side },
         spec: {
           kind: 'direct',
@@ -114,6 +118,7 @@ export async function runFirstImport(
         threads: ctx.config.importThreads,
         onRows: (n) => void tctx.progress(10 + Math.floor((75 * n) / Math.max(1, p.rows))).catch(() => {}),
       });
+      await writer.query('COMMIT');
     } catch (err) {
       writer.release(true);
       sider.release(true);

@@ -235,6 +235,18 @@ describe('a first import written straight from the mapping pass', () => {
     expect(ids).toEqual([...ids].sort((x, y) => x - y));
   });
 
+  it('writes its records frozen, their pages all-visible, so that no first read rewrites them', async () => {
+    const s = await setupDataset(t);
+    const lines = Array.from({ length: 2000 }, (_, i) => `bevroren${i}@koud.nl`);
+    expect(await importFile(t, cookie, s, `email\n${lines.join('\n')}\n`)).toMatchObject({ saved: 2000 });
+    const table = recordsPartition(s.datasetId);
+    await q(`ANALYZE "${table}"`);
+    const { rows } = await q(`SELECT relpages, relallvisible FROM pg_class WHERE relname = $1`, [table]);
+    expect(rows[0].relpages).toBeGreaterThan(1);
+    // All but a page where one batch of COPY's inserts ended and the next went on.
+    expect(rows[0].relallvisible).toBeGreaterThanOrEqual(rows[0].relpages * 0.9);
+  });
+
   it('reserves blocks of address ids that no other insert of addresses takes meanwhile', async () => {
     // Without a cache every insert draws on the sequence itself: an insert between reading its
     // last value and moving it on would take an id inside the block.

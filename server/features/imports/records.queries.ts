@@ -61,8 +61,9 @@ export async function partitionState(
  * fills it without index and then calls attachPartition (a million records: 3.6 s instead of 4.4 s
  * into an indexed partition, 7.8 s into the former single table, on the PostgreSQL 15 server).
  * Its CHECK constraint lets the attach skip scanning the rows. On a connection outside the
- * import's transaction the table is committed at once: other connections can fill it, and only
- * the attach makes its records part of the dataset.
+ * import's transaction the table is committed at once (or, as a first import's writer does, with
+ * its rows, frozen by COPY FREEZE): other connections can then change it, and only the attach
+ * makes its records part of the dataset.
  */
 export async function createDetachedPartition(client: pg.ClientBase, datasetId: string): Promise<string> {
   const name = recordsPartition(datasetId);
