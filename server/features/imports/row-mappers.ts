@@ -2,19 +2,8 @@ import type { MappingEntry } from '../../../common/mappings';
 import { BinaryWriter, utf8Bytes } from './copy-binary';
 import { copyValue, decodeFields, type RowMapper } from './copy-text';
 import { blindIndexKey, type ColumnKeys } from './crypto';
-import {
-  hashBytes,
-  hashDigest,
-  hashSeparator,
-  hashStart,
-  hashText,
-  isSqlValidEmail,
-  normalizeEmail,
-  plainValue,
-  RawEncoder,
-  RecordMapper,
-  rowHash,
-} from './record-mapper';
+import { isSqlValidEmail, normalizeEmail, plainValue, RawEncoder, RecordMapper } from './record-mapper';
+import { hashBytes, hashDigest, hashSeparator, hashStart, hashText, rowHash } from './row-hash';
 
 /**
  * What a pass maps, as plain data (it goes to worker threads): an import's staged file rows, or
