@@ -11,6 +11,9 @@
 //   BENCH_SERVER_NODE_ARGS="--cpu-prof --cpu-prof-dir=/tmp/prof" npx tsx bench/import.ts   profile it
 //   BENCH_KEEP_FILE=/tmp/partner.csv npx tsx bench/import.ts   keep the generated file there, or reuse it
 //   BENCH_FIRST_ONLY=1 npx tsx bench/import.ts        only the first import (quicker runs to compare)
+//   BENCH_FLOOR=1 npx tsx bench/import.ts            also what PostgreSQL alone takes to store the records and
+//                                                     addresses of the first import (bench/write-floor.ts)
+//   BENCH_KEEP_DB=1 DATABASE_URL=... npx tsx bench/import.ts   leave the benchmark's database (printed) on the server
 import { execFileSync, spawn } from 'node:child_process';
 import crypto from 'node:crypto';
 import fs from 'node:fs';
@@ -20,6 +23,7 @@ import pg from 'pg';
 import { startEmbeddedDatabase } from '../server/db/embedded';
 import { BENCH_HEADERS, generatePartnerCsv } from './generate-partner-csv';
 import { BenchClient } from './support/client';
+import { measureWriteFloor } from './write-floor';
 
 const rows = Number(process.argv[2] ?? 1_000_000);
 const existing = Number(process.env.BENCH_EXISTING_ADDRESSES ?? 0);
@@ -29,6 +33,8 @@ fs.chmodSync(work, 0o711); // the embedded PostgreSQL runs as 'postgres' when we
 const keptFile = process.env.BENCH_KEEP_FILE;
 const file = keptFile ?? path.join(work, 'partner.csv');
 const firstOnly = process.env.BENCH_FIRST_ONLY === '1';
+const floor = process.env.BENCH_FLOOR === '1';
+const keepDb = process.env.BENCH_KEEP_DB === '1' && process.env.DATABASE_URL !== undefined;
 const port = 18700 + Math.floor(Math.random() * 200);
 
 let adminUrl = process.env.DATABASE_URL;
@@ -56,17 +62,13 @@ const bytes = fs.statSync(file).size;
 console.log(`  ${(bytes / 1e6).toFixed(1)} MB, Windows-1252, ';'-separated, ${BENCH_HEADERS.length} columns`);
 
 // The bare reference: psql \copy of the same file into a table without indexes.
+const COPY_OPTIONS = "FORMAT csv, HEADER true, DELIMITER ';', ENCODING 'WIN1252'";
 const bare = new pg.Client({ connectionString: databaseUrl });
 await bare.connect();
 await bare.query(`CREATE TABLE bare (${BENCH_HEADERS.map((_, i) => `c${i} text`).join(', ')})`);
 await bare.end();
 const copyStart = performance.now();
-execFileSync('psql', [
-  databaseUrl,
-  '-q',
-  '-c',
-  `\\copy bare FROM '${file}' WITH (FORMAT csv, HEADER true, DELIMITER ';', ENCODING 'WIN1252')`,
-]);
+execFileSync('psql', [databaseUrl, '-q', '-c', `\\copy bare FROM '${file}' WITH (${COPY_OPTIONS})`]);
 const copySeconds = (performance.now() - copyStart) / 1000;
 
 // BENCH_SERVER_NODE_ARGS: extra Node.js options for the server (e.g. --cpu-prof --cpu-prof-dir=/tmp/prof).
@@ -135,10 +137,22 @@ try {
     );
   }
   console.log(`  server peak memory (VmHWM): ${(peakKb / 1024).toFixed(0)} MB`);
+  if (floor) {
+    // The first import's records and addresses stored again, by PostgreSQL alone.
+    const ratio = (s: number, copy: number) => `${s.toFixed(2)} s (${(s / copy).toFixed(2)}× \\copy)`;
+    console.log('  PostgreSQL alone storing what the first import wrote (bench/write-floor.ts):');
+    for (const r of measureWriteFloor(databaseUrl, datasetId, COPY_OPTIONS, file, work)) {
+      console.log(
+        `    \\copy ${r.copy.toFixed(2)} s; records ${ratio(r.records, r.copy)}; addresses ${ratio(r.addresses, r.copy)}; ` +
+          `together ${ratio(r.records + r.addresses, r.copy)}, on two cores at best ${ratio((r.records + r.addresses) / 2, r.copy)}`,
+      );
+    }
+  }
 } finally {
   server.kill('SIGTERM');
   await new Promise((r) => server.once('exit', r));
-  await admin.query(`DROP DATABASE IF EXISTS ${dbName} WITH (FORCE)`).catch(() => {});
+  if (keepDb) console.log(`  database kept: ${databaseUrl}`);
+  else await admin.query(`DROP DATABASE IF EXISTS ${dbName} WITH (FORCE)`).catch(() => {});
   await admin.end();
   await stopEmbedded?.();
   fs.rmSync(work, { recursive: true, force: true });
