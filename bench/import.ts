@@ -1,7 +1,7 @@
 // Benchmark of the import pipeline (issue 4): generates a partner-like CSV of N rows, starts the
 // real server as a child process, imports the file through the HTTP endpoint into a mapped
-// dataset, re-imports it (all unchanged), remaps it, and compares with a bare `psql \copy` of
-// the same file. Prints figures; never fails on slowness.
+// dataset, re-imports it (all unchanged), remaps it, downloads its CSV, and compares with a bare
+// `psql \copy` of the same file. Prints figures; never fails on slowness.
 //
 //   npx tsx bench/import.ts [rows=1000000]            embedded PostgreSQL (the README default)
 //   DATABASE_URL=postgres://... npx tsx bench/import.ts   a PostgreSQL server (a fresh database is made)
@@ -115,6 +115,23 @@ try {
     result = await client.remap(partnerId, datasetId);
     phases.push(['remap', (performance.now() - t0) / 1000, result]);
   }
+  // The dataset's CSV streamed back, the server's resident memory sampled while it streams.
+  let download:
+    | { seconds: number; bytes: number; lines: number; rssBefore: number; rssPeak: number }
+    | undefined;
+  if (!firstOnly) {
+    const rss = () =>
+      Number(/VmRSS:\s+(\d+)/.exec(fs.readFileSync(`/proc/${server.pid}/status`, 'utf8'))?.[1] ?? 0);
+    const rssBefore = rss();
+    let rssPeak = rssBefore;
+    const sampler = setInterval(() => {
+      rssPeak = Math.max(rssPeak, rss());
+    }, 50);
+    t0 = performance.now();
+    const { bytes, lines } = await client.downloadCsv(partnerId, datasetId);
+    download = { seconds: (performance.now() - t0) / 1000, bytes, lines, rssBefore, rssPeak };
+    clearInterval(sampler);
+  }
 
   const peakKb = Number(
     /VmHWM:\s+(\d+)/.exec(fs.readFileSync(`/proc/${server.pid}/status`, 'utf8'))?.[1] ?? 0,
@@ -134,6 +151,15 @@ try {
         .toLocaleString('en')
         .padStart(9)} rows/s  ` +
         `ratio to \\copy ${(seconds / copySeconds).toFixed(2)}  ${JSON.stringify(counters)}`,
+    );
+  }
+  if (download) {
+    const { seconds, bytes, lines, rssBefore, rssPeak } = download;
+    console.log(
+      `  CSV download           ${seconds.toFixed(2).padStart(7)} s  ${Math.round((lines - 1) / seconds)
+        .toLocaleString('en')
+        .padStart(9)} rows/s  ${(bytes / 1e6).toFixed(0)} MB, ${(lines - 1).toLocaleString('en')} rows; ` +
+        `server memory (VmRSS) ${(rssBefore / 1024).toFixed(0)} MB before, at most ${(rssPeak / 1024).toFixed(0)} MB while streaming`,
     );
   }
   console.log(`  server peak memory (VmHWM): ${(peakKb / 1024).toFixed(0)} MB`);

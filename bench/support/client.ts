@@ -116,6 +116,24 @@ export class BenchClient {
     return this.waitForTask(task._id);
   }
 
+  /**
+   * Downloads a dataset's CSV (GET /api/datasets/{partnerId}/{datasetId}/csv), reading the body as
+   * it streams and keeping none of it; returns its bytes and lines.
+   */
+  async downloadCsv(partnerId: string, datasetId: string): Promise<{ bytes: number; lines: number }> {
+    const res = await fetch(`${this.base}/api/datasets/${partnerId}/${datasetId}/csv`, {
+      headers: { cookie: this.cookie },
+    });
+    if (!res.ok || res.body === null) throw new Error(`csv: ${res.status} ${await res.text()}`);
+    let bytes = 0;
+    let lines = 0;
+    for await (const chunk of res.body as AsyncIterable<Uint8Array>) {
+      bytes += chunk.length;
+      for (let i = chunk.indexOf(10); i >= 0; i = chunk.indexOf(10, i + 1)) lines++;
+    }
+    return { bytes, lines };
+  }
+
   /** Polls a task every 100 ms until done; throws when it failed. */
   async waitForTask(id: string): Promise<Record<string, number>> {
     for (;;) {

@@ -3,6 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestApp } from '../../test/app';
 import { makeSession } from '../../test/factories';
 import { columnMapping as col, importFile, recordsOf, setupDataset, waitForTask } from '../../test/imports';
+import { datasetCsv } from './csv-download';
 
 let t: TestApp;
 let cookie: string;
@@ -136,6 +137,46 @@ describe('dataset CSV download', () => {
       ['a@csv.nl', 'Zeg "hoi"', ''],
       ['b@csv.nl', 'Jansen, J.', '0612'],
     ]);
+  });
+
+  it("streams many rows through PostgreSQL's CSV: line breaks, quotes, empty values, ciphertext decrypted", async () => {
+    const s = await setupDataset(t, [col('Telefoon', 'phone', { encrypted: true })]);
+    // 20,000 rows: the COPY output comes in many chunks, ciphertext fields cut between them.
+    const rows = Array.from({ length: 20_000 }, (_, i) => [
+      `p${String(i).padStart(5, '0')}@groot.nl`,
+      i % 3 === 0 ? `Regel ${i}\nmet "aanhalingstekens", en €` : i % 3 === 1 ? '' : `Naam ${i}`,
+      i % 5 === 0 ? '' : `06-${i}, "privé"`,
+    ]);
+    const field = (v: string) => (/[";\n]/.test(v) ? `"${v.replace(/"/g, '""')}"` : v);
+    const file = `email;Naam;Telefoon\n${rows.map((r) => r.map(field).join(';')).join('\n')}\n`;
+    expect(await importFile(t, cookie, s, file)).toMatchObject({ saved: 20_000 });
+    const stored = await t.database.pool.query(
+      `SELECT count(*)::int AS n FROM records WHERE dataset_id = $1 AND raw[3] LIKE 'enc:v1:%'`,
+      [s.datasetId],
+    );
+    expect(stored.rows[0].n).toBe(16_000);
+    const res = await get(`/api/datasets/${s.partnerId}/${s.datasetId}/csv`);
+    expect(res.statusCode).toBe(200);
+    expect(res.body.split('\r\n')).toHaveLength(20_002);
+    const csv = parse(res.body) as string[][];
+    expect(csv[0]).toEqual(['email', 'Naam', 'Telefoon']);
+    expect(csv.slice(1).sort((x, y) => x[0].localeCompare(y[0]))).toEqual(rows);
+  });
+
+  it('closes the connection of a download broken off, and serves the next one', async () => {
+    const s = await setupDataset(t);
+    const file = `email\n${Array.from({ length: 30_000 }, (_, i) => `b${i}@af.nl`).join('\n')}\n`;
+    await importFile(t, cookie, s, file);
+    const pool = t.database.pool;
+    const download = datasetCsv(pool, t.ctx.columnKeys, s.datasetId, ['email'], ['email']);
+    expect((await download.next()).value?.toString()).toBe('email\r\n');
+    expect((await download.next()).value?.length).toBeGreaterThan(0);
+    // Its connection is in the middle of a COPY: closed, never handed out again.
+    const during = pool.totalCount;
+    await download.return(undefined);
+    expect(pool.totalCount).toBe(during - 1);
+    const res = await get(`/api/datasets/${s.partnerId}/${s.datasetId}/csv`);
+    expect(parse(res.body)).toHaveLength(30_001);
   });
 
   it('keeps each value under its column when a later file has other columns in another order', async () => {
