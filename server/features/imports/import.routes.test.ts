@@ -71,6 +71,26 @@ describe('import counters', () => {
       .then((r) => r.rows);
     expect(Number(ds.record_count)).toBe(3);
   });
+
+  it("leaves none of a re-import's settings on the connections it hands back", async () => {
+    const s = await setup([col('naam', 'firstName')]);
+    await importFile(s, 'email,naam\ninst1@y.nl,Anna\ninst2@y.nl,Bob\n');
+    expect(await importFile(s, 'email,naam\ninst1@y.nl,Anna\ninst2@y.nl,Bo\n')).toMatchObject({ saved: 1 });
+    const pool = t.database.pool;
+    const clients = await Promise.all(Array.from({ length: pool.totalCount }, () => pool.connect()));
+    try {
+      for (const c of clients) {
+        const { rows } = await c.query(
+          `SELECT current_setting('work_mem') AS w, current_setting('enable_nestloop') AS n,
+             current_setting('enable_hashjoin') AS h, current_setting('enable_mergejoin') AS m`,
+        );
+        expect(rows[0]).toMatchObject({ n: 'on', h: 'on', m: 'on' });
+        expect(rows[0].w).not.toBe('256MB');
+      }
+    } finally {
+      for (const c of clients) c.release();
+    }
+  });
 });
 
 describe('re-import of e-mails SQL normalises otherwise', () => {
