@@ -17,8 +17,8 @@ import {
 import { claimTask } from '../tasks/task.queries';
 import { records } from './address.table';
 import { getRecordCount } from './import.queries';
-import { queueUpload, stageUpload } from './import.service';
 import { saveDatasetMappings } from './mapping.queries';
+import { queueUpload, stageUpload } from './upload.service';
 
 let t: TestApp;
 let cookie: string;

@@ -6,8 +6,8 @@ import { HttpError, notFound } from '../../lib/http-errors';
 import { currentUser } from '../../plugins/auth';
 import { presentTask } from '../tasks/task.queries';
 import { getDatasetById, getDatasetByName } from './import.queries';
-import { failUpload, queueUpload } from './import.service';
 import { receiveMultipartCsv } from './upload';
+import { failUpload, queueUpload } from './upload.service';
 
 const NOT_FOUND = 'Dit bestand kon niet worden gevonden';
 const NameParams = z.object({

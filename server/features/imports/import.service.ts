@@ -1,13 +1,11 @@
-import type { Readable } from 'node:stream';
 import { sql } from 'drizzle-orm';
 import { ImportMessages } from '../../../common/imports';
 import type { AppContext } from '../../context';
 import { withClientTransaction } from '../../db/client';
-import { HttpError } from '../../lib/http-errors';
 import { type TaskContext, TaskError } from '../../tasks/worker';
-import { failTask, insertTask, type TaskRow, updateTaskProgress } from '../tasks/task.queries';
+import type { TaskRow } from '../tasks/task.queries';
 import { copyPass } from './copy-pass';
-import { dropStaging, stageCsv } from './csv-staging';
+import { dropStaging } from './csv-staging';
 import { canImportDirectly, getFirstImportTables, runFirstImport } from './first-import.service';
 import {
   estimatedAddressCount,
@@ -54,114 +52,6 @@ export interface ImportResult {
   skipped: number;
   deleted: number;
   unchanged: number;
-}
-
-/** Finds the e-mail column (case-insensitive): the dataset's emailColumnName, else 'email'; -1 when absent. */
-export function findEmailColumn(headers: string[], configured?: string): number {
-  const wanted = (configured?.trim() || 'email').toLowerCase();
-  return headers.findIndex((h) => h.trim().toLowerCase() === wanted);
-}
-
-/** An upload whose bytes are in a staging table, waiting for its fields to be checked. */
-export interface StagedUpload {
-  task: TaskRow;
-  table: string;
-  headers: string[];
-  rows: number;
-}
-
-/**
- * Receives an upload for a dataset: creates its task (state 'parsing', visible on /tasks while the
- * bytes arrive) and streams the file into a staging table. Throws HttpError 400 with the Dutch
- * reason; the task is then failed and nothing is left behind.
- */
-export async function stageUpload(
-  ctx: AppContext,
-  input: {
-    type: 'import' | 'deleteall';
-    partnerId: string;
-    datasetName: string;
-    file: Readable;
-    fileName: string;
-    expectedBytes: number;
-    username: string;
-  },
-): Promise<StagedUpload> {
-  const task = await insertTask(ctx.db, {
-    type: input.type,
-    partnerId: input.partnerId,
-    datasetId: input.datasetName,
-    file: input.fileName,
-    username: input.username,
-    // The receiving process owns the task while the bytes arrive (a crash makes it an orphan);
-    // inserted as 'parsing', so no worker can claim it before its payload is there.
-    state: 'parsing',
-    workerKey: ctx.tasks.workerKey,
-  });
-  const table = `stg_${task.id}`;
-  let lastPct = -1;
-  try {
-    const staged = await stageCsv(ctx.database.pool, input.file, table, (bytes) => {
-      const pct = input.expectedBytes > 0 ? Math.min(99, Math.floor((bytes / input.expectedBytes) * 100)) : 0;
-      if (pct !== lastPct) {
-        lastPct = pct;
-        void updateTaskProgress(ctx.db, task.id, pct).catch(() => {});
-      }
-    });
-    return { task, table, headers: staged.headers, rows: staged.rows };
-  } catch (err) {
-    throw await failUpload(ctx, task.id, table, err);
-  }
-}
-
-/** Fails an upload's task, drops its staging table and returns the error to throw. */
-export async function failUpload(
-  ctx: AppContext,
-  taskId: string,
-  table: string,
-  err: unknown,
-): Promise<HttpError> {
-  const message = err instanceof HttpError ? err.message : 'Het bestand kon niet worden verwerkt';
-  if (!(err instanceof HttpError)) ctx.log.error({ err, taskId }, 'upload failed');
-  await failTask(ctx.db, taskId, message).catch(() => {});
-  await dropStaging(ctx.database.pool, table).catch(() => {});
-  return err instanceof HttpError ? err : new HttpError(500, message);
-}
-
-/**
- * Checks the e-mail column of a staged upload (`emailColumn`, else 'email') and queues its task
- * with the payload the worker needs; returns the queued task. Throws HttpError 400 (task failed).
- */
-export async function queueUpload(
-  ctx: AppContext,
-  staged: StagedUpload,
-  datasetId: string,
-  emailColumn: string | undefined,
-  extra: Record<string, unknown> = {},
-): Promise<TaskRow> {
-  const emailIndex = findEmailColumn(staged.headers, emailColumn);
-  if (emailIndex < 0) {
-    throw await failUpload(
-      ctx,
-      staged.task.id,
-      staged.table,
-      new HttpError(400, ImportMessages.noEmailColumn(emailColumn?.trim() || 'email')),
-    );
-  }
-  const payload: ImportPayload & Record<string, unknown> = {
-    datasetId,
-    staging: staged.table,
-    headers: staged.headers,
-    emailIndex,
-    rows: staged.rows,
-    deleteOld: true,
-    ...extra,
-  };
-  await ctx.db.execute(sql`
-    UPDATE tasks SET state = 'queued', percentage = 0, worker_key = NULL, payload = ${JSON.stringify(payload)}::jsonb
-    WHERE id = ${staged.task.id}`);
-  ctx.tasks.kick();
-  return { ...staged.task, state: 'queued', percentage: 0, payload };
 }
 
 /** Milliseconds since the previous call (the first call counts from creation). */

@@ -2,7 +2,8 @@ import type { FastifyRequest } from 'fastify';
 import type { AppContext } from '../../context';
 import { HttpError } from '../../lib/http-errors';
 import { currentUser } from '../../plugins/auth';
-import { ImportMessages, type StagedUpload, stageUpload } from './import.service';
+import { ImportMessages } from './import.service';
+import { type StagedUpload, stageUpload } from './upload.service';
 
 /**
  * Reads a multipart upload: the one file part is streamed into a staging table as it arrives;
