@@ -7,7 +7,7 @@ import { failTask, insertTask, type TaskRow, updateTaskProgress } from '../tasks
 import { dropStaging, stageCsv } from './csv-staging';
 import type { ImportPayload } from './import.service';
 
-// Receiving an upload (import, delete from file, partner API csv): the task, the staging table,
+// Receiving an upload (import, delete from file): the task, the staging table,
 // the e-mail column check and the queued payload. The import itself is import.service.ts.
 
 /** Finds the e-mail column (case-insensitive): the dataset's emailColumnName, else 'email'; -1 when absent. */
