@@ -8,7 +8,7 @@ import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 
-/** One round's seconds: the bare `\\copy` of the file, the records, the addresses. */
+/** One round's seconds: the bare `\copy` of the file, the records, the addresses. */
 export interface FloorRound {
   copy: number;
   records: number;
