@@ -86,6 +86,11 @@ const server = spawn(process.execPath, [...serverNodeArgs, '--import', 'tsx', 's
   },
   stdio: ['ignore', 'inherit', 'inherit'],
 });
+/** A memory figure (kB) of the server process from /proc: VmRSS now, VmHWM its peak. */
+const serverStatusKb = (field: 'VmRSS' | 'VmHWM') =>
+  Number(
+    new RegExp(`${field}:\\s+(\\d+)`).exec(fs.readFileSync(`/proc/${server.pid}/status`, 'utf8'))?.[1] ?? 0,
+  );
 const client = new BenchClient(`http://127.0.0.1:${port}`);
 try {
   await client.waitUntilUp();
@@ -120,8 +125,7 @@ try {
     | { seconds: number; bytes: number; lines: number; rssBefore: number; rssPeak: number }
     | undefined;
   if (!firstOnly) {
-    const rss = () =>
-      Number(/VmRSS:\s+(\d+)/.exec(fs.readFileSync(`/proc/${server.pid}/status`, 'utf8'))?.[1] ?? 0);
+    const rss = () => serverStatusKb('VmRSS');
     const rssBefore = rss();
     let rssPeak = rssBefore;
     const sampler = setInterval(() => {
@@ -133,9 +137,7 @@ try {
     clearInterval(sampler);
   }
 
-  const peakKb = Number(
-    /VmHWM:\s+(\d+)/.exec(fs.readFileSync(`/proc/${server.pid}/status`, 'utf8'))?.[1] ?? 0,
-  );
+  const peakKb = serverStatusKb('VmHWM');
   const stored =
     (existing > 0 ? `, ${existing.toLocaleString('en')} other addresses stored` : '') +
     (shuffled ? ', e-mails in random order' : '');

@@ -25,7 +25,7 @@ function psql(databaseUrl: string, ...commands: string[]): number {
 
 /**
  * Exports the records of `datasetId` and their addresses in binary to `work`, then times, `rounds`
- * times: the bare `\copy` of `file` (`copyCommand`, into a fresh table), the records and the
+ * times: the bare `\copy` of `file` with `copyOptions` (into a fresh table), the records and the
  * addresses loaded as described above. The tables it makes are dropped.
  */
 export function measureWriteFloor(

@@ -2,7 +2,8 @@ import crypto from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 
-const PREFIX = 'enc:v1:';
+/** How stored ciphertext begins: `enc:v1:` then base64 (never quoted in CSV). */
+export const CIPHERTEXT_PREFIX = 'enc:v1:';
 
 /** The keys of encrypted columns: AES-256-GCM for the values, HMAC-SHA256 for the blind index. */
 export interface ColumnKeys {
@@ -37,13 +38,13 @@ export function encryptValue(keys: ColumnKeys, plain: string): string {
   const iv = crypto.randomBytes(12);
   const cipher = crypto.createCipheriv('aes-256-gcm', keys.encryptionKey, iv);
   const body = Buffer.concat([cipher.update(plain, 'utf8'), cipher.final()]);
-  return PREFIX + Buffer.concat([iv, cipher.getAuthTag(), body]).toString('base64');
+  return CIPHERTEXT_PREFIX + Buffer.concat([iv, cipher.getAuthTag(), body]).toString('base64');
 }
 
 /** Decrypts a value made by encryptValue; returns other strings unchanged. Throws when tampered. */
 export function decryptValue(keys: ColumnKeys, stored: string): string {
-  if (!stored.startsWith(PREFIX)) return stored;
-  const data = Buffer.from(stored.slice(PREFIX.length), 'base64');
+  if (!stored.startsWith(CIPHERTEXT_PREFIX)) return stored;
+  const data = Buffer.from(stored.slice(CIPHERTEXT_PREFIX.length), 'base64');
   const decipher = crypto.createDecipheriv('aes-256-gcm', keys.encryptionKey, data.subarray(0, 12));
   decipher.setAuthTag(data.subarray(12, 28));
   return Buffer.concat([decipher.update(data.subarray(28)), decipher.final()]).toString('utf8');
@@ -51,7 +52,7 @@ export function decryptValue(keys: ColumnKeys, stored: string): string {
 
 /** Whether a stored value is ciphertext of encryptValue. */
 export function isEncrypted(value: string): boolean {
-  return value.startsWith(PREFIX);
+  return value.startsWith(CIPHERTEXT_PREFIX);
 }
 
 /** The blind index of a value: HMAC-SHA256 (hex), so equal values can be matched without decrypting. */

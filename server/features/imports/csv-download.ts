@@ -1,7 +1,7 @@
 import type pg from 'pg';
 import { to as copyTo } from 'pg-copy-streams';
 import type { ColumnKeys } from './crypto';
-import { decryptValue } from './crypto';
+import { CIPHERTEXT_PREFIX, decryptValue } from './crypto';
 
 /** One CSV field per RFC 4180: quoted when it holds a comma, quote or line break. */
 export function csvField(value: string | null | undefined): string {
@@ -19,8 +19,8 @@ const COMMA = 44;
 const LF = 10;
 const CR = 13;
 const E = 101;
-/** Stored ciphertext begins so (crypto.ts); PostgreSQL writes it unquoted (base64 needs no quotes). */
-const CIPHER_PREFIX = Buffer.from('enc:v1:');
+/** Stored ciphertext's start; PostgreSQL writes such a field unquoted (base64 needs no quotes). */
+const CIPHER_PREFIX = Buffer.from(CIPHERTEXT_PREFIX);
 
 /**
  * Turns PostgreSQL's CSV output (`COPY ... TO STDOUT WITH (FORMAT csv)`: LF line ends, fields

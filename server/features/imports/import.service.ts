@@ -132,8 +132,11 @@ export async function runImport(ctx: AppContext, task: TaskRow, tctx: TaskContex
       // an address id need no address lookup later.
       const current = `cur_${task.id.toLowerCase().replace(/[^a-z0-9_]/g, '_')}`;
       const dataset = client.escapeLiteral(p.datasetId);
-      const lookupRecords =
-        hadRecords && (await estimatedAddressCount(tx)) > 4 * (await getRecordCount(tx, p.datasetId));
+      // Neither changes before the records are written (the dataset row is locked; new addresses
+      // go in after the pass).
+      const addressCount = await estimatedAddressCount(tx);
+      const recordsBefore = hadRecords ? await getRecordCount(tx, p.datasetId) : 0;
+      const lookupRecords = hadRecords && addressCount > 4 * recordsBefore;
       const prepare = hadRecords
         ? [
             `SET work_mem = '256MB'`,
@@ -174,7 +177,6 @@ export async function runImport(ctx: AppContext, task: TaskRow, tctx: TaskContex
       // 12 s for a million-row file by hash, 5.3 s and 1.6 s by lookups (docs/performance.md). On
       // a small table the planner's hash joins are faster, so they stay.
       await tx.execute(sql`ANALYZE ${sql.raw(work)}`);
-      const addressCount = await estimatedAddressCount(tx);
       // valid: the file's valid rows; lookup: those whose address must be looked up (not brought
       // by their record). Sorting k pays for many lookups only: a re-import's rows mostly bring
       // their address id, and sorting them all took 2 s a million for nothing.
@@ -280,8 +282,7 @@ export async function runImport(ctx: AppContext, task: TaskRow, tctx: TaskContex
       // the kept rows that found a record are as many as the dataset held, none is absent: the
       // scan of all its records for absent ones (1-2 s a million) is skipped.
       let deleted = 0;
-      const before = hadRecords ? await getRecordCount(tx, p.datasetId) : 0;
-      if (hadRecords && p.deleteOld !== false && kept - Number(inserted) !== before) {
+      if (hadRecords && p.deleteOld !== false && kept - Number(inserted) !== recordsBefore) {
         const del = await tx.execute(sql`
           DELETE FROM records r WHERE r.dataset_id = ${p.datasetId}
             AND NOT EXISTS (SELECT 1 FROM ka WHERE ka.key = r.address_id)`);
