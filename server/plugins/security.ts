@@ -1,5 +1,5 @@
 import helmet from '@fastify/helmet';
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
 
 const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
 const MESSAGE = 'Verzoek geweigerd: verzoeken van een andere site zijn niet toegestaan';
@@ -36,17 +36,33 @@ export async function registerSecurity(app: FastifyInstance, stylesheetUrl?: str
       return reply.status(403).send({ message: MESSAGE });
     }
     const origin = request.headers.origin;
-    if (origin && origin !== 'null') {
-      let originHost: string;
-      try {
-        originHost = new URL(origin).host;
-      } catch {
-        return reply.status(403).send({ message: MESSAGE });
-      }
-      const host = request.headers['x-forwarded-host'] ?? request.headers.host;
-      if (originHost !== host) return reply.status(403).send({ message: MESSAGE });
-    } else if (origin === 'null') {
+    if (origin !== undefined && !isSameOrigin(origin, request)) {
       return reply.status(403).send({ message: MESSAGE });
     }
   });
+
+  // API answers hold personal data and session-bound results: no browser or proxy may keep them.
+  // The static web app (its hashed assets) stays cacheable.
+  app.addHook('onSend', async (request, reply, payload) => {
+    const path = request.url.split('?')[0];
+    if (path.startsWith('/api/') || path === '/api') reply.header('cache-control', 'no-store');
+    return payload;
+  });
+}
+
+/**
+ * Whether an Origin header names the scheme and host of the request itself. Fastify reads those
+ * from X-Forwarded-Proto/X-Forwarded-Host only when TRUST_PROXY is set; otherwise from the
+ * connection and the Host header, so a forged forwarding header cannot make another site pass.
+ */
+function isSameOrigin(origin: string, request: FastifyRequest): boolean {
+  if (origin === 'null') return false;
+  try {
+    const from = new URL(origin);
+    // Through URL both sides drop a default port (http://h:80 is http://h).
+    const self = new URL(`${request.protocol}://${request.host}`);
+    return from.protocol === self.protocol && from.host === self.host;
+  } catch {
+    return false;
+  }
 }

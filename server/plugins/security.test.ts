@@ -1,0 +1,105 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createTestApp, type TestApp } from '../test/app';
+import { makeDataset, makePartner, makeSession } from '../test/factories';
+
+// The cross-site guard by scheme and host, forwarding headers only behind a trusted proxy, and
+// answers of the API that no cache may keep.
+
+let t: TestApp;
+let cookie: string;
+beforeAll(async () => {
+  t = await createTestApp({ startWorker: false });
+  ({ cookie } = await makeSession(t.app, t.database.db));
+});
+afterAll(() => t.close());
+
+// A state-changing call that needs no data: logout of a session of its own answers 200.
+async function logoutWith(app: TestApp, headers: Record<string, string>) {
+  const session = await makeSession(app.app, app.database.db);
+  return app.app.inject({
+    method: 'POST',
+    url: '/api/auth/logout',
+    headers: { cookie: session.cookie, host: 'lijstwerk.example', ...headers },
+  });
+}
+
+describe('cross-site guard: Origin against the request scheme and host', () => {
+  it.each([
+    ['the same scheme and host', 'http://lijstwerk.example', 200],
+    ['the same host with the default port', 'http://lijstwerk.example:80', 200],
+    ['another scheme (https page posting to an http server)', 'https://lijstwerk.example', 403],
+    ['another port', 'http://lijstwerk.example:8443', 403],
+    ['another host', 'http://evil.example', 403],
+    ['a host that ends like ours', 'http://evil-lijstwerk.example', 403],
+    ['not a URL', 'lijstwerk.example', 403],
+  ])('%s (%s) answers %i', async (_case, origin, status) => {
+    const res = await logoutWith(t, { origin });
+    expect(res.statusCode).toBe(status);
+  });
+
+  it('ignores X-Forwarded-Host and X-Forwarded-Proto without TRUST_PROXY', async () => {
+    const forged = await logoutWith(t, {
+      origin: 'https://evil.example',
+      'x-forwarded-host': 'evil.example',
+      'x-forwarded-proto': 'https',
+    });
+    expect(forged.statusCode).toBe(403);
+    expect(forged.json().message).toMatch(/andere site/);
+  });
+
+  describe('with TRUST_PROXY=true', () => {
+    let proxied: TestApp;
+    beforeAll(async () => {
+      const before = process.env.TRUST_PROXY;
+      process.env.TRUST_PROXY = 'true';
+      try {
+        proxied = await createTestApp({ startWorker: false });
+      } finally {
+        if (before === undefined) delete process.env.TRUST_PROXY;
+        else process.env.TRUST_PROXY = before;
+      }
+    });
+    afterAll(() => proxied.close());
+
+    it('compares with the forwarded scheme and host the proxy sets', async () => {
+      const headers = { 'x-forwarded-host': 'lijstwerk.nl', 'x-forwarded-proto': 'https' };
+      expect((await logoutWith(proxied, { ...headers, origin: 'https://lijstwerk.nl' })).statusCode).toBe(
+        200,
+      );
+      expect((await logoutWith(proxied, { ...headers, origin: 'http://lijstwerk.nl' })).statusCode).toBe(403);
+      expect((await logoutWith(proxied, { ...headers, origin: 'https://evil.example' })).statusCode).toBe(
+        403,
+      );
+    });
+  });
+});
+
+describe('Cache-Control of API answers', () => {
+  it('JSON answers, errors and CSV downloads carry no-store', async () => {
+    const me = await t.app.inject({ method: 'GET', url: '/api/auth/me', headers: { cookie } });
+    expect(me.statusCode).toBe(200);
+    expect(me.headers['cache-control']).toBe('no-store');
+    const anon = await t.app.inject({ method: 'GET', url: '/api/users' });
+    expect(anon.statusCode).toBe(401);
+    expect(anon.headers['cache-control']).toBe('no-store');
+    const missing = await t.app.inject({ method: 'GET', url: '/api/bestaat-niet', headers: { cookie } });
+    expect(missing.headers['cache-control']).toBe('no-store');
+
+    const partnerId = await makePartner(t.database.db);
+    const datasetId = await makeDataset(t.database.db, partnerId);
+    const csv = await t.app.inject({
+      method: 'GET',
+      url: `/api/datasets/${partnerId}/${datasetId}/csv`,
+      headers: { cookie },
+    });
+    expect(csv.statusCode).toBe(200);
+    expect(csv.headers['content-type']).toMatch(/^text\/csv/);
+    expect(csv.headers['cache-control']).toBe('no-store');
+  });
+
+  it('leaves paths outside /api alone (the API docs, the web app)', async () => {
+    const docs = await t.app.inject({ method: 'GET', url: '/apidocs/json' });
+    expect(docs.statusCode).toBe(200);
+    expect(docs.headers['cache-control']).not.toBe('no-store');
+  });
+});
