@@ -1,4 +1,5 @@
 import type { ColumnMapping, ValueMapping } from './mappings';
+import { compileUserRegex, userRegexError } from './user-regex';
 
 /** The exact and case-insensitive lookup tables of a value mapping (insensitive keys lower-cased). */
 export function valueMapTables(values: ValueMapping[]): {
@@ -21,13 +22,22 @@ export function excludeRegex(filter: string): { pattern: string; insensitive: bo
   return m ? { pattern: m[1], insensitive: m[2] === 'i' } : null;
 }
 
-/** Compiles an exclude filter (exact, or a /regex/) into a test of one file value, on the trimmed value. */
+/**
+ * Compiles an exclude filter (exact, or a /regex/ run in linear time) into a test of one file
+ * value, on the trimmed value; throws an Error with a Dutch message for a refused regex.
+ */
 export function createExcludeTest(filter: string): (value: string | null | undefined) => boolean {
   if (!filter) return () => false;
   const re = excludeRegex(filter);
   if (!re) return (value) => (value ?? '').trim() === filter;
-  const compiled = new RegExp(re.pattern, re.insensitive ? 'i' : '');
-  return (value) => compiled.test((value ?? '').trim());
+  const test = compileUserRegex(re.pattern, re.insensitive);
+  return (value) => test((value ?? '').trim());
+}
+
+/** The Dutch message why an exclude filter's /regex/ is refused, or null (also for a plain value). */
+export function excludeFilterError(filter: string): string | null {
+  const re = excludeRegex(filter);
+  return re ? userRegexError(re.pattern, re.insensitive) : null;
 }
 
 const WHITE_SPACE = /\s/;

@@ -1,5 +1,7 @@
 import { z } from 'zod';
 import { dateFormatError } from './date-format';
+import { excludeFilterError } from './mapping-rules';
+import { UserRegexMessages } from './user-regex';
 
 export const MappingMessages = {
   saved: 'Saved',
@@ -14,7 +16,8 @@ export const MappingMessages = {
   mappedRequired: 'Kies een kolomnaam',
   mappedPattern: 'Een kolomnaam bestaat uit letters, cijfers en underscores en begint met een letter',
   trimInvalid: 'Trim moet een geheel getal van 0 of meer zijn',
-  excludeInvalid: 'Ongeldige reguliere expressie',
+  excludeInvalid: UserRegexMessages.invalid,
+  excludeUnsupported: UserRegexMessages.unsupported,
   dateInvalid: 'Ongeldig datumformaat',
   duplicateMapped: (name: string) => `De kolom ${name} is meer dan eens gemapt`,
 } as const;
@@ -36,18 +39,6 @@ const mappedName = z
   .min(1, MappingMessages.mappedRequired)
   .max(100)
   .regex(ATTRIBUTE_NAME, MappingMessages.mappedPattern);
-
-/** A regular expression written /.../ (optionally with flags i), or a plain exact value. */
-export function isValidExclude(filter: string): boolean {
-  const m = /^\/(.*)\/(i?)$/s.exec(filter);
-  if (!m) return true;
-  try {
-    new RegExp(m[1], m[2]);
-    return true;
-  } catch {
-    return false;
-  }
-}
 
 /** A column mapping: a file column onto a global attribute, with the options of spec 000 §9. */
 export const ColumnMappingSchema = z.object({
@@ -74,7 +65,15 @@ export const ColumnMappingSchema = z.object({
       const error = format === '' ? null : dateFormatError(format);
       if (error) ctx.addIssue({ code: 'custom', message: error });
     }),
-  exclude: z.string().max(1000).default('').refine(isValidExclude, MappingMessages.excludeInvalid),
+  // A plain exact value, or a /regex/ (flag i) that RE2 runs in linear time (common/user-regex.ts).
+  exclude: z
+    .string()
+    .max(1000)
+    .default('')
+    .superRefine((filter, ctx) => {
+      const error = excludeFilterError(filter);
+      if (error) ctx.addIssue({ code: 'custom', message: error });
+    }),
   values: z.array(ValueMappingSchema).max(10000).default([]),
 });
 export type ColumnMapping = z.output<typeof ColumnMappingSchema>;
