@@ -76,3 +76,43 @@ test('the shell injects the custom stylesheet and removes it on logout', async (
   await expect(page.getByRole('heading', { name: 'Inloggen' })).toBeVisible();
   await expect(link).toHaveCount(0);
 });
+
+test('a screen shows a spinner while its chunk loads, and a reload button when it fails', async ({
+  page,
+}) => {
+  await loginAsAdmin(page, '/tasks');
+  // Hold the partner list's chunk until the spinner has been seen, then let it through.
+  let release = () => {};
+  const released = new Promise<void>((resolve) => {
+    release = resolve;
+  });
+  await page.route('**/assets/partner-list-*.js', async (route) => {
+    await released;
+    await route.continue();
+  });
+  await page
+    .getByRole('navigation', { name: 'Hoofdmenu' })
+    .getByRole('link', { name: 'Partners', exact: true })
+    .click();
+  await expect(page.getByTestId('screen-loader')).toBeVisible();
+  release();
+  await expect(page.getByRole('heading', { name: 'Partners' })).toBeVisible();
+  await expect(page.getByTestId('screen-loader')).toHaveCount(0);
+  await page.unrouteAll();
+
+  // A chunk that is gone (a new deploy) shows the Dutch message instead of a blank page.
+  await page.route('**/assets/label-list-*.js', (route) => route.abort());
+  await page.goto('/types');
+  await expect(page.getByText('Dit scherm kon niet worden geladen')).toBeVisible();
+  // Another screen still opens, and the reload button loads the screen once the chunk is back.
+  await page
+    .getByRole('navigation', { name: 'Hoofdmenu' })
+    .getByRole('link', { name: 'Taken', exact: true })
+    .click();
+  await expect(page.getByRole('heading', { name: 'Taken' })).toBeVisible();
+  await page.goBack();
+  await expect(page.getByText('Dit scherm kon niet worden geladen')).toBeVisible();
+  await page.unrouteAll();
+  await page.getByRole('button', { name: 'Pagina opnieuw laden' }).click();
+  await expect(page.getByRole('heading', { name: 'Labels' })).toBeVisible();
+});

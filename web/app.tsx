@@ -1,11 +1,11 @@
 import { Center, Loader } from '@mantine/core';
-import { Navigate, Route, Routes } from 'react-router';
 import { logout } from './features/auth/api';
 import { LoginPage } from './features/auth/login-page';
-import { appRoutes } from './routes';
 import { useAccount, useSetAccount, useUnauthorizedLogout } from './shell/account';
-import { Layout } from './shell/layout';
-import { NotFoundPage } from './shell/not-found';
+import { lazyScreen, ScreenBoundary } from './shell/lazy-screen';
+
+// The shell and its screens load after login: the login page needs none of them.
+const LoggedInApp = lazyScreen(() => import('./shell/logged-in-app'), 'LoggedInApp');
 
 /** Loads the account first; shows the login while it is unknown, else the shell with the routes. */
 export function App() {
@@ -27,14 +27,8 @@ export function App() {
   };
 
   return (
-    <Layout account={account.data} onLogout={handleLogout}>
-      <Routes>
-        <Route path="/" element={<Navigate to="/partners" replace />} />
-        {appRoutes.map((r) => (
-          <Route key={r.path} path={r.path} element={r.element} />
-        ))}
-        <Route path="*" element={<NotFoundPage />} />
-      </Routes>
-    </Layout>
+    <ScreenBoundary isFullPage>
+      <LoggedInApp account={account.data} onLogout={handleLogout} />
+    </ScreenBoundary>
   );
 }

@@ -1,32 +1,64 @@
 import type { ReactElement } from 'react';
-import { CampaignFormPage } from './features/campaigns/campaign-form';
-import { CampaignListPage } from './features/campaigns/campaign-list';
-import { DatasetFormPage } from './features/datasets/dataset-form';
-import { DatasetListPage } from './features/datasets/dataset-list';
-import { RateFormPage } from './features/datasets/rate-form';
-import { RateListPage } from './features/datasets/rate-list';
-import { TestPersonFormPage } from './features/datasets/testperson-form';
-import { TestPersonListPage } from './features/datasets/testperson-list';
-import { ExportColumnFormPage } from './features/exportcolumns/export-column-form';
-import { ExportColumnListPage } from './features/exportcolumns/export-column-list';
-import { DeleteAllPage } from './features/imports/deleteall-page';
-import { MappingEditorPage } from './features/imports/mapping-editor';
-import { UploadPage } from './features/imports/upload-page';
-import { ValueMappingEditorPage } from './features/imports/value-mapping-editor';
-import { ValueMappedFieldPage, ValueMappedListPage } from './features/imports/valuemapped-pages';
-import { InterestTypeFormPage } from './features/interesttypes/interest-type-form';
-import { InterestTypeListPage } from './features/interesttypes/interest-type-list';
-import { LabelFormPage } from './features/labels/label-form';
-import { LabelListPage } from './features/labels/label-list';
-import { ContactFormPage } from './features/partners/contact-form';
-import { ContactListPage } from './features/partners/contact-list';
-import { PartnerFormPage } from './features/partners/partner-form';
-import { PartnerListPage } from './features/partners/partner-list';
-import { SettingsPage } from './features/settings/settings-form';
-import { TestPersonPage } from './features/settings/test-person-form';
-import { TaskListPage } from './features/tasks/task-list';
-import { UserFormPage } from './features/users/user-form';
-import { UserListPage } from './features/users/user-list';
+import { lazyScreen } from './shell/lazy-screen';
+
+// Each screen is its own chunk, loaded when its route is first shown: the login page and the
+// shell load none of them (web/bundle.test.ts checks it on the build).
+const CampaignFormPage = lazyScreen(() => import('./features/campaigns/campaign-form'), 'CampaignFormPage');
+const CampaignListPage = lazyScreen(() => import('./features/campaigns/campaign-list'), 'CampaignListPage');
+const DatasetFormPage = lazyScreen(() => import('./features/datasets/dataset-form'), 'DatasetFormPage');
+const DatasetListPage = lazyScreen(() => import('./features/datasets/dataset-list'), 'DatasetListPage');
+const RateFormPage = lazyScreen(() => import('./features/datasets/rate-form'), 'RateFormPage');
+const RateListPage = lazyScreen(() => import('./features/datasets/rate-list'), 'RateListPage');
+const TestPersonFormPage = lazyScreen(
+  () => import('./features/datasets/testperson-form'),
+  'TestPersonFormPage',
+);
+const TestPersonListPage = lazyScreen(
+  () => import('./features/datasets/testperson-list'),
+  'TestPersonListPage',
+);
+const ExportColumnFormPage = lazyScreen(
+  () => import('./features/exportcolumns/export-column-form'),
+  'ExportColumnFormPage',
+);
+const ExportColumnListPage = lazyScreen(
+  () => import('./features/exportcolumns/export-column-list'),
+  'ExportColumnListPage',
+);
+const DeleteAllPage = lazyScreen(() => import('./features/imports/deleteall-page'), 'DeleteAllPage');
+const MappingEditorPage = lazyScreen(() => import('./features/imports/mapping-editor'), 'MappingEditorPage');
+const UploadPage = lazyScreen(() => import('./features/imports/upload-page'), 'UploadPage');
+const ValueMappingEditorPage = lazyScreen(
+  () => import('./features/imports/value-mapping-editor'),
+  'ValueMappingEditorPage',
+);
+const ValueMappedFieldPage = lazyScreen(
+  () => import('./features/imports/valuemapped-pages'),
+  'ValueMappedFieldPage',
+);
+const ValueMappedListPage = lazyScreen(
+  () => import('./features/imports/valuemapped-pages'),
+  'ValueMappedListPage',
+);
+const InterestTypeFormPage = lazyScreen(
+  () => import('./features/interesttypes/interest-type-form'),
+  'InterestTypeFormPage',
+);
+const InterestTypeListPage = lazyScreen(
+  () => import('./features/interesttypes/interest-type-list'),
+  'InterestTypeListPage',
+);
+const LabelFormPage = lazyScreen(() => import('./features/labels/label-form'), 'LabelFormPage');
+const LabelListPage = lazyScreen(() => import('./features/labels/label-list'), 'LabelListPage');
+const ContactFormPage = lazyScreen(() => import('./features/partners/contact-form'), 'ContactFormPage');
+const ContactListPage = lazyScreen(() => import('./features/partners/contact-list'), 'ContactListPage');
+const PartnerFormPage = lazyScreen(() => import('./features/partners/partner-form'), 'PartnerFormPage');
+const PartnerListPage = lazyScreen(() => import('./features/partners/partner-list'), 'PartnerListPage');
+const SettingsPage = lazyScreen(() => import('./features/settings/settings-form'), 'SettingsPage');
+const TestPersonPage = lazyScreen(() => import('./features/settings/test-person-form'), 'TestPersonPage');
+const TaskListPage = lazyScreen(() => import('./features/tasks/task-list'), 'TaskListPage');
+const UserFormPage = lazyScreen(() => import('./features/users/user-form'), 'UserFormPage');
+const UserListPage = lazyScreen(() => import('./features/users/user-list'), 'UserListPage');
 
 /** Every screen's route; a feature adds its screens here. Unknown paths show the 404 page. */
 export const appRoutes: { path: string; element: ReactElement }[] = [
@@ -45,7 +77,10 @@ export const appRoutes: { path: string; element: ReactElement }[] = [
   { path: '/partners/:partnerId/datasets/:datasetId/edit', element: <DatasetFormPage /> },
   { path: '/partners/:partnerId/datasets/:datasetId/testpersons', element: <TestPersonListPage /> },
   { path: '/partners/:partnerId/datasets/:datasetId/testpersons/new', element: <TestPersonFormPage /> },
-  { path: '/partners/:partnerId/datasets/:datasetId/testpersons/:personId/edit', element: <TestPersonFormPage /> },
+  {
+    path: '/partners/:partnerId/datasets/:datasetId/testpersons/:personId/edit',
+    element: <TestPersonFormPage />,
+  },
   { path: '/partners/:partnerId/datasets/:datasetId/:type', element: <RateListPage /> },
   { path: '/partners/:partnerId/datasets/:datasetId/:type/new', element: <RateFormPage /> },
   { path: '/partners/:partnerId/datasets/:datasetId/:type/:extraId/edit', element: <RateFormPage /> },
