@@ -19,7 +19,8 @@ import type { AppContext } from './context';
 import type { Database } from './db/client';
 import { type ColumnKeys, loadColumnKeys } from './features/imports/crypto';
 import { registerAuthGuard } from './plugins/auth';
-import { registerErrorHandling } from './plugins/errors';
+import { registerErrorHandling, safeErrorSerializer } from './plugins/errors';
+import { registerInputGuard } from './plugins/input-guard';
 import { registerSecurity } from './plugins/security';
 import { apiRoutes } from './routes';
 import { registerTaskHandlers } from './tasks/handlers';
@@ -37,6 +38,8 @@ export interface RouteEntry {
   method: string;
   url: string;
   isPublic: boolean;
+  /** The route's zod schemas (body, querystring, params), for the tests that fuzz every route. */
+  schema?: { body?: unknown; querystring?: unknown; params?: unknown };
 }
 
 declare module 'fastify' {
@@ -64,6 +67,8 @@ export async function buildApp(options: BuildOptions): Promise<{ app: FastifyIns
               'req.headers["x-api-key"]',
               'res.headers["set-cookie"]',
             ],
+            // Errors are logged without the values a failed query carried (hashes, secrets).
+            serializers: { err: safeErrorSerializer },
             ...(typeof options.logger === 'object' ? options.logger : {}),
           },
     bodyLimit: 1024 * 1024,
@@ -79,7 +84,12 @@ export async function buildApp(options: BuildOptions): Promise<{ app: FastifyIns
   app.decorate('routeTable', routeTable);
   app.addHook('onRoute', (route) => {
     for (const method of [route.method].flat()) {
-      routeTable.push({ method, url: route.url, isPublic: route.config?.public === true });
+      routeTable.push({
+        method,
+        url: route.url,
+        isPublic: route.config?.public === true,
+        schema: route.schema as RouteEntry['schema'],
+      });
     }
   });
 
@@ -108,6 +118,7 @@ export async function buildApp(options: BuildOptions): Promise<{ app: FastifyIns
     limits: { fileSize: Number.POSITIVE_INFINITY, files: 1, fields: 20, fieldSize: 1024 * 1024 },
   });
   registerAuthGuard(app, ctx);
+  registerInputGuard(app);
 
   await app.register(swagger, {
     openapi: {

@@ -45,10 +45,11 @@ export async function dropTestDatabase(url: string): Promise<void> {
 
 /**
  * Builds the app on a fresh database; the worker starts unless `startWorker` is false.
- * Config overrides apply on top of the defaults (e.g. a low login rate limit).
+ * Config overrides apply on top of the defaults (e.g. a low login rate limit); `logger` (pino
+ * options, e.g. a stream) turns the log on for tests that read it.
  */
 export async function createTestApp(
-  options: { startWorker?: boolean; config?: Partial<AppConfig> } = {},
+  options: { startWorker?: boolean; config?: Partial<AppConfig>; logger?: object } = {},
 ): Promise<TestApp> {
   const url = await createTestDatabase();
   const config: AppConfig = {
@@ -61,7 +62,7 @@ export async function createTestApp(
     ...options.config,
   };
   const database = openDatabase(url, 10);
-  const { app, ctx } = await buildApp({ config, database, logger: false });
+  const { app, ctx } = await buildApp({ config, database, logger: options.logger ?? false });
   await app.ready();
   if (options.startWorker !== false) await ctx.tasks.start();
   return {
