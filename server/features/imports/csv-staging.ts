@@ -1,9 +1,9 @@
 import { Readable, Transform } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
-import { parse } from 'csv-parse/sync';
 import type pg from 'pg';
 import { from as copyFrom } from 'pg-copy-streams';
 import { HttpError } from '../../lib/http-errors';
+import { CsvRecordError, CsvRecordMessages, CsvRecordReader } from './csv-records';
 import { ToUtf8 } from './encoding';
 
 export const CsvMessages = {
@@ -13,6 +13,7 @@ export const CsvMessages = {
   badRow: (line: number | null, detail: string) =>
     `Ongeldig CSV-bestand${line ? ` op regel ${line}` : ''}: ${detail}`,
   tooManyColumns: 'Het bestand heeft meer dan 1000 kolommen',
+  duplicateColumn: (name: string) => `De kopregel noemt de kolom ${name} twee keer`,
 } as const;
 
 /** A file loaded into an UNLOGGED staging table: columns c1..cN (text) plus ln, the row order. */
@@ -27,81 +28,93 @@ export interface StagedFile {
 const MAX_HEADER_BYTES = 1024 * 1024;
 const DELIMITERS = [',', ';', '\t', '|'];
 
-/** Counts each candidate separator outside quotes in the header line; returns the most frequent (default ','). */
-export function detectDelimiter(headerLine: string): string {
-  const counts = new Map(DELIMITERS.map((d) => [d, 0]));
-  let quoted = false;
-  for (const ch of headerLine) {
-    if (ch === '"') quoted = !quoted;
-    else if (!quoted && counts.has(ch)) counts.set(ch, counts.get(ch)! + 1);
-  }
-  let best = ',';
-  for (const d of DELIMITERS) if (counts.get(d)! > counts.get(best)!) best = d;
-  return best;
-}
-
-/** Header names made usable as keys: trimmed, empty ones named kolomN, repeated ones suffixed _2, _3. */
+/**
+ * Header names made usable as keys: trimmed, an empty one named kolomN (or kolomN_2 when a column
+ * is so named). Throws HttpError 400 naming a column the header names twice (ignoring case and
+ * surrounding space, as the e-mail column is found).
+ */
 export function normalizeHeaders(names: string[]): string[] {
-  const seen = new Map<string, number>();
-  return names.map((raw, i) => {
-    const base = raw.trim() || `kolom${i + 1}`;
-    const key = base.toLowerCase();
-    const n = (seen.get(key) ?? 0) + 1;
-    seen.set(key, n);
-    return n === 1 ? base : `${base}_${n}`;
+  const trimmed = names.map((n) => n.trim());
+  const seen = new Set<string>();
+  for (const name of trimmed) {
+    if (name === '') continue;
+    const key = name.toLowerCase();
+    if (seen.has(key)) throw new HttpError(400, CsvMessages.duplicateColumn(name));
+    seen.add(key);
+  }
+  return trimmed.map((name, i) => {
+    if (name !== '') return name;
+    let generated = `kolom${i + 1}`;
+    while (seen.has(generated.toLowerCase())) generated += '_2';
+    seen.add(generated.toLowerCase());
+    return generated;
   });
 }
 
-// Index just past the first record's line break, honouring quotes; -1 when not yet complete.
-function endOfFirstRecord(text: string): number {
-  let quoted = false;
-  for (let i = 0; i < text.length; i++) {
-    const ch = text[i];
-    if (ch === '"') quoted = !quoted;
-    else if (ch === '\n' && !quoted) return i + 1;
-  }
-  return -1;
-}
-
-/** Reads the first record of a decoded stream; returns it, the bytes read so far and the rest of the stream. */
+/**
+ * Reads the file's first records with each candidate separator until each has its header (or the
+ * file ends); returns the separator whose header has the most columns (on a tie the first of
+ * DELIMITERS), the chunks read and whether the file ended. Throws HttpError 400 when no header is found.
+ */
 async function readHead(
   decoded: AsyncIterator<Buffer>,
-): Promise<{ header: string; head: Buffer[]; done: boolean }> {
+): Promise<{ delimiter: string; head: Buffer[]; done: boolean }> {
+  const candidates = DELIMITERS.map((delimiter) => ({
+    delimiter,
+    reader: new CsvRecordReader(delimiter.charCodeAt(0)) as CsvRecordReader | null,
+  }));
   const head: Buffer[] = [];
   let size = 0;
-  while (true) {
+  let done = false;
+  let onlySpace = true;
+  const feed = (read: (r: CsvRecordReader) => void) => {
+    for (const c of candidates) {
+      if (!c.reader || c.reader.header) continue;
+      try {
+        read(c.reader);
+      } catch {
+        // A refused record after the header is the real reader's to report.
+        if (!c.reader.header) c.reader = null;
+      }
+    }
+  };
+  while (candidates.some((c) => c.reader && !c.reader.header) && size <= MAX_HEADER_BYTES) {
     const next = await decoded.next();
     if (next.done) {
-      const text = Buffer.concat(head).toString('utf8');
-      return { header: text, head, done: true };
+      done = true;
+      feed((r) => r.end());
+      break;
     }
+    // A NUL this early is a binary file (or UTF-16), not a CSV file with a bad line.
+    if (next.value.includes(0)) throw new HttpError(400, CsvMessages.notCsv);
     head.push(next.value);
     size += next.value.length;
-    const text = Buffer.concat(head).toString('utf8');
-    if (text.includes('\u0000')) throw new HttpError(400, CsvMessages.notCsv);
-    const end = endOfFirstRecord(text);
-    if (end >= 0) return { header: text.slice(0, end), head, done: false };
-    if (size > MAX_HEADER_BYTES) throw new HttpError(400, CsvMessages.notCsv);
+    if (onlySpace && /[^\s]/.test(next.value.toString('latin1'))) onlySpace = false;
+    feed((r) => r.push(next.value));
   }
+  let best: { delimiter: string; columns: number } | null = null;
+  for (const c of candidates) {
+    const columns = c.reader?.header?.length ?? 0;
+    if (columns > (best?.columns ?? 0)) best = { delimiter: c.delimiter, columns };
+  }
+  if (!best) throw new HttpError(400, onlySpace && done ? CsvMessages.empty : CsvMessages.notCsv);
+  return { delimiter: best.delimiter, head, done };
 }
 
 function copyErrorMessage(err: unknown): string {
-  const e = err as { code?: string; message?: string; where?: string };
-  const line = /line (\d+)/.exec(e.where ?? '')?.[1];
-  const detail = e.message ?? '';
+  // Line numbers of PostgreSQL's are those of the records as handed on, not the file's: left out.
+  const detail = (err as { message?: string }).message ?? '';
   let dutch = 'de regel kan niet worden gelezen';
-  if (/extra data after last expected column/.test(detail)) dutch = 'meer kolommen dan de kopregel';
-  else if (/missing data for column/.test(detail)) dutch = 'minder kolommen dan de kopregel';
-  else if (/unterminated CSV quoted field/.test(detail)) dutch = 'een aanhalingsteken wordt niet afgesloten';
-  else if (/out of memory|too long|exceeds/.test(detail)) dutch = 'de regel is te lang';
-  return CsvMessages.badRow(line ? Number(line) : null, dutch);
+  if (/out of memory|too long|exceeds/.test(detail)) dutch = CsvRecordMessages.tooLong;
+  return CsvMessages.badRow(null, dutch);
 }
 
 /**
- * Streams a CSV file (UTF-8 or Windows-1252; comma, semicolon, tab or pipe separated; quoted fields
- * with separators and line breaks) into a new UNLOGGED staging table with PostgreSQL's own CSV
- * parser, never holding the file in memory. Throws HttpError 400 with a Dutch message for an
- * empty file, a header-only file, or a file that is not CSV; the table is then dropped.
+ * Streams a CSV file (UTF-8 or Windows-1252; comma, semicolon, tab or pipe separated) into a new
+ * UNLOGGED staging table, never holding the file in memory: CsvRecordReader reads it by the rules
+ * partners expect (csv-records.ts) and PostgreSQL's COPY stores the records it hands on. Throws
+ * HttpError 400 with a Dutch message for an empty file, a header-only file, a header naming a
+ * column twice, or a record the rules refuse (naming its line); the table is then dropped.
  */
 export async function stageCsv(
   pool: pg.Pool,
@@ -121,16 +134,16 @@ export async function stageCsv(
   const decoded = source.pipe(counter).pipe(decoder);
   source.on('error', (err) => decoded.destroy(err));
   const iterator = decoded[Symbol.asyncIterator]() as AsyncIterator<Buffer>;
-  const { header, head, done } = await readHead(iterator);
-  if (header.trim() === '') throw new HttpError(400, CsvMessages.empty);
-  const delimiter = detectDelimiter(header);
-  let names: string[];
+  const { delimiter, head, done } = await readHead(iterator);
+  const reader = new CsvRecordReader(delimiter.charCodeAt(0));
+  const first: Buffer[] = [];
   try {
-    names = (parse(header, { delimiter, relax_quotes: true, bom: true }) as string[][])[0] ?? [];
-  } catch {
-    throw new HttpError(400, CsvMessages.notCsv);
+    for (const chunk of head) first.push(reader.push(chunk));
+    if (done) first.push(reader.end());
+  } catch (err) {
+    throw toHttpError(err);
   }
-  if (names.length === 0) throw new HttpError(400, CsvMessages.empty);
+  const names = reader.header ?? [];
   if (names.length > 1000) throw new HttpError(400, CsvMessages.tooManyColumns);
   const headers = normalizeHeaders(names);
   const columns = headers.map((_, i) => `c${i + 1}`);
@@ -143,23 +156,31 @@ export async function stageCsv(
     );
     created = true;
     const delimiterSql = delimiter === '\t' ? "E'\\t'" : `'${delimiter}'`;
+    // FORCE_NULL: a quoted empty value is empty like an unquoted one (NULL), so that a file and the
+    // same file written by another program give the same records.
     const copy = client.query(
       copyFrom(
-        `COPY ${table} (${columns.join(', ')}) FROM STDIN WITH (FORMAT csv, DELIMITER ${delimiterSql}, HEADER true, ENCODING 'UTF8')`,
+        `COPY ${table} (${columns.join(', ')}) FROM STDIN WITH (FORMAT csv, DELIMITER ${delimiterSql}, ENCODING 'UTF8', FORCE_NULL (${columns.join(', ')}))`,
       ),
     );
     async function* all() {
-      for (const chunk of head) yield chunk;
+      for (const chunk of first) if (chunk.length) yield chunk;
       if (done) return;
       while (true) {
         const next = await iterator.next();
-        if (next.done) return;
-        yield next.value;
+        if (next.done) {
+          const last = reader.end();
+          if (last.length) yield last;
+          return;
+        }
+        const out = reader.push(next.value);
+        if (out.length) yield out;
       }
     }
     try {
       await pipeline(Readable.from(all()), copy);
     } catch (err) {
+      if (err instanceof CsvRecordError) throw toHttpError(err);
       if ((err as { code?: string }).code?.startsWith('22') || (err as { code?: string }).code === '54000') {
         throw new HttpError(400, copyErrorMessage(err));
       }
@@ -174,6 +195,11 @@ export async function stageCsv(
   } finally {
     client.release();
   }
+}
+
+/** A record the rules refuse as the 400 that names its line; other errors as they are. */
+function toHttpError(err: unknown): unknown {
+  return err instanceof CsvRecordError ? new HttpError(400, CsvMessages.badRow(err.line, err.detail)) : err;
 }
 
 /** Drops a staging table (after its import, or when the import failed). */

@@ -1,0 +1,65 @@
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { CsvRecordError, CsvRecordReader, parseRecord } from './csv-records';
+
+/** Reads `file` in chunks cut at `cuts`; returns the header, the COPY text and the rows, or the error. */
+function read(file: Buffer, cuts: number[] = [], delimiter = ';') {
+  const reader = new CsvRecordReader(delimiter.charCodeAt(0));
+  const out: Buffer[] = [];
+  let from = 0;
+  try {
+    for (const cut of [...cuts].sort((a, b) => a - b)) {
+      out.push(reader.push(file.subarray(from, Math.max(from, cut))));
+      from = Math.max(from, cut);
+    }
+    out.push(reader.push(file.subarray(from)));
+    out.push(reader.end());
+  } catch (err) {
+    if (!(err instanceof CsvRecordError)) throw err;
+    return { error: `${err.line}: ${err.detail}` };
+  }
+  return { header: reader.header, copy: Buffer.concat(out).toString(), rows: reader.rows };
+}
+
+describe('CsvRecordReader', () => {
+  it('hands on clean records as they are and rewrites only the others', () => {
+    expect(read(Buffer.from('email;naam\na@x.nl;Anna\n\nb@x.nl\rc@x.nl;"C;D"\r\n;\n'))).toEqual({
+      header: ['email', 'naam'],
+      copy: 'a@x.nl;Anna\nb@x.nl;\nc@x.nl;"C;D"\n;\n',
+      rows: 4,
+    });
+    expect(read(Buffer.from('email;naam\r\na@x.nl;Jan "J"\r\nb@x.nl;x\n')).copy).toBe(
+      'a@x.nl;"Jan ""J"""\r\nb@x.nl;x\r\n',
+    );
+  });
+
+  it('names the line a refused record starts on', () => {
+    expect(read(Buffer.from('\r\nemail;naam\r\n"a\r\nb";x\r\nc;d;e\r\n'))).toEqual({
+      error: '5: meer kolommen dan de kopregel',
+    });
+    expect(read(Buffer.from('email\na\n"b\nc\n'))).toEqual({
+      error: '3: een aanhalingsteken wordt niet afgesloten',
+    });
+    expect(read(Buffer.from('email\na\nb\u0000\n'))).toEqual({ error: '3: de regel bevat een NUL-teken' });
+  });
+
+  it('reads a file cut into chunks anywhere as it reads the whole', () => {
+    const text = fc.string({
+      unit: fc.constantFrom('a', 'é', ' ', '"', ';', '\n', '\r', '\u0000', '\\', '.'),
+      maxLength: 60,
+    });
+    fc.assert(
+      fc.property(text, fc.array(fc.nat(80), { maxLength: 6 }), (body, cuts) => {
+        const file = Buffer.from(`h1;h2;h3\n${body}`);
+        expect(read(file, cuts)).toEqual(read(file));
+      }),
+      { numRuns: 2000 },
+    );
+  });
+});
+
+describe('parseRecord', () => {
+  it('opens a quoted field only at its first character', () => {
+    expect(parseRecord('a;"b;""c""";d "e" f;"g"h"i;', ';')).toEqual(['a', 'b;"c"', 'd "e" f', 'gh"i', '']);
+  });
+});
