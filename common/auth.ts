@@ -1,5 +1,6 @@
 import { z } from 'zod';
-import { TOKEN_LENGTH } from './constants';
+import { PASSWORD_MAX_LENGTH, TOKEN_LENGTH } from './constants';
+import { RoleSchema, UsernameSchema } from './users';
 
 export const AuthMessages = {
   loginFailedTitle: 'Inloggen mislukt',
@@ -14,8 +15,9 @@ export const AuthMessages = {
 } as const;
 
 export const LoginSchema = z.object({
-  username: z.string().trim().min(1, 'De gebruikersnaam is een verplicht veld').max(200),
-  password: z.string().min(1, 'Het wachtwoord is een verplicht veld').max(1000),
+  // The same normalisation and rule as when the user was made, so a look-alike name finds no one.
+  username: UsernameSchema,
+  password: z.string().min(1, 'Het wachtwoord is een verplicht veld').max(PASSWORD_MAX_LENGTH),
   token: z
     .string()
     .trim()
@@ -24,11 +26,12 @@ export const LoginSchema = z.object({
 });
 export type Login = z.infer<typeof LoginSchema>;
 
-/** The logged-in account as the API presents it. */
+/** The logged-in account as the API presents it; the role tells the web app what to show. */
 export const AccountSchema = z.object({
   _id: z.string(),
   name: z.string(),
   username: z.string(),
+  role: RoleSchema,
   '2fa': z.boolean(),
 });
 export type Account = z.infer<typeof AccountSchema>;

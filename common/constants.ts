@@ -16,6 +16,10 @@ export const CAMPAIGN_PAGE_SIZE = 20;
 export const CAMPAIGN_DAYS_DEFAULT = 30;
 export const TOKEN_LENGTH = 6;
 export const PASSWORD_MIN_LENGTH = 8;
+/** The longest password the login accepts, and so the longest one a user can be given. */
+export const PASSWORD_MAX_LENGTH = 1000;
+/** The longest username (login and user forms). */
+export const USERNAME_MAX_LENGTH = 200;
 export const TEMPLATE_DESCRIPTION_MAX = 65;
 export const INTEREST_TYPE_PAGE_SIZE = 10;
 export const DEFAULT_COUNTRY = 'NL';

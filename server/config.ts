@@ -11,6 +11,8 @@ export interface AppConfig {
   adminPassword?: string;
   sessionTtlHours: number;
   loginRateMax: number;
+  /** Failed logins per client IP across usernames per window (password spraying). */
+  loginRateIpMax: number;
   loginRateWindowMs: number;
   taskConcurrency: number;
   taskPollMs: number;
@@ -20,6 +22,8 @@ export interface AppConfig {
   secureCookies: boolean;
   startWorker: boolean;
   logLevel: string;
+  /** Milliseconds an upload may wait for the client's next bytes before it fails (408). */
+  uploadIdleMs: number;
   /** base64 of 32 bytes; unset: DATA_DIR/encryption.key is created and used. */
   encryptionKey?: string;
   /**
@@ -69,6 +73,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
     adminPassword: env.ADMIN_PASSWORD || undefined,
     sessionTtlHours: intFromEnv(env.SESSION_TTL_HOURS, 12),
     loginRateMax: intFromEnv(env.LOGIN_RATE_MAX, 10),
+    loginRateIpMax: intFromEnv(env.LOGIN_RATE_IP_MAX, 30),
     loginRateWindowMs: intFromEnv(env.LOGIN_RATE_WINDOW_MS, 5 * 60 * 1000),
     taskConcurrency: intFromEnv(env.TASK_CONCURRENCY, 2),
     taskPollMs: intFromEnv(env.TASK_POLL_MS, 1000),
@@ -77,6 +82,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
     secureCookies: env.SECURE_COOKIES === 'true',
     startWorker: env.START_WORKER !== 'false',
     logLevel: env.LOG_LEVEL ?? 'info',
+    uploadIdleMs: intFromEnv(env.UPLOAD_IDLE_MS, 60_000),
     encryptionKey: env.ENCRYPTION_KEY || undefined,
     stylesheetUrl: urlFromEnv('STYLESHEET_URL', env.STYLESHEET_URL),
   };

@@ -53,7 +53,7 @@ const login = (username: string, password: string) =>
   t.app.inject({ method: 'POST', url: '/api/auth/login', payload: { username, password } });
 
 describe('cli create-user on DATABASE_URL', () => {
-  it('creates a user with the given password, who can then log in', async () => {
+  it('creates a staff user with the given password, who can then log in', async () => {
     const res = await runCli([
       'create-user',
       '--username',
@@ -65,11 +65,29 @@ describe('cli create-user on DATABASE_URL', () => {
     ]);
     expect(res.stderr).toBe('');
     expect(res.code).toBe(0);
-    expect(res.stdout).toContain('Gebruiker "cli_jan" (Jan Jansen) aangemaakt.');
+    expect(res.stdout).toContain('Gebruiker "cli_jan" (Jan Jansen) aangemaakt als medewerker.');
     expect(res.stdout).not.toContain('Welkom123');
     const ok = await login('cli_jan', 'Welkom123');
     expect(ok.statusCode).toBe(200);
-    expect(ok.json()).toMatchObject({ name: 'Jan Jansen', username: 'cli_jan', '2fa': false });
+    expect(ok.json()).toMatchObject({ name: 'Jan Jansen', username: 'cli_jan', role: 'staff', '2fa': false });
+  });
+
+  it('--admin makes an administrator', async () => {
+    const res = await runCli([
+      'create-user',
+      '--username',
+      'cli_baas',
+      '--name',
+      'Baas',
+      '--password',
+      'Welkom123',
+      '--admin',
+    ]);
+    expect(res.stderr).toBe('');
+    expect(res.code).toBe(0);
+    expect(res.stdout).toContain('Gebruiker "cli_baas" (Baas) aangemaakt als beheerder.');
+    const ok = await login('cli_baas', 'Welkom123');
+    expect(ok.json()).toMatchObject({ username: 'cli_baas', role: 'admin' });
   });
 
   it('without --password generates one that meets the rules, prints it once, and it logs in', async () => {
@@ -109,6 +127,7 @@ describe('cli create-user on DATABASE_URL', () => {
     const [help, unknown] = await Promise.all([runCli(['--help']), runCli(['verwijder-alles'])]);
     expect(help.code).toBe(0);
     expect(help.stdout).toContain('create-user');
+    expect(help.stdout).toContain('--admin');
     expect(help.stdout).toContain('DATABASE_URL');
     expect(help.stdout).toContain('DATA_DIR');
     expect(help.stdout).toMatch(/stop de app eerst/i);

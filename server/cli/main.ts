@@ -1,6 +1,6 @@
 // Command-line tasks for operators: `npm run cli -- <command> [options]`.
 import { parseArgs } from 'node:util';
-import { UserCreateSchema } from '../../common/users';
+import { RoleLabels, UserCreateSchema } from '../../common/users';
 import { loadConfig } from '../config';
 import { type Database, migrateDatabase, openDatabase } from '../db/client';
 import { type EmbeddedDatabase, getEmbeddedPostmasterPid, startEmbeddedDatabase } from '../db/embedded';
@@ -16,6 +16,8 @@ Opdrachten:
       --name <naam>             volledige naam (verplicht)
       --password <wachtwoord>   minimaal 8 tekens met 1 hoofdletter en 1 cijfer; zonder deze optie
                                 wordt een wachtwoord gemaakt en eenmalig getoond
+      --admin                   maakt de gebruiker beheerder (beheert gebruikers); zonder deze
+                                optie wordt het een medewerker
 
 Database:
   Met DATABASE_URL gebruikt de CLI die PostgreSQL-server; dat kan ook terwijl de app draait.
@@ -52,6 +54,7 @@ async function runCreateUser(args: string[]): Promise<void> {
       username: { type: 'string' },
       name: { type: 'string' },
       password: { type: 'string' },
+      admin: { type: 'boolean' },
     },
   });
   const generated = values.password === undefined ? generatePassword() : undefined;
@@ -59,6 +62,7 @@ async function runCreateUser(args: string[]): Promise<void> {
     name: values.name ?? '',
     username: values.username ?? '',
     password: values.password ?? generated,
+    role: values.admin ? 'admin' : 'staff',
   });
   if (!parsed.success) {
     throw new CliError([...new Set(parsed.error.issues.map((i) => i.message))].join('\n'));
@@ -67,7 +71,9 @@ async function runCreateUser(args: string[]): Promise<void> {
   try {
     await migrateDatabase(database);
     const user = await createUser(database.db, parsed.data);
-    console.log(`Gebruiker "${user.username}" (${user.name}) aangemaakt.`);
+    console.log(
+      `Gebruiker "${user.username}" (${user.name}) aangemaakt als ${RoleLabels[user.role].toLowerCase()}.`,
+    );
     if (generated) console.log(`Wachtwoord: ${generated}\nDit wachtwoord wordt niet opnieuw getoond.`);
   } catch (err) {
     if (err instanceof HttpError) throw new CliError(err.message);

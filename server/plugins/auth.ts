@@ -22,7 +22,7 @@ export function currentUser(request: FastifyRequest): UserRow {
   return request.user;
 }
 
-/** Sets the httpOnly SameSite=Strict session cookie. */
+/** Sets the httpOnly SameSite=Strict session cookie, living as long as a fresh session. */
 export function setSessionCookie(reply: FastifyReply, token: string, ctx: AppContext): void {
   reply.setCookie(SESSION_COOKIE, token, {
     path: '/',
@@ -54,7 +54,10 @@ export function registerAuthGuard(app: FastifyInstance, ctx: AppContext): void {
     const path = request.routeOptions.url ?? request.url.split('?')[0];
     if (!path.startsWith('/api/') && path !== '/api') return;
     const token = request.cookies[SESSION_COOKIE];
-    if (token) request.user = await getSessionUser(ctx.db, token, ctx.config.sessionTtlHours);
+    const session = token ? await getSessionUser(ctx.db, token, ctx.config.sessionTtlHours) : undefined;
+    request.user = session?.user;
+    // The cookie lives as long as the session: when the server slides the expiry, so does Max-Age.
+    if (token && session?.slid) setSessionCookie(reply, token, ctx);
     if (request.routeOptions.config?.public) return;
     if (!request.user) {
       return reply.status(401).send({ message: AuthMessages.notLoggedIn });

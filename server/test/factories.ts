@@ -1,5 +1,6 @@
 import crypto from 'node:crypto';
 import type { FastifyInstance } from 'fastify';
+import type { Role } from '../../common/users';
 import type { Db } from '../db/client';
 import { hashPassword } from '../features/auth/password';
 import { datasets } from '../features/datasets/dataset.table';
@@ -13,10 +14,13 @@ export interface TestUser {
   password: string;
 }
 
-/** Inserts a user with a valid random password; returns it with the password. */
+/**
+ * Inserts a user with a valid random password; returns it with the password. An administrator
+ * unless `role` says 'staff', so other features' tests act as the back office's administrator.
+ */
 export async function makeUser(
   db: Db,
-  overrides: { name?: string; username?: string; password?: string } = {},
+  overrides: { name?: string; username?: string; password?: string; role?: Role } = {},
 ): Promise<TestUser> {
   const suffix = crypto.randomBytes(4).toString('hex');
   const password = overrides.password ?? `Geheim${suffix}1A`;
@@ -24,6 +28,7 @@ export async function makeUser(
     name: overrides.name ?? `Tester ${suffix}`,
     username: overrides.username ?? `tester_${suffix}`,
     passwordHash: await hashPassword(password),
+    role: overrides.role ?? 'admin',
   });
   return { row, password };
 }
@@ -46,9 +51,13 @@ export async function loginCookie(app: FastifyInstance, user: TestUser, token?: 
   return `lijstwerk_session=${cookie.value}`;
 }
 
-/** Makes a user and logs it in; returns the user and its Cookie header. */
-export async function makeSession(app: FastifyInstance, db: Db): Promise<{ user: TestUser; cookie: string }> {
-  const user = await makeUser(db);
+/** Makes a user (an administrator unless `role` says otherwise) and logs it in; returns the user and its Cookie header. */
+export async function makeSession(
+  app: FastifyInstance,
+  db: Db,
+  role: Role = 'admin',
+): Promise<{ user: TestUser; cookie: string }> {
+  const user = await makeUser(db, { role });
   return { user, cookie: await loginCookie(app, user) };
 }
 

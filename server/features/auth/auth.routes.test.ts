@@ -23,6 +23,7 @@ describe('POST /api/auth/login', () => {
       _id: user.row.id,
       name: user.row.name,
       username: user.row.username,
+      role: 'admin',
       '2fa': false,
     });
     const cookie = res.cookies.find((c) => c.name === 'lijstwerk_session');
@@ -143,6 +144,7 @@ describe('2fa management', () => {
       _id: user.row.id,
       name: user.row.name,
       username: user.row.username,
+      role: 'admin',
       '2fa': false,
     });
 
@@ -193,6 +195,7 @@ describe('2fa management', () => {
       _id: user.row.id,
       name: user.row.name,
       username: user.row.username,
+      role: 'admin',
       '2fa': true,
     });
     for (const body of [list.body, one.body]) {

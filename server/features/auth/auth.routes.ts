@@ -8,20 +8,24 @@ import {
   TwoFactorEnableSchema,
   TwoFactorLinkSchema,
 } from '../../../common/auth';
-import { UserMessages, UserSchema } from '../../../common/users';
+import { UserSchema } from '../../../common/users';
 import type { AppContext } from '../../context';
-import { notFound } from '../../lib/http-errors';
 import { clearSessionCookie, currentUser, SESSION_COOKIE, setSessionCookie } from '../../plugins/auth';
-import { presentUser, setTwoFactor } from '../users/user.queries';
+import { actorOf } from '../users/user.access';
+import { presentUser } from '../users/user.queries';
 import { login } from './auth.service';
+import { FailedLoginLimit } from './login-limit';
 import { deleteSession } from './session.queries';
-import { createTotpSecret, totpLink } from './totp';
+import { totpLink } from './totp';
+import { disableTwoFactor, enableTwoFactor } from './two-factor.service';
 
 const UserIdParams = z.object({ userId: z.string().min(1).max(100) });
 
 /** Login, logout, the current account and 2FA management (spec 001 §7 Auth and shell). */
 export function authRoutes(ctx: AppContext): FastifyPluginAsyncZod {
   return async (app) => {
+    const failuresPerIp = new FailedLoginLimit(ctx.config.loginRateIpMax, ctx.config.loginRateWindowMs);
+
     app.post(
       '/auth/login',
       {
@@ -41,13 +45,24 @@ export function authRoutes(ctx: AppContext): FastifyPluginAsyncZod {
         },
         schema: {
           body: LoginSchema,
-          response: { 200: AccountSchema, 206: MessageSchema, 401: MessageSchema, 403: MessageSchema },
+          response: {
+            200: AccountSchema,
+            206: MessageSchema,
+            401: MessageSchema,
+            403: MessageSchema,
+            429: MessageSchema,
+          },
         },
       },
       async (request, reply) => {
+        // Besides the limit per IP and username above: failures per IP across usernames (spraying).
+        if (failuresPerIp.isBlocked(request.ip))
+          return reply.status(429).send({ message: AuthMessages.tooManyAttempts });
         const outcome = await login(ctx, request.body);
         if (outcome.kind === 'tokenRequired')
           return reply.status(206).send({ message: AuthMessages.tokenRequired });
+        if (outcome.kind === 'tokenInvalid' || outcome.kind === 'invalid')
+          failuresPerIp.recordFailure(request.ip);
         if (outcome.kind === 'tokenInvalid')
           return reply.status(403).send({ message: AuthMessages.tokenInvalid });
         if (outcome.kind === 'invalid')
@@ -79,11 +94,9 @@ export function authRoutes(ctx: AppContext): FastifyPluginAsyncZod {
         schema: { params: UserIdParams, body: TwoFactorEnableSchema, response: { 200: TwoFactorLinkSchema } },
       },
       async (request) => {
-        const secret = createTotpSecret();
-        const row = await setTwoFactor(ctx.db, request.params.userId, secret);
-        if (!row) throw notFound(UserMessages.notFound);
+        const { row, secret } = await enableTwoFactor(ctx.db, request.params.userId, actorOf(request));
         request.log.info({ userId: row.id, by: currentUser(request).id }, '2fa enabled');
-        // The enrolment link is the one moment the secret leaves the server, to the admin who asked.
+        // The enrolment link is the one moment the secret leaves the server, to the user or administrator who asked.
         return { link: totpLink(secret, row.username), secret };
       },
     );
@@ -92,8 +105,7 @@ export function authRoutes(ctx: AppContext): FastifyPluginAsyncZod {
       '/auth/2fa/:userId/disable',
       { schema: { params: UserIdParams, response: { 200: UserSchema } } },
       async (request) => {
-        const row = await setTwoFactor(ctx.db, request.params.userId, null);
-        if (!row) throw notFound(UserMessages.notFound);
+        const row = await disableTwoFactor(ctx.db, request.params.userId, actorOf(request));
         request.log.info({ userId: row.id, by: currentUser(request).id }, '2fa disabled');
         return presentUser(row);
       },

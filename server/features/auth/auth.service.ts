@@ -1,9 +1,9 @@
 import type { Login } from '../../../common/auth';
 import type { AppContext } from '../../context';
-import { getUserByUsername, type UserRow } from '../users/user.queries';
+import { claimTotpStep, getUserByUsername, type UserRow } from '../users/user.queries';
 import { verifyPassword } from './password';
 import { createSession } from './session.queries';
-import { verifyTotp } from './totp';
+import { totpStep } from './totp';
 
 export type LoginOutcome =
   | { kind: 'invalid' }
@@ -13,7 +13,8 @@ export type LoginOutcome =
 
 /**
  * Checks username, password and (for 2fa users) the TOTP token (spec 001 §4 Login); on
- * success creates a session. A wrong password answers the same whether or not the user exists.
+ * success creates a session. A wrong password answers the same whether or not the user exists;
+ * a token is accepted once (a replayed code is invalid).
  */
 export async function login(ctx: AppContext, input: Login): Promise<LoginOutcome> {
   const user = await getUserByUsername(ctx.db, input.username);
@@ -21,7 +22,8 @@ export async function login(ctx: AppContext, input: Login): Promise<LoginOutcome
   if (!user || !passwordOk) return { kind: 'invalid' };
   if (user.twoFactorEnabled && user.totpSecret) {
     if (!input.token) return { kind: 'tokenRequired' };
-    if (!verifyTotp(user.totpSecret, input.token)) return { kind: 'tokenInvalid' };
+    const step = totpStep(user.totpSecret, input.token);
+    if (step === null || !(await claimTotpStep(ctx.db, user.id, step))) return { kind: 'tokenInvalid' };
   }
   const token = await createSession(ctx.db, user.id, ctx.config.sessionTtlHours);
   return { kind: 'ok', user, token };

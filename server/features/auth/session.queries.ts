@@ -1,6 +1,6 @@
 import crypto from 'node:crypto';
-import { and, eq, gt, lt, sql } from 'drizzle-orm';
-import type { Db } from '../../db/client';
+import { and, eq, gt, lt, ne, sql } from 'drizzle-orm';
+import type { Db, DbOrTx } from '../../db/client';
 import { users } from '../users/user.table';
 import { sessions } from './session.table';
 
@@ -21,8 +21,9 @@ export async function createSession(db: Db, userId: string, ttlHours: number): P
 }
 
 /**
- * Finds the user of a live session and slides its expiry when more than ten minutes of it
- * have passed; returns undefined for an unknown or expired token.
+ * Finds the user of a live session and slides its expiry to the full lifetime when more than ten
+ * minutes of it have passed; returns the user and whether it slid (the cookie's Max-Age then
+ * follows), or undefined for an unknown or expired token.
  */
 export async function getSessionUser(db: Db, token: string, ttlHours: number) {
   const tokenHash = hashToken(token);
@@ -34,13 +35,30 @@ export async function getSessionUser(db: Db, token: string, ttlHours: number) {
     .limit(1);
   if (!row) return undefined;
   const fullExpiry = Date.now() + ttlHours * 3600_000;
-  if (fullExpiry - row.expiresAt.getTime() > 10 * 60_000) {
+  const slid = fullExpiry - row.expiresAt.getTime() > 10 * 60_000;
+  if (slid) {
     await db
       .update(sessions)
       .set({ expiresAt: new Date(fullExpiry) })
       .where(eq(sessions.tokenHash, tokenHash));
   }
-  return row.user;
+  return { user: row.user, slid };
+}
+
+/**
+ * Ends every session of a user except the one of `keepToken` (the acting user's own, when they
+ * change their own password or 2fa); returns how many ended.
+ */
+export async function deleteOtherSessions(db: DbOrTx, userId: string, keepToken?: string): Promise<number> {
+  const rows = await db
+    .delete(sessions)
+    .where(
+      keepToken
+        ? and(eq(sessions.userId, userId), ne(sessions.tokenHash, hashToken(keepToken)))
+        : eq(sessions.userId, userId),
+    )
+    .returning({ t: sessions.tokenHash });
+  return rows.length;
 }
 
 /** Ends the session of this token (logout). */

@@ -1,6 +1,6 @@
 import * as OTPAuth from 'otpauth';
 import { describe, expect, it } from 'vitest';
-import { generateTotp, verifyTotp } from './totp';
+import { generateTotp, totpStep, verifyTotp } from './totp';
 
 // RFC 6238 Appendix B, SHA-1, secret "12345678901234567890"; our codes are the last 6 digits.
 const SECRET = OTPAuth.Secret.fromLatin1('12345678901234567890').base32;
@@ -28,5 +28,16 @@ describe('TOTP (RFC 6238)', () => {
   it('refuses malformed tokens', () => {
     expect(verifyTotp(SECRET, '12345', 0)).toBe(false);
     expect(verifyTotp(SECRET, 'abcdef', 0)).toBe(false);
+  });
+});
+
+describe('totpStep', () => {
+  it('names the time step of the code: the current one, or one either side', () => {
+    const t = 1111111109 * 1000;
+    const step = Math.floor(t / 30_000);
+    expect(totpStep(SECRET, generateTotp(SECRET, t), t)).toBe(step);
+    expect(totpStep(SECRET, generateTotp(SECRET, t - 30_000), t)).toBe(step - 1);
+    expect(totpStep(SECRET, generateTotp(SECRET, t + 30_000), t)).toBe(step + 1);
+    expect(totpStep(SECRET, generateTotp(SECRET, t - 60_000), t)).toBeNull();
   });
 });

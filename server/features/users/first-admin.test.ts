@@ -24,10 +24,11 @@ describe('ensureFirstAdmin', () => {
     const result = await ensureFirstAdmin(t.database.db, 'beheer', 'Beheer2024');
     expect(result).toEqual({ username: 'beheer', generatedPassword: undefined });
     const users = await listUsers(t.database.db);
-    expect(users.map((u) => [u.name, u.username])).toEqual([['beheer', 'beheer']]);
+    expect(users.map((u) => [u.name, u.username, u.role])).toEqual([['beheer', 'beheer', 'admin']]);
     const res = await login('beheer', 'Beheer2024');
     expect(res.statusCode).toBe(200);
     expect(res.json().username).toBe('beheer');
+    expect(res.json().role).toBe('admin');
   });
 
   it("without credentials creates 'admin' with a generated password that meets the rules and logs in", async () => {
@@ -35,7 +36,7 @@ describe('ensureFirstAdmin', () => {
     expect(result?.username).toBe('admin');
     const generated = result?.generatedPassword ?? '';
     expect(PasswordSchema.safeParse(generated).success).toBe(true);
-    expect((await listUsers(t.database.db)).map((u) => u.username)).toEqual(['admin']);
+    expect((await listUsers(t.database.db)).map((u) => [u.username, u.role])).toEqual([['admin', 'admin']]);
     expect((await login('admin', generated)).statusCode).toBe(200);
     expect((await login('admin', 'Verkeerd123')).statusCode).toBe(401);
   });

@@ -1,6 +1,6 @@
-import { asc, eq, sql } from 'drizzle-orm';
-import type { User } from '../../../common/users';
-import type { Db } from '../../db/client';
+import { and, asc, eq, isNull, lt, or, sql } from 'drizzle-orm';
+import type { Role, User } from '../../../common/users';
+import type { Db, DbOrTx } from '../../db/client';
 import { newId } from '../../lib/ids';
 import { users } from './user.table';
 
@@ -8,7 +8,13 @@ export type UserRow = typeof users.$inferSelect;
 
 /** Presents a user row as API JSON; never includes the password hash or TOTP secret. */
 export function presentUser(row: UserRow): User {
-  return { _id: row.id, name: row.name, username: row.username, '2fa': row.twoFactorEnabled };
+  return {
+    _id: row.id,
+    name: row.name,
+    username: row.username,
+    role: row.role,
+    '2fa': row.twoFactorEnabled,
+  };
 }
 
 /** Lists all users sorted by name. */
@@ -20,7 +26,7 @@ export function listUsers(db: Db): Promise<UserRow[]> {
 }
 
 /** Finds a user by id; undefined when absent. */
-export async function getUser(db: Db, id: string): Promise<UserRow | undefined> {
+export async function getUser(db: DbOrTx, id: string): Promise<UserRow | undefined> {
   const [row] = await db.select().from(users).where(eq(users.id, id)).limit(1);
   return row;
 }
@@ -41,10 +47,19 @@ export async function countUsers(db: Db): Promise<number> {
   return row.n;
 }
 
+/**
+ * Locks the administrators' rows until the transaction ends and returns their ids, so two
+ * requests that each remove or demote an administrator cannot both see another one left.
+ */
+export async function lockAdminIds(tx: DbOrTx): Promise<string[]> {
+  const rows = await tx.select({ id: users.id }).from(users).where(eq(users.role, 'admin')).for('update');
+  return rows.map((r) => r.id);
+}
+
 /** Inserts a user with an already hashed password; returns the row. Throws on a duplicate username. */
 export async function insertUser(
-  db: Db,
-  values: { name: string; username: string; passwordHash: string },
+  db: DbOrTx,
+  values: { name: string; username: string; passwordHash: string; role?: Role },
 ): Promise<UserRow> {
   const [row] = await db
     .insert(users)
@@ -53,11 +68,11 @@ export async function insertUser(
   return row;
 }
 
-/** Updates name, username and optionally the password hash; returns the row or undefined when absent. */
+/** Updates name, username and optionally the password hash and role; returns the row or undefined when absent. */
 export async function updateUser(
-  db: Db,
+  db: DbOrTx,
   id: string,
-  values: { name: string; username: string; passwordHash?: string },
+  values: { name: string; username: string; passwordHash?: string; role?: Role },
 ): Promise<UserRow | undefined> {
   const [row] = await db
     .update(users)
@@ -67,18 +82,39 @@ export async function updateUser(
   return row;
 }
 
-/** Sets or clears the TOTP secret and the 2fa flag; returns the row or undefined when absent. */
-export async function setTwoFactor(db: Db, id: string, secret: string | null): Promise<UserRow | undefined> {
+/**
+ * Sets or clears the TOTP secret and the 2fa flag (a new secret starts without a used code);
+ * returns the row or undefined when absent.
+ */
+export async function setTwoFactor(
+  db: DbOrTx,
+  id: string,
+  secret: string | null,
+): Promise<UserRow | undefined> {
   const [row] = await db
     .update(users)
-    .set({ totpSecret: secret, twoFactorEnabled: secret !== null, updatedAt: new Date() })
+    .set({ totpSecret: secret, twoFactorEnabled: secret !== null, totpLastStep: null, updatedAt: new Date() })
     .where(eq(users.id, id))
     .returning();
   return row;
 }
 
+/**
+ * Records `step` as the user's last used TOTP time step when it is later than the stored one;
+ * returns false when that step (or a later one) was used already, so a code logs in only once.
+ * One conditional UPDATE, so two logins racing with the same code cannot both win.
+ */
+export async function claimTotpStep(db: Db, id: string, step: number): Promise<boolean> {
+  const rows = await db
+    .update(users)
+    .set({ totpLastStep: step })
+    .where(and(eq(users.id, id), or(isNull(users.totpLastStep), lt(users.totpLastStep, step))))
+    .returning({ id: users.id });
+  return rows.length > 0;
+}
+
 /** Deletes a user (its sessions go with it); returns whether it existed. */
-export async function deleteUser(db: Db, id: string): Promise<boolean> {
+export async function deleteUser(db: DbOrTx, id: string): Promise<boolean> {
   const rows = await db.delete(users).where(eq(users.id, id)).returning({ id: users.id });
   return rows.length > 0;
 }

@@ -25,9 +25,9 @@ let counter = 0;
 const uniqueName = (base: string) => `${base}_${++counter}_${Date.now().toString(36)}`;
 
 describe('GET /api/users', () => {
-  it('lists users sorted by name, as {_id, name, username, 2fa}', async () => {
+  it('lists users sorted by name, as {_id, name, username, role, 2fa}', async () => {
     const zed = await makeUser(t.database.db, { name: 'Zwaan Zeeman' });
-    const aap = await makeUser(t.database.db, { name: 'aap Aalders' });
+    const aap = await makeUser(t.database.db, { name: 'aap Aalders', role: 'staff' });
     const res = await call('GET', '/api/users');
     expect(res.statusCode).toBe(200);
     const list = res.json() as { _id: string; name: string }[];
@@ -35,6 +35,7 @@ describe('GET /api/users', () => {
       _id: aap.row.id,
       name: 'aap Aalders',
       username: aap.row.username,
+      role: 'staff',
       '2fa': false,
     });
     // Sorted by name, case-insensitively: 'aap' < 'Tester ...' (the admin) < 'Zwaan'.
@@ -54,6 +55,7 @@ describe('GET /api/users/:id', () => {
       _id: user.row.id,
       name: user.row.name,
       username: user.row.username,
+      role: 'admin',
       '2fa': false,
     });
   });
@@ -66,7 +68,7 @@ describe('GET /api/users/:id', () => {
 });
 
 describe('POST /api/users', () => {
-  it('creates a user who can then log in; the answer never holds the password', async () => {
+  it("creates a user ('staff' unless a role is given) who can then log in; the answer never holds the password", async () => {
     const username = uniqueName('nieuw');
     const res = await call('POST', '/api/users', {
       name: '  Nieuwe Collega ',
@@ -79,6 +81,7 @@ describe('POST /api/users', () => {
       _id: expect.stringMatching(/^[0-9a-f]{24}$/),
       name: 'Nieuwe Collega',
       username,
+      role: 'staff',
       '2fa': false,
     });
     expect(res.body).not.toContain('Welkom123');
@@ -141,7 +144,13 @@ describe('PUT /api/users/:id', () => {
     const renamed = uniqueName('hernoemd');
     const absent = await call('PUT', `/api/users/${user.row.id}`, { name: 'Andere Naam', username: renamed });
     expect(absent.statusCode).toBe(200);
-    expect(absent.json()).toEqual({ _id: user.row.id, name: 'Andere Naam', username: renamed, '2fa': false });
+    expect(absent.json()).toEqual({
+      _id: user.row.id,
+      name: 'Andere Naam',
+      username: renamed,
+      role: 'admin',
+      '2fa': false,
+    });
     expect((await login(renamed, user.password)).statusCode).toBe(200);
 
     const empty = await call('PUT', `/api/users/${user.row.id}`, {
