@@ -1,5 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
+import { POSTCODE_COMPANIONS } from './constants';
 import {
   type ColumnRow,
   checkRows,
@@ -17,6 +18,43 @@ import { columnMapping, type MappingEntry, MappingMessages } from './mappings';
 
 const column = (field: string, mapped: string, extra: Partial<ColumnRow> = {}): MappingEntry =>
   columnMapping(field, mapped, extra);
+// Mapped names: postcode (with stray spaces), its companions, other attributes, anything typed.
+const mappedArb = fc.oneof(
+  fc.constantFrom('', 'postcode', ' postcode ', ...POSTCODE_COMPANIONS, ' pc4', 'city', 'firstName'),
+  fc.string({ maxLength: 8 }),
+);
+const editorRowArb: fc.Arbitrary<EditorRow> = fc.oneof(
+  fc
+    .record({
+      field: fc.constantFrom('zip', 'postcode', 'pc', 'naam', 'email'),
+      mapped: mappedArb,
+      trim: fc.option(fc.integer({ min: 1, max: 9 }), { nil: null }),
+      strip: fc.boolean(),
+    })
+    .map(({ field, mapped, trim, strip }) => ({ ...unmappedRow(field, 'x'), mapped, trim, strip })),
+  fc.record({ mapped: mappedArb, value: fc.string({ maxLength: 5 }) }).map(({ mapped, value }) => ({
+    ...extraRow('x'),
+    mapped,
+    value,
+  })),
+);
+// A mapping with any rows and an index into it; in most runs the indexed row maps to postcode.
+const companionCaseArb = fc
+  .array(editorRowArb, { minLength: 1, maxLength: 12 })
+  .chain((rows) =>
+    fc.record({
+      rows: fc.constant(rows.map((r, i) => ({ ...r, id: `g${i}` }))),
+      index: fc.nat(rows.length - 1),
+      isPostcode: fc.integer({ min: 0, max: 3 }).map((n) => n > 0),
+      field: fc.constantFrom('zip', 'pc'),
+    }),
+  )
+  .map(({ rows, index, isPostcode, field }) => ({
+    rows: isPostcode
+      ? rows.map((r, i): EditorRow => (i === index ? { ...unmappedRow(field, r.id), mapped: 'postcode' } : r))
+      : rows,
+    index,
+  }));
 const label = (r: EditorRow) => (r.type === 'column' ? `${r.field}>${r.mapped}` : `+${r.mapped}`);
 
 describe('mergeRows', () => {
@@ -96,14 +134,29 @@ describe('withPostcodeCompanions', () => {
 
   it('is idempotent: a second call adds nothing', () => {
     fc.assert(
-      fc.property(fc.integer({ min: 0, max: 4 }), (before) => {
-        const rows: EditorRow[] = [
-          ...Array.from({ length: before }, (_, i) => unmappedRow(`c${i}`, `b${i}`)),
-          { ...unmappedRow('zip', 'src'), mapped: 'postcode' },
-        ];
-        const once = withPostcodeCompanions(rows, before, make);
-        expect(withPostcodeCompanions(once, before, make)).toEqual(once);
-        expect(once).toHaveLength(rows.length + 5);
+      fc.property(companionCaseArb, ({ rows, index }) => {
+        const once = withPostcodeCompanions(rows, index, make);
+        expect(withPostcodeCompanions(once, index, make)).toEqual(once);
+
+        const source = rows[index];
+        const isPostcode = source.type === 'column' && source.mapped.trim() === 'postcode';
+        const taken = new Set(rows.map((r) => r.mapped.trim()));
+        const missing = POSTCODE_COMPANIONS.filter((name) => !taken.has(name));
+        if (!isPostcode || missing.length === 0) {
+          expect(once).toBe(rows);
+          return;
+        }
+        // The missing companions come right after the source, for its file column; nothing else changes.
+        const added = once.slice(index + 1, index + 1 + missing.length) as ColumnRow[];
+        expect(added.map((r) => r.mapped)).toEqual(missing);
+        for (const row of added) {
+          expect(row).toMatchObject({ type: 'column', field: source.field, strip: true, lower: true });
+          expect(row.trim).toBe(Number(row.mapped.slice(2)));
+        }
+        expect([...once.slice(0, index + 1), ...once.slice(index + 1 + missing.length)]).toEqual(rows);
+        expect(new Set(once.map((r) => r.mapped.trim()))).toEqual(
+          new Set([...taken, ...POSTCODE_COMPANIONS]),
+        );
       }),
     );
   });
