@@ -126,7 +126,9 @@ describe('copyPass', () => {
     expect(inline.wrong).toBe(0);
   });
 
-  it('fails, leaving nothing half done, when a row cannot be mapped', async () => {
+  it('fails, leaving nothing half done, when the target refuses the mapped rows', async () => {
+    // The workers' lines have eight columns; a two-column target makes PostgreSQL refuse the
+    // first block, while later blocks are still being mapped.
     await expect(
       withClientTransaction(database, async (_tx, client) => {
         await client.query('CREATE TEMP TABLE bad_rows (ln bigint, email text) ON COMMIT DROP');
@@ -141,7 +143,11 @@ describe('copyPass', () => {
           threads: 2,
         });
       }),
-    ).rejects.toThrow();
+    ).rejects.toMatchObject({
+      code: '22P04',
+      message: 'extra data after last expected column',
+      where: expect.stringMatching(/^COPY bad_rows, line 1:/),
+    });
     const idle = await database.pool.query('SELECT 1 AS ok');
     expect(idle.rows[0].ok).toBe(1);
   });
