@@ -4,9 +4,17 @@ import { CampaignMessages } from '../../../common/campaigns';
 import { createTestApp, type TestApp } from '../../test/app';
 import { makeSession } from '../../test/factories';
 
+/** A date `offset` days from today as YYYY-MM-DD. */
+const day = (offset: number) => {
+  const d = new Date();
+  d.setDate(d.getDate() + offset);
+  return `${d.getFullYear()}-${String(d.getMonth() + 1).padStart(2, '0')}-${String(d.getDate()).padStart(2, '0')}`;
+};
+
 let t: TestApp;
 let cookie: string;
-// 25 campaigns of one customer, one a day going back from 2030-01-25 (campaign 25 newest).
+// 25 campaigns of one customer, one a day from 101 to 125 days ahead of today (campaign 25
+// newest): always in the future, and newer than any campaign another test makes.
 const made: Campaign[] = [];
 beforeAll(async () => {
   t = await createTestApp({ startWorker: false });
@@ -16,7 +24,7 @@ beforeAll(async () => {
     const res = await call('POST', '/api/campaigns', {
       name: `Reeks ${String(i).padStart(2, '0')}`,
       customer: 'Pagina BV',
-      start: `2030-01-${String(i).padStart(2, '0')}`,
+      start: day(100 + i),
     });
     made.push(res.json());
   }
@@ -28,13 +36,6 @@ function call(method: Method, url: string, payload?: object) {
   return t.app.inject({ method, url, payload, headers: { cookie } });
 }
 const names = (page: CampaignPage) => page.items.map((c) => c.name);
-
-/** A date `offset` days from today as YYYY-MM-DD. */
-const day = (offset: number) => {
-  const d = new Date();
-  d.setDate(d.getDate() + offset);
-  return `${d.getFullYear()}-${String(d.getMonth() + 1).padStart(2, '0')}-${String(d.getDate()).padStart(2, '0')}`;
-};
 
 describe('GET /api/pagcampaigns/:page/:pageSize', () => {
   it('answers pages of 20, newest start first, with pages and total', async () => {
@@ -127,7 +128,7 @@ describe('GET /api/campaigns?days=', () => {
     expect(mine(await ids('?days=60'))).toEqual([future, recent, older]);
     expect(mine(await ids('?days=0'))).toEqual([future]);
     expect(mine(await ids('?days=1000'))).toEqual([future, recent, older, old]);
-    // The 2030 series lies in the future, so it is in every list; campaigns without a start never are.
+    // The series lies in the future, so it is in every list; campaigns without a start never are.
     expect((await ids('?days=0')).length).toBeGreaterThanOrEqual(26);
   });
 
