@@ -6,8 +6,8 @@ import { HttpError, notFound } from '../../lib/http-errors';
 import { currentUser } from '../../plugins/auth';
 import { presentTask } from '../tasks/task.queries';
 import { getDatasetById, getDatasetByName } from './import.queries';
-import { receiveMultipartCsv } from './upload';
-import { failUpload, queueUpload } from './upload.service';
+import { receiveUpload } from './upload';
+import { importPayload } from './upload.service';
 
 const NOT_FOUND = 'Dit bestand kon niet worden gevonden';
 const NameParams = z.object({
@@ -22,16 +22,17 @@ export function importRoutes(ctx: AppContext): FastifyPluginAsyncZod {
     app.post(
       '/import/:partnerId/:datasetName',
       { schema: { params: NameParams, response: { 200: TaskStartedSchema } } },
-      async (request) => {
+      async (request, reply) => {
         const { partnerId, datasetName } = request.params;
         const dataset = await getDatasetByName(ctx.db, partnerId, datasetName);
         if (!dataset) throw notFound(NOT_FOUND);
-        const { staged } = await receiveMultipartCsv(ctx, request, {
-          type: 'import',
-          partnerId,
-          datasetName,
-        });
-        const task = await queueUpload(ctx, staged, dataset.id, dataset.config.emailColumnName);
+        const task = await receiveUpload(
+          ctx,
+          request,
+          reply,
+          { type: 'import', partnerId, datasetName },
+          async (staged) => importPayload(staged, dataset.id, dataset.config.emailColumnName),
+        );
         return { task: presentTask(task) };
       },
     );
@@ -56,24 +57,22 @@ export function importRoutes(ctx: AppContext): FastifyPluginAsyncZod {
     app.post(
       '/deleteall/:partnerId/:datasetId',
       { schema: { params: IdParams, response: { 200: TaskStartedSchema } } },
-      async (request) => {
+      async (request, reply) => {
         const dataset = await getDatasetById(ctx.db, request.params.partnerId, request.params.datasetId);
         if (!dataset) throw notFound(NOT_FOUND);
-        const { staged, fields } = await receiveMultipartCsv(ctx, request, {
-          type: 'deleteall',
-          partnerId: dataset.partnerId,
-          datasetName: dataset.name,
-        });
-        const emailColumn = fields.emailColumn?.trim();
-        if (emailColumn !== undefined && emailColumn.length > 200) {
-          throw await failUpload(
-            ctx,
-            staged.task.id,
-            staged.table,
-            new HttpError(400, 'De kolomnaam is te lang'),
-          );
-        }
-        const task = await queueUpload(ctx, staged, dataset.id, emailColumn || 'email');
+        const task = await receiveUpload(
+          ctx,
+          request,
+          reply,
+          { type: 'deleteall', partnerId: dataset.partnerId, datasetName: dataset.name },
+          async (staged, fields) => {
+            const emailColumn = fields.emailColumn?.trim();
+            if (emailColumn !== undefined && emailColumn.length > 200) {
+              throw new HttpError(400, 'De kolomnaam is te lang');
+            }
+            return importPayload(staged, dataset.id, emailColumn || 'email');
+          },
+        );
         return { task: presentTask(task) };
       },
     );

@@ -32,7 +32,7 @@ export interface StagedUpload {
 export async function stageUpload(
   ctx: AppContext,
   input: {
-    type: 'import' | 'deleteall';
+    type: string;
     partnerId: string;
     datasetName: string;
     file: Readable;
@@ -83,6 +83,42 @@ export async function failUpload(
 }
 
 /**
+ * The payload of an import or delete-from-file task for a staged upload, with its e-mail column
+ * (`emailColumn`, else 'email'); throws HttpError 400 when the file has no such column.
+ */
+export function importPayload(
+  staged: StagedUpload,
+  datasetId: string,
+  emailColumn: string | undefined,
+  extra: Record<string, unknown> = {},
+): ImportPayload & Record<string, unknown> {
+  const emailIndex = findEmailColumn(staged.headers, emailColumn);
+  if (emailIndex < 0) throw new HttpError(400, ImportMessages.noEmailColumn(emailColumn?.trim() || 'email'));
+  return {
+    datasetId,
+    staging: staged.table,
+    headers: staged.headers,
+    emailIndex,
+    rows: staged.rows,
+    deleteOld: true,
+    ...extra,
+  };
+}
+
+/** Queues a staged upload's task with its payload for a worker; returns the queued task. */
+export async function queueStaged(
+  ctx: AppContext,
+  staged: StagedUpload,
+  payload: Record<string, unknown>,
+): Promise<TaskRow> {
+  await ctx.db.execute(sql`
+    UPDATE tasks SET state = 'queued', percentage = 0, worker_key = NULL, payload = ${JSON.stringify(payload)}::jsonb
+    WHERE id = ${staged.task.id}`);
+  ctx.tasks.kick();
+  return { ...staged.task, state: 'queued', percentage: 0, payload };
+}
+
+/**
  * Checks the e-mail column of a staged upload (`emailColumn`, else 'email') and queues its task
  * with the payload the worker needs; returns the queued task. Throws HttpError 400 (task failed).
  */
@@ -93,27 +129,11 @@ export async function queueUpload(
   emailColumn: string | undefined,
   extra: Record<string, unknown> = {},
 ): Promise<TaskRow> {
-  const emailIndex = findEmailColumn(staged.headers, emailColumn);
-  if (emailIndex < 0) {
-    throw await failUpload(
-      ctx,
-      staged.task.id,
-      staged.table,
-      new HttpError(400, ImportMessages.noEmailColumn(emailColumn?.trim() || 'email')),
-    );
+  let payload: Record<string, unknown>;
+  try {
+    payload = importPayload(staged, datasetId, emailColumn, extra);
+  } catch (err) {
+    throw await failUpload(ctx, staged.task.id, staged.table, err);
   }
-  const payload: ImportPayload & Record<string, unknown> = {
-    datasetId,
-    staging: staged.table,
-    headers: staged.headers,
-    emailIndex,
-    rows: staged.rows,
-    deleteOld: true,
-    ...extra,
-  };
-  await ctx.db.execute(sql`
-    UPDATE tasks SET state = 'queued', percentage = 0, worker_key = NULL, payload = ${JSON.stringify(payload)}::jsonb
-    WHERE id = ${staged.task.id}`);
-  ctx.tasks.kick();
-  return { ...staged.task, state: 'queued', percentage: 0, payload };
+  return queueStaged(ctx, staged, payload);
 }

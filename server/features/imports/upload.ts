@@ -1,52 +1,157 @@
-import type { FastifyRequest } from 'fastify';
+import { Readable } from 'node:stream';
+import type { Multipart } from '@fastify/multipart';
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import { ImportMessages } from '../../../common/imports';
 import type { AppContext } from '../../context';
 import { HttpError } from '../../lib/http-errors';
 import { currentUser } from '../../plugins/auth';
-import { ImportMessages } from './import.service';
-import { type StagedUpload, stageUpload } from './upload.service';
+import type { TaskRow } from '../tasks/task.queries';
+import { failUpload, queueStaged, type StagedUpload, stageUpload } from './upload.service';
+
+export const UploadMessages = {
+  oneFile: 'Er kan maar één bestand tegelijk worden geüpload',
+  tooManyFields: 'Het formulier heeft te veel velden',
+  broken: 'Het bestand kon niet worden ontvangen',
+  aborted: 'Het uploaden is afgebroken',
+  idle: (seconds: number) => `Het uploaden is gestopt: er kwamen ${seconds} seconden geen gegevens binnen`,
+} as const;
+
+/** What an upload's task is about: its type (import, deleteall, ...), partner and dataset. */
+export interface UploadTask {
+  type: string;
+  partnerId: string;
+  datasetName: string;
+}
+
+// A multipart error as the Dutch answer: @fastify/multipart's limits, a client that broke off,
+// or a body busboy cannot read (no closing boundary, a part cut short).
+function uploadError(err: unknown, request: FastifyRequest): HttpError {
+  if (err instanceof HttpError) return err;
+  const code = (err as { code?: string }).code;
+  if (code === 'FST_FILES_LIMIT') return new HttpError(400, UploadMessages.oneFile);
+  if (code === 'FST_FIELDS_LIMIT' || code === 'FST_PARTS_LIMIT')
+    return new HttpError(400, UploadMessages.tooManyFields);
+  if (code === 'FST_MP_PREMATURE_CLOSE' || request.raw.aborted)
+    return new HttpError(400, UploadMessages.aborted);
+  return new HttpError(400, UploadMessages.broken);
+}
 
 /**
- * Reads a multipart upload: the one file part is streamed into a staging table as it arrives;
- * text fields before and after it are collected. Returns the staged file and the fields.
- * Throws HttpError 400 without a file, for a non-.csv name, or for a bad file.
+ * Watches one request for a client that stops sending: the clock runs only while the upload
+ * waits for the client's next bytes (not while PostgreSQL takes the ones it has), and when it
+ * passes `idleMs` the upload stops with 408: the waiting part or file read fails.
  */
-export async function receiveMultipartCsv(
+class UploadWatch {
+  stopped: HttpError | undefined;
+  private timer: NodeJS.Timeout | undefined;
+  private file: Readable | undefined;
+  private rejectWait: ((err: HttpError) => void) | undefined;
+
+  constructor(private readonly idleMs: number) {}
+
+  /** Waits for `next` (the client's next part or bytes) under the idle clock; rejects when stopped. */
+  async wait<T>(next: () => Promise<T>): Promise<T> {
+    if (this.stopped) throw this.stopped;
+    if (this.timer) this.timer.refresh();
+    else this.timer = setTimeout(() => this.stop(), this.idleMs);
+    try {
+      return await new Promise<T>((resolve, reject) => {
+        this.rejectWait = reject;
+        next().then(resolve, reject);
+      });
+    } finally {
+      this.rejectWait = undefined;
+      this.pause();
+    }
+  }
+
+  /** The file's bytes, read under the idle clock, with multipart errors as Dutch HttpErrors. */
+  chunks(file: Readable, request: FastifyRequest): Readable {
+    this.file = file;
+    const iterator = file[Symbol.asyncIterator]() as AsyncIterator<Buffer>;
+    const watch = this;
+    // Lazy: an error before the stager reads (client gone, timer passed) reaches it on its first read.
+    return Readable.from(
+      (async function* () {
+        try {
+          while (true) {
+            const next = await watch.wait(() => iterator.next());
+            if (next.done) return;
+            yield next.value;
+          }
+        } catch (err) {
+          throw watch.stopped ?? uploadError(err, request);
+        }
+      })(),
+      { objectMode: false },
+    );
+  }
+
+  /** Stops the clock while the server works (or for good). */
+  pause(): void {
+    clearTimeout(this.timer);
+    this.timer = undefined;
+  }
+
+  private stop(): void {
+    this.stopped = new HttpError(408, UploadMessages.idle(Math.round(this.idleMs / 1000)));
+    this.rejectWait?.(this.stopped);
+    if (this.file && !this.file.destroyed) this.file.destroy(this.stopped);
+  }
+}
+
+/**
+ * Receives a multipart upload for a task, for any route: the one .csv file part is streamed into
+ * a staging table under a task ('parsing'); text fields before and after it are collected; then
+ * `payloadOf(staged, fields)` checks them and gives the task's payload, and the task is queued and
+ * returned. However the request ends (complete, malformed, broken off by the client, or silent for
+ * `uploadIdleMs`) it is answered, and an unqueued task is failed and its staging table dropped.
+ * Throws HttpError (400, or 408 for a silent client) with the Dutch reason.
+ */
+export async function receiveUpload(
   ctx: AppContext,
   request: FastifyRequest,
-  meta: { type: 'import' | 'deleteall'; partnerId: string; datasetName: string },
-): Promise<{ staged: StagedUpload; fields: Record<string, string> }> {
+  reply: FastifyReply,
+  task: UploadTask,
+  payloadOf: (staged: StagedUpload, fields: Record<string, string>) => Promise<Record<string, unknown>>,
+): Promise<TaskRow> {
   if (!request.isMultipart()) throw new HttpError(400, ImportMessages.noFile);
+  const watch = new UploadWatch(ctx.config.uploadIdleMs);
   const fields: Record<string, string> = {};
   let staged: StagedUpload | undefined;
-  let refused: HttpError | undefined;
   try {
-    for await (const part of request.parts()) {
+    const parts = request.parts()[Symbol.asyncIterator]() as AsyncIterator<Multipart>;
+    while (true) {
+      const next = await watch
+        .wait(() => parts.next())
+        .catch((err) => {
+          throw watch.stopped ?? uploadError(err, request);
+        });
+      if (next.done) break;
+      const part = next.value;
       if (part.type === 'field') {
         fields[part.fieldname] = String(part.value ?? '');
         continue;
       }
-      if (staged || refused || !part.filename.toLowerCase().endsWith('.csv')) {
-        refused ??= new HttpError(
-          400,
-          staged ? 'Er kan maar één bestand tegelijk worden geüpload' : ImportMessages.onlyCsv,
-        );
-        part.file.resume();
-        continue;
-      }
+      if (staged) throw new HttpError(400, UploadMessages.oneFile);
+      if (!part.filename.toLowerCase().endsWith('.csv')) throw new HttpError(400, ImportMessages.onlyCsv);
+      // stageUpload fails its task and drops its table itself when the file does not arrive.
       staged = await stageUpload(ctx, {
-        ...meta,
-        file: part.file,
+        ...task,
+        file: watch.chunks(part.file, request),
         fileName: part.filename,
         expectedBytes: Number(request.headers['content-length'] ?? 0),
         username: currentUser(request).username,
       });
     }
+    watch.pause();
+    if (!staged) throw new HttpError(400, ImportMessages.noFile);
+    return await queueStaged(ctx, staged, await payloadOf(staged, fields));
   } catch (err) {
-    if (err instanceof HttpError) throw err;
-    // A broken or aborted multipart body.
-    throw new HttpError(400, 'Het bestand kon niet worden ontvangen');
+    watch.pause();
+    // The rest of an unread body is not waited for: the answer closes the connection.
+    if (!request.raw.readableEnded) reply.header('connection', 'close');
+    if (staged) throw await failUpload(ctx, staged.task.id, staged.table, err);
+    throw err;
   }
-  if (refused) throw refused;
-  if (!staged) throw new HttpError(400, ImportMessages.noFile);
-  return { staged, fields };
 }
