@@ -24,8 +24,6 @@ export interface AppConfig {
   logLevel: string;
   /** Milliseconds an upload may wait for the client's next bytes before it fails (408). */
   uploadIdleMs: number;
-  /** Milliseconds an upload may wait for the client's next bytes before it fails (408). */
-  uploadIdleMs: number;
   /** base64 of 32 bytes; unset: DATA_DIR/encryption.key is created and used. */
   encryptionKey?: string;
   /**
@@ -84,7 +82,6 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
     secureCookies: env.SECURE_COOKIES === 'true',
     startWorker: env.START_WORKER !== 'false',
     logLevel: env.LOG_LEVEL ?? 'info',
-    uploadIdleMs: intFromEnv(env.UPLOAD_IDLE_MS, 60_000),
     uploadIdleMs: intFromEnv(env.UPLOAD_IDLE_MS, 60_000),
     encryptionKey: env.ENCRYPTION_KEY || undefined,
     stylesheetUrl: urlFromEnv('STYLESHEET_URL', env.STYLESHEET_URL),
