@@ -9,6 +9,7 @@ export * from '../features/imports/global-attribute.table';
 export * from '../features/imports/mapping.table';
 export * from '../features/interesttypes/interest-type.table';
 export * from '../features/labels/label.table';
+export * from '../features/mailings/mailing.table';
 export * from '../features/partners/partner.table';
 export * from '../features/settings/settings.table';
 export * from '../features/tasks/task.table';

@@ -1,0 +1,123 @@
+import { sql } from 'drizzle-orm';
+import {
+  bigint,
+  boolean,
+  check,
+  date,
+  index,
+  integer,
+  jsonb,
+  pgTable,
+  primaryKey,
+  text,
+  timestamp,
+  unique,
+} from 'drizzle-orm/pg-core';
+import { campaigns } from '../campaigns/campaign.table';
+
+/**
+ * A mailing (verzending) of a campaign (spec 001 §3). Its state decides mail pressure (DESIGN §4):
+ * draft only counts, final reserves its addresses, offered counts as sent, cancelled frees them.
+ */
+export const mailings = pgTable(
+  'mailings',
+  {
+    id: text('id').primaryKey(),
+    campaignId: text('campaign_id')
+      .notNull()
+      .references(() => campaigns.id, { onDelete: 'cascade' }),
+    name: text('name').notNull(),
+    state: text('state').notNull().default('draft'),
+    plannedSend: timestamp('planned_send', { withTimezone: true }).notNull().defaultNow(),
+    budget: text('budget').notNull().default(''),
+    addresses: integer('addresses').notNull().default(0),
+    interests: text('interests').array().notNull().default([]),
+    externalParty: text('external_party').notNull().default('tripolis'),
+    externalIds: text('external_ids').array().notNull().default([]),
+    recordCount: integer('record_count').notNull().default(0),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+    updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [
+    index('mailings_campaign_idx').on(t.campaignId),
+    index('mailings_state_send_idx').on(t.state, t.plannedSend),
+    check('mailings_state_check', sql`${t.state} IN ('draft', 'final', 'offered', 'cancelled')`),
+  ],
+);
+
+/**
+ * A target-group selection of a mailing (spec 001 §3 Selection); `created_at` is its date. The
+ * selection engine runs and saves it; a copy makes one too. `seed` makes its allocation reproducible.
+ */
+export const selections = pgTable(
+  'selections',
+  {
+    id: text('id').primaryKey(),
+    mailingId: text('mailing_id')
+      .notNull()
+      .references(() => mailings.id, { onDelete: 'cascade' }),
+    campaignId: text('campaign_id').notNull(),
+    description: text('description').notNull().default(''),
+    query: jsonb('query').notNull().default({ and: [] }),
+    preDefined: boolean('pre_defined').notNull().default(false),
+    useBlacklist: boolean('use_blacklist').notNull().default(true),
+    activeDatasetsOnly: boolean('active_datasets_only').notNull().default(true),
+    useCampaignLabel: boolean('use_campaign_label').notNull().default(true),
+    useDate: boolean('use_date').notNull().default(true),
+    pressureAge: date('pressure_age', { mode: 'string' }),
+    useDatasetsFrom: jsonb('use_datasets_from').notNull().default([]),
+    seed: integer('seed').notNull().default(sql`floor(random() * 2147483647)::int`),
+    recordCount: integer('record_count').notNull().default(0),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [index('selections_mailing_idx').on(t.mailingId)],
+);
+
+/**
+ * An address allocated to a mailing: from which dataset, by which selection, and its engagement
+ * category at allocation. Never an address twice in one mailing (the primary key, not a check in code).
+ */
+export const mailingAddresses = pgTable(
+  'mailing_addresses',
+  {
+    mailingId: text('mailing_id')
+      .notNull()
+      .references(() => mailings.id, { onDelete: 'cascade' }),
+    addressId: bigint('address_id', { mode: 'number' }).notNull(),
+    datasetId: text('dataset_id').notNull(),
+    selectionId: text('selection_id')
+      .notNull()
+      .references(() => selections.id, { onDelete: 'cascade' }),
+    category: text('category').notNull(),
+  },
+  (t) => [
+    primaryKey({ name: 'mailing_addresses_pkey', columns: [t.mailingId, t.addressId] }),
+    index('mailing_addresses_address_idx').on(t.addressId),
+    index('mailing_addresses_selection_idx').on(t.selectionId),
+    check(
+      'mailing_addresses_category_check',
+      sql`${t.category} IN ('new', 'notOpenedOrClicked', 'opens', 'clicks')`,
+    ),
+  ],
+);
+
+/** A result event of a mailing for one address (DESIGN §6), from a results file or a provider. */
+export const mailingResults = pgTable(
+  'mailing_results',
+  {
+    mailingId: text('mailing_id')
+      .notNull()
+      .references(() => mailings.id, { onDelete: 'cascade' }),
+    addressId: bigint('address_id', { mode: 'number' }).notNull(),
+    event: text('event').notNull(),
+    at: timestamp('at', { withTimezone: true }).notNull(),
+    os: text('os'),
+  },
+  (t) => [
+    unique('mailing_results_key').on(t.mailingId, t.addressId, t.event, t.at),
+    check(
+      'mailing_results_event_check',
+      sql`${t.event} IN ('open', 'click', 'hardBounce', 'softBounce', 'rejected')`,
+    ),
+  ],
+);
