@@ -1,8 +1,10 @@
 // The one pg-core schema: every feature's tables, re-exported for Drizzle and drizzle-kit.
 
 export * from '../features/auth/session.table';
+export * from '../features/blacklists/blacklist.table';
 export * from '../features/campaigns/campaign.table';
 export * from '../features/datasets/dataset.table';
+export * from '../features/dnscheck/dns-check.table';
 export * from '../features/exportcolumns/export-column.table';
 export * from '../features/imports/address.table';
 export * from '../features/imports/global-attribute.table';
