@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { DEFAULT_COUNTRY } from './constants';
 import { COUNTRY_CODES } from './countries';
+import { isValidEmail } from './email';
 import { PasswordMessages, PasswordSchema } from './password';
 import { GenderSchema } from './person';
 
@@ -47,7 +48,7 @@ const optionalEmail = z
   .string()
   .trim()
   .max(320)
-  .refine((v) => v === '' || z.email().safeParse(v).success, PartnerMessages.emailInvalid)
+  .refine((v) => v === '' || isValidEmail(v), PartnerMessages.emailInvalid)
   .default('');
 
 /** The partner id rules; `requiredMessage` differs between the form and the create call. */

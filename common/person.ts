@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { isValidEmail } from './email';
 
 export const GENDERS = ['M', 'F', 'U'] as const;
 export type Gender = (typeof GENDERS)[number];
@@ -34,7 +35,7 @@ export const RequiredEmailSchema = z
   .toLowerCase()
   .min(1, PersonMessages.emailRequired)
   .max(320, PersonMessages.emailInvalid)
-  .pipe(z.email(PersonMessages.emailInvalid));
+  .refine(isValidEmail, PersonMessages.emailInvalid);
 
 /** The full name of a person: first name, preposition and last name, skipping empty parts. */
 export function fullName(p: { firstName: string; preposition: string; lastName: string }): string {

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { isValidEmail } from './email';
 import { GenderSchema } from './person';
 
 export const SettingsMessages = {
@@ -63,7 +64,7 @@ export const TestPersonSchema = z.object({
     .toLowerCase()
     .min(1, SettingsMessages.emailRequired)
     .max(320, SettingsMessages.emailInvalid)
-    .pipe(z.email(SettingsMessages.emailInvalid)),
+    .refine(isValidEmail, SettingsMessages.emailInvalid),
 });
 export type TestPerson = z.output<typeof TestPersonSchema>;
 export type TestPersonInput = z.input<typeof TestPersonSchema>;

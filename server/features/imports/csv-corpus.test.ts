@@ -148,6 +148,28 @@ describe('rows and header', () => {
   });
 });
 
+describe('e-mail addresses', () => {
+  it('are skipped unless common/email.ts takes them', async () => {
+    const emails = [
+      '<a@b.nl>',
+      'mailto:c@b.nl',
+      'd@b.nl.',
+      'e@b.c',
+      'f..g@b.nl',
+      'h@-b.nl',
+      'i@b',
+      ' J@B.NL ',
+      'k@xn--bcher-kva.xn--p1ai',
+      'jösé@exämple.nl',
+    ];
+    await checkImport(`email;n\n${emails.map((e, i) => `${e};${i}`).join('\n')}\n`, emails.length, {
+      'j@b.nl': { email: ' J@B.NL ', n: '7' },
+      'k@xn--bcher-kva.xn--p1ai': { email: 'k@xn--bcher-kva.xn--p1ai', n: '8' },
+      'jösé@exämple.nl': { email: 'jösé@exämple.nl', n: '9' },
+    });
+  });
+});
+
 describe('encodings and separators', () => {
   it('reads Windows-1252, a BOM, and comma, tab and pipe separated files', async () => {
     await checkImport(iconv.encode('email;naam\r\na@x.nl;Zoë "Z" Café\r\n\r\n', 'win1252'), 1, {

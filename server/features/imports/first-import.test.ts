@@ -1,5 +1,6 @@
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { normalizeEmail } from '../../../common/email';
 import { columnMapping as col, type MappingEntry } from '../../../common/mappings';
 import { createTestApp, type TestApp } from '../../test/app';
 import { makeSession } from '../../test/factories';
@@ -7,7 +8,7 @@ import { importFile, recordsOf, setupDataset, uploadFile, waitForTask } from '..
 import { failTask, insertTask } from '../tasks/task.queries';
 import { canImportDirectly, getFirstImportTables } from './first-import.service';
 import { getRecordCount, listOrphanStagingTables, reserveAddressIds } from './import.queries';
-import { compileSqlEmailCheck, isSqlValidEmail, normalizeEmail } from './record-mapper';
+import { compileSqlEmailCheck, isSqlValidEmail } from './record-mapper';
 import { createDetachedPartition, dropDeadDetachedPartitions, recordsPartition } from './records.queries';
 
 // A dataset's first import writes most records straight from the mapping pass (first-import.service.ts);
@@ -54,6 +55,16 @@ describe('the SQL e-mail check of a first import', () => {
       '',
       'geen',
       '"quoted"@x.nl',
+      'a@b.c',
+      'a@b.nl.',
+      '<a@b.nl>',
+      'mailto:a@b.nl',
+      'a..b@x.nl',
+      'a@b-.nl',
+      'a@xn--bcher-kva.ch',
+      'a@b.xn--p1ai',
+      `a@${'b'.repeat(61)}.nl`,
+      `a@${'b'.repeat(60)}.nl`,
       "o'neil@x.nl",
     ];
     const { rows } = await q(
@@ -67,7 +78,8 @@ describe('the SQL e-mail check of a first import', () => {
     expect(rows.filter((r) => r.valid).map((r) => r.v)).toEqual([
       'a@x.nl',
       '  Piet.Jansen+tag@Voorbeeld.NL  ',
-      '"quoted"@x.nl',
+      'a@xn--bcher-kva.ch',
+      `a@${'b'.repeat(60)}.nl`,
       "o'neil@x.nl",
     ]);
   });
@@ -75,17 +87,36 @@ describe('the SQL e-mail check of a first import', () => {
   it('is computed alike in JavaScript (for the rows without an address id)', async () => {
     // Strings of the characters that matter: letters of both cases, '@', '.', spaces, tabs,
     // non-ASCII, quotes; and lengths around the 254 limit.
-    const char = fc.constantFrom('a', 'B', '@', '.', ' ', '\t', 'é', 'İ', '"', '-', '~', '\u00a0');
+    const char = fc.constantFrom(
+      'a',
+      'B',
+      '@',
+      '.',
+      ' ',
+      '\t',
+      'é',
+      'İ',
+      '"',
+      '-',
+      '~',
+      '\u00a0',
+      'nl',
+      '@x.nl',
+    );
     const samples = fc.sample(
       fc.array(char, { maxLength: 14 }).map((cs) => cs.join('')),
       3000,
     );
     samples.push(`${'a'.repeat(249)}@x.nl`, `${'a'.repeat(250)}@x.nl`, ` ${'a'.repeat(248)}@x.nl `);
     const { rows } = await q(
-      `SELECT ${compileSqlEmailCheck('v')} AS valid FROM unnest($1::text[]) WITH ORDINALITY u(v, i) ORDER BY i`,
+      `SELECT ${compileSqlEmailCheck('v')} AS valid, lower(btrim(v) COLLATE "C") AS email
+       FROM unnest($1::text[]) WITH ORDINALITY u(v, i) ORDER BY i`,
       [samples],
     );
     expect(rows.map((r) => r.valid)).toEqual(samples.map((v) => isSqlValidEmail(v)));
+    rows.forEach((r, i) => {
+      if (r.valid) expect(normalizeEmail(samples[i]), samples[i]).toBe(r.email);
+    });
     expect(rows.some((r) => r.valid)).toBe(true);
   });
 

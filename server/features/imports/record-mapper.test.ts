@@ -4,7 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { columnMapping, type MappingEntry } from '../../../common/mappings';
 import { copyField, copyValue, mapBlock, type RowMapper } from './copy-text';
 import { blindIndex, type ColumnKeys, decryptValue, isEncrypted } from './crypto';
-import { normalizeEmail, RawEncoder, RecordMapper } from './record-mapper';
+import { RawEncoder, RecordMapper } from './record-mapper';
 import { createRowMapper } from './row-mappers';
 
 const keys: ColumnKeys = { encryptionKey: crypto.randomBytes(32), indexKey: crypto.randomBytes(32) };
@@ -25,18 +25,6 @@ describe('COPY text codec', () => {
     expect(copyField('\\N')).toBeNull();
     expect(copyField('\\x41\\101')).toBe('AA');
   });
-});
-
-describe('normalizeEmail', () => {
-  it('trims and lower-cases a usable address', () => {
-    expect(normalizeEmail('  Jan.Jansen@Voorbeeld.NL ')).toBe('jan.jansen@voorbeeld.nl');
-  });
-  it.each([null, '', 'geen-email', 'a@b', 'a b@c.nl', 'a@@c.nl', `${'x'.repeat(250)}@c.nl`])(
-    'refuses %s',
-    (v) => {
-      expect(normalizeEmail(v)).toBeNull();
-    },
-  );
 });
 
 describe('RecordMapper', () => {

@@ -1,8 +1,9 @@
+import { normalizeEmail } from '../../../common/email';
 import type { MappingEntry } from '../../../common/mappings';
 import { BinaryWriter, utf8Bytes } from './copy-binary';
 import { copyValue, decodeFields, type RowMapper } from './copy-text';
 import { blindIndexKey, type ColumnKeys } from './crypto';
-import { isSqlValidEmail, normalizeEmail, plainValue, RawEncoder, RecordMapper } from './record-mapper';
+import { isSqlValidEmail, plainValue, RawEncoder, RecordMapper } from './record-mapper';
 import { hashBytes, hashDigest, hashSeparator, hashStart, hashText, rowHash } from './row-hash';
 
 /**
