@@ -44,7 +44,7 @@ function uploadError(err: unknown, request: FastifyRequest): HttpError {
 class UploadWatch {
   stopped: HttpError | undefined;
   private timer: NodeJS.Timeout | undefined;
-  private file: Readable | undefined;
+  file: Readable | undefined;
   private rejectWait: ((err: HttpError) => void) | undefined;
 
   constructor(private readonly idleMs: number) {}
@@ -81,6 +81,8 @@ class UploadWatch {
           }
         } catch (err) {
           throw watch.stopped ?? uploadError(err, request);
+        } finally {
+          watch.file = undefined;
         }
       })(),
       { objectMode: false },
