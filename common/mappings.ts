@@ -10,6 +10,7 @@ export const MappingMessages = {
   encryptedBody: 'An encrypted mapping cannot be edited',
   noMapping: 'No mapping for this field',
   noMappingBody: 'Ga terug en map deze kolom eerst',
+  notAColumn: (field: string) => `Het bestand heeft geen kolom ${field}`,
   valueMappingsFailed: 'Failed to get value mappings',
   remapped: 'Remapped',
   remapButton: 'Mapping doorvoeren',

@@ -79,6 +79,16 @@ describe('unique values and value mappings', () => {
     ]);
   });
 
+  it('answers 404 for a field that is not a column of the files', async () => {
+    const s = await setupDataset(t, [col('geslacht', 'gender')]);
+    await importFile(t, cookie, s, 'email,geslacht\na@u.nl,Man\n');
+    for (const field of ['plaats', 'Geslacht', '__proto__']) {
+      const res = await get(`/api/datasets/${s.partnerId}/${s.datasetId}/${field}/unique-values`);
+      expect(res.statusCode, field).toBe(404);
+      expect(res.json().message).toBe(`Het bestand heeft geen kolom ${field}`);
+    }
+  });
+
   it('refuses unique values of an encrypted column', async () => {
     const s = await setupDataset(t, [col('tel', 'phone', { encrypted: true })]);
     const res = await get(`/api/datasets/${s.partnerId}/${s.datasetId}/tel/unique-values`);

@@ -6,7 +6,7 @@ import {
   type ValueMapping,
 } from '../../../common/mappings';
 import type { Db } from '../../db/client';
-import { badRequest } from '../../lib/http-errors';
+import { badRequest, notFound } from '../../lib/http-errors';
 import { addGlobalAttributes } from './global-attribute.queries';
 import { getDatasetMapping, listAllMappings, saveDatasetMappings } from './mapping.queries';
 import { countRawValues } from './records.queries';
@@ -28,7 +28,8 @@ export async function saveMappings(db: Db, datasetId: string, entries: MappingEn
 
 /**
  * The unique values of a dataset's file column `field` with their counts (spec 000 §3 Unique value
- * row), read from the records' raw values; throws HttpError 400 when the column is encrypted.
+ * row), read from the records' raw values; throws HttpError 400 when the column is encrypted and
+ * 404 when no file of the dataset had it.
  */
 export async function uniqueValues(
   db: Db,
@@ -39,7 +40,9 @@ export async function uniqueValues(
   if (mappings.some((m) => m.type === 'column' && m.field === field && m.encrypted)) {
     throw badRequest(MappingMessages.encryptedBody);
   }
-  return countRawValues(db, datasetId, rawColumns.indexOf(field) + 1);
+  const position = rawColumns.indexOf(field);
+  if (position < 0) throw notFound(MappingMessages.notAColumn(field));
+  return countRawValues(db, datasetId, position + 1);
 }
 
 /** The value mapping rows every dataset has for the attribute `field`, distinct, sorted by original. */
