@@ -1,6 +1,6 @@
 import { expect, type Page, test } from '@playwright/test';
 import { expectAlert } from './support/alerts';
-import { loginAsAdmin, unique } from './support/session';
+import { loginAs, loginAsAdmin, unique } from './support/session';
 
 // spec 001 §2 Users, §5 (password rules), §8: the user list, form validation, create, edit,
 // delete with the ja/nee dialog, and an unknown user.
@@ -44,8 +44,9 @@ test('creates, edits and deletes a user through the screens', async ({ page, req
   await expect(nameField(page)).toHaveAccessibleDescription('');
   await expect(page).toHaveURL(/\/users\/new$/);
 
-  // Valid values create the user.
+  // Valid values create the user; the role is 'Medewerker' unless the administrator chooses.
   await passwordField(page).fill('Geheim123');
+  await expect(page.getByRole('radio', { name: 'Medewerker' })).toBeChecked();
   await page.getByRole('button', { name: 'Opslaan' }).click();
   await expectAlert(page, 'success', 'Gebruiker is aangemaakt');
   await expect(page).toHaveURL(/\/users$/);
@@ -53,19 +54,22 @@ test('creates, edits and deletes a user through the screens', async ({ page, req
   const row = page.getByRole('row').filter({ hasText: username });
   await expect(row).toHaveCount(1);
   await expect(row).toContainText(name);
+  await expect(row).toContainText('Medewerker');
   await expect(row.getByTestId('twofa-key')).toHaveCount(0);
 
-  // Edit: a new name, the password left empty.
+  // Edit: a new name and the role Beheerder, the password left empty.
   await row.getByRole('link', { name: `Bewerk ${username}` }).click();
   await expect(page).toHaveURL(/\/users\/edit\/[0-9a-f]+$/);
   await expect(nameField(page)).toHaveValue(name);
   await expect(passwordField(page)).toHaveValue('');
   await nameField(page).fill(newName);
+  await page.getByRole('radio', { name: 'Beheerder' }).check();
   await page.getByRole('button', { name: 'Opslaan' }).click();
   await expectAlert(page, 'success', 'Gebruiker succesvol opgeslagen');
   await expect(page).toHaveURL(/\/users$/);
   await searchUsers(page, username);
   await expect(row).toContainText(newName);
+  await expect(row).toContainText('Beheerder');
   // The old password still works (own cookie jar, the browser stays the admin's): empty kept it.
   const check = await request.post('/api/auth/login', { data: { username, password: 'Geheim123' } });
   expect(check.status()).toBe(200);
@@ -107,4 +111,51 @@ test('an unknown user shows "Gebruiker niet gevonden" and returns to the list', 
   await expectAlert(page, 'danger', 'Gebruiker niet gevonden', 'Deze gebruiker kan niet gevonden worden');
   await expect(page).toHaveURL(/\/users$/);
   await expect(page.getByRole('heading', { name: 'Gebruikers' })).toBeVisible();
+});
+
+test('a staff member sees no Gebruikers section, gets Geen toegang there, and changes only their own password', async ({
+  page,
+}) => {
+  const username = unique('medewerker');
+  const name = unique('Mia ');
+  await loginAsAdmin(page, '/users');
+  const created = await page.request.post('/api/users', { data: { name, username, password: 'Geheim123' } });
+  expect(created.status()).toBe(200);
+  const { _id: id } = (await created.json()) as { _id: string };
+  await page.getByRole('button', { name: /Log uit/ }).click();
+  await expect(page.getByRole('heading', { name: 'Inloggen' })).toBeVisible();
+
+  await loginAs(page, username, 'Geheim123', '/partners');
+  const menu = page.getByRole('navigation', { name: 'Hoofdmenu' });
+  await expect(menu.getByRole('link', { name: 'Partners' }).first()).toBeVisible();
+  await expect(menu.getByRole('link', { name: 'Gebruikers' })).toHaveCount(0);
+  await expect(menu.getByText('Gebruikers', { exact: true })).toHaveCount(0);
+
+  // The administrators' screens say so, and the session stays.
+  for (const path of ['/users', '/users/new', '/users/edit/iemand-anders']) {
+    await page.goto(path);
+    await expect(page.getByRole('heading', { name: 'Geen toegang' })).toBeVisible();
+    await expect(page.getByText('Alleen een beheerder kan gebruikers beheren.')).toBeVisible();
+    await expect(page.getByRole('button', { name: `Log uit (${name})` })).toBeVisible();
+  }
+
+  // 'Mijn account': no role to choose; a new password needs the current one.
+  await page.getByRole('link', { name: 'Mijn account' }).click();
+  await expect(page).toHaveURL(new RegExp(`/users/edit/${id}$`));
+  await expect(page.getByRole('heading', { name: 'Mijn account' })).toBeVisible();
+  await expect(page.getByRole('radio')).toHaveCount(0);
+  await page.getByLabel('Nieuw wachtwoord').fill('Nieuw12345');
+  await page.getByRole('button', { name: 'Opslaan' }).click();
+  await expectAlert(
+    page,
+    'danger',
+    'Foute invoer',
+    'Vul je huidige wachtwoord in om je wachtwoord te wijzigen',
+  );
+  await page.getByLabel('Huidig wachtwoord').fill('Geheim123');
+  await page.getByRole('button', { name: 'Opslaan' }).click();
+  await expectAlert(page, 'success', 'Gebruiker succesvol opgeslagen');
+  await expect(page.getByRole('button', { name: `Log uit (${name})` })).toBeVisible();
+  const check = await page.request.post('/api/auth/login', { data: { username, password: 'Nieuw12345' } });
+  expect(check.status()).toBe(200);
 });

@@ -8,7 +8,7 @@ import type { Account } from '../../common/auth';
 import { datasetKey, getDataset } from '../features/datasets/api';
 import { fetchStylesheet } from './api';
 import { breadcrumbsFor, datasetInPath } from './breadcrumbs';
-import { NAV_SECTIONS } from './nav';
+import { navSectionsFor } from './nav';
 import { SidebarStatus } from './sidebar-status';
 
 interface LayoutProps {
@@ -55,15 +55,20 @@ export function Layout({ account, onLogout, children }: LayoutProps) {
               </Group>
             </Anchor>
           </Group>
-          <Anchor component="button" type="button" onClick={onLogout}>
-            Log uit ({account.name})
-          </Anchor>
+          <Group gap="md">
+            <Anchor component={Link} to={`/users/edit/${account._id}`}>
+              Mijn account
+            </Anchor>
+            <Anchor component="button" type="button" onClick={onLogout}>
+              Log uit ({account.name})
+            </Anchor>
+          </Group>
         </Group>
       </AppShell.Header>
       <AppShell.Navbar>
         <AppShell.Section grow component={ScrollArea} p="xs">
           <nav aria-label="Hoofdmenu">
-            {NAV_SECTIONS.map((section) => (
+            {navSectionsFor(account.role).map((section) => (
               <div key={section.title}>
                 <Text size="xs" fw={700} c="dimmed" tt="uppercase" mt="sm" mb={4} px="xs">
                   {section.title}

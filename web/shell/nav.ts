@@ -1,11 +1,20 @@
+import type { Role } from '../../common/users';
+
 /** One sidebar link. */
 export interface NavLinkItem {
   to: string;
   label: string;
 }
 
+/** One sidebar section; `isAdminOnly` sections are shown to administrators only. */
+export interface NavSection {
+  title: string;
+  links: NavLinkItem[];
+  isAdminOnly?: boolean;
+}
+
 /** The sidebar sections and links of spec 001 §2 Shell, in order. */
-export const NAV_SECTIONS: { title: string; links: NavLinkItem[] }[] = [
+export const NAV_SECTIONS: NavSection[] = [
   {
     title: 'Partners',
     links: [
@@ -28,7 +37,9 @@ export const NAV_SECTIONS: { title: string; links: NavLinkItem[] }[] = [
       { to: '/settings', label: 'Instellingen' },
     ],
   },
-  { title: 'Gebruikers', links: [{ to: '/users', label: 'Gebruikers' }] },
+  // Only administrators manage users (docs/decisions.md Auth); others reach their own account
+  // through 'Mijn account' in the header.
+  { title: 'Gebruikers', links: [{ to: '/users', label: 'Gebruikers' }], isAdminOnly: true },
   {
     title: 'Upload CSV',
     links: [
@@ -48,3 +59,8 @@ export const NAV_SECTIONS: { title: string; links: NavLinkItem[] }[] = [
     ],
   },
 ];
+
+/** The sections the account may see: without the administrators' ones for other staff. */
+export function navSectionsFor(role: Role): NavSection[] {
+  return NAV_SECTIONS.filter((section) => !section.isAdminOnly || role === 'admin');
+}

@@ -3,15 +3,21 @@ import { IconKey, IconPencil, IconTrash } from '@tabler/icons-react';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useEffect } from 'react';
 import { Link } from 'react-router';
-import { type User, UserMessages } from '../../../common/users';
+import { RoleLabels, type User, UserMessages } from '../../../common/users';
 import { confirmAction } from '../../components/confirm';
 import { ListView } from '../../components/list-view';
 import { PageTitle } from '../../components/page-title';
 import { showDanger, showSuccess } from '../../lib/alerts';
 import { deleteUser, listUsers, usersKey } from './api';
+import { NoAccess, useIsAdmin } from './no-access';
 
-/** /users: the users, a key icon for those with 2fa, edit and delete with confirmation. */
+/** /users: for administrators the users list; other staff see 'Geen toegang'. */
 export function UserListPage() {
+  return useIsAdmin() ? <UserList /> : <NoAccess />;
+}
+
+// The users with their role, a key icon for those with 2fa, edit and delete with confirmation.
+function UserList() {
   const client = useQueryClient();
   const users = useQuery({ queryKey: usersKey, queryFn: listUsers });
   useEffect(() => {
@@ -46,6 +52,7 @@ export function UserListPage() {
         columns={[
           { header: 'Naam', render: (u) => u.name },
           { header: 'Gebruikersnaam', render: (u) => u.username },
+          { header: 'Rol', render: (u) => RoleLabels[u.role] },
           {
             header: '2FA',
             render: (u) =>
@@ -58,7 +65,12 @@ export function UserListPage() {
         ]}
         actions={(u) => (
           <>
-            <ActionIcon variant="subtle" component={Link} to={`/users/edit/${u._id}`} aria-label={`Bewerk ${u.username}`}>
+            <ActionIcon
+              variant="subtle"
+              component={Link}
+              to={`/users/edit/${u._id}`}
+              aria-label={`Bewerk ${u.username}`}
+            >
               <IconPencil size={18} />
             </ActionIcon>
             <ActionIcon
