@@ -9,5 +9,6 @@ export const userKey = (id: string) => ['users', id] as const;
 export const listUsers = () => http.get('/users', z.array(UserSchema));
 export const getUser = (id: string) => http.get(`/users/${encodeURIComponent(id)}`, UserSchema);
 export const createUser = (body: UserCreate) => http.post('/users', body, UserSchema);
-export const updateUser = (id: string, body: UserUpdate) => http.put(`/users/${encodeURIComponent(id)}`, body, UserSchema);
+export const updateUser = (id: string, body: UserUpdate) =>
+  http.put(`/users/${encodeURIComponent(id)}`, body, UserSchema);
 export const deleteUser = (id: string) => http.delete(`/users/${encodeURIComponent(id)}`, MessageSchema);

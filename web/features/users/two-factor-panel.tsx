@@ -56,11 +56,17 @@ export function TwoFactorPanel({ user }: { user: User }) {
             </Stack>
           </Alert>
         ) : (
-          <Text size="sm">{user['2fa'] ? '2FA is ingeschakeld voor deze gebruiker.' : '2FA is uitgeschakeld.'}</Text>
+          <Text size="sm">
+            {user['2fa'] ? '2FA is ingeschakeld voor deze gebruiker.' : '2FA is uitgeschakeld.'}
+          </Text>
         )}
         <Group>
           {!user['2fa'] || enrolment ? (
-            <Button onClick={() => enable.mutate()} loading={enable.isPending} variant={enrolment ? 'default' : 'filled'}>
+            <Button
+              onClick={() => enable.mutate()}
+              loading={enable.isPending}
+              variant={enrolment ? 'default' : 'filled'}
+            >
               {enrolment ? 'Nieuwe sleutel maken' : '2FA inschakelen'}
             </Button>
           ) : null}
