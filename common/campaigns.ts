@@ -177,3 +177,8 @@ export const CampaignDaysQuerySchema = z.object({
     .optional()
     .default(CAMPAIGN_DAYS_DEFAULT),
 });
+
+/** The campaign's 'Aantal adressen' rule, shared with the mailing form (spec 001 §3). */
+export const AddressesFieldSchema = addresses;
+/** The campaign's budget rule (text holding a number, comma accepted), shared with the mailing form. */
+export const BudgetFieldSchema = budget;
