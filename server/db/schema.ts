@@ -16,3 +16,4 @@ export * from '../features/partners/partner.table';
 export * from '../features/settings/settings.table';
 export * from '../features/tasks/task.table';
 export * from '../features/users/user.table';
+export * from '../features/selections/selection-file.table';
