@@ -1,4 +1,7 @@
+import { trimValue } from './values';
+
 // DESIGN §6: a dateRange bound is a date (DD-MM-YYYY or YYYY-MM-DD) or a Solr-style relative date
+
 // (NOW, NOW-30YEARS, NOW-6MONTHS/DAY, NOW+1DAY), so "age 30 to 40" is one line. Ranges are
 // inclusive on whole days, so every bound resolves to a calendar day.
 
@@ -28,7 +31,7 @@ export function calendarDay(year: number, month: number, day: number): string | 
  * (DESIGN §6: a value that is not a date never matches). The SQL twin is lw_to_date.
  */
 export function parseDay(text: string): string | null {
-  const t = text.trim();
+  const t = trimValue(text);
   let m = /^(\d{4})-(\d{2})-(\d{2})(?:[ T].*)?$/s.exec(t);
   if (m) return calendarDay(Number(m[1]), Number(m[2]), Number(m[3]));
   m = /^(\d{2})-(\d{2})-(\d{4})(?:[ T].*)?$/s.exec(t);

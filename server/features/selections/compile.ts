@@ -1,0 +1,144 @@
+import { type SQL, sql } from 'drizzle-orm';
+import { resolveDateBound } from '../../../common/date-math';
+import { normalizeEmail } from '../../../common/email';
+import type { FileLeaf, QueryNode } from '../../../common/query-tree';
+import { toNumber, trimValue, VALUE_TRIM_CHARS } from '../../../common/values';
+import { badRequest } from '../../lib/http-errors';
+import { blindIndex, blindIndexKey, type ColumnKeys } from '../imports/crypto';
+
+// DESIGN §6: a query tree becomes one boolean SQL expression over a record `r` (records), its
+// address `a` (addresses) and its dataset `d` (datasets). Every value goes in as a parameter;
+// attribute names too (as the key of `->>`), so nothing a user typed is ever SQL text.
+
+/** Messages of values the compiler refuses (400). */
+export const CompileMessages = {
+  wildcardEncrypted: (attr: string) => `Kenmerk ${attr} is versleuteld: zoek op de precieze waarde, zonder *`,
+  rangeEncrypted: (attr: string) =>
+    `Kenmerk ${attr} is versleuteld: een bereik kan daarop niet worden gezocht`,
+  dateBound: (bound: string) =>
+    `Geen datum: ${bound} (gebruik DD-MM-JJJJ, JJJJ-MM-DD of bijvoorbeeld NOW-30YEARS)`,
+} as const;
+
+/** What a compile needs besides the tree. */
+export interface CompileContext {
+  /** Keys for the blind index of encrypted attributes. */
+  keys: () => ColumnKeys;
+  /** Attributes stored encrypted by at least one dataset's mapping. */
+  encrypted: ReadonlySet<string>;
+  /** The collation whose lower() folds case like JavaScript's toLowerCase (see caseCollation). */
+  collation: string;
+  /** The moment relative dates (NOW-30YEARS) are counted from. */
+  now: Date;
+  /** The file lines' stored rows: the SQL of the (column...) tuples of a line, by line id. */
+  fileRows?: (lineId: string, fields: string[]) => SQL;
+}
+
+/** Escapes LIKE's own wildcards and turns the user's `*` into `%`. */
+function likePattern(value: string): string {
+  return value.replace(/[\\%_]/g, (c) => `\\${c}`).replace(/\*/g, '%');
+}
+
+/** Compiles a query tree to a boolean SQL expression that is never NULL (so NOT is a true complement). */
+export function compileQuery(node: QueryNode, ctx: CompileContext): SQL {
+  if ('and' in node) {
+    if (node.and.length === 0) return sql`TRUE`;
+    return sql`(${sql.join(
+      node.and.map((c) => compileQuery(c, ctx)),
+      sql` AND `,
+    )})`;
+  }
+  if ('or' in node) {
+    if (node.or.length === 0) return sql`FALSE`;
+    return sql`(${sql.join(
+      node.or.map((c) => compileQuery(c, ctx)),
+      sql` OR `,
+    )})`;
+  }
+  if ('not' in node) return sql`(NOT ${compileQuery(node.not, ctx)})`;
+  return sql`coalesce(${compileLeaf(node, ctx)}, FALSE)`;
+}
+
+const folded = (expr: SQL, ctx: CompileContext) =>
+  sql`lower(btrim(${expr}, ${VALUE_TRIM_CHARS}) COLLATE ${sql.identifier(ctx.collation)})`;
+const attrText = (attr: string) => sql`(r.attrs ->> ${attr}::text)`;
+
+// A leaf on one attribute: its plain-text test, and for datasets that store it encrypted the
+// blind-index test (the same attribute can be plain in one dataset and encrypted in another).
+function attributeTest(attr: string, plain: SQL, encrypted: SQL | null, ctx: CompileContext): SQL {
+  if (!ctx.encrypted.has(attr)) return plain;
+  const bi = blindIndexKey(attr);
+  return sql`(CASE WHEN r.attrs ? ${bi}::text THEN ${encrypted ?? sql`FALSE`} ELSE ${plain} END)`;
+}
+
+function compileLeaf(node: QueryNode, ctx: CompileContext): SQL {
+  if ('match' in node) {
+    const [attr, value] = Object.entries(node.match)[0];
+    const v = trimValue(value);
+    const hasWildcard = v.includes('*');
+    if (hasWildcard && ctx.encrypted.has(attr)) throw badRequest(CompileMessages.wildcardEncrypted(attr));
+    const lowered = v.toLowerCase();
+    const plain = hasWildcard
+      ? sql`${folded(attrText(attr), ctx)} LIKE ${likePattern(lowered)}`
+      : sql`${folded(attrText(attr), ctx)} = ${lowered}`;
+    const bi = blindIndexKey(attr);
+    return attributeTest(attr, plain, sql`(r.attrs ->> ${bi}::text) = ${blindIndex(ctx.keys(), v)}`, ctx);
+  }
+  if ('in' in node) {
+    const [attr, values] = Object.entries(node.in)[0];
+    const trimmed = values.map(trimValue);
+    const plain = sql`${folded(attrText(attr), ctx)} = ANY(${trimmed.map((v) => v.toLowerCase())}::text[])`;
+    const bi = blindIndexKey(attr);
+    const hashes = trimmed.map((v) => blindIndex(ctx.keys(), v));
+    return attributeTest(attr, plain, sql`(r.attrs ->> ${bi}::text) = ANY(${hashes}::text[])`, ctx);
+  }
+  if ('range' in node) {
+    const [attr, [from, to]] = Object.entries(node.range)[0];
+    if (ctx.encrypted.has(attr)) throw badRequest(CompileMessages.rangeEncrypted(attr));
+    const lo = toNumber(from);
+    const hi = toNumber(to);
+    // Numeric when both bounds are numbers (DESIGN §6), text order otherwise.
+    if (lo !== null && hi !== null) {
+      return sql`lw_to_numeric(${attrText(attr)}) BETWEEN ${String(lo)}::numeric AND ${String(hi)}::numeric`;
+    }
+    const value = sql`${folded(attrText(attr), ctx)} COLLATE "C"`;
+    return sql`(${value} >= ${trimValue(from).toLowerCase()} AND ${value} <= ${trimValue(to).toLowerCase()})`;
+  }
+  if ('dateRange' in node) {
+    const [attr, [from, to]] = Object.entries(node.dateRange)[0];
+    if (ctx.encrypted.has(attr)) throw badRequest(CompileMessages.rangeEncrypted(attr));
+    const lo = resolveDateBound(from, ctx.now);
+    const hi = resolveDateBound(to, ctx.now);
+    if (!lo) throw badRequest(CompileMessages.dateBound(from));
+    if (!hi) throw badRequest(CompileMessages.dateBound(to));
+    return sql`lw_to_date(${attrText(attr)}) BETWEEN ${lo}::date AND ${hi}::date`;
+  }
+  if ('contains' in node) {
+    if ('os' in node.contains) return sql`a.os && ${node.contains.os}::text[]`;
+    if ('domain' in node.contains) {
+      return sql`a.domain = ANY(${node.contains.domain.map((d) => normalizeDomain(d))}::text[])`;
+    }
+    return sql`a.email = ANY(${node.contains.id.map((e) => normalizeEmail(e) ?? e)}::text[])`;
+  }
+  if ('dataset' in node) {
+    return 'id' in node.dataset
+      ? sql`r.dataset_id = ${node.dataset.id}`
+      : sql`${node.dataset.type}::text = ANY(d.types)`;
+  }
+  if ('interests' in node) {
+    return 'click' in node.interests
+      ? sql`a.click_interests && ${node.interests.click}::text[]`
+      : sql`a.open_interests && ${node.interests.open}::text[]`;
+  }
+  const file = 'intersect' in node ? node.intersect : (node as { complement: FileLeaf }).complement;
+  if (!ctx.fileRows) throw badRequest(`Het bestand van regel ${file.id} is niet gevonden`);
+  const inFile = ctx.fileRows(file.id, file.fields);
+  return 'intersect' in node ? inFile : sql`(NOT ${inFile})`;
+}
+
+/** A domain as the blacklist and addresses store it: lower-case, no leading '@' or 'www.'. */
+export function normalizeDomain(domain: string): string {
+  return trimValue(domain)
+    .toLowerCase()
+    .replace(/^@/, '')
+    .replace(/^www\./, '');
+}
