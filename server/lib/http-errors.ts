@@ -1,9 +1,13 @@
-/** An error with an HTTP status and a user-facing (Dutch) message; the error handler sends it as is. */
+/**
+ * An error with an HTTP status and a user-facing (Dutch) message; the error handler sends it as is,
+ * with `details` (e.g. the counts of a 409) as further fields of the body.
+ */
 export class HttpError extends Error {
   constructor(
     public readonly statusCode: number,
     message: string,
     public readonly errors?: string[],
+    public readonly details?: Record<string, unknown>,
   ) {
     super(message);
   }

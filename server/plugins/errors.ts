@@ -16,7 +16,9 @@ export const DataErrorMessages = {
 export function registerErrorHandling(app: FastifyInstance): void {
   app.setErrorHandler((error: FastifyError, request, reply) => {
     if (error instanceof HttpError) {
-      return reply.status(error.statusCode).send({ message: error.message, errors: error.errors });
+      return reply
+        .status(error.statusCode)
+        .send({ ...error.details, message: error.message, errors: error.errors });
     }
     if (hasZodFastifySchemaValidationErrors(error)) {
       const errors = [...new Set(error.validation.map((v) => v.message ?? 'Ongeldige invoer'))];
