@@ -1,6 +1,7 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import type { AppContext } from './context';
 import { authRoutes } from './features/auth/auth.routes';
+import { blacklistRoutes } from './features/blacklists/blacklist.routes';
 import { campaignRoutes } from './features/campaigns/campaign.routes';
 import { datasetRoutes } from './features/datasets/dataset.routes';
 import { rateRoutes } from './features/datasets/rate.routes';
@@ -11,6 +12,8 @@ import { importRoutes } from './features/imports/import.routes';
 import { mappingRoutes } from './features/imports/mapping.routes';
 import { interestTypeRoutes } from './features/interesttypes/interest-type.routes';
 import { labelRoutes } from './features/labels/label.routes';
+import { mailingRoutes } from './features/mailings/mailing.routes';
+import { mailingActionRoutes } from './features/mailings/mailing-actions.routes';
 import { partnerRoutes } from './features/partners/partner.routes';
 import { settingsRoutes } from './features/settings/settings.routes';
 import { shellRoutes } from './features/shell/shell.routes';
@@ -36,5 +39,8 @@ export function apiRoutes(ctx: AppContext): FastifyPluginAsyncZod[] {
     datasetRoutes(ctx),
     rateRoutes(ctx),
     testPersonRoutes(ctx),
+    mailingRoutes(ctx),
+    mailingActionRoutes(ctx),
+    blacklistRoutes(ctx),
   ];
 }

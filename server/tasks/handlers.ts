@@ -1,4 +1,9 @@
 import type { AppContext } from '../context';
+import {
+  runDomainBlacklistImport,
+  runEmailBlacklistImport,
+  runPartnerBlacklistImport,
+} from '../features/blacklists/blacklist-import.service';
 import { dropStaging } from '../features/imports/csv-staging';
 import { runDeleteAll } from '../features/imports/deleteall.service';
 import { listOrphanStagingTables } from '../features/imports/import.queries';
@@ -11,6 +16,9 @@ export function registerTaskHandlers(ctx: AppContext): void {
   ctx.tasks.register('import', (task, tctx) => runImport(ctx, task, tctx));
   ctx.tasks.register('remap', (task, tctx) => runRemap(ctx, task, tctx));
   ctx.tasks.register('deleteall', (task, tctx) => runDeleteAll(ctx, task, tctx));
+  ctx.tasks.register('blacklist-email', (task, tctx) => runEmailBlacklistImport(ctx, task, tctx));
+  ctx.tasks.register('blacklist-domain', (task, tctx) => runDomainBlacklistImport(ctx, task, tctx));
+  ctx.tasks.register('partner-blacklist', (task, tctx) => runPartnerBlacklistImport(ctx, task, tctx));
   // Staging tables of uploads whose process died are dropped once their task is failed.
   ctx.tasks.onReap(async () => {
     for (const table of await listOrphanStagingTables(ctx.db)) await dropStaging(ctx.database.pool, table);

@@ -33,8 +33,8 @@ export async function stageUpload(
   ctx: AppContext,
   input: {
     type: string;
-    partnerId: string;
-    datasetName: string;
+    partnerId: string | null;
+    datasetName: string | null;
     file: Readable;
     fileName: string;
     expectedBytes: number;
@@ -68,7 +68,7 @@ export async function stageUpload(
   }
 }
 
-/** Fails an upload's task, drops its staging table and returns the error to throw. */
+/** Drops an upload's staging table, fails its task and returns the error to throw. */
 export async function failUpload(
   ctx: AppContext,
   taskId: string,
@@ -77,8 +77,9 @@ export async function failUpload(
 ): Promise<HttpError> {
   const message = err instanceof HttpError ? err.message : 'Het bestand kon niet worden verwerkt';
   if (!(err instanceof HttpError)) ctx.log.error({ err, taskId }, 'upload failed');
-  await failTask(ctx.db, taskId, message).catch(() => {});
+  // The table first: a task seen failed has left nothing behind.
   await dropStaging(ctx.database.pool, table).catch(() => {});
+  await failTask(ctx.db, taskId, message).catch(() => {});
   return err instanceof HttpError ? err : new HttpError(500, message);
 }
 

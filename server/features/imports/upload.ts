@@ -16,11 +16,11 @@ export const UploadMessages = {
   idle: (seconds: number) => `Het uploaden is gestopt: er kwamen ${seconds} seconden geen gegevens binnen`,
 } as const;
 
-/** What an upload's task is about: its type (import, deleteall, ...), partner and dataset. */
+/** What an upload's task is about: its type (import, deleteall, ...), partner and dataset (null for a blacklist). */
 export interface UploadTask {
   type: string;
-  partnerId: string;
-  datasetName: string;
+  partnerId: string | null;
+  datasetName: string | null;
 }
 
 // A multipart error as the Dutch answer: @fastify/multipart's limits, a client that broke off,

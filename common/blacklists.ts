@@ -1,0 +1,83 @@
+import { z } from 'zod';
+import { isValidEmail } from './email';
+
+// The blacklists (spec 001 §2, §3, §5, §7, §8; DESIGN §6): e-mail addresses, domains, and
+// partner-dataset entries. Messages and the domain rule are shared by the server and the screens.
+
+export const BlacklistMessages = {
+  invalidFileTitle: 'Ongeldig bestand',
+  noColumn: (name: string) => `Het bestand is fout of bevat geen kolom genaamd ${name}`,
+  missingColumns: 'Het bestand is fout of bevat niet alle verplichte kolommen',
+  uploadStarted: 'Upload begonnen',
+  uploadDone: 'Upload geslaagd',
+  uploadFailedTitle: 'Kon bestand niet opslaan',
+  domainDeleted: 'Domein verwijderd',
+  domainNotFound: 'Dit domein staat niet op de blacklist',
+  deleteDomainTitle: 'Domein verwijderen?',
+  deleteDomain: (domain: string) => `Weet je zeker dat je ${domain} van de blacklist wilt verwijderen?`,
+  deleteFailed: 'Kon domein niet verwijderen',
+  loadFailed: 'Kon de blacklist niet ophalen',
+  columnTooLong: 'De kolomnaam is te lang',
+  tooManyDomains: 'Er kunnen maximaal 100000 domeinen tegelijk worden toegevoegd',
+} as const;
+
+/** The column names a blacklist file is read by when the form names none (spec 001 §5). */
+export const BLACKLIST_COLUMNS = {
+  email: 'email',
+  domain: 'domein',
+  partner: 'partner',
+  dataset: 'bestand',
+} as const;
+
+/** At most this many domains in one POST /blacklist/domains. */
+export const MAX_DOMAINS_PER_CALL = 100_000;
+
+/**
+ * The stored form of a blacklisted domain (DESIGN §6): trimmed, lower-case, without a leading '@'
+ * or 'www.'; null when it is not a domain an e-mail address can have (the domain rule of
+ * common/email.ts, so every blacklisted domain can match an address).
+ */
+export function normalizeDomain(value: string | null | undefined): string | null {
+  let domain = value?.trim().toLowerCase() ?? '';
+  if (domain.startsWith('@')) domain = domain.slice(1);
+  if (domain.startsWith('www.') && isDomain(domain.slice(4))) domain = domain.slice(4);
+  return isDomain(domain) ? domain : null;
+}
+
+function isDomain(domain: string): boolean {
+  return domain !== '' && !domain.includes('@') && isValidEmail(`a@${domain}`);
+}
+
+/** GET /blacklist/email/count (spec 001 §7). */
+export const BlacklistCountSchema = z.object({ blacklistLength: z.number().int() });
+export type BlacklistCount = z.infer<typeof BlacklistCountSchema>;
+
+/** One blacklisted domain as GET /blacklist/domain lists it (spec 001 §3: items with a domain). */
+export const BlacklistDomainSchema = z.object({ domain: z.string(), createdAt: z.string() });
+export type BlacklistDomain = z.infer<typeof BlacklistDomainSchema>;
+
+/** POST /blacklist/domains (spec 001 §7, also the DNS check's 'Voeg toe aan blacklist'). */
+export const BlacklistDomainsBodySchema = z.object({
+  domains: z.array(z.string().max(1000)).min(1).max(MAX_DOMAINS_PER_CALL, BlacklistMessages.tooManyDomains),
+});
+export type BlacklistDomainsBody = z.infer<typeof BlacklistDomainsBodySchema>;
+
+/** What adding to a blacklist did: new entries, entries already there, values that are not valid. */
+export const BlacklistAddResultSchema = z.object({
+  read: z.number().int(),
+  saved: z.number().int(),
+  unchanged: z.number().int(),
+  skipped: z.number().int(),
+});
+export type BlacklistAddResult = z.infer<typeof BlacklistAddResultSchema>;
+
+/** One row of GET /partnerblacklist/{partnerId} (spec 001 §3): a dataset and its blacklisted addresses. */
+export const PartnerBlacklistRowSchema = z.object({ dataset: z.string(), blacklisted: z.number().int() });
+export type PartnerBlacklistRow = z.infer<typeof PartnerBlacklistRowSchema>;
+
+/** The heading of /partners/{partnerId}/blacklist: the partner id with a possessive (spec 001 §2). */
+export function partnerBlacklistTitle(partnerId: string): string {
+  // Dutch possessive: an apostrophe after a final s, x or z; 's after a vowel, digit or sign; else -s.
+  const suffix = /[sxz]$/i.test(partnerId) ? "'" : /[b-df-hj-np-tv-wy]$/i.test(partnerId) ? 's' : "'s";
+  return `${partnerId}${suffix} blacklist`;
+}

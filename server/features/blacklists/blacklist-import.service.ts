@@ -1,0 +1,143 @@
+import type pg from 'pg';
+import { normalizeDomain } from '../../../common/blacklists';
+import { normalizeEmail } from '../../../common/email';
+import type { AppContext } from '../../context';
+import type { TaskContext } from '../../tasks/worker';
+import { dropStaging } from '../imports/csv-staging';
+import { compileSqlEmailCheck } from '../imports/record-mapper';
+import type { TaskRow } from '../tasks/task.queries';
+import {
+  insertDomainsFromTable,
+  insertEmailsFromStaging,
+  insertPartnerEntriesFromTable,
+} from './blacklist.queries';
+import { normalizePass } from './blacklist-pass';
+
+/** What a blacklist import task gets: its staging table, row count and the file's column indexes. */
+export interface BlacklistImportPayload extends Record<string, unknown> {
+  staging: string;
+  rows: number;
+  /** email; domain; or email, partner, dataset (0-based, into the staging table's c1..cN). */
+  columns: number[];
+}
+
+/** The counters of a blacklist import (DESIGN §6): read, saved (new), unchanged (already there), skipped (invalid). */
+export interface BlacklistImportResult {
+  read: number;
+  saved: number;
+  unchanged: number;
+  skipped: number;
+}
+
+const col = (p: BlacklistImportPayload, i: number) => `c${p.columns[i] + 1}`;
+
+// One connection holds the import's transaction and its temporary table; the staging table is
+// dropped whatever happens (a re-import of the same file changes nothing, so a failed one can be repeated).
+async function inTransaction(
+  ctx: AppContext,
+  p: BlacklistImportPayload,
+  work: (client: pg.PoolClient) => Promise<{ valid: number; saved: number }>,
+): Promise<BlacklistImportResult> {
+  const client = await ctx.database.pool.connect();
+  try {
+    await client.query('BEGIN');
+    const { valid, saved } = await work(client);
+    await client.query('COMMIT');
+    return { read: p.rows, saved, unchanged: valid - saved, skipped: p.rows - valid };
+  } catch (err) {
+    await client.query('ROLLBACK').catch(() => {});
+    throw err;
+  } finally {
+    client.release();
+    await dropStaging(ctx.database.pool, p.staging).catch(() => {});
+  }
+}
+
+/**
+ * The e-mail blacklist import task (spec 001 §7 /blacklist/emailimport): adds the file's valid
+ * addresses, normalized like every stored address, at COPY speed: the rows SQL can normalise
+ * alike (compileSqlEmailCheck) go straight from the staging table, the others through
+ * normalizeEmail. Returns the counters; a repeated address counts once, the rest as skipped.
+ */
+export async function runEmailBlacklistImport(
+  ctx: AppContext,
+  task: TaskRow,
+  tctx: TaskContext,
+): Promise<BlacklistImportResult> {
+  const p = task.payload as unknown as BlacklistImportPayload;
+  const email = col(p, 0);
+  return inTransaction(ctx, p, async (client) => {
+    await tctx.progress(5, 'saving');
+    await client.query('CREATE TEMPORARY TABLE bl_side (email text COLLATE "C") ON COMMIT DROP');
+    await normalizePass(
+      ctx.database.pool,
+      client,
+      `SELECT ${email} FROM ${p.staging} WHERE NOT coalesce(${compileSqlEmailCheck(email)}, false)`,
+      'bl_side',
+      ([value]) => {
+        const normalized = normalizeEmail(value);
+        return normalized ? [normalized] : null;
+      },
+    );
+    await tctx.progress(40, 'saving');
+    return insertEmailsFromStaging(client, p.staging, email, compileSqlEmailCheck(email), 'bl_side');
+  });
+}
+
+/** The domain blacklist import task (spec 001 §7 /blacklist/domainimport); returns the counters. */
+export async function runDomainBlacklistImport(
+  ctx: AppContext,
+  task: TaskRow,
+  tctx: TaskContext,
+): Promise<BlacklistImportResult> {
+  const p = task.payload as unknown as BlacklistImportPayload;
+  return inTransaction(ctx, p, async (client) => {
+    await tctx.progress(5, 'saving');
+    await client.query('CREATE TEMPORARY TABLE bl_side (domain text) ON COMMIT DROP');
+    await normalizePass(
+      ctx.database.pool,
+      client,
+      `SELECT ${col(p, 0)} FROM ${p.staging}`,
+      'bl_side',
+      ([v]) => {
+        const domain = normalizeDomain(v);
+        return domain ? [domain] : null;
+      },
+    );
+    await tctx.progress(60, 'saving');
+    return insertDomainsFromTable(client, 'bl_side');
+  });
+}
+
+/**
+ * The partner-dataset blacklist import task (spec 001 §7 /partnerblacklist/import): each row's
+ * address is excluded from that partner's dataset of that name. Rows without a valid address, a
+ * partner or a dataset of that partner are skipped. Returns the counters.
+ */
+export async function runPartnerBlacklistImport(
+  ctx: AppContext,
+  task: TaskRow,
+  tctx: TaskContext,
+): Promise<BlacklistImportResult> {
+  const p = task.payload as unknown as BlacklistImportPayload;
+  return inTransaction(ctx, p, async (client) => {
+    await tctx.progress(5, 'saving');
+    await client.query(
+      'CREATE TEMPORARY TABLE bl_side (email text COLLATE "C", partner_id text, dataset_name text) ON COMMIT DROP',
+    );
+    await normalizePass(
+      ctx.database.pool,
+      client,
+      `SELECT ${col(p, 0)}, ${col(p, 1)}, ${col(p, 2)} FROM ${p.staging}`,
+      'bl_side',
+      ([e, partner, dataset]) => {
+        const email = normalizeEmail(e);
+        const partnerId = partner?.trim();
+        const name = dataset?.trim();
+        return email && partnerId && name ? [email, partnerId, name] : null;
+      },
+    );
+    await tctx.progress(60, 'saving');
+    return insertPartnerEntriesFromTable(client, 'bl_side');
+  });
+}

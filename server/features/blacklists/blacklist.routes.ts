@@ -1,0 +1,98 @@
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import { MessageSchema } from '../../../common/api-error';
+import {
+  BLACKLIST_COLUMNS,
+  BlacklistAddResultSchema,
+  BlacklistCountSchema,
+  BlacklistDomainSchema,
+  BlacklistDomainsBodySchema,
+  BlacklistMessages,
+  PartnerBlacklistRowSchema,
+} from '../../../common/blacklists';
+import { TaskStartedSchema } from '../../../common/tasks';
+import type { AppContext } from '../../context';
+import { notFound } from '../../lib/http-errors';
+import { receiveUpload } from '../imports/upload';
+import { presentTask } from '../tasks/task.queries';
+import {
+  countBlacklistEmails,
+  deleteBlacklistDomain,
+  listBlacklistDomains,
+  listPartnerBlacklist,
+} from './blacklist.queries';
+import { addDomains, blacklistPayload } from './blacklist.service';
+
+const DomainParams = z.object({ domain: z.string().min(1).max(1000) });
+const PartnerParams = z.object({ partnerId: z.string().min(1).max(100) });
+
+/** The e-mail, domain and partner-dataset blacklists and their imports (spec 001 §7 Blacklists). */
+export function blacklistRoutes(ctx: AppContext): FastifyPluginAsyncZod {
+  return async (app) => {
+    app.get('/blacklist/email/count', { schema: { response: { 200: BlacklistCountSchema } } }, async () => ({
+      blacklistLength: await countBlacklistEmails(ctx.db),
+    }));
+
+    app.get(
+      '/blacklist/domain',
+      { schema: { response: { 200: z.array(BlacklistDomainSchema) } } },
+      async () => listBlacklistDomains(ctx.db),
+    );
+
+    app.delete(
+      '/blacklist/domain/:domain',
+      { schema: { params: DomainParams, response: { 200: MessageSchema } } },
+      async (request) => {
+        if (!(await deleteBlacklistDomain(ctx.db, request.params.domain.trim().toLowerCase())))
+          throw notFound(BlacklistMessages.domainNotFound);
+        return { message: BlacklistMessages.domainDeleted };
+      },
+    );
+
+    app.post(
+      '/blacklist/domains',
+      { schema: { body: BlacklistDomainsBodySchema, response: { 200: BlacklistAddResultSchema } } },
+      async (request) => addDomains(ctx.db, request.body.domains),
+    );
+
+    const uploads: { url: string; type: string; fields: Record<string, string> }[] = [
+      {
+        url: '/blacklist/emailimport',
+        type: 'blacklist-email',
+        fields: { emailColumn: BLACKLIST_COLUMNS.email },
+      },
+      {
+        url: '/blacklist/domainimport',
+        type: 'blacklist-domain',
+        fields: { domainColumn: BLACKLIST_COLUMNS.domain },
+      },
+      {
+        url: '/partnerblacklist/import',
+        type: 'partner-blacklist',
+        fields: {
+          emailColumn: BLACKLIST_COLUMNS.email,
+          partnerColumn: BLACKLIST_COLUMNS.partner,
+          datasetColumn: BLACKLIST_COLUMNS.dataset,
+        },
+      },
+    ];
+    for (const upload of uploads) {
+      app.post(upload.url, { schema: { response: { 200: TaskStartedSchema } } }, async (request, reply) => {
+        const task = await receiveUpload(
+          ctx,
+          request,
+          reply,
+          { type: upload.type, partnerId: null, datasetName: null },
+          async (staged, fields) => blacklistPayload(staged, fields, upload.fields),
+        );
+        return { task: presentTask(task) };
+      });
+    }
+
+    app.get(
+      '/partnerblacklist/:partnerId',
+      { schema: { params: PartnerParams, response: { 200: z.array(PartnerBlacklistRowSchema) } } },
+      async (request) => listPartnerBlacklist(ctx.db, request.params.partnerId),
+    );
+  };
+}

@@ -1,0 +1,43 @@
+import { type BlacklistAddResult, BlacklistMessages, normalizeDomain } from '../../../common/blacklists';
+import type { Db } from '../../db/client';
+import { HttpError } from '../../lib/http-errors';
+import type { StagedUpload } from '../imports/upload.service';
+import { findEmailColumn } from '../imports/upload.service';
+import { addBlacklistDomains } from './blacklist.queries';
+import type { BlacklistImportPayload } from './blacklist-import.service';
+
+/**
+ * Adds domains to the blacklist (POST /blacklist/domains, the DNS check's 'Voeg toe aan
+ * blacklist'): each normalized, invalid ones skipped; returns read, saved (new), unchanged, skipped.
+ */
+export async function addDomains(db: Db, values: string[]): Promise<BlacklistAddResult> {
+  const domains = values.map(normalizeDomain).filter((d): d is string => d !== null);
+  const { valid, saved } = domains.length ? await addBlacklistDomains(db, domains) : { valid: 0, saved: 0 };
+  return { read: values.length, saved, unchanged: valid - saved, skipped: values.length - valid };
+}
+
+/**
+ * The payload of a blacklist import for a staged file: the columns the form names (`wanted`: form
+ * field → default column name), found case-insensitively on the first row. Throws HttpError 400
+ * with the spec's message (spec 001 §5) when one is missing; the upload's task then fails.
+ */
+export function blacklistPayload(
+  staged: StagedUpload,
+  fields: Record<string, string>,
+  wanted: Record<string, string>,
+): BlacklistImportPayload {
+  const entries = Object.entries(wanted);
+  const columns = entries.map(([field, fallback]) => {
+    const name = fields[field]?.trim() || fallback;
+    if (name.length > 200) throw new HttpError(400, BlacklistMessages.columnTooLong);
+    const index = findEmailColumn(staged.headers, name);
+    if (index < 0) {
+      throw new HttpError(
+        400,
+        entries.length > 1 ? BlacklistMessages.missingColumns : BlacklistMessages.noColumn(name),
+      );
+    }
+    return index;
+  });
+  return { staging: staged.table, rows: staged.rows, columns };
+}
