@@ -31,7 +31,7 @@ function uploadError(err: unknown, request: FastifyRequest): HttpError {
   if (code === 'FST_FILES_LIMIT') return new HttpError(400, UploadMessages.oneFile);
   if (code === 'FST_FIELDS_LIMIT' || code === 'FST_PARTS_LIMIT')
     return new HttpError(400, UploadMessages.tooManyFields);
-  if (code === 'FST_MP_PREMATURE_CLOSE' || request.raw.aborted)
+  if (code === 'FST_MP_PREMATURE_CLOSE' || code === 'ECONNRESET' || request.raw.aborted)
     return new HttpError(400, UploadMessages.aborted);
   return new HttpError(400, UploadMessages.broken);
 }
