@@ -35,6 +35,7 @@ export const MailingMessages = {
   uploadDone: 'Upload geslaagd',
   uploadFailed: 'Kon bestand niet opslaan',
   notFound: 'Deze mailing kon niet worden gevonden',
+  selectionNotFound: 'Deze selectie kon niet worden gevonden',
   nameRequired: 'Het naam veld is verplicht',
   nameTooLong: 'De naam mag maximaal 200 tekens bevatten',
   stateInvalid: 'De status moet Concept, Definitief, Aangeboden of Geannuleerd zijn',

@@ -12,6 +12,8 @@ import { importRoutes } from './features/imports/import.routes';
 import { mappingRoutes } from './features/imports/mapping.routes';
 import { interestTypeRoutes } from './features/interesttypes/interest-type.routes';
 import { labelRoutes } from './features/labels/label.routes';
+import { mailingActionRoutes } from './features/mailings/mailing-actions.routes';
+import { mailingRoutes } from './features/mailings/mailing.routes';
 import { mailingRoutes } from './features/mailings/mailing.routes';
 import { mailingActionRoutes } from './features/mailings/mailing-actions.routes';
 import { partnerRoutes } from './features/partners/partner.routes';
@@ -39,6 +41,8 @@ export function apiRoutes(ctx: AppContext): FastifyPluginAsyncZod[] {
     datasetRoutes(ctx),
     rateRoutes(ctx),
     testPersonRoutes(ctx),
+    mailingRoutes(ctx),
+    mailingActionRoutes(ctx),
     mailingRoutes(ctx),
     mailingActionRoutes(ctx),
     blacklistRoutes(ctx),

@@ -3,6 +3,7 @@ import type { Campaign, CampaignValues, ExternalParty } from '../../../common/ca
 import type { Db } from '../../db/client';
 import { newId } from '../../lib/ids';
 import type { Conn } from '../labels/label.queries';
+import { sumCampaignRecords } from '../mailings/mailing.queries';
 import { campaigns } from './campaign.table';
 
 export type CampaignRow = typeof campaigns.$inferSelect;
@@ -23,12 +24,9 @@ export function presentCampaign(row: CampaignRow, recordCount?: number): Campaig
   };
 }
 
-/**
- * The number of records of each campaign: the sum of its mailings' records (spec 001 §3).
- * There are no mailings yet, so every campaign counts 0; the mailings issue extends this one query.
- */
-export async function countCampaignRecords(_db: Conn, ids: string[]): Promise<Map<string, number>> {
-  return new Map(ids.map((id) => [id, 0]));
+/** The number of records of each campaign: the sum of its mailings' records (spec 001 §3). */
+export function countCampaignRecords(db: Conn, ids: string[]): Promise<Map<string, number>> {
+  return sumCampaignRecords(db, ids);
 }
 
 // Newest start first; campaigns without a start last, then the newest made first.

@@ -1,0 +1,121 @@
+import { Readable } from 'node:stream';
+import { sql } from 'drizzle-orm';
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import {
+  CopyInputSchema,
+  CopyResultSchema,
+  DeletedSchema,
+  LimitInputSchema,
+  MailingMessages,
+  PressureCheckSchema,
+} from '../../../common/mailings';
+import type { AppContext } from '../../context';
+import { conflict, notFound } from '../../lib/http-errors';
+import { listExportColumns, presentExportColumn } from '../exportcolumns/export-column.queries';
+import { copyAddresses } from './copy.service';
+import { MailingParams } from './mailing.routes';
+import { requireMailing } from './mailing.service';
+import { checkPressure, deletePressure, limitMailing } from './mailing-actions.service';
+import { mailingCsv, testListCsv } from './mailing-csv';
+
+const SelectionParams = MailingParams.extend({ selectionId: z.string().min(1).max(100) });
+
+/** A mailing's actions (spec 001 §7): copy, limit, pressure check and delete, CSV and test list downloads. */
+export function mailingActionRoutes(ctx: AppContext): FastifyPluginAsyncZod {
+  const columns = async () => (await listExportColumns(ctx.db)).map(presentExportColumn);
+  const found = (campaignId: string, mailingId: string) =>
+    ctx.db.transaction((tx) => requireMailing(tx, campaignId, mailingId));
+
+  return async (app) => {
+    app.post(
+      '/campaigns/:campaignId/mailings/:mailingId/copy',
+      { schema: { params: MailingParams, body: CopyInputSchema, response: { 200: CopyResultSchema } } },
+      async (request) => {
+        const { campaign, mailing, type, description } = request.body;
+        const result = await copyAddresses(ctx.db, request.params.campaignId, request.params.mailingId, {
+          campaign,
+          mailing: mailing || undefined,
+          type,
+          description,
+        });
+        return { message: MailingMessages.copied, ...result };
+      },
+    );
+
+    app.post(
+      '/campaigns/:campaignId/mailings/:mailingId/limit',
+      { schema: { params: MailingParams, body: LimitInputSchema, response: { 200: DeletedSchema } } },
+      async (request) => ({
+        deleted: await limitMailing(
+          ctx.db,
+          request.params.campaignId,
+          request.params.mailingId,
+          request.body.limit,
+        ),
+      }),
+    );
+
+    app.get(
+      '/campaigns/:campaignId/mailings/:mailingId/pressure',
+      { schema: { params: MailingParams, response: { 200: PressureCheckSchema } } },
+      (request) => checkPressure(ctx.db, request.params.campaignId, request.params.mailingId),
+    );
+
+    app.delete(
+      '/campaigns/:campaignId/mailings/:mailingId/pressure',
+      { schema: { params: MailingParams, response: { 200: DeletedSchema } } },
+      async (request) => ({
+        deleted: await deletePressure(ctx.db, request.params.campaignId, request.params.mailingId),
+      }),
+    );
+
+    app.get(
+      '/campaigns/:campaignId/mailings/:mailingId/csv',
+      { schema: { params: MailingParams } },
+      async (request, reply) => {
+        const m = await found(request.params.campaignId, request.params.mailingId);
+        reply
+          .header('content-type', 'text/csv; charset=utf-8')
+          .header('content-disposition', `attachment; filename="mailing-${m.id}.csv"`);
+        return reply.send(
+          Readable.from(mailingCsv(ctx.database.pool, ctx.columnKeys, await columns(), m.id)),
+        );
+      },
+    );
+
+    app.get(
+      '/campaigns/:campaignId/mailings/:mailingId/testcsv',
+      { schema: { params: MailingParams } },
+      async (request, reply) => {
+        const m = await found(request.params.campaignId, request.params.mailingId);
+        if (m.state !== 'final') throw conflict(MailingMessages.finalOnly);
+        reply
+          .header('content-type', 'text/csv; charset=utf-8')
+          .header('content-disposition', `attachment; filename="testlijst-${m.id}.csv"`);
+        return reply.send(
+          Readable.from(testListCsv(ctx.database.pool, ctx.columnKeys, await columns(), m.id)),
+        );
+      },
+    );
+
+    app.get(
+      '/campaigns/:campaignId/mailings/:mailingId/selections/:selectionId/csv',
+      { schema: { params: SelectionParams } },
+      async (request, reply) => {
+        const { campaignId, mailingId, selectionId } = request.params;
+        const m = await found(campaignId, mailingId);
+        const sel = await ctx.db.execute(
+          sql`SELECT 1 FROM selections WHERE id = ${selectionId} AND mailing_id = ${m.id}`,
+        );
+        if (sel.rows.length === 0) throw notFound(MailingMessages.selectionNotFound);
+        reply
+          .header('content-type', 'text/csv; charset=utf-8')
+          .header('content-disposition', `attachment; filename="selectie-${selectionId}.csv"`);
+        return reply.send(
+          Readable.from(mailingCsv(ctx.database.pool, ctx.columnKeys, await columns(), m.id, selectionId)),
+        );
+      },
+    );
+  };
+}

@@ -1,0 +1,35 @@
+import type { PressureCheck } from '../../../common/mailings';
+import type { Db } from '../../db/client';
+import { limitMailingAddresses } from './limit.queries';
+import { refreshRecordCounts } from './mailing.queries';
+import { requireDraft } from './mailing.service';
+import { countPressureConflicts, deletePressureConflicts } from './pressure.queries';
+import { mailingWindow } from './pressure.sql';
+
+/** Removes addresses of a draft until it holds at most `limit`; returns how many. Throws 404/409. */
+export function limitMailing(db: Db, campaignId: string, mailingId: string, limit: number): Promise<number> {
+  return db.transaction(async (tx) => {
+    await requireDraft(tx, campaignId, mailingId);
+    const deleted = await limitMailingAddresses(tx, mailingId, limit);
+    if (deleted > 0) await refreshRecordCounts(tx, mailingId);
+    return deleted;
+  });
+}
+
+/** The pressure check of a draft (spec 001 §7 GET .../pressure) in its own week. Throws 404/409. */
+export function checkPressure(db: Db, campaignId: string, mailingId: string): Promise<PressureCheck> {
+  return db.transaction(async (tx) => {
+    const row = await requireDraft(tx, campaignId, mailingId);
+    return countPressureConflicts(tx, mailingId, mailingWindow(row.plannedSend));
+  });
+}
+
+/** Removes a draft's addresses that break the pressure rule (DELETE .../pressure); returns how many. */
+export function deletePressure(db: Db, campaignId: string, mailingId: string): Promise<number> {
+  return db.transaction(async (tx) => {
+    const row = await requireDraft(tx, campaignId, mailingId);
+    const deleted = await deletePressureConflicts(tx, mailingId, mailingWindow(row.plannedSend));
+    if (deleted > 0) await refreshRecordCounts(tx, mailingId);
+    return deleted;
+  });
+}

@@ -1,0 +1,124 @@
+import type pg from 'pg';
+import { to as copyTo } from 'pg-copy-streams';
+import type { ExportColumn } from '../../../common/export-columns';
+import type { ColumnKeys } from '../imports/crypto';
+import { CIPHERTEXT_PREFIX } from '../imports/crypto';
+import { CsvOutput, csvLine, downloadedValue } from '../imports/csv-download';
+
+// DESIGN §4 CSV exports: mailing, selection and test list downloads are RFC 4180 CSV written by
+// PostgreSQL (COPY ... TO STDOUT) and passed on a chunk at a time, as the dataset CSV is: email plus
+// the export columns, each formatted by its type (docs/decisions.md, Mailings):
+//   string  the value as stored;
+//   number  the value with a decimal comma written as a dot, empty when it is not a number;
+//   date    DD-MM-YYYY (from a stored YYYY-MM-DD[ HH:mm:ss] or DD-MM-YYYY), empty when not a date.
+// Encrypted values are decrypted on the way out and pass unformatted.
+
+/** The SQL of one export column's value from `attrs` (a jsonb expression), formatted by its type. */
+export function exportValueSql(client: pg.PoolClient, attrs: string, column: ExportColumn): string {
+  const v = `(${attrs} ->> ${client.escapeLiteral(column._id)})`;
+  const cipher = `${v} LIKE ${client.escapeLiteral(`${CIPHERTEXT_PREFIX}%`)}`;
+  if (column.type === 'number') {
+    const n = `replace(btrim(${v}), ',', '.')`;
+    return `CASE WHEN ${cipher} THEN ${v} WHEN ${n} ~ '^-?([0-9]+\\.?[0-9]*|\\.[0-9]+)$' THEN ${n} END`;
+  }
+  if (column.type === 'date') {
+    return `CASE WHEN ${cipher} THEN ${v}
+      WHEN ${v} ~ '^[0-9]{4}-[0-9]{2}-[0-9]{2}' THEN substr(${v}, 9, 2) || '-' || substr(${v}, 6, 2) || '-' || substr(${v}, 1, 4)
+      WHEN ${v} ~ '^[0-9]{2}-[0-9]{2}-[0-9]{4}' THEN substr(${v}, 1, 10) END`;
+  }
+  return v;
+}
+
+/**
+ * Streams the CSV of `select(client)` (a SELECT whose columns follow `header`) written by
+ * PostgreSQL, with CRLF line ends and ciphertext decrypted; memory stays flat whatever the size.
+ * A download broken off closes its connection rather than reuse it mid-COPY.
+ */
+export async function* copyCsv(
+  pool: pg.Pool,
+  keys: () => ColumnKeys,
+  header: string[],
+  select: (client: pg.PoolClient) => string,
+): AsyncGenerator<Buffer> {
+  yield Buffer.from(csvLine(header), 'utf8');
+  const client = await pool.connect();
+  let complete = false;
+  try {
+    const source = client.query(copyTo(`COPY (${select(client)}) TO STDOUT WITH (FORMAT csv)`));
+    const output = new CsvOutput((stored) => downloadedValue(keys(), stored));
+    for await (const chunk of source as AsyncIterable<Buffer>) {
+      const converted = output.convert(chunk);
+      if (converted.length > 0) yield converted;
+    }
+    const rest = output.end();
+    if (rest.length > 0) yield rest;
+    complete = true;
+  } finally {
+    client.release(complete ? undefined : true);
+  }
+}
+
+/** The header of every mailing download: email and the export columns. */
+export function exportHeader(columns: ExportColumn[]): string[] {
+  return ['email', ...columns.map((c) => c._id)];
+}
+
+/**
+ * The addresses of a mailing (or of one of its selections) with the export columns from the
+ * record of the dataset each was allocated from, by address id.
+ */
+export function mailingCsv(
+  pool: pg.Pool,
+  keys: () => ColumnKeys,
+  columns: ExportColumn[],
+  mailingId: string,
+  selectionId?: string,
+): AsyncGenerator<Buffer> {
+  return copyCsv(pool, keys, exportHeader(columns), (client) => {
+    const values = columns.map((c) => exportValueSql(client, 'r.attrs', c));
+    const selection = selectionId ? `AND ma.selection_id = ${client.escapeLiteral(selectionId)}` : '';
+    return `SELECT a.email${values.map((v) => `, ${v}`).join('')}
+      FROM mailing_addresses ma JOIN addresses a ON a.id = ma.address_id
+      LEFT JOIN records r ON r.dataset_id = ma.dataset_id AND r.address_id = ma.address_id
+      WHERE ma.mailing_id = ${client.escapeLiteral(mailingId)} ${selection}
+      ORDER BY ma.address_id`;
+  });
+}
+
+// The test persons' fields that fill export columns of these names (case-insensitive).
+const PERSON_FIELDS: Record<string, string> = {
+  firstname: 'first_name',
+  voornaam: 'first_name',
+  preposition: 'preposition',
+  tussenvoegsel: 'preposition',
+  lastname: 'last_name',
+  achternaam: 'last_name',
+  gender: 'gender',
+  geslacht: 'gender',
+};
+
+/**
+ * The test list of a mailing (DESIGN §4): the global test person (when it has an e-mail) and the
+ * test persons of the datasets the mailing's addresses come from, with the mailing CSV's header;
+ * export columns named after a person field (voornaam, tussenvoegsel, achternaam, geslacht or
+ * their English names) carry it, the others stay empty.
+ */
+export function testListCsv(
+  pool: pg.Pool,
+  keys: () => ColumnKeys,
+  columns: ExportColumn[],
+  mailingId: string,
+): AsyncGenerator<Buffer> {
+  return copyCsv(pool, keys, exportHeader(columns), (client) => {
+    const values = columns.map((c) => PERSON_FIELDS[c._id.toLowerCase()] ?? 'NULL::text');
+    const id = client.escapeLiteral(mailingId);
+    return `SELECT email${values.map((v) => `, ${v}`).join('')} FROM (
+        SELECT 0 AS g, 0 AS sort, '' AS dataset, email, first_name, preposition, last_name, gender
+        FROM test_person WHERE email <> ''
+        UNION ALL
+        SELECT 1, d.sort, d.id, tp.email, tp.first_name, tp.preposition, tp.last_name, tp.gender
+        FROM dataset_test_persons tp JOIN datasets d ON d.id = tp.dataset_id
+        WHERE tp.dataset_id IN (SELECT DISTINCT dataset_id FROM mailing_addresses WHERE mailing_id = ${id})
+        ) p ORDER BY g, sort, dataset, email`;
+  });
+}

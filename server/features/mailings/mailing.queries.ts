@@ -1,0 +1,214 @@
+import { and, eq, type SQL, sql } from 'drizzle-orm';
+import type { ExternalParty } from '../../../common/campaigns';
+import type { Mailing, MailingState, MailingValues } from '../../../common/mailings';
+import type { DbOrTx } from '../../db/client';
+import { newId } from '../../lib/ids';
+import { mailings } from './mailing.table';
+
+export type MailingRow = typeof mailings.$inferSelect;
+
+/** A mailing row with what its list row shows: its selections (newest first) and result counts. */
+export interface MailingListRow extends MailingRow {
+  selectionIds: string[];
+  opens: number;
+  clicks: number;
+  bounces: number;
+}
+
+/** Presents a mailing as API JSON (spec 001 §3): `_id`, the campaign id, plannedSend as ISO. */
+export function presentMailing(row: MailingListRow): Mailing {
+  return {
+    _id: row.id,
+    campaign: row.campaignId,
+    name: row.name,
+    state: row.state as MailingState,
+    plannedSend: row.plannedSend.toISOString(),
+    budget: row.budget,
+    addresses: row.addresses,
+    interests: row.interests,
+    externalParty: row.externalParty as ExternalParty,
+    externalId: row.externalIds,
+    recordCount: row.recordCount,
+    selections: row.selectionIds,
+    results: { opens: row.opens, clicks: row.clicks, bounces: row.bounces },
+  };
+}
+
+/**
+ * A planned send as SQL: an instant with a zone as it is; a day or an instant without a zone in
+ * the business time zone; undefined (not given) as now.
+ */
+export function plannedSendSql(value: string | undefined): SQL {
+  if (value === undefined) return sql`now()`;
+  if (/(Z|[+-]\d{2}:?\d{2})$/.test(value) && value.length > 10) return sql`${value}::timestamptz`;
+  return sql`(${value}::timestamp AT TIME ZONE 'Europe/Amsterdam')`;
+}
+
+const listColumns = sql`m.*,
+  coalesce((SELECT array_agg(s.id ORDER BY s.created_at DESC, s.id) FROM selections s WHERE s.mailing_id = m.id), '{}') AS selection_ids,
+  (SELECT count(DISTINCT r.address_id) FROM mailing_results r WHERE r.mailing_id = m.id AND r.event = 'open')::int AS opens,
+  (SELECT count(DISTINCT r.address_id) FROM mailing_results r WHERE r.mailing_id = m.id AND r.event = 'click')::int AS clicks,
+  (SELECT count(DISTINCT r.address_id) FROM mailing_results r WHERE r.mailing_id = m.id AND r.event IN ('hardBounce', 'softBounce'))::int AS bounces`;
+
+interface RawListRow {
+  id: string;
+  campaign_id: string;
+  name: string;
+  state: string;
+  planned_send: Date | string;
+  budget: string;
+  addresses: number;
+  interests: string[];
+  external_party: string;
+  external_ids: string[];
+  record_count: number;
+  created_at: Date | string;
+  updated_at: Date | string;
+  selection_ids: string[];
+  opens: number;
+  clicks: number;
+  bounces: number;
+  [key: string]: unknown;
+}
+
+function fromRaw(r: RawListRow): MailingListRow {
+  return {
+    id: r.id,
+    campaignId: r.campaign_id,
+    name: r.name,
+    state: r.state,
+    plannedSend: new Date(r.planned_send),
+    budget: r.budget,
+    addresses: r.addresses,
+    interests: r.interests,
+    externalParty: r.external_party,
+    externalIds: r.external_ids,
+    recordCount: r.record_count,
+    createdAt: new Date(r.created_at),
+    updatedAt: new Date(r.updated_at),
+    selectionIds: r.selection_ids,
+    opens: r.opens,
+    clicks: r.clicks,
+    bounces: r.bounces,
+  };
+}
+
+/** The mailings of a campaign with their list fields, newest planned send first. */
+export async function listMailings(db: DbOrTx, campaignId: string): Promise<MailingListRow[]> {
+  const res = await db.execute<RawListRow>(sql`SELECT ${listColumns} FROM mailings m
+    WHERE m.campaign_id = ${campaignId} ORDER BY m.planned_send DESC, m.created_at DESC, m.id`);
+  return res.rows.map(fromRaw);
+}
+
+/** One mailing of a campaign with its list fields; undefined when absent. */
+export async function getMailingView(
+  db: DbOrTx,
+  campaignId: string,
+  mailingId: string,
+): Promise<MailingListRow | undefined> {
+  const res = await db.execute<RawListRow>(sql`SELECT ${listColumns} FROM mailings m
+    WHERE m.campaign_id = ${campaignId} AND m.id = ${mailingId}`);
+  return res.rows[0] ? fromRaw(res.rows[0]) : undefined;
+}
+
+/** One mailing of a campaign, locked FOR UPDATE until the transaction ends; undefined when absent. */
+export async function lockMailing(
+  tx: DbOrTx,
+  campaignId: string,
+  mailingId: string,
+): Promise<MailingRow | undefined> {
+  const [row] = await tx
+    .select()
+    .from(mailings)
+    .where(and(eq(mailings.id, mailingId), eq(mailings.campaignId, campaignId)))
+    .for('update');
+  return row;
+}
+
+/** Inserts a mailing of a campaign with a new id; returns the row. */
+export async function insertMailing(
+  db: DbOrTx,
+  campaignId: string,
+  values: MailingValues,
+): Promise<MailingRow> {
+  const [row] = await db
+    .insert(mailings)
+    .values({
+      id: newId(),
+      campaignId,
+      name: values.name,
+      state: values.state,
+      plannedSend: plannedSendSql(values.plannedSend),
+      budget: values.budget,
+      addresses: values.addresses,
+      interests: values.interests,
+      externalParty: values.externalParty,
+      externalIds: values.externalId,
+    })
+    .returning();
+  return row;
+}
+
+/** The planned send a value would store (so a state change can see whether its week moves). */
+export async function resolvePlannedSend(db: DbOrTx, value: string | undefined): Promise<Date> {
+  const res = await db.execute<{ at: Date | string }>(sql`SELECT ${plannedSendSql(value)} AS at`);
+  return new Date(res.rows[0].at);
+}
+
+/** Stores a mailing's fields (plannedSend resolved already); returns the row. */
+export async function updateMailingRow(
+  db: DbOrTx,
+  id: string,
+  values: MailingValues,
+  plannedSend: Date,
+): Promise<MailingRow> {
+  const [row] = await db
+    .update(mailings)
+    .set({
+      name: values.name,
+      state: values.state,
+      plannedSend,
+      budget: values.budget,
+      addresses: values.addresses,
+      interests: values.interests,
+      externalParty: values.externalParty,
+      externalIds: values.externalId,
+      updatedAt: new Date(),
+    })
+    .where(eq(mailings.id, id))
+    .returning();
+  return row;
+}
+
+/** Deletes a mailing (its selections, addresses and results go with it). */
+export async function deleteMailingRow(db: DbOrTx, id: string): Promise<void> {
+  await db.delete(mailings).where(eq(mailings.id, id));
+}
+
+/**
+ * Sets the record counts of a mailing and of each of its selections to what mailing_addresses
+ * holds. The selection engine calls this after allocating; limit, pressure delete and copy too.
+ */
+export async function refreshRecordCounts(db: DbOrTx, mailingId: string): Promise<void> {
+  await db.execute(sql`
+    UPDATE selections s SET record_count = coalesce(c.n, 0)
+    FROM selections s2 LEFT JOIN (
+      SELECT selection_id, count(*)::int AS n FROM mailing_addresses WHERE mailing_id = ${mailingId}
+      GROUP BY selection_id
+    ) c ON c.selection_id = s2.id
+    WHERE s2.mailing_id = ${mailingId} AND s.id = s2.id AND s.record_count IS DISTINCT FROM coalesce(c.n, 0)`);
+  await db.execute(sql`
+    UPDATE mailings SET record_count = (SELECT count(*)::int FROM mailing_addresses WHERE mailing_id = ${mailingId})
+    WHERE id = ${mailingId}`);
+}
+
+/** The record count of each campaign: the sum of its mailings' (spec 001 §3); 0 without mailings. */
+export async function sumCampaignRecords(db: DbOrTx, campaignIds: string[]): Promise<Map<string, number>> {
+  const counts = new Map(campaignIds.map((id) => [id, 0]));
+  if (campaignIds.length === 0) return counts;
+  const res = await db.execute<{ campaign_id: string; n: number }>(sql`
+    SELECT campaign_id, sum(record_count)::bigint AS n FROM mailings
+    WHERE campaign_id IN ${campaignIds} GROUP BY campaign_id`);
+  for (const r of res.rows) counts.set(r.campaign_id, Number(r.n));
+  return counts;
+}
