@@ -1,0 +1,46 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { MappingMessages } from '../../../common/mappings';
+import { createTestApp, type TestApp } from '../../test/app';
+import { makeSession } from '../../test/factories';
+import { columnMapping as col, importFile, recordsOf, setupDataset } from '../../test/imports';
+
+// Exclude filters are regular expressions from users: they run in linear time (RE2) during an
+// import, and what RE2 cannot run is refused when the mapping is saved.
+
+let t: TestApp;
+let cookie: string;
+beforeAll(async () => {
+  t = await createTestApp();
+  cookie = (await makeSession(t.app, t.database.db)).cookie;
+});
+afterAll(() => t.close());
+
+describe('exclude filters as regular expressions', () => {
+  it('imports past a catastrophic pattern on long values with the right rows excluded', async () => {
+    const s = await setupDataset(t, [col('code', 'code', { exclude: '/^(a+)+$/' })]);
+    // On a backtracking engine each of these values takes 2^n steps; the import would never end.
+    const long = 'a'.repeat(5_000);
+    const result = await importFile(
+      t,
+      cookie,
+      s,
+      `email,code\nweg@re.nl,${long}\nblijft@re.nl,${long}b\nook@re.nl,${'a'.repeat(40)}!\n`,
+    );
+    expect(result).toMatchObject({ read: 3, saved: 2, skipped: 1 });
+    expect((await recordsOf(t, s.datasetId)).map((r) => r.email)).toEqual(['blijft@re.nl', 'ook@re.nl']);
+  });
+
+  it('refuses a backreference or lookaround when the mapping is saved, with the Dutch message', async () => {
+    const s = await setupDataset(t);
+    for (const exclude of ['/(ab)\\1/', '/^(?!test)/i']) {
+      const res = await t.app.inject({
+        method: 'PUT',
+        url: `/api/datasets/${s.partnerId}/${s.datasetId}/mappings`,
+        headers: { cookie },
+        payload: [col('code', 'code', { exclude })],
+      });
+      expect(res.statusCode, exclude).toBe(400);
+      expect(res.json().message).toBe(MappingMessages.excludeUnsupported);
+    }
+  });
+});
