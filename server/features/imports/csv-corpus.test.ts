@@ -4,7 +4,14 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { MappingEntry } from '../../../common/mappings';
 import { createTestApp, type TestApp } from '../../test/app';
 import { makeSession } from '../../test/factories';
-import { columnMapping as col, importFile, recordsOf, setupDataset, uploadFile } from '../../test/imports';
+import {
+  columnMapping as col,
+  importFile,
+  recordsOf,
+  setupDataset,
+  uploadFile,
+  waitForTask,
+} from '../../test/imports';
 
 // Messy partner files (docs/decisions.md, "CSV as partner files are") imported through the HTTP
 // API on both ways a file is stored: a first import's direct pass, and the general path (a mapping
@@ -167,6 +174,38 @@ describe('e-mail addresses', () => {
       'k@xn--bcher-kva.xn--p1ai': { email: 'k@xn--bcher-kva.xn--p1ai', n: '8' },
       'jösé@exämple.nl': { email: 'jösé@exämple.nl', n: '9' },
     });
+  });
+});
+
+describe('a re-import with the columns in another order', () => {
+  it('counts the same records unchanged, and a renamed column changed', async () => {
+    for (const mapping of [DIRECT, GENERAL]) {
+      const s = await setupDataset(t, mapping);
+      const first = await importFile(
+        t,
+        cookie,
+        s,
+        'email;naam;plaats\na@x.nl;Anna;Zwolle\nb@x.nl;Bob;\nc@x.nl;Cor;Urk\n',
+      );
+      expect(first).toEqual({ read: 3, saved: 3, skipped: 0, deleted: 0, unchanged: 0 });
+      const again = await importFile(
+        t,
+        cookie,
+        s,
+        'plaats,naam,email\nZwolle,Anna,a@x.nl\n,Bob,b@x.nl\nUrk,Cor,c@x.nl\n',
+      );
+      expect(again).toEqual({ read: 3, saved: 0, skipped: 0, deleted: 0, unchanged: 3 });
+      const renamed = await importFile(t, cookie, s, 'email;stad;naam\na@x.nl;Zwolle;Anna\nc@x.nl;Urk;Cor\n');
+      expect(renamed).toEqual({ read: 2, saved: 2, skipped: 0, deleted: 1, unchanged: 0 });
+      const res = await t.app.inject({
+        method: 'POST',
+        url: `/api/datasets/${s.partnerId}/${s.datasetId}/remap`,
+        headers: { cookie },
+      });
+      expect(res.statusCode, res.body).toBe(200);
+      const task = await waitForTask(t, cookie, res.json().task._id);
+      expect(task.result).toEqual({ read: 2, saved: 0, skipped: 0, deleted: 0, unchanged: 2 });
+    }
   });
 });
 

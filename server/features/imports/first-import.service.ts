@@ -15,7 +15,9 @@ import type { ImportPayload, ImportResult } from './import.service';
 import { markMappingApplied, saveDatasetHeaders, saveRawColumns } from './mapping.queries';
 import { compileSqlEmailCheck } from './record-mapper';
 import { attachPartition, createDetachedPartition, dropDetachedPartition } from './records.queries';
-import { IMPORT_WORK_COLUMNS, storedRawColumns } from './row-mappers';
+import { type hashOrder, IMPORT_WORK_COLUMNS, storedRawColumns } from './row-mappers';
+
+type FileOrder = ReturnType<typeof hashOrder>;
 
 /**
  * Whether a first import can take the direct path: its mapping stores no column encrypted (the
@@ -55,6 +57,7 @@ export async function runFirstImport(
   tctx: TaskContext,
   tx: Db,
   p: ImportPayload,
+  order: FileOrder,
   mappings: MappingEntry[],
   lap: () => number,
 ): Promise<ImportResult> {
@@ -63,7 +66,8 @@ export async function runFirstImport(
   const { firsts, side } = getFirstImportTables(staging);
   const emailColumn = `s.c${p.emailIndex + 1}`;
   const valid = compileSqlEmailCheck(emailColumn);
-  const columns = p.headers.map((_, i) => `s.c${i + 1}`).join(', ');
+  // The staged columns in the order of the records' raw (the file's columns sorted by name, hashOrder).
+  const columns = order.columns.join(', ');
 
   // 1. The first rows and their address ids, committed so that the pass's reader sees them.
   // Against a much larger addresses table the e-mails are looked up one by one in e-mail order
@@ -108,8 +112,8 @@ export async function runFirstImport(
         side: { client: sider, target: side },
         spec: {
           kind: 'direct',
-          headers: p.headers,
-          emailIndex: p.emailIndex,
+          headers: order.headers,
+          emailIndex: order.emailIndex,
           mappings,
           datasetId: p.datasetId,
         },
@@ -168,7 +172,7 @@ export async function runFirstImport(
     await tctx.progress(90);
 
     // 5. Counts, headers, the table attached.
-    await saveRawColumns(tx, p.datasetId, storedRawColumns(p.headers, mappings));
+    await saveRawColumns(tx, p.datasetId, storedRawColumns(order.headers, mappings));
     await setRecordCount(tx, p.datasetId, kept);
     await saveDatasetHeaders(tx, p.datasetId, p.headers);
     await markMappingApplied(tx, p.datasetId);

@@ -30,7 +30,13 @@ import {
   partitionState,
   recordsPartition,
 } from './records.queries';
-import { appendRawColumns, encryptedFields, IMPORT_WORK_COLUMNS, storedRawColumns } from './row-mappers';
+import {
+  appendRawColumns,
+  encryptedFields,
+  hashOrder,
+  IMPORT_WORK_COLUMNS,
+  storedRawColumns,
+} from './row-mappers';
 
 // The upload refusals are shared with the browser (common/imports.ts).
 export { ImportMessages };
@@ -105,23 +111,25 @@ export async function runImport(ctx: AppContext, task: TaskRow, tctx: TaskContex
         throw new Error('the records table a failed import left is still in use');
       const fresh = partition !== 'attached';
       // A first import mostly writes its records straight from the mapping pass (first-import.service.ts).
-      const rawColumns = appendRawColumns(storedColumns, storedRawColumns(p.headers, mappings));
+      // The file's columns by name: rows are mapped and raw-hashed in this order, whatever the file's.
+      const order = hashOrder(p.headers, p.emailIndex);
+      const rawColumns = appendRawColumns(storedColumns, storedRawColumns(order.headers, mappings));
       const rawIsFile =
-        rawColumns.length === p.headers.length && rawColumns.every((c, i) => c === p.headers[i]);
+        rawColumns.length === order.headers.length && rawColumns.every((c, i) => c === order.headers[i]);
       if (fresh && rawIsFile && canImportDirectly(mappings))
-        return await runFirstImport(ctx, tctx, tx, p, mappings, lap);
+        return await runFirstImport(ctx, tctx, tx, p, order, mappings, lap);
       const known = hadRecords && (await isMappingApplied(tx, p.datasetId));
       const spec = {
         kind: 'import' as const,
-        headers: p.headers,
-        emailIndex: p.emailIndex,
+        headers: order.headers,
+        emailIndex: order.emailIndex,
         mappings,
         stored: hadRecords,
         known,
       };
       const work = workTable(task.id);
       await tx.execute(sql.raw(`CREATE UNLOGGED TABLE ${work} (${IMPORT_WORK_COLUMNS})`));
-      const columns = p.headers.map((_, i) => `s.c${i + 1}`).join(', ');
+      const columns = order.columns.join(', ');
       // A re-import's rows come with their record's hashes and address id, from a temporary table
       // of the reading connection: the dataset's records with their e-mail. Among many more
       // addresses (over 4× the dataset's records) they are found by index lookups in id order,

@@ -161,7 +161,8 @@ describe('dataset CSV download', () => {
     const file = `email;Naam;Telefoon\n${rows.map((r) => r.map(field).join(';')).join('\n')}\n`;
     expect(await importFile(t, cookie, s, file)).toMatchObject({ saved: 20_000 });
     const stored = await t.database.pool.query(
-      `SELECT count(*)::int AS n FROM records WHERE dataset_id = $1 AND raw[3] LIKE 'enc:v1:%'`,
+      `SELECT count(*)::int AS n FROM records r JOIN dataset_mappings m ON m.dataset_id = r.dataset_id
+       WHERE r.dataset_id = $1 AND r.raw[array_position(m.raw_columns, 'Telefoon')] LIKE 'enc:v1:%'`,
       [s.datasetId],
     );
     expect(stored.rows[0].n).toBe(16_000);

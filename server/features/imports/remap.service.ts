@@ -23,7 +23,8 @@ export async function runRemap(ctx: AppContext, task: TaskRow, tctx: TaskContext
     if (!(await lockDatasetForImport(tx, datasetId))) throw new TaskError(ImportMessages.datasetGone);
     await tctx.progress(5, 'updating');
     const { mappings, headers, rawColumns: storedColumns } = await getDatasetMapping(tx, datasetId);
-    const spec = { kind: 'remap' as const, headers, mappings };
+    // The last file's columns by name, in the order an import raw-hashes them (hashOrder).
+    const spec = { kind: 'remap' as const, headers: [...headers].sort(), mappings };
     const fields = remapFields(spec);
     // A column that became encrypted gets its blind index column.
     const rawColumns = appendRawColumns(

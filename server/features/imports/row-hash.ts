@@ -118,3 +118,29 @@ export function rowHash(raw: string, attrs: string): string {
   hashText(attrs);
   return hashDigest();
 }
+
+/**
+ * Where the raw hashes of rows with these columns start (docs/decisions.md, "Raw hash"): the hash
+ * of their names, so that records are the same when their values per column name are, whatever
+ * order a file had its columns in (the values come in the order of `columns`, sorted by name).
+ */
+export function rawHashStart(columns: string[]): Int32Array {
+  hashStart();
+  hashText(JSON.stringify(columns));
+  hashSeparator();
+  return lanes.slice();
+}
+
+/** Starts a raw hash from rawHashStart's lanes (its row's text then goes in by hashText or hashBytes). */
+export function hashResume(start: Int32Array): void {
+  lanes[0] = start[0];
+  lanes[1] = start[1];
+}
+
+/** The raw hash of a row: the names of its columns (rawHashStart), then the COPY text of its values. */
+export function rawHash(start: Int32Array, text: string): string {
+  hashResume(start);
+  hashText(text);
+  hashSeparator();
+  return hashDigest();
+}

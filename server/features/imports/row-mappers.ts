@@ -4,7 +4,17 @@ import { BinaryWriter, utf8Bytes } from './copy-binary';
 import { copyValue, decodeFields, type RowMapper } from './copy-text';
 import { blindIndexKey, type ColumnKeys } from './crypto';
 import { isSqlValidEmail, plainValue, RawEncoder, RecordMapper } from './record-mapper';
-import { hashBytes, hashDigest, hashSeparator, hashStart, hashText, rowHash } from './row-hash';
+import {
+  hashBytes,
+  hashDigest,
+  hashResume,
+  hashSeparator,
+  hashStart,
+  hashText,
+  rawHash as rawHashOf,
+  rawHashStart,
+  rowHash,
+} from './row-hash';
 
 /**
  * What a pass maps, as plain data (it goes to worker threads): an import's staged file rows, or
@@ -59,6 +69,23 @@ export function remapFields(spec: Extract<MapSpec, { kind: 'remap' }>): string[]
   return [...new Set([...spec.headers, ...mapped])];
 }
 
+/**
+ * A staged file's columns in the order its rows are mapped and raw-hashed: sorted by name (UTF-16
+ * code units), so that a file with its columns in another order gives the same raw hashes; with the
+ * staging column (`s.cN`) of each and the e-mail column's position among them.
+ */
+export function hashOrder(
+  headers: string[],
+  emailIndex: number,
+): { headers: string[]; columns: string[]; emailIndex: number } {
+  const sorted = [...headers].sort();
+  return {
+    headers: sorted,
+    columns: sorted.map((h) => `s.c${headers.indexOf(h) + 1}`),
+    emailIndex: sorted.indexOf(headers[emailIndex]),
+  };
+}
+
 /** The file columns the dataset's mapping stores encrypted. */
 export function encryptedFields(mappings: MappingEntry[]): Set<string> {
   return new Set(mappings.flatMap((m) => (m.type === 'column' && m.encrypted ? [m.field] : [])));
@@ -99,6 +126,7 @@ export function createRowMapper(spec: MapSpec, keys: ColumnKeys): RowMapper {
     const last = spec.headers.length;
     const stored = spec.stored === true || spec.known === true;
     const known = spec.known === true;
+    const start = rawHashStart(spec.headers);
     // The row is c1..cN, ln (with `stored`: then raw_hash, row_hash, address id, e-mail): the
     // values without a copy.
     return {
@@ -107,7 +135,7 @@ export function createRowMapper(spec: MapSpec, keys: ColumnKeys): RowMapper {
         const ln = values[last];
         const email = mapper.excluded(values) ? null : normalizeEmail(values[spec.emailIndex]);
         if (email === null) return `${ln}\t\\N\t\\N\t\\N\t\\N\t\\N\t\\N\t\\N`;
-        const rawHash = rowHash(raw.text(values, rawText), '');
+        const rawHash = rawHashOf(start, raw.text(values, rawText));
         const storedHash = stored ? values[last + 2] : null;
         // The record SQL found is this address's record only if SQL normalised the e-mail alike
         // (lower() and btrim() differ from JavaScript's beyond ASCII and spaces).
@@ -126,13 +154,14 @@ export function createRowMapper(spec: MapSpec, keys: ColumnKeys): RowMapper {
   const mapper = new RecordMapper(fields, spec.mappings, keys, { remap: true });
   const raw = new RawEncoder(fields, spec.headers.length, mapper.encryptedSources, keys);
   const last = fields.length;
+  const start = rawHashStart(spec.headers);
   return {
     rawFields: spec.headers.length,
     map(stored, rawText) {
       const values = stored.slice(0, last).map((v) => plainValue(keys, v));
       const key = stored[last];
       if (mapper.excluded(values)) return `${key}\t\\N\t\\N\t\\N\tt\t\\N`;
-      const rawHash = rowHash(raw.text(values, rawText), '');
+      const rawHash = rawHashOf(start, raw.text(values, rawText));
       const patch = raw.patches ? copyValue(raw.patch(values, stored)) : '\\N';
       const [attrs, attrsHash] = mapper.attrs(values);
       const hash = rowHash(rawHash, attrsHash);
@@ -157,6 +186,7 @@ function createDirectMapper(spec: Extract<MapSpec, { kind: 'direct' }>, keys: Co
   const last = spec.headers.length;
   const dataset = utf8Bytes(spec.datasetId);
   const writer = new BinaryWriter();
+  const start = rawHashStart(spec.headers);
   let side = '';
   return {
     rawFields: last,
@@ -179,13 +209,13 @@ function createDirectMapper(spec: Extract<MapSpec, { kind: 'direct' }>, keys: Co
         writer.int8(Number(address));
         let rawHash: string;
         if (line !== undefined && writer.textArrayOfLine(line, last)) {
-          hashStart();
+          hashResume(start);
           hashBytes(writer.buffer, writer.rawFrom, writer.rawTo);
           hashSeparator();
           rawHash = hashDigest();
         } else {
           writer.textArray(line === undefined ? values : decodeFields(line.split('\t')), last);
-          rawHash = rowHash(rawText, '');
+          rawHash = rawHashOf(start, rawText);
         }
         const json = writer.jsonb(mapper.attrs(values)[0]);
         hashStart();
@@ -196,7 +226,7 @@ function createDirectMapper(spec: Extract<MapSpec, { kind: 'direct' }>, keys: Co
         writer.bytes(rawHash);
         return '';
       }
-      const rawHash = rowHash(raw.text(values, rawText), '');
+      const rawHash = rawHashOf(start, raw.text(values, rawText));
       const [attrs, attrsHash] = mapper.attrs(values);
       const hash = rowHash(rawHash, attrsHash);
       side += `${values[last]}\t${copyValue(email)}\t${copyValue(attrs)}\t${hash}\t\\N\t${rawHash}\t\\N\t\\N\n`;
