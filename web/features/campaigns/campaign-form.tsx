@@ -1,9 +1,9 @@
-import { Button, Group, Loader, Paper, Select, SimpleGrid, Stack, TextInput } from '@mantine/core';
+import { Loader, Paper, Select, SimpleGrid, Stack, TextInput } from '@mantine/core';
 import { DateInput } from '@mantine/dates';
 import { schemaResolver, useForm } from '@mantine/form';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useEffect } from 'react';
-import { Link, useNavigate, useParams } from 'react-router';
+import { useNavigate, useParams } from 'react-router';
 import {
   type Campaign,
   CampaignInputSchema,
@@ -14,10 +14,12 @@ import {
 } from '../../../common/campaigns';
 import { LabelMessages } from '../../../common/labels';
 import { DecimalInput } from '../../components/decimal-input';
+import { FormActions } from '../../components/form-actions';
 import { PageTitle } from '../../components/page-title';
 import { showDanger, showSuccess } from '../../lib/alerts';
 import { DATE_INPUT_FORMAT } from '../../lib/dates';
 import { ApiError } from '../../lib/http';
+import { useFailedQueryAlert } from '../../lib/use-failed-query-alert';
 import { labelsKey, listLabels } from '../labels/api';
 import { campaignKey, campaignsKey, createCampaign, getCampaign, updateCampaign } from './api';
 import { ExternalIdsInput } from './external-ids-input';
@@ -98,9 +100,7 @@ export function CampaignFormPage() {
       showDanger(CampaignMessages.fetchFailed, campaign.error);
     }
   }, [campaign.error, navigate]);
-  useEffect(() => {
-    if (labels.error) showDanger(LabelMessages.fetchFailed, labels.error);
-  }, [labels.error]);
+  useFailedQueryAlert(labels.error, LabelMessages.fetchFailed);
 
   const save = useMutation({
     mutationFn: (values: CampaignFormValues) =>
@@ -177,14 +177,7 @@ export function CampaignFormPage() {
               {...form.getInputProps('externalParty')}
             />
             <ExternalIdsInput form={form} />
-            <Group>
-              <Button type="submit" loading={save.isPending}>
-                Opslaan
-              </Button>
-              <Button variant="default" component={Link} to="/campaigns">
-                Terug
-              </Button>
-            </Group>
+            <FormActions backTo="/campaigns" isSaving={save.isPending} />
           </Stack>
         </form>
       </Paper>

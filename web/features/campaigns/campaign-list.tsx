@@ -11,6 +11,7 @@ import { PageTitle } from '../../components/page-title';
 import { Paginator } from '../../components/paginator';
 import { showDanger, showSuccess } from '../../lib/alerts';
 import { formatDate } from '../../lib/dates';
+import { useFailedQueryAlert } from '../../lib/use-failed-query-alert';
 import { campaignPageKey, campaignsKey, deleteCampaign, listCampaignPage } from './api';
 
 // spec 000 §9: campaigns are paginated on the server, 20 a page, searched 500 ms after typing stops.
@@ -30,9 +31,7 @@ export function CampaignListPage() {
     queryFn: () => listCampaignPage(page, term),
     placeholderData: keepPreviousData,
   });
-  useEffect(() => {
-    if (campaigns.error) showDanger(CampaignMessages.fetchListFailed, campaigns.error);
-  }, [campaigns.error]);
+  useFailedQueryAlert(campaigns.error, CampaignMessages.fetchListFailed);
   // After a delete the last page can disappear: go to the new last page.
   const pages = campaigns.data?.pages ?? 0;
   useEffect(() => {

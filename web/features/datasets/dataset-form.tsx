@@ -21,9 +21,10 @@ import {
   DatasetInputSchema,
   DatasetMessages,
 } from '../../../common/datasets';
+import { FormActions } from '../../components/form-actions';
 import { PageTitle } from '../../components/page-title';
 import { showDanger, showSuccess } from '../../lib/alerts';
-import { ApiError } from '../../lib/http';
+import { useFailedQueryAlert } from '../../lib/use-failed-query-alert';
 import { labelsKey, listLabels } from '../labels/api';
 import { getPartner, partnerKey } from '../partners/api';
 import { createDataset, datasetKey, datasetsKey, getDataset, updateDataset } from './api';
@@ -87,14 +88,8 @@ export function DatasetFormPage() {
   useEffect(() => {
     if (dataset.data) form.setValues(toValues(dataset.data));
   }, [dataset.data]);
-  useEffect(() => {
-    if (!dataset.error) return;
-    showDanger(DatasetMessages.fetchFailed, dataset.error);
-    if (dataset.error instanceof ApiError && dataset.error.status === 404) navigate(listPath);
-  }, [dataset.error, navigate, listPath]);
-  useEffect(() => {
-    if (labels.error) showDanger(DatasetMessages.typesFetchFailed, labels.error);
-  }, [labels.error]);
+  useFailedQueryAlert(dataset.error, DatasetMessages.fetchFailed, listPath);
+  useFailedQueryAlert(labels.error, DatasetMessages.typesFetchFailed);
 
   // The dataset's own labels stay selectable even when the label list failed to load.
   const labelOptions = [...new Set([...(labels.data ?? []), ...form.values.types])].sort((a, b) =>
@@ -206,14 +201,7 @@ export function DatasetFormPage() {
                 {...form.getInputProps('separateInvoice', { type: 'checkbox' })}
               />
             </Group>
-            <Group>
-              <Button type="submit" loading={save.isPending}>
-                Opslaan
-              </Button>
-              <Button variant="default" component={Link} to={listPath}>
-                Terug
-              </Button>
-            </Group>
+            <FormActions backTo={listPath} isSaving={save.isPending} />
           </Stack>
         </form>
       </Paper>

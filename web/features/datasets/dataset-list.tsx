@@ -2,13 +2,13 @@ import { ActionIcon, Badge, Button, Group, Text, Tooltip } from '@mantine/core';
 import { IconColumns, IconDownload, IconPencil, IconTrash, IconUpload } from '@tabler/icons-react';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import type { ReactNode } from 'react';
-import { useEffect } from 'react';
 import { Link, useParams } from 'react-router';
 import { type DatasetListItem, DatasetMessages } from '../../../common/datasets';
 import { confirmAction } from '../../components/confirm';
 import { ListView } from '../../components/list-view';
 import { PageTitle } from '../../components/page-title';
 import { showDanger, showSuccess } from '../../lib/alerts';
+import { useFailedQueryAlert } from '../../lib/use-failed-query-alert';
 import { getPartner, partnerKey } from '../partners/api';
 import { datasetCsvUrl, datasetsKey, deleteDataset, listDatasets } from './api';
 
@@ -56,9 +56,7 @@ export function DatasetListPage() {
     queryFn: () => listDatasets(partnerId),
     retry: false,
   });
-  useEffect(() => {
-    if (datasets.error) showDanger(DatasetMessages.fetchFailed, datasets.error);
-  }, [datasets.error]);
+  useFailedQueryAlert(datasets.error, DatasetMessages.fetchFailed);
 
   const remove = useMutation({
     mutationFn: (ds: DatasetListItem) => deleteDataset(partnerId, ds._id),

@@ -1,9 +1,9 @@
-import { Button, Group, Loader, Paper, SimpleGrid, Stack } from '@mantine/core';
+import { Loader, Paper, SimpleGrid, Stack } from '@mantine/core';
 import { DateInput } from '@mantine/dates';
 import { useForm } from '@mantine/form';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useEffect, useState } from 'react';
-import { Link, useNavigate, useParams } from 'react-router';
+import { useNavigate, useParams } from 'react-router';
 import {
   CommissionCreateSchema,
   ParticipationCreateSchema,
@@ -13,6 +13,7 @@ import {
   rateFailedTitle,
 } from '../../../common/datasets';
 import { DecimalInput } from '../../components/decimal-input';
+import { FormActions } from '../../components/form-actions';
 import { FormErrors } from '../../components/form-errors';
 import { PageTitle } from '../../components/page-title';
 import { showDanger, showSuccess } from '../../lib/alerts';
@@ -163,14 +164,11 @@ function RateForm({ type }: { type: RateType }) {
               value={values.value}
               onChange={(v) => form.setFieldValue('value', v)}
             />
-            <Group>
-              <Button type="submit" loading={save.isPending} disabled={values.value.trim() === ''}>
-                Opslaan
-              </Button>
-              <Button variant="default" component={Link} to={listPath}>
-                Terug
-              </Button>
-            </Group>
+            <FormActions
+              backTo={listPath}
+              isSaving={save.isPending}
+              isSaveDisabled={values.value.trim() === ''}
+            />
           </Stack>
         </form>
       </Paper>

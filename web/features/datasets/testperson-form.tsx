@@ -1,14 +1,15 @@
-import { Button, Group, Loader, Paper, Select, SimpleGrid, Stack, TextInput } from '@mantine/core';
+import { Loader, Paper, SimpleGrid, Stack, TextInput } from '@mantine/core';
 import { schemaResolver, useForm } from '@mantine/form';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useEffect } from 'react';
-import { Link, useNavigate, useParams } from 'react-router';
+import { useNavigate, useParams } from 'react-router';
 import { DEFAULT_GENDER } from '../../../common/constants';
 import { type TestPersonInput, TestPersonInputSchema, TestPersonMessages } from '../../../common/datasets';
-import { GENDER_OPTIONS } from '../../../common/person';
+import { FormActions } from '../../components/form-actions';
 import { PageTitle } from '../../components/page-title';
+import { GenderSelect, PersonNameFields } from '../../components/person-fields';
 import { showDanger, showSuccess } from '../../lib/alerts';
-import { ApiError } from '../../lib/http';
+import { useFailedQueryAlert } from '../../lib/use-failed-query-alert';
 import { createTestPerson, datasetKey, getTestPerson, testPersonKey, updateTestPerson } from './api';
 import { datasetPaths, useDataset } from './use-dataset';
 
@@ -45,11 +46,7 @@ export function TestPersonFormPage() {
       form.setValues({ firstName, preposition, lastName, gender, email });
     }
   }, [person.data]);
-  useEffect(() => {
-    if (!person.error) return;
-    showDanger(TestPersonMessages.fetchFailed, person.error);
-    if (person.error instanceof ApiError && person.error.status === 404) navigate(listPath);
-  }, [person.error, navigate, listPath]);
+  useFailedQueryAlert(person.error, TestPersonMessages.fetchFailed, listPath);
 
   const save = useMutation({
     mutationFn: (body: TestPersonInput) =>
@@ -81,18 +78,9 @@ export function TestPersonFormPage() {
           noValidate
         >
           <Stack>
-            <SimpleGrid cols={{ base: 1, sm: 3 }}>
-              <TextInput label="Voornaam" maxLength={200} {...form.getInputProps('firstName')} />
-              <TextInput label="Tussenvoegsel" maxLength={50} {...form.getInputProps('preposition')} />
-              <TextInput label="Achternaam" maxLength={200} {...form.getInputProps('lastName')} />
-            </SimpleGrid>
+            <PersonNameFields form={form} />
             <SimpleGrid cols={{ base: 1, sm: 2 }}>
-              <Select
-                label="Geslacht"
-                data={GENDER_OPTIONS}
-                allowDeselect={false}
-                {...form.getInputProps('gender')}
-              />
+              <GenderSelect form={form} />
               <TextInput
                 label="E-mailadres"
                 withAsterisk
@@ -101,14 +89,7 @@ export function TestPersonFormPage() {
                 {...form.getInputProps('email')}
               />
             </SimpleGrid>
-            <Group>
-              <Button type="submit" loading={save.isPending}>
-                Opslaan
-              </Button>
-              <Button variant="default" component={Link} to={listPath}>
-                Terug
-              </Button>
-            </Group>
+            <FormActions backTo={listPath} isSaving={save.isPending} />
           </Stack>
         </form>
       </Paper>

@@ -1,7 +1,6 @@
 import { ActionIcon, Button } from '@mantine/core';
 import { IconPencil, IconTrash } from '@tabler/icons-react';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { useEffect } from 'react';
 import { Link, useParams } from 'react-router';
 import { type TestPerson, TestPersonMessages } from '../../../common/datasets';
 import { fullName, GENDER_LABELS, type Gender } from '../../../common/person';
@@ -9,6 +8,7 @@ import { confirmAction } from '../../components/confirm';
 import { ListView } from '../../components/list-view';
 import { PageTitle } from '../../components/page-title';
 import { showDanger, showSuccess } from '../../lib/alerts';
+import { useFailedQueryAlert } from '../../lib/use-failed-query-alert';
 import { datasetKey, deleteTestPerson, listTestPersons, testPersonsKey } from './api';
 import { datasetPaths, useDataset } from './use-dataset';
 
@@ -22,9 +22,7 @@ export function TestPersonListPage() {
     queryFn: () => listTestPersons(partnerId, datasetId),
     retry: false,
   });
-  useEffect(() => {
-    if (persons.error) showDanger(TestPersonMessages.fetchFailed, persons.error);
-  }, [persons.error]);
+  useFailedQueryAlert(persons.error, TestPersonMessages.fetchFailed);
   const paths = datasetPaths(partnerId, datasetId);
 
   const remove = useMutation({

@@ -1,7 +1,6 @@
 import { useQuery } from '@tanstack/react-query';
-import { useEffect } from 'react';
 import { DatasetMessages } from '../../../common/datasets';
-import { showDanger } from '../../lib/alerts';
+import { useFailedQueryAlert } from '../../lib/use-failed-query-alert';
 import { datasetKey, getDataset } from './api';
 
 /** Loads one dataset (with its entries and test persons); a failure shows 'Unable to fetch datasets'. */
@@ -11,9 +10,7 @@ export function useDataset(partnerId: string, datasetId: string) {
     queryFn: () => getDataset(partnerId, datasetId),
     retry: false,
   });
-  useEffect(() => {
-    if (dataset.error) showDanger(DatasetMessages.fetchFailed, dataset.error);
-  }, [dataset.error]);
+  useFailedQueryAlert(dataset.error, DatasetMessages.fetchFailed);
   return dataset;
 }
 

@@ -1,8 +1,7 @@
-import { Autocomplete, Button, Group, Paper, Select, Stack } from '@mantine/core';
+import { Autocomplete, Paper, Select, Stack } from '@mantine/core';
 import { schemaResolver, useForm } from '@mantine/form';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { useEffect } from 'react';
-import { Link, useNavigate } from 'react-router';
+import { useNavigate } from 'react-router';
 import {
   DEFAULT_EXPORT_COLUMN_TYPE,
   EXPORT_COLUMN_TYPES,
@@ -11,8 +10,10 @@ import {
   type ExportColumnType,
 } from '../../../common/export-columns';
 import { GlobalAttributeMessages } from '../../../common/global-attributes';
+import { FormActions } from '../../components/form-actions';
 import { PageTitle } from '../../components/page-title';
 import { showDanger, showSuccess } from '../../lib/alerts';
+import { useFailedQueryAlert } from '../../lib/use-failed-query-alert';
 import { createExportColumn, exportColumnsKey, globalMappingsKey, listGlobalMappings } from './api';
 
 interface Values {
@@ -25,9 +26,7 @@ export function ExportColumnFormPage() {
   const navigate = useNavigate();
   const client = useQueryClient();
   const mappings = useQuery({ queryKey: globalMappingsKey, queryFn: listGlobalMappings });
-  useEffect(() => {
-    if (mappings.error) showDanger(GlobalAttributeMessages.fetchFailed, mappings.error);
-  }, [mappings.error]);
+  useFailedQueryAlert(mappings.error, GlobalAttributeMessages.fetchFailed);
   const form = useForm<Values>({
     mode: 'controlled',
     initialValues: { column: '', type: DEFAULT_EXPORT_COLUMN_TYPE },
@@ -73,14 +72,7 @@ export function ExportColumnFormPage() {
               allowDeselect={false}
               {...form.getInputProps('type')}
             />
-            <Group>
-              <Button type="submit" loading={save.isPending}>
-                Voeg toe
-              </Button>
-              <Button variant="default" component={Link} to="/csv-columns">
-                Terug
-              </Button>
-            </Group>
+            <FormActions backTo="/csv-columns" isSaving={save.isPending} saveLabel="Voeg toe" />
           </Stack>
         </form>
       </Paper>

@@ -1,22 +1,20 @@
 import { ActionIcon, Badge, Button } from '@mantine/core';
 import { IconX } from '@tabler/icons-react';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { useEffect } from 'react';
 import { Link } from 'react-router';
 import { type ExportColumn, ExportColumnMessages } from '../../../common/export-columns';
 import { confirmAction } from '../../components/confirm';
 import { ListView } from '../../components/list-view';
 import { PageTitle } from '../../components/page-title';
 import { showDanger, showSuccess } from '../../lib/alerts';
+import { useFailedQueryAlert } from '../../lib/use-failed-query-alert';
 import { deleteExportColumn, exportColumnsKey, listExportColumns } from './api';
 
 /** /csv-columns 'CSV Export kolommen': the columns of mailing exports sorted by id, each with its type and delete. */
 export function ExportColumnListPage() {
   const client = useQueryClient();
   const columns = useQuery({ queryKey: exportColumnsKey, queryFn: listExportColumns });
-  useEffect(() => {
-    if (columns.error) showDanger(ExportColumnMessages.fetchFailed, columns.error);
-  }, [columns.error]);
+  useFailedQueryAlert(columns.error, ExportColumnMessages.fetchFailed);
   const remove = useMutation({
     mutationFn: deleteExportColumn,
     onSuccess: () => {

@@ -1,9 +1,8 @@
 import { Select, SimpleGrid } from '@mantine/core';
 import { useQuery } from '@tanstack/react-query';
-import { useEffect } from 'react';
 import { useNavigate, useParams } from 'react-router';
 import { UploadMessages } from '../../../common/imports';
-import { showDanger } from '../../lib/alerts';
+import { useFailedQueryAlert } from '../../lib/use-failed-query-alert';
 import { datasetsKey, listDatasets } from '../datasets/api';
 import { listPartners, partnersKey } from '../partners/api';
 
@@ -21,12 +20,8 @@ export function useDatasetChoice(toPath: (partnerId?: string, datasetId?: string
     enabled: Boolean(partnerId),
     retry: false,
   });
-  useEffect(() => {
-    if (partners.error) showDanger(UploadMessages.partnersFailed, partners.error);
-  }, [partners.error]);
-  useEffect(() => {
-    if (datasets.error) showDanger(UploadMessages.datasetsFailed, datasets.error);
-  }, [datasets.error]);
+  useFailedQueryAlert(partners.error, UploadMessages.partnersFailed);
+  useFailedQueryAlert(datasets.error, UploadMessages.datasetsFailed);
 
   const dataset = datasets.data?.find((ds) => ds._id === datasetId) ?? null;
   const partner = partners.data?.find((p) => p.id === partnerId) ?? null;

@@ -30,6 +30,7 @@ import {
 import { MappingMessages } from '../../../common/mappings';
 import { PageTitle } from '../../components/page-title';
 import { showDanger, showSuccess } from '../../lib/alerts';
+import { useFailedQueryAlert } from '../../lib/use-failed-query-alert';
 import { datasetCsvUrl } from '../datasets/api';
 import { useDataset } from '../datasets/use-dataset';
 import { globalMappingsKey, listGlobalMappings } from '../exportcolumns/api';
@@ -72,12 +73,8 @@ export function MappingEditorPage() {
   });
   const suggestions = useQuery({ queryKey: globalMappingsKey, queryFn: listGlobalMappings });
   const loadError = headers.error ?? mappings.error;
-  useEffect(() => {
-    if (loadError) showDanger(MappingScreenMessages.loadFailed, loadError);
-  }, [loadError]);
-  useEffect(() => {
-    if (suggestions.error) showDanger(GlobalAttributeMessages.fetchFailed, suggestions.error);
-  }, [suggestions.error]);
+  useFailedQueryAlert(loadError, MappingScreenMessages.loadFailed);
+  useFailedQueryAlert(suggestions.error, GlobalAttributeMessages.fetchFailed);
 
   const makeId = useRef(idCounter('n')).current;
   const [rows, setRows] = useState<EditorRow[] | null>(null);

@@ -29,6 +29,7 @@ import {
 } from '../../../common/value-mapping-editor';
 import { PageTitle } from '../../components/page-title';
 import { showDanger, showSuccess } from '../../lib/alerts';
+import { useFailedQueryAlert } from '../../lib/use-failed-query-alert';
 import { useDataset } from '../datasets/use-dataset';
 import {
   getMappings,
@@ -73,9 +74,7 @@ export function ValueMappingEditorPage() {
     else if (mappings.data && !target) showDanger(MappingMessages.noMapping, MappingMessages.noMappingBody);
     else if (target?.encrypted) showDanger(MappingMessages.encryptedTitle, MappingMessages.encryptedBody);
   }, [mappings.error, mappings.data, target]);
-  useEffect(() => {
-    if (unique.error) showDanger(MappingScreenMessages.uniqueValuesFailed, unique.error);
-  }, [unique.error]);
+  useFailedQueryAlert(unique.error, MappingScreenMessages.uniqueValuesFailed);
 
   const [rows, setRows] = useState<ValueRow[] | null>(null);
   const [term, setTerm] = useState('');

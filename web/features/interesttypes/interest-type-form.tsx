@@ -1,8 +1,9 @@
-import { Button, Group, Paper, Stack, TextInput } from '@mantine/core';
+import { Paper, Stack, TextInput } from '@mantine/core';
 import { schemaResolver, useForm } from '@mantine/form';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
-import { Link, useNavigate } from 'react-router';
+import { useNavigate } from 'react-router';
 import { InterestTypeCreateSchema, InterestTypeMessages } from '../../../common/interest-types';
+import { FormActions } from '../../components/form-actions';
 import { PageTitle } from '../../components/page-title';
 import { showDanger, showSuccess } from '../../lib/alerts';
 import { ApiError } from '../../lib/http';
@@ -46,14 +47,7 @@ export function InterestTypeFormPage() {
         >
           <Stack>
             <TextInput label="Naam:" maxLength={100} {...form.getInputProps('name')} />
-            <Group>
-              <Button type="submit" loading={save.isPending}>
-                Submit
-              </Button>
-              <Button variant="default" component={Link} to="/interest-types">
-                Terug
-              </Button>
-            </Group>
+            <FormActions backTo="/interest-types" isSaving={save.isPending} saveLabel="Submit" />
           </Stack>
         </form>
       </Paper>

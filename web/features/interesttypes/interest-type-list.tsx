@@ -10,6 +10,7 @@ import { confirmAction } from '../../components/confirm';
 import { PageTitle } from '../../components/page-title';
 import { Paginator } from '../../components/paginator';
 import { showDanger, showSuccess } from '../../lib/alerts';
+import { useFailedQueryAlert } from '../../lib/use-failed-query-alert';
 import { deleteInterestType, interestTypePageKey, interestTypesKey, pageInterestTypes } from './api';
 
 const SEARCH_DELAY_MS = 300;
@@ -25,9 +26,7 @@ export function InterestTypeListPage() {
     queryFn: () => pageInterestTypes(page, INTEREST_TYPE_PAGE_SIZE, searched),
     placeholderData: keepPreviousData,
   });
-  useEffect(() => {
-    if (result.error) showDanger(InterestTypeMessages.fetchFailed, result.error);
-  }, [result.error]);
+  useFailedQueryAlert(result.error, InterestTypeMessages.fetchFailed);
   // After deleting the last name of the last page, go back to the page that still exists.
   const pages = result.data?.pages;
   useEffect(() => {

@@ -1,8 +1,9 @@
-import { Button, Group, Paper, Stack, TextInput } from '@mantine/core';
+import { Paper, Stack, TextInput } from '@mantine/core';
 import { schemaResolver, useForm } from '@mantine/form';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
-import { Link, useNavigate } from 'react-router';
+import { useNavigate } from 'react-router';
 import { LABEL_MAX_LENGTH, LabelCreateSchema, LabelMessages } from '../../../common/labels';
+import { FormActions } from '../../components/form-actions';
 import { PageTitle } from '../../components/page-title';
 import { showDanger, showSuccess } from '../../lib/alerts';
 import { createLabel, labelsKey } from './api';
@@ -46,14 +47,7 @@ export function LabelFormPage() {
               data-autofocus
               {...form.getInputProps('type')}
             />
-            <Group>
-              <Button type="submit" loading={save.isPending}>
-                Opslaan
-              </Button>
-              <Button variant="default" component={Link} to="/types">
-                Terug
-              </Button>
-            </Group>
+            <FormActions backTo="/types" isSaving={save.isPending} />
           </Stack>
         </form>
       </Paper>

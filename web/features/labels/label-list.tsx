@@ -1,13 +1,13 @@
 import { ActionIcon, Button } from '@mantine/core';
 import { IconTrash } from '@tabler/icons-react';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { useEffect } from 'react';
 import { Link } from 'react-router';
 import { LabelMessages, labelDeletedMessage } from '../../../common/labels';
 import { confirmAction } from '../../components/confirm';
 import { ListView } from '../../components/list-view';
 import { PageTitle } from '../../components/page-title';
 import { showDanger, showSuccess } from '../../lib/alerts';
+import { useFailedQueryAlert } from '../../lib/use-failed-query-alert';
 import { deleteLabel, labelsKey, listLabels } from './api';
 
 /**
@@ -17,9 +17,7 @@ import { deleteLabel, labelsKey, listLabels } from './api';
 export function LabelListPage() {
   const client = useQueryClient();
   const labels = useQuery({ queryKey: labelsKey, queryFn: listLabels });
-  useEffect(() => {
-    if (labels.error) showDanger(LabelMessages.fetchFailed, labels.error);
-  }, [labels.error]);
+  useFailedQueryAlert(labels.error, LabelMessages.fetchFailed);
   const remove = useMutation({
     mutationFn: deleteLabel,
     onSuccess: (_answer, name) => {

@@ -1,15 +1,17 @@
-import { Button, Group, Loader, Paper, PasswordInput, Select, SimpleGrid, Stack, TextInput } from '@mantine/core';
+import { Loader, Paper, PasswordInput, SimpleGrid, Stack, TextInput } from '@mantine/core';
 import { useForm } from '@mantine/form';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useEffect, useState } from 'react';
-import { Link, useNavigate, useParams } from 'react-router';
+import { useNavigate, useParams } from 'react-router';
 import { ContactCreateSchema, ContactMessages, ContactUpdateSchema } from '../../../common/partners';
-import { GENDER_OPTIONS } from '../../../common/person';
+import { FormActions } from '../../components/form-actions';
 import { FormErrors } from '../../components/form-errors';
 import { PageTitle } from '../../components/page-title';
+import { GenderSelect, PersonNameFields } from '../../components/person-fields';
 import { showDanger, showSuccess } from '../../lib/alerts';
 import { checkWith } from '../../lib/forms';
 import { ApiError } from '../../lib/http';
+import { useFailedQueryAlert } from '../../lib/use-failed-query-alert';
 import { contactKey, createContact, getContact, partnerKey, updateContact } from './api';
 
 const EMPTY = {
@@ -40,15 +42,11 @@ export function ContactFormPage() {
   const form = useForm<Values>({ mode: 'controlled', initialValues: EMPTY });
   const back = `/partners/${id}/contacts`;
 
+  // biome-ignore lint/correctness/useExhaustiveDependencies: the form is stable; only newly loaded data resets the fields.
   useEffect(() => {
     if (contact.data) form.setValues({ ...EMPTY, ...contact.data, password: '' });
-    // eslint-disable-next-line react-hooks/exhaustive-deps
   }, [contact.data]);
-  useEffect(() => {
-    if (!contact.error) return;
-    showDanger(ContactMessages.fetchFailed, contact.error);
-    if (contact.error instanceof ApiError && contact.error.status === 404) navigate(back);
-  }, [contact.error, navigate, back]);
+  useFailedQueryAlert(contact.error, ContactMessages.fetchFailed, back);
 
   const save = useMutation({
     mutationFn: (values: Values) => {
@@ -84,13 +82,9 @@ export function ContactFormPage() {
         <form onSubmit={form.onSubmit(handleSubmit)} noValidate>
           <Stack>
             <FormErrors messages={messages} />
+            <PersonNameFields form={form} />
             <SimpleGrid cols={{ base: 1, sm: 3 }}>
-              <TextInput label="Voornaam" {...form.getInputProps('firstName')} />
-              <TextInput label="Tussenvoegsel" {...form.getInputProps('preposition')} />
-              <TextInput label="Achternaam" {...form.getInputProps('lastName')} />
-            </SimpleGrid>
-            <SimpleGrid cols={{ base: 1, sm: 3 }}>
-              <Select label="Geslacht" data={GENDER_OPTIONS} allowDeselect={false} {...form.getInputProps('gender')} />
+              <GenderSelect form={form} />
               <TextInput label="E-mail" type="email" {...form.getInputProps('email')} />
               <TextInput label="Telefoonnummer" {...form.getInputProps('phoneNumber')} />
             </SimpleGrid>
@@ -110,14 +104,7 @@ export function ContactFormPage() {
                 />
               )}
             </SimpleGrid>
-            <Group>
-              <Button type="submit" loading={save.isPending}>
-                Opslaan
-              </Button>
-              <Button variant="default" component={Link} to={back}>
-                Terug
-              </Button>
-            </Group>
+            <FormActions backTo={back} isSaving={save.isPending} />
           </Stack>
         </form>
       </Paper>

@@ -1,7 +1,6 @@
 import { ActionIcon, Button, Group } from '@mantine/core';
 import { IconPencil, IconTrash } from '@tabler/icons-react';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { useEffect } from 'react';
 import { Link, useParams } from 'react-router';
 import { type Contact, ContactMessages, PartnerMessages } from '../../../common/partners';
 import { fullName, GENDER_LABELS, type Gender } from '../../../common/person';
@@ -9,6 +8,7 @@ import { confirmAction } from '../../components/confirm';
 import { ListView } from '../../components/list-view';
 import { PageTitle } from '../../components/page-title';
 import { showDanger, showSuccess } from '../../lib/alerts';
+import { useFailedQueryAlert } from '../../lib/use-failed-query-alert';
 import { deleteContact, getPartner, partnerKey } from './api';
 
 /** /partners/{id}/contacts: the partner's contact persons with new, edit and delete. */
@@ -16,9 +16,7 @@ export function ContactListPage() {
   const { id } = useParams() as { id: string };
   const client = useQueryClient();
   const partner = useQuery({ queryKey: partnerKey(id), queryFn: () => getPartner(id), retry: false });
-  useEffect(() => {
-    if (partner.error) showDanger(PartnerMessages.fetchFailed, partner.error);
-  }, [partner.error]);
+  useFailedQueryAlert(partner.error, PartnerMessages.fetchFailed);
   const remove = useMutation({
     mutationFn: (c: Contact) => deleteContact(id, c._id),
     onSuccess: () => {
@@ -58,7 +56,12 @@ export function ContactListPage() {
         ]}
         actions={(c) => (
           <>
-            <ActionIcon variant="subtle" component={Link} to={`/partners/${id}/contacts/${c._id}/edit`} aria-label={`Bewerk ${fullName(c)}`}>
+            <ActionIcon
+              variant="subtle"
+              component={Link}
+              to={`/partners/${id}/contacts/${c._id}/edit`}
+              aria-label={`Bewerk ${fullName(c)}`}
+            >
               <IconPencil size={18} />
             </ActionIcon>
             <ActionIcon

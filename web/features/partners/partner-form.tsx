@@ -1,18 +1,26 @@
-import { Button, Group, Loader, Paper, Select, SimpleGrid, Stack, Textarea, TextInput } from '@mantine/core';
+import { Loader, Paper, Select, SimpleGrid, Stack, Textarea, TextInput } from '@mantine/core';
 import { useForm } from '@mantine/form';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useEffect, useState } from 'react';
-import { Link, useNavigate, useParams } from 'react-router';
+import { useNavigate, useParams } from 'react-router';
 import { DEFAULT_COUNTRY } from '../../../common/constants';
 import { COUNTRIES } from '../../../common/countries';
-import { type Partner, PartnerFormSchema, PartnerMessages, vatToDisplay, vatToStored } from '../../../common/partners';
+import {
+  type Partner,
+  PartnerFormSchema,
+  PartnerMessages,
+  vatToDisplay,
+  vatToStored,
+} from '../../../common/partners';
 import { DecimalInput } from '../../components/decimal-input';
+import { FormActions } from '../../components/form-actions';
 import { FormErrors } from '../../components/form-errors';
 import { PageTitle } from '../../components/page-title';
 import { showDanger, showSuccess } from '../../lib/alerts';
 import { checkWith } from '../../lib/forms';
 import { ApiError } from '../../lib/http';
 import { parseDecimal } from '../../lib/numbers';
+import { useFailedQueryAlert } from '../../lib/use-failed-query-alert';
 import { createPartner, getPartner, partnerKey, partnersKey, updatePartner } from './api';
 
 const COUNTRY_OPTIONS = COUNTRIES.map((c) => ({ value: c.code, label: c.name }));
@@ -42,7 +50,10 @@ function toValues(p: Partner): Values {
 
 function toPayload(v: Values) {
   const vat = parseDecimal(v.vatPercentage);
-  return { ...v, vatPercentage: v.vatPercentage.trim() === '' ? null : vat === null ? Number.NaN : vatToStored(vat) };
+  return {
+    ...v,
+    vatPercentage: v.vatPercentage.trim() === '' ? null : vat === null ? Number.NaN : vatToStored(vat),
+  };
 }
 
 /** /partners/new and /partners/{id}/edit: every partner field; the id is read-only once created. */
@@ -52,18 +63,19 @@ export function PartnerFormPage() {
   const navigate = useNavigate();
   const client = useQueryClient();
   const [messages, setMessages] = useState<string[]>([]);
-  const partner = useQuery({ queryKey: partnerKey(id ?? ''), queryFn: () => getPartner(id!), enabled: isEdit, retry: false });
+  const partner = useQuery({
+    queryKey: partnerKey(id ?? ''),
+    queryFn: () => getPartner(id!),
+    enabled: isEdit,
+    retry: false,
+  });
   const form = useForm<Values>({ mode: 'controlled', initialValues: EMPTY });
 
+  // biome-ignore lint/correctness/useExhaustiveDependencies: the form is stable; only newly loaded data resets the fields.
   useEffect(() => {
     if (partner.data) form.setValues(toValues(partner.data));
-    // eslint-disable-next-line react-hooks/exhaustive-deps
   }, [partner.data]);
-  useEffect(() => {
-    if (!partner.error) return;
-    showDanger(PartnerMessages.fetchFailed, partner.error);
-    if (partner.error instanceof ApiError && partner.error.status === 404) navigate('/partners');
-  }, [partner.error, navigate]);
+  useFailedQueryAlert(partner.error, PartnerMessages.fetchFailed, '/partners');
 
   const save = useMutation({
     mutationFn: (payload: ReturnType<typeof toPayload>) =>
@@ -131,14 +143,7 @@ export function PartnerFormPage() {
               />
             </SimpleGrid>
             <Textarea label="Opmerkingen" autosize minRows={3} {...form.getInputProps('comments')} />
-            <Group>
-              <Button type="submit" loading={save.isPending}>
-                Opslaan
-              </Button>
-              <Button variant="default" component={Link} to="/partners">
-                Terug
-              </Button>
-            </Group>
+            <FormActions backTo="/partners" isSaving={save.isPending} />
           </Stack>
         </form>
       </Paper>

@@ -1,7 +1,6 @@
 import { ActionIcon, Button, Tooltip } from '@mantine/core';
 import { IconBan, IconDatabase, IconPencil, IconTrash, IconUsers } from '@tabler/icons-react';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { useEffect } from 'react';
 import { Link } from 'react-router';
 import { COUNTRIES } from '../../../common/countries';
 import { type Partner, PartnerMessages } from '../../../common/partners';
@@ -9,6 +8,7 @@ import { confirmAction } from '../../components/confirm';
 import { ListView } from '../../components/list-view';
 import { PageTitle } from '../../components/page-title';
 import { showDanger, showSuccess } from '../../lib/alerts';
+import { useFailedQueryAlert } from '../../lib/use-failed-query-alert';
 import { deletePartner, listPartners, partnersKey } from './api';
 
 const countryName = new Map(COUNTRIES.map((c) => [c.code, c.name]));
@@ -23,9 +23,7 @@ function deleteMessage(p: Partner): string {
 export function PartnerListPage() {
   const client = useQueryClient();
   const partners = useQuery({ queryKey: partnersKey, queryFn: listPartners });
-  useEffect(() => {
-    if (partners.error) showDanger(PartnerMessages.fetchListFailed, partners.error);
-  }, [partners.error]);
+  useFailedQueryAlert(partners.error, PartnerMessages.fetchListFailed);
   const remove = useMutation({
     mutationFn: (p: Partner) => deletePartner(p.id),
     onSuccess: () => {
@@ -79,7 +77,11 @@ export function PartnerListPage() {
                 color="red"
                 aria-label={`Verwijder ${p.id}`}
                 onClick={() =>
-                  confirmAction({ title: 'Partner verwijderen?', message: deleteMessage(p), onConfirm: () => remove.mutate(p) })
+                  confirmAction({
+                    title: 'Partner verwijderen?',
+                    message: deleteMessage(p),
+                    onConfirm: () => remove.mutate(p),
+                  })
                 }
               >
                 <IconTrash size={18} />

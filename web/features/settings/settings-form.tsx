@@ -12,6 +12,7 @@ import {
 } from '../../../common/settings';
 import { PageTitle } from '../../components/page-title';
 import { showDanger, showSuccess } from '../../lib/alerts';
+import { useFailedQueryAlert } from '../../lib/use-failed-query-alert';
 import { getSettings, saveSettings, settingsKey } from './api';
 
 /** /settings 'Instellingen': 'Minimale verzendingen', 'Standaard Solar ID' and a link to the test person. */
@@ -31,9 +32,7 @@ export function SettingsPage() {
       form.resetDirty();
     }
   }, [settings.data]);
-  useEffect(() => {
-    if (settings.error) showDanger(SettingsMessages.fetchFailed, settings.error);
-  }, [settings.error]);
+  useFailedQueryAlert(settings.error, SettingsMessages.fetchFailed);
 
   const save = useMutation({
     mutationFn: (values: SettingsForm) =>

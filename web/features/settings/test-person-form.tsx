@@ -1,13 +1,15 @@
-import { Button, Group, Paper, Select, SimpleGrid, Stack, Text, TextInput } from '@mantine/core';
+import { Paper, Stack, Text, TextInput } from '@mantine/core';
 import { schemaResolver, useForm } from '@mantine/form';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useEffect } from 'react';
-import { Link } from 'react-router';
 import { DEFAULT_GENDER } from '../../../common/constants';
-import { GENDER_OPTIONS, type Gender } from '../../../common/person';
+import type { Gender } from '../../../common/person';
 import { SettingsMessages, TestPersonSchema } from '../../../common/settings';
+import { FormActions } from '../../components/form-actions';
 import { PageTitle } from '../../components/page-title';
+import { GenderSelect, PersonNameFields } from '../../components/person-fields';
 import { showDanger, showSuccess } from '../../lib/alerts';
+import { useFailedQueryAlert } from '../../lib/use-failed-query-alert';
 import { getTestPerson, saveTestPerson, testPersonKey } from './api';
 
 interface Values {
@@ -32,9 +34,7 @@ export function TestPersonPage() {
   useEffect(() => {
     if (person.data) form.setValues(person.data);
   }, [person.data]);
-  useEffect(() => {
-    if (person.error) showDanger(SettingsMessages.testPersonFetchFailed, person.error);
-  }, [person.error]);
+  useFailedQueryAlert(person.error, SettingsMessages.testPersonFetchFailed);
 
   const save = useMutation({
     mutationFn: saveTestPerson,
@@ -63,26 +63,10 @@ export function TestPersonPage() {
             noValidate
           >
             <Stack>
-              <SimpleGrid cols={{ base: 1, sm: 3 }}>
-                <TextInput label="Voornaam" {...form.getInputProps('firstName')} />
-                <TextInput label="Tussenvoegsel" {...form.getInputProps('preposition')} />
-                <TextInput label="Achternaam" {...form.getInputProps('lastName')} />
-              </SimpleGrid>
-              <Select
-                label="Geslacht"
-                data={GENDER_OPTIONS}
-                allowDeselect={false}
-                {...form.getInputProps('gender')}
-              />
+              <PersonNameFields form={form} />
+              <GenderSelect form={form} />
               <TextInput label="E-mailadres" type="email" withAsterisk {...form.getInputProps('email')} />
-              <Group>
-                <Button type="submit" loading={save.isPending}>
-                  Sla op
-                </Button>
-                <Button variant="default" component={Link} to="/settings">
-                  Terug
-                </Button>
-              </Group>
+              <FormActions backTo="/settings" isSaving={save.isPending} saveLabel="Sla op" />
             </Stack>
           </form>
         )}
