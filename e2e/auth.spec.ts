@@ -102,6 +102,11 @@ test('a 401 answer logs out: the login page appears', async ({ page }) => {
   // The sidebar polls the connector every 2 s and would meet the 401 too; answered here, so the
   // click below is what gets the 401.
   await page.route('**/api/connector/status', (route) => route.fulfill({ json: { status: 'idle' } }));
+  // Every other request of the opening screen is answered before the session goes (the screen's
+  // chunk loads after the shell, so its list may still be on the way): users, versions, stylesheet.
+  await expect(page.getByRole('link', { name: /^Bewerk / }).first()).toBeVisible();
+  await expect(page.getByTestId('version-info')).toContainText(/API: \d/);
+  await expect(page.locator('link[data-custom-stylesheet]')).toHaveCount(1);
   await page.context().clearCookies();
   await page.getByRole('navigation', { name: 'Hoofdmenu' }).getByRole('link', { name: 'Taken' }).click();
   await expect(page.getByRole('heading', { name: 'Inloggen' })).toBeVisible();
