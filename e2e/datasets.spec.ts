@@ -180,3 +180,23 @@ test('datasets of an unknown partner show the fetch error', async ({ page }) => 
   await loginAsAdmin(page, '/partners/bestaatniet/datasets');
   await expectAlert(page, 'danger', 'Unable to fetch datasets', 'Deze partner kon niet worden gevonden');
 });
+
+test('an unknown dataset or test person in its form shows the danger alert and goes back to its list', async ({
+  page,
+}) => {
+  const partnerId = unique('P_');
+  await loginAsAdmin(page, '/partners');
+  expect(
+    (await page.request.post('/api/crud-partner', { data: { id: partnerId, name: 'Onbekend BV' } })).status(),
+  ).toBe(200);
+  await page.goto(`/partners/${partnerId}/datasets/${'0'.repeat(24)}/edit`);
+  await expectAlert(page, 'danger', 'Unable to fetch datasets', 'Dit bestand kon niet worden gevonden');
+  await expect(page).toHaveURL(new RegExp(`/partners/${partnerId}/datasets$`));
+
+  const dataset = await (
+    await page.request.post(`/api/datasets/${partnerId}`, { data: { name: unique('Bestand ') } })
+  ).json();
+  await page.goto(`/partners/${partnerId}/datasets/${dataset._id}/testpersons/${'0'.repeat(24)}/edit`);
+  await expectAlert(page, 'danger', 'An error occured while fetching test person');
+  await expect(page).toHaveURL(new RegExp(`/partners/${partnerId}/datasets/${dataset._id}/testpersons$`));
+});

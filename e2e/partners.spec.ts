@@ -1,4 +1,5 @@
 import { expect, test } from '@playwright/test';
+import { expectAlert } from './support/alerts';
 import { loginAsAdmin, unique } from './support/session';
 
 test('partner: validation, create, search, edit, contacts, delete', async ({ page }) => {
@@ -69,4 +70,29 @@ test('partner: validation, create, search, edit, contacts, delete', async ({ pag
   await page.getByRole('button', { name: 'Ja' }).click();
   await expect(page.getByText('Partner verwijderd')).toBeVisible();
   await expect(page.getByRole('row').filter({ hasText: id })).toHaveCount(0);
+});
+
+test('an unknown partner or contact in its form shows the danger alert and goes back to its list', async ({
+  page,
+}) => {
+  await loginAsAdmin(page, `/partners/${unique('onbekend')}/edit`);
+  await expectAlert(
+    page,
+    'danger',
+    'An error occured while fetching partner',
+    'Deze partner kon niet worden gevonden',
+  );
+  await expect(page).toHaveURL(/\/partners$/);
+
+  const partnerId = unique('P_');
+  const res = await page.request.post('/api/crud-partner', { data: { id: partnerId, name: 'Contacten BV' } });
+  expect(res.status()).toBe(200);
+  await page.goto(`/partners/${partnerId}/contacts/${'0'.repeat(24)}/edit`);
+  await expectAlert(
+    page,
+    'danger',
+    'An error occured while fetching contact',
+    'Deze contactpersoon kon niet worden gevonden',
+  );
+  await expect(page).toHaveURL(new RegExp(`/partners/${partnerId}/contacts$`));
 });
