@@ -4,6 +4,7 @@ import { normalizeEmail } from '../../../common/email';
 import type { FileLeaf, QueryNode } from '../../../common/query-tree';
 import { toNumber, trimValue, VALUE_TRIM_CHARS } from '../../../common/values';
 import { badRequest } from '../../lib/http-errors';
+import { pgTextArray } from '../../lib/pg-array';
 import { blindIndex, blindIndexKey, type ColumnKeys } from '../imports/crypto';
 
 // DESIGN §6: a query tree becomes one boolean SQL expression over a record `r` (records), its
@@ -86,10 +87,15 @@ function compileLeaf(node: QueryNode, ctx: CompileContext): SQL {
   if ('in' in node) {
     const [attr, values] = Object.entries(node.in)[0];
     const trimmed = values.map(trimValue);
-    const plain = sql`${folded(attrText(attr), ctx)} = ANY(${trimmed.map((v) => v.toLowerCase())}::text[])`;
+    const plain = sql`${folded(attrText(attr), ctx)} = ANY(${pgTextArray(trimmed.map((v) => v.toLowerCase()))}::text[])`;
     const bi = blindIndexKey(attr);
     const hashes = trimmed.map((v) => blindIndex(ctx.keys(), v));
-    return attributeTest(attr, plain, sql`(r.attrs ->> ${bi}::text) = ANY(${hashes}::text[])`, ctx);
+    return attributeTest(
+      attr,
+      plain,
+      sql`(r.attrs ->> ${bi}::text) = ANY(${pgTextArray(hashes)}::text[])`,
+      ctx,
+    );
   }
   if ('range' in node) {
     const [attr, [from, to]] = Object.entries(node.range)[0];
@@ -113,11 +119,11 @@ function compileLeaf(node: QueryNode, ctx: CompileContext): SQL {
     return sql`lw_to_date(${attrText(attr)}) BETWEEN ${lo}::date AND ${hi}::date`;
   }
   if ('contains' in node) {
-    if ('os' in node.contains) return sql`a.os && ${node.contains.os}::text[]`;
+    if ('os' in node.contains) return sql`a.os && ${pgTextArray(node.contains.os)}::text[]`;
     if ('domain' in node.contains) {
-      return sql`a.domain = ANY(${node.contains.domain.map((d) => normalizeDomain(d))}::text[])`;
+      return sql`a.domain = ANY(${pgTextArray(node.contains.domain.map((d) => normalizeDomain(d)))}::text[])`;
     }
-    return sql`a.email = ANY(${node.contains.id.map((e) => normalizeEmail(e) ?? e)}::text[])`;
+    return sql`a.email = ANY(${pgTextArray(node.contains.id.map((e) => normalizeEmail(e) ?? e))}::text[])`;
   }
   if ('dataset' in node) {
     return 'id' in node.dataset
@@ -126,8 +132,8 @@ function compileLeaf(node: QueryNode, ctx: CompileContext): SQL {
   }
   if ('interests' in node) {
     return 'click' in node.interests
-      ? sql`a.click_interests && ${node.interests.click}::text[]`
-      : sql`a.open_interests && ${node.interests.open}::text[]`;
+      ? sql`a.click_interests && ${pgTextArray(node.interests.click)}::text[]`
+      : sql`a.open_interests && ${pgTextArray(node.interests.open)}::text[]`;
   }
   const file = 'intersect' in node ? node.intersect : (node as { complement: FileLeaf }).complement;
   if (!ctx.fileRows) throw badRequest(`Het bestand van regel ${file.id} is niet gevonden`);
@@ -141,4 +147,27 @@ export function normalizeDomain(domain: string): string {
     .toLowerCase()
     .replace(/^@/, '')
     .replace(/^www\./, '');
+}
+
+// Collations whose lower() folds case like JavaScript's toLowerCase, best first: ICU's root
+// locale, PostgreSQL 18's builtin full case mapping, PostgreSQL 17's simple one. A database
+// created with locale C folds only ASCII with the default collation.
+const CASE_COLLATIONS = ['und-x-icu', 'pg_unicode_fast', 'pg_c_utf8'];
+let chosenCollation: Promise<string> | undefined;
+
+/** The collation the compiler lowers text with on this server (looked up once per process). */
+export function caseCollation(db: { execute: (q: SQL) => Promise<{ rows: unknown[] }> }): Promise<string> {
+  chosenCollation ??= db
+    .execute(
+      sql`SELECT collname FROM pg_collation WHERE collname = ANY(${pgTextArray(CASE_COLLATIONS)}::text[])`,
+    )
+    .then(({ rows }) => {
+      const names = new Set((rows as { collname: string }[]).map((r) => r.collname));
+      return CASE_COLLATIONS.find((c) => names.has(c)) ?? 'default';
+    })
+    .catch((err) => {
+      chosenCollation = undefined;
+      throw err;
+    });
+  return chosenCollation;
 }

@@ -1,0 +1,183 @@
+import { type SQL, sql } from 'drizzle-orm';
+import { CATEGORIES, type Category } from '../../../common/extra-inzet';
+import { pressureWindow } from '../../../common/pressure-date';
+import type { DbOrTx } from '../../db/client';
+import { badRequest } from '../../lib/http-errors';
+import { blacklistedSql } from '../blacklists/blacklist.sql';
+
+// DESIGN §4/§6, a selection run: candidates are the records matching the query tree in the
+// datasets the settings allow, minus blacklists (the partner-dataset entry per dataset), hard
+// bounces, pressure conflicts and what the mailing holds already; each address counts once, in
+// its matching dataset with the lowest sort (ties by id), in its engagement category.
+
+/** The settings of a selection that shape its candidates. */
+export interface RunSettings {
+  mailingId: string;
+  /** The campaign's label (type): with useCampaignLabel only datasets carrying it. */
+  campaignType: string | null;
+  useBlacklist: boolean;
+  activeDatasetsOnly: boolean;
+  useCampaignLabel: boolean;
+  useDate: boolean;
+  /** The pressure date 'YYYY-MM-DD': the window is the 7 days before it (end exclusive). */
+  pressureAge: string;
+  /** Only the datasets that earlier campaigns (or one mailing of them) took addresses from. */
+  useDatasetsFrom: { campaign: string; mailing?: string }[];
+  /** Setting 'Minimale verzendingen': sent at least this often without an open is notOpenedOrClicked. */
+  minMailings: number;
+}
+
+/** The engagement category of address `a` (DESIGN §4: clicks, opens, notOpenedOrClicked, new). */
+export function categorySql(minMailings: number): SQL {
+  return sql`CASE WHEN a.last_click_at IS NOT NULL THEN 'clicks'
+    WHEN a.last_open_at IS NOT NULL THEN 'opens'
+    WHEN a.sent_count >= ${minMailings}::int THEN 'notOpenedOrClicked'
+    ELSE 'new' END`;
+}
+
+/**
+ * Whether address `a` is in another Definitief or Aangeboden mailing planned (calendar day in
+ * Amsterdam) inside the pressure window [from, to) (DESIGN §4 mail pressure).
+ */
+export function pressureConflictSql(from: string, to: string, mailingId: string): SQL {
+  return sql`EXISTS (SELECT 1 FROM mailing_addresses pm JOIN mailings pmm ON pmm.id = pm.mailing_id
+    WHERE pm.address_id = a.id AND pm.mailing_id <> ${mailingId}
+      AND pmm.state IN ('final', 'offered')
+      AND (pmm.planned_send AT TIME ZONE 'Europe/Amsterdam')::date >= ${from}::date
+      AND (pmm.planned_send AT TIME ZONE 'Europe/Amsterdam')::date < ${to}::date)`;
+}
+
+/**
+ * The CTEs `ds` (the allowed datasets with their priority rank) and `hit` (one row per candidate
+ * address: its best rank and category) for a compiled tree; the caller selects from them.
+ */
+export function candidatesSql(tree: SQL, s: RunSettings): SQL {
+  const datasetFilters: SQL[] = [];
+  if (s.activeDatasetsOnly) datasetFilters.push(sql`d.active`);
+  if (s.useCampaignLabel && s.campaignType) datasetFilters.push(sql`${s.campaignType}::text = ANY(d.types)`);
+  if (s.useDatasetsFrom.length > 0) {
+    const from = sql.join(
+      s.useDatasetsFrom.map((f) =>
+        f.mailing
+          ? sql`(fm.campaign_id = ${f.campaign} AND fm.id = ${f.mailing})`
+          : sql`fm.campaign_id = ${f.campaign}`,
+      ),
+      sql` OR `,
+    );
+    datasetFilters.push(sql`d.id IN (SELECT fa.dataset_id FROM mailing_addresses fa
+      JOIN mailings fm ON fm.id = fa.mailing_id WHERE ${from})`);
+  }
+  const where = datasetFilters.length > 0 ? sql`WHERE ${sql.join(datasetFilters, sql` AND `)}` : sql``;
+  const exclusions: SQL[] = [sql`a.hard_bounced_at IS NULL`];
+  if (s.useBlacklist) exclusions.push(sql`NOT ${blacklistedSql('a', 'd')}`);
+  if (s.useDate) {
+    const w = pressureWindow(s.pressureAge);
+    exclusions.push(sql`NOT ${pressureConflictSql(w.from, w.to, s.mailingId)}`);
+  }
+  exclusions.push(
+    sql`NOT EXISTS (SELECT 1 FROM mailing_addresses own WHERE own.mailing_id = ${s.mailingId} AND own.address_id = a.id)`,
+  );
+  return sql`WITH ds AS MATERIALIZED (
+      SELECT d.id, d.partner_id, d.name, d.description, d.types, d.active, d.sort,
+             row_number() OVER (ORDER BY d.sort, d.id)::int AS rank
+      FROM datasets d ${where}),
+    hit AS (
+      SELECT r.address_id, min(d.rank) AS rank, ${categorySql(s.minMailings)} AS category
+      FROM records r JOIN ds d ON d.id = r.dataset_id JOIN addresses a ON a.id = r.address_id
+      WHERE ${tree} AND ${sql.join(exclusions, sql` AND `)}
+      GROUP BY r.address_id, a.id)`;
+}
+
+/** Counts of one dataset in a run, per category. */
+export interface DatasetCounts extends Record<Category, number> {
+  datasetId: string;
+}
+
+/** Runs the count of a compiled tree: per dataset (that has candidates) the counts per category. */
+export async function countCandidates(db: DbOrTx, tree: SQL, s: RunSettings): Promise<DatasetCounts[]> {
+  const { rows } = await db.execute(sql`${candidatesSql(tree, s)}
+    SELECT ds.id AS dataset_id, h.category, count(*)::int AS n
+    FROM hit h JOIN ds ON ds.rank = h.rank GROUP BY ds.id, h.category`);
+  return foldCounts(rows as { dataset_id: string; category: Category; n: number }[]);
+}
+
+/** Folds (dataset, category, n) rows into one DatasetCounts per dataset. */
+export function foldCounts(rows: { dataset_id: string; category: Category; n: number }[]): DatasetCounts[] {
+  const byDataset = new Map<string, DatasetCounts>();
+  for (const row of rows) {
+    let c = byDataset.get(row.dataset_id);
+    if (!c) {
+      c = { datasetId: row.dataset_id, new: 0, notOpenedOrClicked: 0, opens: 0, clicks: 0 };
+      byDataset.set(row.dataset_id, c);
+    }
+    c[row.category] = Number(row.n);
+  }
+  return [...byDataset.values()];
+}
+
+/** How many addresses of one dataset and category to allocate. */
+export interface Quota {
+  datasetId: string;
+  category: Category;
+  n: number;
+}
+
+export const AllocationMessages = {
+  notEnough: (dataset: string, category: string, wanted: number, available: number) =>
+    `Niet genoeg adressen in bestand ${dataset} (${category}): ${wanted} gevraagd, ${available} beschikbaar`,
+} as const;
+
+/**
+ * Allocates exactly the quotas to the mailing (DESIGN §6): per dataset and category the candidates
+ * with the smallest seeded hash, inserted into mailing_addresses under the selection. Run inside a
+ * transaction that holds the mailing's allocation lock; throws 400 (and so rolls back) when a cell
+ * has fewer candidates than asked. Returns the number of addresses allocated.
+ */
+export async function allocateCandidates(
+  tx: DbOrTx,
+  tree: SQL,
+  s: RunSettings,
+  selectionId: string,
+  seed: number,
+  quotas: Quota[],
+): Promise<number> {
+  const wanted = quotas.filter((q) => q.n > 0);
+  if (wanted.length === 0) return 0;
+  const { rows } = await tx.execute(sql`${candidatesSql(tree, s)},
+    quota AS (SELECT * FROM jsonb_to_recordset(${JSON.stringify(wanted)}::jsonb)
+      AS q("datasetId" text, category text, n int)),
+    ranked AS (
+      SELECT h.address_id, ds.id AS dataset_id, h.category, q.n,
+             row_number() OVER (PARTITION BY h.rank, h.category
+               ORDER BY hashint8extended(h.address_id, ${seed}::bigint), h.address_id) AS rn
+      FROM hit h JOIN ds ON ds.rank = h.rank
+      JOIN quota q ON q."datasetId" = ds.id AND q.category = h.category),
+    inserted AS (
+      INSERT INTO mailing_addresses (mailing_id, address_id, dataset_id, selection_id, category)
+      SELECT ${s.mailingId}, address_id, dataset_id, ${selectionId}, category FROM ranked WHERE rn <= n
+      ON CONFLICT DO NOTHING
+      RETURNING dataset_id, category)
+    SELECT dataset_id, category, count(*)::int AS n FROM inserted GROUP BY dataset_id, category`);
+  const got = new Map(
+    (rows as { dataset_id: string; category: string; n: number }[]).map((r) => [
+      `${r.dataset_id}\u0000${r.category}`,
+      Number(r.n),
+    ]),
+  );
+  let total = 0;
+  for (const q of wanted) {
+    const n = got.get(`${q.datasetId}\u0000${q.category}`) ?? 0;
+    if (n < q.n) throw badRequest(AllocationMessages.notEnough(q.datasetId, q.category, q.n, n));
+    total += n;
+  }
+  return total;
+}
+
+/** The saved rows of a mailing: what it holds already, per dataset and category at allocation. */
+export async function countMailingAddresses(db: DbOrTx, mailingId: string): Promise<DatasetCounts[]> {
+  const { rows } = await db.execute(sql`SELECT dataset_id, category, count(*)::int AS n
+    FROM mailing_addresses WHERE mailing_id = ${mailingId} GROUP BY dataset_id, category`);
+  return foldCounts(rows as { dataset_id: string; category: Category; n: number }[]);
+}
+
+export { CATEGORIES };
