@@ -40,11 +40,12 @@ export const MAX_DOMAINS_PER_CALL = 100_000;
 export function normalizeDomain(value: string | null | undefined): string | null {
   let domain = value?.trim().toLowerCase() ?? '';
   if (domain.startsWith('@')) domain = domain.slice(1);
-  if (domain.startsWith('www.') && isDomain(domain.slice(4))) domain = domain.slice(4);
-  return isDomain(domain) ? domain : null;
+  if (domain.startsWith('www.') && isValidDomain(domain.slice(4))) domain = domain.slice(4);
+  return isValidDomain(domain) ? domain : null;
 }
 
-function isDomain(domain: string): boolean {
+/** Whether `domain`, exactly as given, is a domain an e-mail address can have (common/email.ts's rule). */
+export function isValidDomain(domain: string): boolean {
   return domain !== '' && !domain.includes('@') && isValidEmail(`a@${domain}`);
 }
 

@@ -31,6 +31,12 @@ export interface AppConfig {
    * environment (local, preview or production each set their own); unset: none.
    */
   stylesheetUrl?: string;
+  /** The resolver of the DNS check, `host:port` (DNS_SERVER); unset: the system's resolvers. */
+  dnsServer?: string;
+  /** DNS check: lookups in flight at once, the timeout of one try (ms), and tries after the first. */
+  dnsConcurrency: number;
+  dnsTimeoutMs: number;
+  dnsRetries: number;
 }
 
 /** An http(s) address, or undefined when unset; anything else stops the start with a clear error. */
@@ -45,6 +51,15 @@ function urlFromEnv(name: string, value: string | undefined): string | undefined
   if (url.protocol !== 'http:' && url.protocol !== 'https:')
     throw new Error(`${name} moet een http- of https-adres zijn: ${value}`);
   return url.toString();
+}
+
+/** `host:port` (IPv6 host in brackets), or undefined when unset; anything else stops the start. */
+function hostPortFromEnv(name: string, value: string | undefined): string | undefined {
+  if (!value) return undefined;
+  const match = /^(\[[0-9a-fA-F:.]+\]|[A-Za-z0-9.-]+):(\d{1,5})$/.exec(value.trim());
+  if (!match || Number(match[2]) < 1 || Number(match[2]) > 65535)
+    throw new Error(`${name} moet host:poort zijn (bijvoorbeeld 127.0.0.1:53): ${value}`);
+  return value.trim();
 }
 
 function intFromEnv(value: string | undefined, fallback: number): number {
@@ -85,5 +100,10 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
     uploadIdleMs: intFromEnv(env.UPLOAD_IDLE_MS, 60_000),
     encryptionKey: env.ENCRYPTION_KEY || undefined,
     stylesheetUrl: urlFromEnv('STYLESHEET_URL', env.STYLESHEET_URL),
+    dnsServer: hostPortFromEnv('DNS_SERVER', env.DNS_SERVER),
+    dnsConcurrency: intFromEnv(env.DNS_CONCURRENCY, 64),
+    dnsTimeoutMs: intFromEnv(env.DNS_TIMEOUT_MS, 3000),
+    dnsRetries:
+      Number.parseInt(env.DNS_RETRIES ?? '', 10) >= 0 ? Number.parseInt(env.DNS_RETRIES ?? '', 10) : 2,
   };
 }

@@ -6,14 +6,13 @@ import { campaignRoutes } from './features/campaigns/campaign.routes';
 import { datasetRoutes } from './features/datasets/dataset.routes';
 import { rateRoutes } from './features/datasets/rate.routes';
 import { testPersonRoutes } from './features/datasets/testperson.routes';
+import { dnsCheckRoutes } from './features/dnscheck/dns-check.routes';
 import { exportColumnRoutes } from './features/exportcolumns/export-column.routes';
 import { globalAttributeRoutes } from './features/imports/global-attribute.routes';
 import { importRoutes } from './features/imports/import.routes';
 import { mappingRoutes } from './features/imports/mapping.routes';
 import { interestTypeRoutes } from './features/interesttypes/interest-type.routes';
 import { labelRoutes } from './features/labels/label.routes';
-import { mailingActionRoutes } from './features/mailings/mailing-actions.routes';
-import { mailingRoutes } from './features/mailings/mailing.routes';
 import { mailingRoutes } from './features/mailings/mailing.routes';
 import { mailingActionRoutes } from './features/mailings/mailing-actions.routes';
 import { partnerRoutes } from './features/partners/partner.routes';
@@ -43,8 +42,7 @@ export function apiRoutes(ctx: AppContext): FastifyPluginAsyncZod[] {
     testPersonRoutes(ctx),
     mailingRoutes(ctx),
     mailingActionRoutes(ctx),
-    mailingRoutes(ctx),
-    mailingActionRoutes(ctx),
     blacklistRoutes(ctx),
+    dnsCheckRoutes(ctx),
   ];
 }

@@ -4,6 +4,7 @@ import {
   runEmailBlacklistImport,
   runPartnerBlacklistImport,
 } from '../features/blacklists/blacklist-import.service';
+import { runDnsCheck } from '../features/dnscheck/dns-check.service';
 import { dropStaging } from '../features/imports/csv-staging';
 import { runDeleteAll } from '../features/imports/deleteall.service';
 import { listOrphanStagingTables } from '../features/imports/import.queries';
@@ -19,6 +20,7 @@ export function registerTaskHandlers(ctx: AppContext): void {
   ctx.tasks.register('blacklist-email', (task, tctx) => runEmailBlacklistImport(ctx, task, tctx));
   ctx.tasks.register('blacklist-domain', (task, tctx) => runDomainBlacklistImport(ctx, task, tctx));
   ctx.tasks.register('partner-blacklist', (task, tctx) => runPartnerBlacklistImport(ctx, task, tctx));
+  ctx.tasks.register('dns-check', (task, tctx) => runDnsCheck(ctx, task, tctx));
   // Staging tables of uploads whose process died are dropped once their task is failed.
   ctx.tasks.onReap(async () => {
     for (const table of await listOrphanStagingTables(ctx.db)) await dropStaging(ctx.database.pool, table);

@@ -1,0 +1,151 @@
+import { sql } from 'drizzle-orm';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { newId } from '../../lib/ids';
+import { createTestApp, type TestApp } from '../../test/app';
+import { startTestDnsServer } from '../../test/dns-server';
+import { makeSession } from '../../test/factories';
+import { waitForTask } from '../../test/imports';
+
+let dnsServer: Awaited<ReturnType<typeof startTestDnsServer>>;
+let t: TestApp;
+let cookie: string;
+beforeAll(async () => {
+  dnsServer = await startTestDnsServer();
+  t = await createTestApp({
+    config: { dnsServer: dnsServer.address, dnsTimeoutMs: 150, dnsRetries: 1, dnsConcurrency: 4 },
+  });
+  cookie = (await makeSession(t.app, t.database.db)).cookie;
+});
+afterAll(async () => {
+  await t.close();
+  await dnsServer.close();
+});
+
+async function addAddresses(domains: Record<string, number>) {
+  for (const [domain, n] of Object.entries(domains))
+    for (let i = 0; i < n; i++)
+      await t.database.db.execute(
+        sql`INSERT INTO addresses (email, domain) VALUES (${`u${i}@${domain}`}, ${domain})`,
+      );
+}
+
+async function runCheck() {
+  const start = await t.app.inject({ method: 'POST', url: '/api/dns-check', headers: { cookie } });
+  expect(start.statusCode, start.body).toBe(200);
+  const task = await waitForTask(t, cookie, start.json().task._id);
+  expect(task.state, task.error).toBe('done');
+  const state = await t.app.inject({ method: 'GET', url: '/api/dns-check', headers: { cookie } });
+  expect(state.statusCode).toBe(200);
+  return { task, ...state.json() };
+}
+
+describe('DNS check', () => {
+  it('answers no check before the first', async () => {
+    const res = await t.app.inject({ method: 'GET', url: '/api/dns-check', headers: { cookie } });
+    expect(res.json()).toEqual({ task: null, results: [] });
+  });
+
+  it('checks every distinct domain with its address count: MX, implicit MX (A, AAAA), no MX, not found, invalid, errors after retries', async () => {
+    await addAddresses({
+      'mx-one.test': 3,
+      'a-only.test': 1,
+      'aaaa-only.test': 1,
+      'nodata-none.test': 2,
+      'nullmx-none.test': 1,
+      'unknown.test': 1,
+      'servfail-down.test': 1,
+      'timeout-silent.test': 1,
+      'flaky-once.test': 1,
+      '-x.nl': 1,
+    });
+    await t.database.db.execute(sql`INSERT INTO blacklist_domains (domain) VALUES ('unknown.test')`);
+    const { task, results } = await runCheck();
+    const byDomain = Object.fromEntries((results as { domain: string }[]).map((r) => [r.domain, r]));
+    expect(byDomain).toEqual({
+      'mx-one.test': { domain: 'mx-one.test', count: 3, check: 'OK', error: null, blacklisted: false },
+      'a-only.test': { domain: 'a-only.test', count: 1, check: 'OK', error: null, blacklisted: false },
+      'aaaa-only.test': { domain: 'aaaa-only.test', count: 1, check: 'OK', error: null, blacklisted: false },
+      'nodata-none.test': {
+        domain: 'nodata-none.test',
+        count: 2,
+        check: 'NODATA',
+        error: null,
+        blacklisted: false,
+      },
+      'nullmx-none.test': {
+        domain: 'nullmx-none.test',
+        count: 1,
+        check: 'NODATA',
+        error: 'Null MX (RFC 7505)',
+        blacklisted: false,
+      },
+      'unknown.test': { domain: 'unknown.test', count: 1, check: 'NXDOMAIN', error: null, blacklisted: true },
+      'servfail-down.test': {
+        domain: 'servfail-down.test',
+        count: 1,
+        check: 'ERROR',
+        error: 'ESERVFAIL',
+        blacklisted: false,
+      },
+      'timeout-silent.test': {
+        domain: 'timeout-silent.test',
+        count: 1,
+        check: 'ERROR',
+        error: 'ETIMEOUT',
+        blacklisted: false,
+      },
+      // SERVFAIL once, then an answer: the retry finds it.
+      'flaky-once.test': {
+        domain: 'flaky-once.test',
+        count: 1,
+        check: 'OK',
+        error: null,
+        blacklisted: false,
+      },
+      '-x.nl': { domain: '-x.nl', count: 1, check: 'INVALID', error: null, blacklisted: false },
+    });
+    // The ones to look at first: not OK on top, then by address count.
+    expect(results[0].domain).toBe('nodata-none.test');
+    expect(results.slice(-4).every((r: { check: string }) => r.check === 'OK')).toBe(true);
+    expect(task.result).toEqual({ read: 10, OK: 4, NODATA: 2, NXDOMAIN: 1, ERROR: 2, INVALID: 1 });
+  });
+
+  it('keeps only the last check, which a reload shows again', async () => {
+    await addAddresses({ 'mx-later.test': 1 });
+    const first = (await t.app.inject({ method: 'GET', url: '/api/dns-check', headers: { cookie } })).json();
+    const second = await runCheck();
+    expect(second.task._id).not.toBe(first.task._id);
+    expect(second.results.map((r: { domain: string }) => r.domain)).toContain('mx-later.test');
+    const stored = await t.database.db.execute<{ n: number }>(
+      sql`SELECT count(DISTINCT task_id)::int AS n FROM dns_check_results`,
+    );
+    expect(stored.rows[0].n).toBe(1);
+    const again = (await t.app.inject({ method: 'GET', url: '/api/dns-check', headers: { cookie } })).json();
+    expect(again).toEqual({ task: second.task, results: second.results });
+  });
+
+  it('follows a check that is still running instead of starting a second', async () => {
+    const id = newId();
+    await t.database.db.execute(
+      sql`INSERT INTO tasks (id, type, state, worker_key) VALUES (${id}, 'dns-check', 'executing', 1)`,
+    );
+    const res = await t.app.inject({ method: 'POST', url: '/api/dns-check', headers: { cookie } });
+    expect(res.json().task._id).toBe(id);
+    const state = (await t.app.inject({ method: 'GET', url: '/api/dns-check', headers: { cookie } })).json();
+    expect(state.task._id).toBe(id);
+    expect(state.results).toEqual([]);
+    await t.database.db.execute(sql`UPDATE tasks SET state = 'failed' WHERE id = ${id}`);
+  });
+
+  it('has at most dnsConcurrency lookups in flight', async () => {
+    await addAddresses(Object.fromEntries(Array.from({ length: 24 }, (_, i) => [`slow-${i}.test`, 1])));
+    const { results } = await runCheck();
+    expect(
+      results.filter(
+        (r: { domain: string; check: string }) => r.domain.startsWith('slow-') && r.check === 'OK',
+      ),
+    ).toHaveLength(24);
+    expect(dnsServer.maxInFlight()).toBeLessThanOrEqual(4);
+    expect(dnsServer.maxInFlight()).toBeGreaterThan(1);
+  });
+});
