@@ -1,0 +1,137 @@
+import { sql } from 'drizzle-orm';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { MailingMessages } from '../../../common/mailings';
+import { createTestApp, type TestApp } from '../../test/app';
+import { makeSession } from '../../test/factories';
+import { columnMapping, importFile, setupDataset } from '../../test/imports';
+import { allocate, caller, makeCampaign, makeMailing } from './mailing.test-helpers';
+
+let t: TestApp;
+let cookie: string;
+let call: ReturnType<typeof caller>;
+let campaign: string;
+let datasetId: string;
+let partnerId: string;
+let ids: Map<string, number>;
+
+beforeAll(async () => {
+  t = await createTestApp({ startWorker: true });
+  cookie = (await makeSession(t.app, t.database.db)).cookie;
+  call = caller(t, cookie);
+  const s = await setupDataset(t, [
+    columnMapping('email', 'email'),
+    columnMapping('naam', 'voornaam'),
+    columnMapping('geboren', 'geboortedatum'),
+    columnMapping('bedrag', 'bedrag'),
+    columnMapping('code', 'code', { encrypted: true }),
+    columnMapping('plaats', 'plaats'),
+  ]);
+  datasetId = s.datasetId;
+  partnerId = s.partnerId;
+  await importFile(
+    t,
+    cookie,
+    s,
+    [
+      'email,naam,geboren,bedrag,code,plaats',
+      'jan@voorbeeld.nl,Jan,1980-05-17,"12,5",geheim1,"Den Haag, NL"',
+      'piet@voorbeeld.nl,Piet,17-06-1990,abc,geheim2,"Zeg ""hoi"""',
+      'kees@voorbeeld.nl,Kees,geen datum,-3,,Utrecht',
+    ].join('\n'),
+  );
+  const rows = await t.database.db.execute<{ id: number; email: string }>(
+    sql`SELECT id, email FROM addresses WHERE email LIKE '%@voorbeeld.nl'`,
+  );
+  ids = new Map(rows.rows.map((r) => [r.email, Number(r.id)]));
+  for (const [column, type] of [
+    ['voornaam', 'string'],
+    ['geboortedatum', 'date'],
+    ['bedrag', 'number'],
+    ['code', 'string'],
+    ['plaats', 'string'],
+  ]) {
+    expect((await call('POST', '/api/export/columns', { column, type })).statusCode).toBe(200);
+  }
+  campaign = await makeCampaign(t, cookie);
+});
+afterAll(() => t.close());
+
+const url = (m: string, rest: string) => `/api/campaigns/${campaign}/mailings/${m}${rest}`;
+const HEADER = 'email,bedrag,code,geboortedatum,plaats,voornaam';
+
+describe('GET .../csv and .../selections/{s}/csv', () => {
+  it('streams email plus the export columns formatted by type, decrypted, RFC 4180', async () => {
+    const m = await makeMailing(t, cookie, campaign);
+    const first = await allocate(t, m._id, [ids.get('jan@voorbeeld.nl')!, ids.get('piet@voorbeeld.nl')!], {
+      datasetId,
+    });
+    const second = await allocate(t, m._id, [ids.get('kees@voorbeeld.nl')!], { datasetId });
+    const res = await call('GET', url(m._id, '/csv'));
+    expect(res.statusCode).toBe(200);
+    expect(res.headers['content-type']).toContain('text/csv');
+    expect(res.headers['content-disposition']).toContain('attachment');
+    const byId = [...ids.entries()].sort((a, b) => a[1] - b[1]).map(([e]) => e);
+    const lines: Record<string, string> = {
+      'jan@voorbeeld.nl': 'jan@voorbeeld.nl,12.5,geheim1,17-05-1980,"Den Haag, NL",Jan',
+      'piet@voorbeeld.nl': 'piet@voorbeeld.nl,,geheim2,17-06-1990,"Zeg ""hoi""",Piet',
+      'kees@voorbeeld.nl': 'kees@voorbeeld.nl,-3,,,Utrecht,Kees',
+    };
+    expect(res.body).toBe(`${[HEADER, ...byId.map((e) => lines[e])].join('\r\n')}\r\n`);
+    const sel = await call('GET', url(m._id, `/selections/${second}/csv`));
+    expect(sel.body).toBe(`${HEADER}\r\n${lines['kees@voorbeeld.nl']}\r\n`);
+    const one = await call('GET', url(m._id, `/selections/${first}/csv`));
+    expect(one.body.split('\r\n')).toHaveLength(4);
+    const unknown = await call('GET', url(m._id, '/selections/nee/csv'));
+    expect(unknown.statusCode).toBe(404);
+    expect(unknown.json().message).toBe(MailingMessages.selectionNotFound);
+  });
+
+  it('answers a header only for an empty mailing and 404 for an unknown one', async () => {
+    const m = await makeMailing(t, cookie, campaign);
+    expect((await call('GET', url(m._id, '/csv'))).body).toBe(`${HEADER}\r\n`);
+    const res = await call('GET', url('nee', '/csv'));
+    expect(res.statusCode).toBe(404);
+    expect(res.json().message).toBe(MailingMessages.notFound);
+  });
+});
+
+describe('GET .../testcsv', () => {
+  it('lists the global test person and the test persons of the mailing’s datasets, Definitief only', async () => {
+    await call('POST', '/api/export/columns', { column: 'Achternaam', type: 'string' });
+    const put = await call('PUT', '/api/testperson', {
+      firstName: 'Tess',
+      preposition: 'de',
+      lastName: 'Test',
+      gender: 'F',
+      email: 'tess@lijstwerk.nl',
+    });
+    expect(put.statusCode, put.body).toBe(200);
+    const tp = await call('POST', `/api/datasets/${partnerId}/${datasetId}/testpersons`, {
+      firstName: 'Dirk',
+      lastName: 'Data',
+      email: 'dirk@partner.nl',
+    });
+    expect(tp.statusCode, tp.body).toBe(200);
+    const other = await setupDataset(t);
+    await call('POST', `/api/datasets/${other.partnerId}/${other.datasetId}/testpersons`, {
+      firstName: 'Niet',
+      email: 'niet@elders.nl',
+    });
+    const m = await makeMailing(t, cookie, campaign);
+    await allocate(t, m._id, [ids.get('jan@voorbeeld.nl')!], { datasetId });
+    const draft = await call('GET', url(m._id, '/testcsv'));
+    expect(draft.statusCode).toBe(409);
+    expect(draft.json().message).toBe(MailingMessages.finalOnly);
+    await call('PUT', `/api/campaigns/${campaign}/mailings/${m._id}`, { name: 'x', state: 'final' });
+    const res = await call('GET', url(m._id, '/testcsv'));
+    expect(res.statusCode).toBe(200);
+    expect(res.body).toBe(
+      [
+        'email,Achternaam,bedrag,code,geboortedatum,plaats,voornaam',
+        'tess@lijstwerk.nl,Test,,,,,Tess',
+        'dirk@partner.nl,Data,,,,,Dirk',
+        '',
+      ].join('\r\n'),
+    );
+  });
+});
