@@ -52,8 +52,7 @@ class UploadWatch {
   /** Waits for `next` (the client's next part or bytes) under the idle clock; rejects when stopped. */
   async wait<T>(next: () => Promise<T>): Promise<T> {
     if (this.stopped) throw this.stopped;
-    if (this.timer) this.timer.refresh();
-    else this.timer = setTimeout(() => this.stop(), this.idleMs);
+    this.timer = setTimeout(() => this.stop(), this.idleMs);
     try {
       return await new Promise<T>((resolve, reject) => {
         this.rejectWait = reject;
