@@ -3,6 +3,20 @@ import { lazyScreen } from './shell/lazy-screen';
 
 // Each screen is its own chunk, loaded when its route is first shown: the login page and the
 // shell load none of them (web/bundle.test.ts checks it on the build).
+const BlacklistDomainListPage = lazyScreen(
+  () => import('./features/blacklists/domain-list'),
+  'BlacklistDomainListPage',
+);
+const BlacklistPage = lazyScreen(() => import('./features/blacklists/blacklist-page'), 'BlacklistPage');
+const BlacklistUploadPage = lazyScreen(
+  () => import('./features/blacklists/blacklist-upload-page'),
+  'BlacklistUploadPage',
+);
+const PartnerBlacklistPage = lazyScreen(
+  () => import('./features/blacklists/partner-blacklist-page'),
+  'PartnerBlacklistPage',
+);
+const DnsCheckPage = lazyScreen(() => import('./features/dnscheck/dns-check-page'), 'DnsCheckPage');
 const CampaignFormPage = lazyScreen(() => import('./features/campaigns/campaign-form'), 'CampaignFormPage');
 const CampaignListPage = lazyScreen(() => import('./features/campaigns/campaign-list'), 'CampaignListPage');
 const DatasetFormPage = lazyScreen(() => import('./features/datasets/dataset-form'), 'DatasetFormPage');
@@ -72,6 +86,7 @@ export const appRoutes: { path: string; element: ReactElement }[] = [
   { path: '/partners/:id/contacts', element: <ContactListPage /> },
   { path: '/partners/:id/contacts/new', element: <ContactFormPage /> },
   { path: '/partners/:id/contacts/:contactId/edit', element: <ContactFormPage /> },
+  { path: '/partners/:partnerId/blacklist', element: <PartnerBlacklistPage /> },
   { path: '/partners/:partnerId/datasets', element: <DatasetListPage /> },
   { path: '/partners/:partnerId/datasets/new', element: <DatasetFormPage /> },
   { path: '/partners/:partnerId/datasets/:datasetId/edit', element: <DatasetFormPage /> },
@@ -88,6 +103,10 @@ export const appRoutes: { path: string; element: ReactElement }[] = [
   { path: '/partners/:partnerId/datasets/:datasetId/:mapping/mappings', element: <ValueMappingEditorPage /> },
   { path: '/upload/:partnerId?/:datasetId?', element: <UploadPage /> },
   { path: '/deleteall/:partnerId?/:datasetId?', element: <DeleteAllPage /> },
+  { path: '/blacklist', element: <BlacklistPage /> },
+  { path: '/blacklist/domain', element: <BlacklistDomainListPage /> },
+  { path: '/blacklist/upload', element: <BlacklistUploadPage /> },
+  { path: '/dns-check', element: <DnsCheckPage /> },
   { path: '/valuemapped', element: <ValueMappedListPage /> },
   { path: '/valuemapped/:field', element: <ValueMappedFieldPage /> },
   { path: '/settings', element: <SettingsPage /> },

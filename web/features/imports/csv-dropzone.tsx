@@ -9,7 +9,7 @@ import { showDanger } from '../../lib/alerts';
 const ACCEPT = { 'text/csv': ['.csv'], 'application/vnd.ms-excel': ['.csv'] };
 
 /** The header row of a CSV file, read in the browser (papaparse, first row only); null while reading. */
-function useCsvHeaders(file: File | null): string[] | null {
+export function useCsvHeaders(file: File | null): string[] | null {
   const [headers, setHeaders] = useState<string[] | null>(null);
   useEffect(() => {
     setHeaders(null);
