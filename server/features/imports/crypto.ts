@@ -50,9 +50,19 @@ export function decryptValue(keys: ColumnKeys, stored: string): string {
   return Buffer.concat([decipher.update(data.subarray(28)), decipher.final()]).toString('utf8');
 }
 
-/** Whether a stored value is ciphertext of encryptValue. */
-export function isEncrypted(value: string): boolean {
-  return value.startsWith(CIPHERTEXT_PREFIX);
+/**
+ * The plain value of `stored` when it is ciphertext encryptValue made with these keys; null for any
+ * other string. The prefix alone does not tell (a partner's value may start with it): ciphertext is
+ * what AES-GCM authenticates, which no plain value can be without the key (a forgery succeeds with
+ * probability 2^-128), so a value that fails is a plain value, never an error.
+ */
+export function tryDecryptValue(keys: ColumnKeys, stored: string): string | null {
+  if (!stored.startsWith(CIPHERTEXT_PREFIX)) return null;
+  try {
+    return decryptValue(keys, stored);
+  } catch {
+    return null;
+  }
 }
 
 /** The blind index of a value: HMAC-SHA256 (hex), so equal values can be matched without decrypting. */

@@ -12,6 +12,8 @@ import {
   uploadFile,
   waitForTask,
 } from '../../test/imports';
+import { tryDecryptValue } from './crypto';
+import { saveDatasetMappings } from './mapping.queries';
 
 // Messy partner files (docs/decisions.md, "CSV as partner files are") imported through the HTTP
 // API on both ways a file is stored: a first import's direct pass, and the general path (a mapping
@@ -206,6 +208,46 @@ describe('a re-import with the columns in another order', () => {
       const task = await waitForTask(t, cookie, res.json().task._id);
       expect(task.result).toEqual({ read: 2, saved: 0, skipped: 0, deleted: 0, unchanged: 2 });
     }
+  });
+});
+
+describe('values that start like ciphertext', () => {
+  it('stay plain values through remaps, encryption and the download', async () => {
+    const fake = `enc:v1:${Buffer.alloc(40, 7).toString('base64')}`;
+    const s = await setupDataset(t, DIRECT);
+    const file = `email;naam;notitie\na@x.nl;enc:v1:;${fake}\nb@x.nl;enc:v1:abc;x\n`;
+    expect(await importFile(t, cookie, s, file)).toMatchObject({ saved: 2 });
+    const remap = async () => {
+      const res = await t.app.inject({
+        method: 'POST',
+        url: `/api/datasets/${s.partnerId}/${s.datasetId}/remap`,
+        headers: { cookie },
+      });
+      expect(res.statusCode, res.body).toBe(200);
+      const task = await waitForTask(t, cookie, res.json().task._id);
+      expect(task.state, task.error).toBe('done');
+      return task.result;
+    };
+    expect(await remap()).toMatchObject({ read: 2, saved: 0, unchanged: 2 });
+    // The column becomes encrypted: its plain values, prefix or not, are encrypted by the remap.
+    await saveDatasetMappings(t.database.db, s.datasetId, [
+      col('naam', 'firstName', { encrypted: true }),
+      col('notitie', 'note'),
+    ]);
+    expect(await remap()).toMatchObject({ read: 2, saved: 2 });
+    const rows = await recordsOf(t, s.datasetId);
+    expect(rows.map((r) => tryDecryptValue(t.ctx.columnKeys(), r.raw.naam))).toEqual([
+      'enc:v1:',
+      'enc:v1:abc',
+    ]);
+    expect(rows.map((r) => r.attrs.note)).toEqual([fake, 'x']);
+    expect(await remap()).toMatchObject({ read: 2, saved: 0, unchanged: 2 });
+    const csv = await t.app.inject({
+      method: 'GET',
+      url: `/api/datasets/${s.partnerId}/${s.datasetId}/csv`,
+      headers: { cookie },
+    });
+    expect(csv.body).toBe(`email,naam,notitie\r\na@x.nl,enc:v1:,${fake}\r\nb@x.nl,enc:v1:abc,x\r\n`);
   });
 });
 

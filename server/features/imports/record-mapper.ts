@@ -3,14 +3,7 @@ import { EMAIL_MAX_LENGTH } from '../../../common/email';
 import { createColumnMapper, createExcludeTest } from '../../../common/mapping-rules';
 import type { ColumnMapping, MappingEntry } from '../../../common/mappings';
 import { copyValue } from './copy-text';
-import {
-  blindIndex,
-  blindIndexKey,
-  type ColumnKeys,
-  decryptValue,
-  encryptValue,
-  isEncrypted,
-} from './crypto';
+import { blindIndex, blindIndexKey, type ColumnKeys, encryptValue, tryDecryptValue } from './crypto';
 
 // What SQL can take for a valid e-mail on a first import's direct path (first-import.service.ts):
 // after trimming spaces, ASCII in a simpler pattern than isValidEmail's (common/email.ts) that only
@@ -300,15 +293,15 @@ export class RawEncoder {
       const v = values[source];
       if (v === null || v === undefined) continue;
       const was = stored?.[source];
-      if (was !== null && was !== undefined && isEncrypted(was)) continue;
+      if (was !== null && was !== undefined && tryDecryptValue(this.keys, was) !== null) continue;
       json += `,${key}:${quote(encryptValue(this.keys, v))},${blindKey}:"${blindIndex(this.keys, v)}"`;
     }
     return json === '' ? null : `{${json.slice(1)}}`;
   }
 }
 
-/** A stored raw value as the mapping sees it: ciphertext decrypted. */
+/** A stored raw value as the mapping sees it: ciphertext decrypted, any other value as it is. */
 export function plainValue(keys: ColumnKeys, value: string | null | undefined): string | null {
   if (value === null || value === undefined) return null;
-  return isEncrypted(value) ? decryptValue(keys, value) : value;
+  return tryDecryptValue(keys, value) ?? value;
 }
