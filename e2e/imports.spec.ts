@@ -1,5 +1,6 @@
 import fs from 'node:fs/promises';
 import { expect, type Page, test } from '@playwright/test';
+import { MappingMessages } from '../common/mappings';
 import { expectAlert } from './support/alerts';
 import { loginAsAdmin, unique } from './support/session';
 
@@ -95,6 +96,10 @@ test('imports: upload, column and value mapping, remap, download, value-mapped o
   await page.getByLabel('Uitsluiten naam').fill('/(/');
   await page.getByRole('button', { name: 'Opslaan' }).click();
   await expectAlert(page, 'danger', 'Failed to save mappings', 'Ongeldige reguliere expressie');
+  // A backreference cannot run in linear time (RE2): refused with the same rule as the server's.
+  await page.getByLabel('Uitsluiten naam').fill('/(a)\\1/');
+  await page.getByRole('button', { name: 'Opslaan' }).click();
+  await expect(page.getByText(MappingMessages.excludeUnsupported).first()).toBeVisible();
   await page.getByLabel('Uitsluiten naam').fill('');
 
   // An extra mapping gives every record a fixed value.
