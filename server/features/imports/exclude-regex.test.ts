@@ -2,7 +2,14 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { MappingMessages } from '../../../common/mappings';
 import { createTestApp, type TestApp } from '../../test/app';
 import { makeSession } from '../../test/factories';
-import { columnMapping as col, importFile, recordsOf, setupDataset } from '../../test/imports';
+import {
+  columnMapping as col,
+  importFile,
+  recordsOf,
+  setupDataset,
+  uploadFile,
+  waitForTask,
+} from '../../test/imports';
 
 // Exclude filters are regular expressions from users: they run in linear time (RE2) during an
 // import, and what RE2 cannot run is refused when the mapping is saved.
@@ -42,5 +49,21 @@ describe('exclude filters as regular expressions', () => {
       expect(res.statusCode, exclude).toBe(400);
       expect(res.json().message).toBe(MappingMessages.excludeUnsupported);
     }
+  });
+
+  it('fails the import of a filter stored before RE2 that RE2 refuses, naming the column and the reason', async () => {
+    // Saved directly, as an older version of the app could (its check accepted backreferences).
+    const s = await setupDataset(t, [col('code', 'code', { exclude: '/(ab)\\1/' })]);
+    const res = await uploadFile(t, cookie, s, 'email,code\na@re.nl,abab\n');
+    expect(res.statusCode, res.body).toBe(200);
+    const task = await waitForTask(t, cookie, res.json().task._id);
+    expect(task).toMatchObject({
+      state: 'failed',
+      error: `Uitsluiten code: ${MappingMessages.excludeUnsupported}`,
+    });
+    const staging = await t.database.pool.query(`SELECT 1 FROM pg_tables WHERE tablename = $1`, [
+      `stg_${task._id}`,
+    ]);
+    expect(staging.rowCount).toBe(0);
   });
 });

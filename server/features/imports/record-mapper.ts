@@ -2,6 +2,7 @@ import { compileDateFormat, createDateParser } from '../../../common/date-format
 import { EMAIL_MAX_LENGTH } from '../../../common/email';
 import { createColumnMapper, createExcludeTest } from '../../../common/mapping-rules';
 import type { ColumnMapping, MappingEntry } from '../../../common/mappings';
+import { HttpError } from '../../lib/http-errors';
 import { copyValue } from './copy-text';
 import { blindIndex, blindIndexKey, type ColumnKeys, encryptValue, tryDecryptValue } from './crypto';
 
@@ -121,6 +122,16 @@ class EntryCache {
   }
 }
 
+// A filter saved before regular expressions ran on RE2 may be one RE2 refuses: the import fails
+// with the column and the reason (the task shows it) until the mapping is saved again.
+function excludeTestOf(entry: ColumnMapping): (value: string | null | undefined) => boolean {
+  try {
+    return createExcludeTest(entry.exclude);
+  } catch (err) {
+    throw new HttpError(400, `Uitsluiten ${entry.field}: ${(err as Error).message}`);
+  }
+}
+
 /**
  * A dataset's mapping compiled for one pass over rows whose values come in the order of `fields`
  * (a file's headers on import, the mapped fields of stored raw columns on remap). The JavaScript
@@ -152,7 +163,7 @@ export class RecordMapper {
       if (source === undefined) continue;
       // Stored values of encrypted columns are ciphertext of the file value: their filter applies on import only.
       if (entry.exclude && !(entry.encrypted && options.remap))
-        this.excludes.push({ source, test: createExcludeTest(entry.exclude) });
+        this.excludes.push({ source, test: excludeTestOf(entry) });
       const apply = createColumnMapper(entry as ColumnMapping, cachedDateParser);
       byKey.set(entry.mapped, {
         key: entry.mapped,
