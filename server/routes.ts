@@ -14,8 +14,10 @@ import { mappingRoutes } from './features/imports/mapping.routes';
 import { interestTypeRoutes } from './features/interesttypes/interest-type.routes';
 import { labelRoutes } from './features/labels/label.routes';
 import { mailingRoutes } from './features/mailings/mailing.routes';
+import { resultsRoutes } from './features/mailings/results.routes';
 import { mailingActionRoutes } from './features/mailings/mailing-actions.routes';
 import { partnerRoutes } from './features/partners/partner.routes';
+import { selectionRoutes } from './features/selections/selection.routes';
 import { settingsRoutes } from './features/settings/settings.routes';
 import { shellRoutes } from './features/shell/shell.routes';
 import { taskRoutes } from './features/tasks/task.routes';
@@ -42,7 +44,9 @@ export function apiRoutes(ctx: AppContext): FastifyPluginAsyncZod[] {
     testPersonRoutes(ctx),
     mailingRoutes(ctx),
     mailingActionRoutes(ctx),
+    resultsRoutes(ctx),
     blacklistRoutes(ctx),
     dnsCheckRoutes(ctx),
+    selectionRoutes(ctx),
   ];
 }

@@ -11,16 +11,22 @@ import { listOrphanStagingTables } from '../features/imports/import.queries';
 import { runImport } from '../features/imports/import.service';
 import { dropDeadDetachedPartitions, dropOrphanPartitions } from '../features/imports/records.queries';
 import { runRemap } from '../features/imports/remap.service';
+import { runMailingResults } from '../features/mailings/results.service';
+import { runSelectionQuery } from '../features/selections/selection.service';
+import { runLineFile } from '../features/selections/selection-file.service';
 
 /** Registers the task types of every feature with the runner; a feature with tasks adds its line here. */
 export function registerTaskHandlers(ctx: AppContext): void {
   ctx.tasks.register('import', (task, tctx) => runImport(ctx, task, tctx));
   ctx.tasks.register('remap', (task, tctx) => runRemap(ctx, task, tctx));
   ctx.tasks.register('deleteall', (task, tctx) => runDeleteAll(ctx, task, tctx));
+  ctx.tasks.register('mailing-results', (task, tctx) => runMailingResults(ctx, task, tctx));
   ctx.tasks.register('blacklist-email', (task, tctx) => runEmailBlacklistImport(ctx, task, tctx));
   ctx.tasks.register('blacklist-domain', (task, tctx) => runDomainBlacklistImport(ctx, task, tctx));
   ctx.tasks.register('partner-blacklist', (task, tctx) => runPartnerBlacklistImport(ctx, task, tctx));
   ctx.tasks.register('dns-check', (task, tctx) => runDnsCheck(ctx, task, tctx));
+  ctx.tasks.register('selection-query', (task, tctx) => runSelectionQuery(ctx, task, tctx));
+  ctx.tasks.register('selection-file', (task, tctx) => runLineFile(ctx, task, tctx));
   // Staging tables of uploads whose process died are dropped once their task is failed.
   ctx.tasks.onReap(async () => {
     for (const table of await listOrphanStagingTables(ctx.db)) await dropStaging(ctx.database.pool, table);

@@ -1,4 +1,5 @@
 import { type SQL, sql } from 'drizzle-orm';
+import { normalizeDomain } from '../../../common/blacklists';
 import { resolveDateBound } from '../../../common/date-math';
 import { normalizeEmail } from '../../../common/email';
 import type { FileLeaf, QueryNode } from '../../../common/query-tree';
@@ -121,7 +122,7 @@ function compileLeaf(node: QueryNode, ctx: CompileContext): SQL {
   if ('contains' in node) {
     if ('os' in node.contains) return sql`a.os && ${pgTextArray(node.contains.os)}::text[]`;
     if ('domain' in node.contains) {
-      return sql`a.domain = ANY(${pgTextArray(node.contains.domain.map((d) => normalizeDomain(d)))}::text[])`;
+      return sql`a.domain = ANY(${pgTextArray(node.contains.domain.map((d) => normalizeDomain(d) ?? trimValue(d).toLowerCase()))}::text[])`;
     }
     return sql`a.email = ANY(${pgTextArray(node.contains.id.map((e) => normalizeEmail(e) ?? e))}::text[])`;
   }
@@ -139,14 +140,6 @@ function compileLeaf(node: QueryNode, ctx: CompileContext): SQL {
   if (!ctx.fileRows) throw badRequest(`Het bestand van regel ${file.id} is niet gevonden`);
   const inFile = ctx.fileRows(file.id, file.fields);
   return 'intersect' in node ? inFile : sql`(NOT ${inFile})`;
-}
-
-/** A domain as the blacklist and addresses store it: lower-case, no leading '@' or 'www.'. */
-export function normalizeDomain(domain: string): string {
-  return trimValue(domain)
-    .toLowerCase()
-    .replace(/^@/, '')
-    .replace(/^www\./, '');
 }
 
 // Collations whose lower() folds case like JavaScript's toLowerCase, best first: ICU's root

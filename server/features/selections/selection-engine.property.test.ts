@@ -51,9 +51,11 @@ describe('selection engine against an independent evaluator', () => {
     it(`world ${seed}: counts and allocations equal the evaluator's`, { timeout: 300_000 }, async () => {
       const world = makeWorld(seed);
       // Each world alone in the database (the dataset delete empties its records' partition).
-      await t.database.db.execute(sql.raw(`DELETE FROM mailings; DELETE FROM campaigns; DELETE FROM datasets;
+      await t.database.db.execute(
+        sql.raw(`DELETE FROM mailings; DELETE FROM campaigns; DELETE FROM datasets;
         DELETE FROM partners; DELETE FROM addresses; DELETE FROM blacklist_emails; DELETE FROM blacklist_domains;
-        DELETE FROM partner_blacklist`));
+        DELETE FROM partner_blacklist`),
+      );
       await insertWorld(t.database.db, world);
       let nonEmpty = 0;
       let allocations = 0;

@@ -1,0 +1,138 @@
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import { LineFileMessages, LineMappingsSchema, SelectionMessages } from '../../../common/selections';
+import type { AppContext } from '../../context';
+import { badRequest, HttpError, notFound } from '../../lib/http-errors';
+import type { TaskContext } from '../../tasks/worker';
+import { normalizePass } from '../blacklists/blacklist-pass';
+import { dropStaging } from '../imports/csv-staging';
+import { receiveUpload } from '../imports/upload';
+import { requireMailing } from '../mailings/mailing.service';
+import type { TaskRow } from '../tasks/task.queries';
+import { getSelection } from './selection.queries';
+import { normalizeFileValue } from './selection-file.queries';
+import type { SelectionFileColumn } from './selection-file.table';
+
+/** What a line-file task gets: where the file is staged and how its columns are matched. */
+interface LineFilePayload {
+  selectionId: string;
+  lineId: string;
+  name: string;
+  staging: string;
+  /** The matched columns, each with its 0-based index into the staging table's c1..cN. */
+  columns: (SelectionFileColumn & { index: number })[];
+}
+
+/**
+ * Receives a Bestandsmatch / Bestand uitsluiten file (POST .../selections/{id}/{lineId}/csv:
+ * multipart file and mappings JSON) and queues the task that stores its rows for the line.
+ * 404 unknown mailing or selection; 400 for a mapping the rules refuse. Returns the task.
+ */
+export async function receiveLineFile(
+  ctx: AppContext,
+  request: FastifyRequest,
+  reply: FastifyReply,
+  params: { campaignId: string; mailingId: string; selectionId: string; lineId: string },
+): Promise<TaskRow> {
+  await requireMailing(ctx.db, params.campaignId, params.mailingId);
+  if (!(await getSelection(ctx.db, params.mailingId, params.selectionId)))
+    throw notFound(SelectionMessages.notFound);
+  const encrypted = new Set(
+    (
+      (
+        await ctx.database.pool.query(`SELECT DISTINCT m->>'mapped' AS name
+          FROM dataset_mappings dm, jsonb_array_elements(dm.mappings) m WHERE (m->>'encrypted')::boolean`)
+      ).rows as { name: string }[]
+    ).map((r) => r.name),
+  );
+  return receiveUpload(
+    ctx,
+    request,
+    reply,
+    { type: 'selection-file', partnerId: null, datasetName: null },
+    async (staged, fields) => {
+      let raw: unknown;
+      try {
+        raw = JSON.parse(fields.mappings ?? '[]');
+      } catch {
+        throw badRequest(LineFileMessages.mappingsInvalid);
+      }
+      const parsed = LineMappingsSchema.safeParse(raw);
+      if (!parsed.success) {
+        const messages = [...new Set(parsed.error.issues.map((i) => i.message))];
+        throw new HttpError(400, messages.join('\n'), messages);
+      }
+      const lower = staged.headers.map((h) => h.trim().toLowerCase());
+      const columns = parsed.data.map((m) => {
+        const index = lower.indexOf(m.field.trim().toLowerCase());
+        if (index < 0) throw badRequest(LineFileMessages.columnUnknown(m.field));
+        if ('generated' in m) {
+          return {
+            field: m.field,
+            name: m.generated,
+            base: m.base,
+            basePartner: m.basePartner ?? undefined,
+            index,
+          };
+        }
+        if (encrypted.has(m.mapped)) throw badRequest(LineFileMessages.encrypted(m.mapped));
+        return { field: m.field, name: m.mapped, mapped: m.mapped, index };
+      });
+      const payload: LineFilePayload = {
+        selectionId: params.selectionId,
+        lineId: params.lineId,
+        name: staged.task.file ?? 'bestand.csv',
+        staging: staged.table,
+        columns,
+      };
+      return payload as unknown as Record<string, unknown>;
+    },
+  );
+}
+
+/**
+ * The selection-file task: replaces the line's stored file by the staged one, its values
+ * normalised per column (normalizeFileValue), distinct rows only, rows without any value left out.
+ * Returns the counters read and saved.
+ */
+export async function runLineFile(
+  ctx: AppContext,
+  task: TaskRow,
+  tctx: TaskContext,
+): Promise<{ read: number; saved: number }> {
+  const p = task.payload as unknown as LineFilePayload;
+  const client = await ctx.database.pool.connect();
+  try {
+    await tctx.progress(5, 'saving');
+    await client.query('BEGIN');
+    const cols = p.columns.map((_, i) => `v${i} text`).join(', ');
+    await client.query(`CREATE TEMPORARY TABLE line_rows (${cols}) ON COMMIT DROP`);
+    const select = `SELECT ${p.columns.map((c) => `c${c.index + 1}`).join(', ')} FROM ${p.staging}`;
+    const { read } = await normalizePass(ctx.database.pool, client, select, 'line_rows', (fields) => {
+      const values = p.columns.map((c, i) => normalizeFileValue(c, fields[i]));
+      return values.every((v) => v === null || v === '') ? null : values;
+    });
+    await tctx.progress(70, 'saving');
+    await client.query('DELETE FROM selection_file_rows WHERE selection_id = $1 AND line_id = $2', [
+      p.selectionId,
+      p.lineId,
+    ]);
+    await client.query(
+      `INSERT INTO selection_files (selection_id, line_id, name, columns) VALUES ($1, $2, $3, $4)
+       ON CONFLICT (selection_id, line_id) DO UPDATE SET name = excluded.name, columns = excluded.columns, created_at = now()`,
+      [p.selectionId, p.lineId, p.name, JSON.stringify(p.columns.map(({ index: _index, ...c }) => c))],
+    );
+    const inserted = await client.query(
+      `INSERT INTO selection_file_rows (selection_id, line_id, vals)
+       SELECT DISTINCT $1::text, $2::text, ARRAY[${p.columns.map((_, i) => `v${i}`).join(', ')}]::text[] FROM line_rows`,
+      [p.selectionId, p.lineId],
+    );
+    await client.query('COMMIT');
+    return { read, saved: inserted.rowCount ?? 0 };
+  } catch (err) {
+    await client.query('ROLLBACK').catch(() => {});
+    throw err;
+  } finally {
+    client.release();
+    await dropStaging(ctx.database.pool, p.staging).catch(() => {});
+  }
+}

@@ -1,0 +1,169 @@
+import { and, desc, eq, sql } from 'drizzle-orm';
+import { participationFactorOn } from '../../../common/dataset-rates';
+import { CATEGORIES } from '../../../common/extra-inzet';
+import type { ResultRow, Selection, SelectionInput } from '../../../common/selections';
+import type { DbOrTx } from '../../db/client';
+import { newId } from '../../lib/ids';
+import { pgTextArray } from '../../lib/pg-array';
+import { selections } from '../mailings/mailing.table';
+import type { DatasetCounts } from './selection-run';
+
+export type SelectionRow = typeof selections.$inferSelect;
+
+/** Presents a selection as API JSON (spec 001 §3): `_id`, date as ISO, the settings as sent. */
+export function presentSelection(row: SelectionRow): Selection {
+  return {
+    _id: row.id,
+    campaign: row.campaignId,
+    mailing: row.mailingId,
+    date: row.createdAt.toISOString(),
+    recordCount: row.recordCount,
+    description: row.description,
+    query: row.query,
+    preDefined: row.preDefined,
+    useBlacklist: row.useBlacklist,
+    activeDatasetsOnly: row.activeDatasetsOnly,
+    useCampaignLabel: row.useCampaignLabel,
+    useDate: row.useDate,
+    pressure: { age: row.pressureAge },
+    useDatasetsFrom: row.useDatasetsFrom as Selection['useDatasetsFrom'],
+  };
+}
+
+/** The selections of a mailing, newest first. */
+export function listSelections(db: DbOrTx, mailingId: string): Promise<SelectionRow[]> {
+  return db
+    .select()
+    .from(selections)
+    .where(eq(selections.mailingId, mailingId))
+    .orderBy(desc(selections.createdAt), desc(selections.id));
+}
+
+/** One selection of a mailing; undefined when absent. */
+export async function getSelection(
+  db: DbOrTx,
+  mailingId: string,
+  id: string,
+): Promise<SelectionRow | undefined> {
+  const [row] = await db
+    .select()
+    .from(selections)
+    .where(and(eq(selections.id, id), eq(selections.mailingId, mailingId)));
+  return row;
+}
+
+const columnsOf = (v: Partial<SelectionInput>) => ({
+  ...(v.query !== undefined ? { query: v.query } : {}),
+  ...(v.description !== undefined ? { description: v.description } : {}),
+  ...(v.useBlacklist !== undefined ? { useBlacklist: v.useBlacklist } : {}),
+  ...(v.activeDatasetsOnly !== undefined ? { activeDatasetsOnly: v.activeDatasetsOnly } : {}),
+  ...(v.useCampaignLabel !== undefined ? { useCampaignLabel: v.useCampaignLabel } : {}),
+  ...(v.useDate !== undefined ? { useDate: v.useDate } : {}),
+  ...(v.pressure !== undefined ? { pressureAge: v.pressure.age } : {}),
+  ...(v.preDefined !== undefined ? { preDefined: v.preDefined } : {}),
+  ...(v.useDatasetsFrom !== undefined ? { useDatasetsFrom: v.useDatasetsFrom } : {}),
+});
+
+/** Inserts a selection of a mailing with a new id and seed; returns the row. */
+export async function insertSelection(
+  db: DbOrTx,
+  campaignId: string,
+  mailingId: string,
+  values: SelectionInput,
+): Promise<SelectionRow> {
+  const [row] = await db
+    .insert(selections)
+    .values({ id: newId(), campaignId, mailingId, ...columnsOf(values) })
+    .returning();
+  return row;
+}
+
+/** Updates the given fields of a selection; returns the row. */
+export async function updateSelection(
+  db: DbOrTx,
+  id: string,
+  values: Partial<SelectionInput>,
+): Promise<SelectionRow> {
+  const set = columnsOf(values);
+  if (Object.keys(set).length === 0) {
+    const [row] = await db.select().from(selections).where(eq(selections.id, id));
+    return row;
+  }
+  const [row] = await db.update(selections).set(set).where(eq(selections.id, id)).returning();
+  return row;
+}
+
+/** Deletes a selection (its allocated addresses go with it, by the foreign key). */
+export async function deleteSelectionRow(db: DbOrTx, id: string): Promise<void> {
+  await db.delete(selections).where(eq(selections.id, id));
+}
+
+/** The predefined selections with their mailing and campaign names, newest first. */
+export async function listPredefined(db: DbOrTx) {
+  const { rows } = await db.execute(sql`
+    SELECT s.id, s.query, s.description, m.id AS mailing_id, m.name AS mailing_name,
+           c.id AS campaign_id, c.name AS campaign_name
+    FROM selections s JOIN mailings m ON m.id = s.mailing_id JOIN campaigns c ON c.id = s.campaign_id
+    WHERE s.pre_defined ORDER BY s.created_at DESC, s.id`);
+  return rows as {
+    id: string;
+    query: unknown;
+    description: string;
+    mailing_id: string;
+    mailing_name: string;
+    campaign_id: string;
+    campaign_name: string;
+  }[];
+}
+
+/**
+ * The result rows of a run (spec 001 §3/§4): first what the mailing holds (saved, sort −1), then
+ * each dataset with candidates by its sort, with its name, sort and the participation factor valid
+ * on the planned send day.
+ */
+export async function resultRows(
+  db: DbOrTx,
+  saved: DatasetCounts[],
+  found: DatasetCounts[],
+  sendDay: string,
+): Promise<ResultRow[]> {
+  const ids = [...new Set([...saved, ...found].map((c) => c.datasetId))];
+  if (ids.length === 0) return [];
+  const { rows } = await db.execute(sql`
+    SELECT d.id, d.name, d.sort,
+      coalesce((SELECT json_agg(json_build_object('start', p.start, 'end', p."end", 'factor', p.factor))
+        FROM dataset_participations p WHERE p.dataset_id = d.id), '[]') AS participation
+    FROM datasets d WHERE d.id = ANY(${pgTextArray(ids)}::text[])`);
+  const info = new Map(
+    (
+      rows as {
+        id: string;
+        name: string;
+        sort: number;
+        participation: { start: string; end: string; factor: string }[];
+      }[]
+    ).map((r) => [r.id, r]),
+  );
+  const row = (c: DatasetCounts, isSaved: boolean): ResultRow => {
+    const d = info.get(c.datasetId);
+    const factor = participationFactorOn(
+      (d?.participation ?? []).map((p) => ({ ...p, factor: Number(p.factor) })),
+      sendDay,
+    );
+    const total = CATEGORIES.reduce((n, k) => n + c[k], 0);
+    return {
+      dataset: { id: c.datasetId, name: d?.name ?? c.datasetId, factor, sort: d?.sort ?? 0 },
+      saved: isSaved,
+      sort: isSaved ? -1 : (d?.sort ?? 0),
+      new: c.new,
+      notOpenedOrClicked: c.notOpenedOrClicked,
+      opens: c.opens,
+      clicks: c.clicks,
+      total,
+    };
+  };
+  const bySort = (a: ResultRow, b: ResultRow) =>
+    a.dataset.sort - b.dataset.sort ||
+    (a.dataset.id < b.dataset.id ? -1 : a.dataset.id > b.dataset.id ? 1 : 0);
+  return [...saved.map((c) => row(c, true)).sort(bySort), ...found.map((c) => row(c, false)).sort(bySort)];
+}

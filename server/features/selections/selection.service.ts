@@ -1,0 +1,215 @@
+import { type SQL, sql } from 'drizzle-orm';
+import type { Category } from '../../../common/extra-inzet';
+import { businessDay, defaultPressureDate } from '../../../common/pressure-date';
+import { fileLeaves, type QueryNode, QueryTreeSchema, renderQuery } from '../../../common/query-tree';
+import {
+  type QueryRun,
+  type ResultRow,
+  type SelectionInput,
+  SelectionMessages,
+  type SelectionUpdate,
+} from '../../../common/selections';
+import type { AppContext } from '../../context';
+import type { Db, DbOrTx } from '../../db/client';
+import { badRequest, conflict, notFound } from '../../lib/http-errors';
+import type { TaskContext } from '../../tasks/worker';
+import { getCampaign } from '../campaigns/campaign.queries';
+import type { MailingRow } from '../mailings/mailing.queries';
+import { refreshRecordCounts } from '../mailings/mailing.queries';
+import { requireDraft, requireMailing } from '../mailings/mailing.service';
+import { getMinMailings } from '../settings/settings.queries';
+import type { TaskRow } from '../tasks/task.queries';
+import { type CompileContext, caseCollation, compileQuery } from './compile';
+import {
+  deleteSelectionRow,
+  getSelection,
+  insertSelection,
+  resultRows,
+  type SelectionRow,
+  updateSelection,
+} from './selection.queries';
+import { fileRowsSql, loadSelectionFiles } from './selection-file.queries';
+import {
+  allocateCandidates,
+  countCandidates,
+  countMailingAddresses,
+  type Quota,
+  type RunSettings,
+} from './selection-run';
+
+/** Loads a selection of a mailing; throws 404 when absent. */
+async function requireSelection(db: DbOrTx, mailingId: string, id: string): Promise<SelectionRow> {
+  const row = await getSelection(db, mailingId, id);
+  if (!row) throw notFound(SelectionMessages.notFound);
+  return row;
+}
+
+/** Creates a selection of a draft mailing (404 unknown, 409 not a draft); returns it. */
+export function createSelection(
+  ctx: AppContext,
+  campaignId: string,
+  mailingId: string,
+  input: SelectionInput,
+) {
+  return ctx.db.transaction(async (tx) => {
+    await requireDraft(tx, campaignId, mailingId);
+    return insertSelection(tx, campaignId, mailingId, input);
+  });
+}
+
+/**
+ * Saves a selection: only {preDefined} may change once the mailing left Concept (spec 001 §2:
+ * edit for drafts only, the predefined toggle always); 409 otherwise. Returns the row.
+ */
+export function saveSelection(
+  ctx: AppContext,
+  campaignId: string,
+  mailingId: string,
+  id: string,
+  update: SelectionUpdate,
+) {
+  return ctx.db.transaction(async (tx) => {
+    const mailing = await requireMailing(tx, campaignId, mailingId);
+    await requireSelection(tx, mailingId, id);
+    const onlyPredefined = Object.entries(update).every(([k, v]) => k === 'preDefined' || v === undefined);
+    if (!onlyPredefined && mailing.state !== 'draft') throw conflict(SelectionMessages.draftOnly);
+    return updateSelection(tx, id, update);
+  });
+}
+
+/** Deletes a selection of a draft mailing with the addresses it allocated; refreshes the counts. */
+export function deleteSelection(ctx: AppContext, campaignId: string, mailingId: string, id: string) {
+  return ctx.db.transaction(async (tx) => {
+    await requireDraft(tx, campaignId, mailingId);
+    await requireSelection(tx, mailingId, id);
+    await deleteSelectionRow(tx, id);
+    await refreshRecordCounts(tx, mailingId);
+  });
+}
+
+/** The run settings of a selection of a mailing (spec 001 §9: the pressure date defaults to the Monday after the send). */
+export async function runSettingsOf(
+  db: DbOrTx,
+  selection: SelectionRow,
+  mailing: MailingRow,
+): Promise<RunSettings> {
+  const campaign = await getCampaign(db, mailing.campaignId);
+  return {
+    mailingId: mailing.id,
+    campaignType: campaign?.type ?? null,
+    useBlacklist: selection.useBlacklist,
+    activeDatasetsOnly: selection.activeDatasetsOnly,
+    useCampaignLabel: selection.useCampaignLabel,
+    useDate: selection.useDate,
+    pressureAge: selection.pressureAge ?? defaultPressureDate(businessDay(mailing.plannedSend)),
+    useDatasetsFrom: selection.useDatasetsFrom as RunSettings['useDatasetsFrom'],
+    minMailings: await getMinMailings(db as Db),
+  };
+}
+
+/** The attributes some dataset's mapping stores encrypted (matched by blind index, never by wildcard or range). */
+async function encryptedAttributes(db: DbOrTx): Promise<Set<string>> {
+  const { rows } = await db.execute(sql`SELECT DISTINCT m->>'mapped' AS name
+    FROM dataset_mappings dm, jsonb_array_elements(dm.mappings) m WHERE (m->>'encrypted')::boolean`);
+  return new Set((rows as { name: string }[]).map((r) => r.name));
+}
+
+/** Compiles a selection's stored query with everything the compiler reads from the database. */
+export async function compileSelection(ctx: AppContext, db: DbOrTx, selection: SelectionRow): Promise<SQL> {
+  const tree = QueryTreeSchema.parse(selection.query) as QueryNode;
+  const files = await loadSelectionFiles(db, selection.id);
+  const compileCtx: CompileContext = {
+    keys: ctx.columnKeys,
+    encrypted: await encryptedAttributes(db),
+    collation: await caseCollation(ctx.db),
+    now: new Date(),
+    fileRows: (lineId, fields) => fileRowsSql(files, selection.id, lineId, fields, compileCtx),
+  };
+  return compileQuery(tree, compileCtx);
+}
+
+/**
+ * Allocates a saved table to the mailing (DESIGN §6): per dataset and category exactly the counts
+ * asked, in one transaction that locks the mailing (two saves of one mailing run one after the
+ * other; the primary key keeps an address once anyway); the record counts follow in the same
+ * transaction. 404/409 for an unknown or non-draft mailing, 400 when a cell asks more than it has.
+ */
+export async function allocateTable(
+  ctx: AppContext,
+  campaignId: string,
+  mailingId: string,
+  selectionId: string,
+  table: QueryRun['table'],
+): Promise<number> {
+  return ctx.db.transaction(async (tx) => {
+    const mailing = await requireDraft(tx, campaignId, mailingId);
+    const selection = await requireSelection(tx, mailingId, selectionId);
+    const quotas: Quota[] = table.flatMap((row) =>
+      (['new', 'notOpenedOrClicked', 'opens', 'clicks'] as Category[]).map((category) => ({
+        datasetId: row.dataset,
+        category,
+        n: row[category],
+      })),
+    );
+    const where = await compileSelection(ctx, tx, selection);
+    const n = await allocateCandidates(
+      tx,
+      where,
+      await runSettingsOf(tx, selection, mailing),
+      selectionId,
+      selection.seed,
+      quotas,
+    );
+    await refreshRecordCounts(tx, mailingId);
+    return n;
+  });
+}
+
+/**
+ * Starts a run of the selection's query (GET/POST .../query): after allocating a table when one
+ * is given, queues the count task. Returns the task and the query's Solr-style text.
+ */
+export async function startQuery(
+  ctx: AppContext,
+  campaignId: string,
+  mailingId: string,
+  selectionId: string,
+  username: string,
+  table: QueryRun['table'] = [],
+) {
+  if (table.length > 0) {
+    await allocateTable(ctx, campaignId, mailingId, selectionId, table);
+  } else {
+    await requireMailing(ctx.db, campaignId, mailingId);
+  }
+  const selection = await requireSelection(ctx.db, mailingId, selectionId);
+  const tree = QueryTreeSchema.parse(selection.query) as QueryNode;
+  for (const file of fileLeaves(tree)) {
+    if (!(await loadSelectionFiles(ctx.db, selection.id)).has(file.id))
+      throw badRequest(SelectionMessages.lineUnknown);
+  }
+  const task = await ctx.tasks.enqueue({
+    type: 'selection-query',
+    username,
+    payload: { campaignId, mailingId, selectionId },
+  });
+  return { task, query: renderQuery(tree) };
+}
+
+/** The selection-query task: counts the candidates and what the mailing holds; returns the result rows. */
+export async function runSelectionQuery(
+  ctx: AppContext,
+  task: TaskRow,
+  tctx: TaskContext,
+): Promise<ResultRow[]> {
+  const { campaignId, mailingId, selectionId } = task.payload as Record<string, string>;
+  await tctx.progress(5, 'executing');
+  const mailing = await requireMailing(ctx.db, campaignId, mailingId);
+  const selection = await requireSelection(ctx.db, mailingId, selectionId);
+  const where = await compileSelection(ctx, ctx.db, selection);
+  const settings = await runSettingsOf(ctx.db, selection, mailing);
+  const found = await countCandidates(ctx.db, where, settings);
+  await tctx.progress(90, 'executing');
+  const saved = await countMailingAddresses(ctx.db, mailingId);
+  return resultRows(ctx.db, saved, found, businessDay(mailing.plannedSend));
+}
