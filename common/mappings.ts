@@ -41,8 +41,8 @@ const mappedName = z
   .max(100)
   .regex(ATTRIBUTE_NAME, MappingMessages.mappedPattern);
 
-/** A column mapping: a file column onto a global attribute, with the options of spec 000 §9. */
-export const ColumnMappingSchema = z.object({
+// The options of a column mapping but its exclude filter.
+const columnMappingShape = {
   type: z.literal('column').default('column'),
   field: z.string().trim().min(1).max(500),
   mapped: mappedName,
@@ -66,6 +66,12 @@ export const ColumnMappingSchema = z.object({
       const error = format === '' ? null : dateFormatError(format);
       if (error) ctx.addIssue({ code: 'custom', message: error });
     }),
+  values: z.array(ValueMappingSchema).max(10000).default([]),
+};
+
+/** A column mapping: a file column onto a global attribute, with the options of spec 000 §9. */
+export const ColumnMappingSchema = z.object({
+  ...columnMappingShape,
   // A plain exact value, or a /regex/ (flag i) that RE2 runs in linear time (common/user-regex.ts).
   exclude: z
     .string()
@@ -75,7 +81,11 @@ export const ColumnMappingSchema = z.object({
       const error = excludeFilterError(filter);
       if (error) ctx.addIssue({ code: 'custom', message: error });
     }),
-  values: z.array(ValueMappingSchema).max(10000).default([]),
+});
+// As stored: an exclude filter saved before filters ran on RE2 reads back, so it can be corrected.
+const StoredColumnMappingSchema = z.object({
+  ...columnMappingShape,
+  exclude: z.string().max(1000).default(''),
 });
 export type ColumnMapping = z.output<typeof ColumnMappingSchema>;
 
@@ -116,18 +126,31 @@ export const MappingEntrySchema = z.discriminatedUnion('type', [
 ]);
 export type MappingEntry = ColumnMapping | ExtraMapping;
 
+// A list of entries, every mapped name once.
+function mappingList<E extends z.ZodType<MappingEntry>>(entry: E) {
+  return z
+    .array(entry)
+    .max(1000)
+    .superRefine((list, ctx) => {
+      const seen = new Set<string>();
+      for (const { mapped } of list as MappingEntry[]) {
+        if (seen.has(mapped))
+          ctx.addIssue({ code: 'custom', message: MappingMessages.duplicateMapped(mapped) });
+        seen.add(mapped);
+      }
+    });
+}
+
 /** PUT .../mappings body: the list; every mapped name once. */
-export const MappingListSchema = z
-  .array(MappingEntrySchema)
-  .max(1000)
-  .superRefine((list, ctx) => {
-    const seen = new Set<string>();
-    for (const entry of list) {
-      if (seen.has(entry.mapped))
-        ctx.addIssue({ code: 'custom', message: MappingMessages.duplicateMapped(entry.mapped) });
-      seen.add(entry.mapped);
-    }
-  });
+export const MappingListSchema = mappingList(MappingEntrySchema);
+
+/** GET .../mappings answer: the list as stored (exclude filters not checked again, see above). */
+export const StoredMappingListSchema = mappingList(
+  z.discriminatedUnion('type', [
+    StoredColumnMappingSchema.extend({ type: z.literal('column') }),
+    ExtraMappingSchema,
+  ]),
+);
 
 /** One unique value of a file column with how often it occurs. */
 export const UniqueValueSchema = z.object({ value: z.string(), amount: z.number() });

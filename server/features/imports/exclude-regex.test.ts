@@ -66,4 +66,15 @@ describe('exclude filters as regular expressions', () => {
     ]);
     expect(staging.rowCount).toBe(0);
   });
+
+  it('reads a stored filter RE2 refuses back to the editor, which cannot save it unchanged', async () => {
+    const s = await setupDataset(t, [col('code', 'code', { exclude: '/(?=a)a/' })]);
+    const url = `/api/datasets/${s.partnerId}/${s.datasetId}/mappings`;
+    const read = await t.app.inject({ method: 'GET', url, headers: { cookie } });
+    expect(read.statusCode, read.body).toBe(200);
+    expect(read.json()[0]).toMatchObject({ field: 'code', exclude: '/(?=a)a/' });
+    const saved = await t.app.inject({ method: 'PUT', url, headers: { cookie }, payload: read.json() });
+    expect(saved.statusCode).toBe(400);
+    expect(saved.json().message).toBe(MappingMessages.excludeUnsupported);
+  });
 });

@@ -5,6 +5,7 @@ import { MessageSchema } from '../../../common/api-error';
 import {
   MappingListSchema,
   MappingMessages,
+  StoredMappingListSchema,
   UniqueValueSchema,
   ValueMappedSchema,
   ValueMappingSchema,
@@ -47,7 +48,7 @@ export function mappingRoutes(ctx: AppContext): FastifyPluginAsyncZod {
 
     app.get(
       '/datasets/:partnerId/:datasetId/mappings',
-      { schema: { params: IdParams, response: { 200: MappingListSchema } } },
+      { schema: { params: IdParams, response: { 200: StoredMappingListSchema } } },
       async (request) => {
         const ds = await dataset(request.params.partnerId, request.params.datasetId);
         return (await getDatasetMapping(ctx.db, ds.id)).mappings;

@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { MessageSchema } from '../../../common/api-error';
 import {
   type MappingEntry,
-  MappingListSchema,
+  StoredMappingListSchema,
   UniqueValueSchema,
   ValueMappedSchema,
   ValueMappingSchema,
@@ -25,7 +25,7 @@ export const valueMappedFieldKey = (field: string) => ['valuemapped', field] as 
 export const getHeaders = (partnerId: string, datasetId: string) =>
   http.get(`${d(partnerId, datasetId)}/headers`, z.array(z.string()));
 export const getMappings = (partnerId: string, datasetId: string) =>
-  http.get(`${d(partnerId, datasetId)}/mappings`, MappingListSchema);
+  http.get(`${d(partnerId, datasetId)}/mappings`, StoredMappingListSchema);
 export const saveMappings = (partnerId: string, datasetId: string, body: MappingEntry[]) =>
   http.put(`${d(partnerId, datasetId)}/mappings`, body, MessageSchema);
 export const getUniqueValues = (partnerId: string, datasetId: string, field: string) =>
