@@ -15,6 +15,7 @@ import { interestTypeRoutes } from './features/interesttypes/interest-type.route
 import { labelRoutes } from './features/labels/label.routes';
 import { mailingRoutes } from './features/mailings/mailing.routes';
 import { resultsRoutes } from './features/mailings/results.routes';
+import { resultsRoutes } from './features/mailings/results.routes';
 import { mailingActionRoutes } from './features/mailings/mailing-actions.routes';
 import { partnerRoutes } from './features/partners/partner.routes';
 import { selectionRoutes } from './features/selections/selection.routes';
@@ -44,6 +45,7 @@ export function apiRoutes(ctx: AppContext): FastifyPluginAsyncZod[] {
     testPersonRoutes(ctx),
     mailingRoutes(ctx),
     mailingActionRoutes(ctx),
+    resultsRoutes(ctx),
     resultsRoutes(ctx),
     blacklistRoutes(ctx),
     dnsCheckRoutes(ctx),
