@@ -10,6 +10,7 @@ export const BlacklistMessages = {
   missingColumns: 'Het bestand is fout of bevat niet alle verplichte kolommen',
   uploadStarted: 'Upload begonnen',
   uploadDone: 'Upload geslaagd',
+  updated: 'De blacklist is bijgewerkt',
   uploadFailedTitle: 'Kon bestand niet opslaan',
   domainDeleted: 'Domein verwijderd',
   domainNotFound: 'Dit domein staat niet op de blacklist',

@@ -5,6 +5,7 @@ import path from 'node:path';
 import pg from 'pg';
 import { loadConfig } from '../server/config';
 import { startServer } from '../server/server';
+import { startTestDnsServer } from '../server/test/dns-server';
 import { E2E_ADMIN } from './support/admin';
 import { extendE2eServer, releaseAllDemoTasks } from './support/demo-tasks';
 
@@ -30,6 +31,9 @@ if (process.env.TEST_DATABASE_URL) {
   };
 }
 
+// The DNS check asks a DNS server of its own on loopback (server/test/dns-server.ts), never the network.
+const dns = await startTestDnsServer();
+
 const config = {
   ...loadConfig({
     PORT: process.env.E2E_PORT ?? '18080',
@@ -45,6 +49,8 @@ const config = {
     TASK_CONCURRENCY: '20',
     // The environment's custom stylesheet (an unreachable host: the journey checks the link only).
     STYLESHEET_URL: 'http://127.0.0.1:9/lijstwerk-e2e.css',
+    DNS_SERVER: dns.address,
+    DNS_TIMEOUT_MS: '300',
   }),
   databaseUrl,
 };
@@ -55,6 +61,7 @@ async function shutdown() {
   // Stopping waits for running tasks; a demo task still waiting would hold it forever.
   releaseAllDemoTasks();
   await server.stop().catch(() => {});
+  await dns.close().catch(() => {});
   await dropDatabase().catch(() => {});
   fs.rmSync(dataDir, { recursive: true, force: true });
   process.exit(0);

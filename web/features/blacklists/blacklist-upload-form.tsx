@@ -58,7 +58,7 @@ export function BlacklistUploadForm(props: {
 
   const upload = useUploadTask(UPLOAD_TASK_POLL_MS, {
     onDone: () => {
-      showSuccess(BlacklistMessages.uploadDone);
+      showSuccess(BlacklistMessages.uploadDone, BlacklistMessages.updated);
       setFile(null);
       void client.invalidateQueries({ queryKey: ['blacklist'] });
     },
@@ -129,7 +129,7 @@ export function BlacklistUploadForm(props: {
         progress={upload.progress}
         task={upload.task}
         elapsedMs={upload.elapsedMs}
-        doneText={BlacklistMessages.uploadDone}
+        doneText={BlacklistMessages.updated}
         error={error}
       />
     </Paper>
