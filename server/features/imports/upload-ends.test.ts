@@ -2,6 +2,7 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ImportMessages } from '../../../common/imports';
 import { createTestApp, type TestApp } from '../../test/app';
 import { makeSession } from '../../test/factories';
 import { type ImportSetup, setupDataset, waitForTask } from '../../test/imports';
@@ -253,6 +254,14 @@ describe('an upload that stops sending', () => {
     const answer = await post(importPath(s), body, { length: body.length + 1000, ending: 'hold' });
     expect(answer).toMatchObject({ status: 408, message: UploadMessages.idle(1) });
     await expectFailedAndClean('tussen.csv', UploadMessages.idle(1));
+  });
+
+  it('after a file that is not .csv is answered 400 at once, without waiting for the rest', async () => {
+    const s = await setupDataset(t);
+    const body = filePart('lijst.txt', CSV);
+    const answer = await post(importPath(s), body, { length: body.length + 1000, ending: 'hold' });
+    expect(answer).toMatchObject({ status: 400, message: ImportMessages.onlyCsv, connection: 'close' });
+    expect(await taskOf('lijst.txt')).toBeUndefined();
   });
 
   it('before any part is answered 408 without a task', async () => {
