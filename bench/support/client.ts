@@ -79,11 +79,29 @@ export class BenchClient {
     return { partnerId, datasetId: dataset._id, datasetName: dataset.name };
   }
 
-  /** Uploads a file as a streamed multipart body and waits for its task; returns the result. */
-  async importFile(partnerId: string, datasetName: string, file: string): Promise<Record<string, number>> {
+  /** Uploads a file into a dataset and waits for its import task; returns the result. */
+  importFile(partnerId: string, datasetName: string, file: string): Promise<Record<string, number>> {
+    return this.upload(`/import/${partnerId}/${datasetName}`, file);
+  }
+
+  /**
+   * Posts a file as a streamed multipart body to `url` (under /api), text fields first, and waits
+   * for the task it starts; returns the task's result.
+   */
+  async upload(
+    url: string,
+    file: string,
+    fields: Record<string, string> = {},
+  ): Promise<Record<string, number>> {
     const boundary = `----bench${Date.now()}`;
     const head = Buffer.from(
-      `--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="${path.basename(file)}"\r\nContent-Type: text/csv\r\n\r\n`,
+      Object.entries(fields)
+        .map(
+          ([name, value]) =>
+            `--${boundary}\r\nContent-Disposition: form-data; name="${name}"\r\n\r\n${value}\r\n`,
+        )
+        .join('') +
+        `--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="${path.basename(file)}"\r\nContent-Type: text/csv\r\n\r\n`,
     );
     const tail = Buffer.from(`\r\n--${boundary}--\r\n`);
     const size = head.length + fs.statSync(file).size + tail.length;
@@ -92,7 +110,7 @@ export class BenchClient {
       for await (const chunk of fs.createReadStream(file, { highWaterMark: 1 << 20 })) yield chunk as Buffer;
       yield tail;
     }
-    const res = await fetch(`${this.base}/api/import/${partnerId}/${datasetName}`, {
+    const res = await fetch(`${this.base}/api${url}`, {
       method: 'POST',
       headers: {
         cookie: this.cookie,
@@ -105,6 +123,12 @@ export class BenchClient {
     const text = await res.text();
     if (!res.ok) throw new Error(`upload: ${res.status} ${text}`);
     return this.waitForTask(JSON.parse(text).task._id);
+  }
+
+  /** Starts a DNS check and waits for it; returns the result (domains read and per result code). */
+  async dnsCheck(): Promise<Record<string, number>> {
+    const { task } = await this.call<{ task: { _id: string } }>('POST', '/dns-check');
+    return this.waitForTask(task._id);
   }
 
   /** Starts a remap and waits for it; returns the result. */
