@@ -1,0 +1,112 @@
+import {
+  CATEGORIES,
+  type Category,
+  type CategoryCounts,
+  clampCell,
+  redistribute,
+  totalOf,
+} from '../../../common/extra-inzet';
+import type { ResultRow } from '../../../common/selections';
+
+// spec 001 §4 result rows and §5 result cell edit: saved rows (sort −1) cannot be selected; the
+// others start selected with the modified counts equal to the original. The clamping and the
+// extra inzet are the rules of common/extra-inzet.ts, the same the engine allocates by.
+
+/** One line of the results table: the row as the engine counted it and what the user made of it. */
+export interface ResultLine {
+  key: string;
+  row: ResultRow;
+  original: CategoryCounts;
+  modified: CategoryCounts & { total: number };
+  selected: boolean;
+  changed: boolean;
+}
+
+const countsOf = (row: ResultRow): CategoryCounts => ({
+  new: row.new,
+  notOpenedOrClicked: row.notOpenedOrClicked,
+  opens: row.opens,
+  clicks: row.clicks,
+});
+
+/** The table's lines for the engine's rows, in their order: saved rows unselected, the others selected. */
+export function linesOf(rows: ResultRow[]): ResultLine[] {
+  return rows.map((row, index) => {
+    const original = countsOf(row);
+    return {
+      key: `${row.saved ? 'saved' : 'new'}:${row.dataset.id}:${index}`,
+      row,
+      original,
+      modified: { ...original, total: totalOf(original) },
+      selected: !row.saved,
+      changed: false,
+    };
+  });
+}
+
+/** Whether a line can be selected and edited (not what the mailing holds already). */
+export const isSelectable = (line: ResultLine) => !line.row.saved && line.row.sort !== -1;
+
+/** Sets one cell: clamped between 0 and the original, the total recomputed, the line marked changed. */
+export function editCell(lines: ResultLine[], key: string, category: Category, value: number): ResultLine[] {
+  return lines.map((line) => {
+    if (line.key !== key || !isSelectable(line)) return line;
+    const modified = { ...line.modified, [category]: clampCell(value, line.original[category]) };
+    return { ...line, modified: { ...modified, total: totalOf(modified) }, changed: true };
+  });
+}
+
+/** Selects or deselects a line (saved lines stay unselected). */
+export function selectLine(lines: ResultLine[], key: string, selected: boolean): ResultLine[] {
+  return lines.map((line) => (line.key === key && isSelectable(line) ? { ...line, selected } : line));
+}
+
+/**
+ * The redistribution with extra inzet over every selected line: the chosen categories keep their
+ * current counts, the others become 0, and the extra of the opens and clicks is added to new and
+ * then notOpenedOrClicked (common redistribute). Changed lines are marked.
+ */
+export function redistributeLines(
+  lines: ResultLine[],
+  categories: Readonly<Record<Category, boolean>>,
+): ResultLine[] {
+  return lines.map((line) => {
+    if (!line.selected || !isSelectable(line)) return line;
+    const modified = redistribute(line.original, line.modified, categories, line.row.dataset.factor);
+    const changed = line.changed || CATEGORIES.some((c) => modified[c] !== line.modified[c]);
+    return { ...line, modified, changed };
+  });
+}
+
+/** The totals per category and in all: of the selected lines' modified counts, and of the saved lines. */
+export function totalsOf(lines: ResultLine[]): {
+  selected: CategoryCounts & { total: number };
+  saved: CategoryCounts & { total: number };
+} {
+  const zero = () => ({ new: 0, notOpenedOrClicked: 0, opens: 0, clicks: 0, total: 0 });
+  const selected = zero();
+  const saved = zero();
+  for (const line of lines) {
+    const into = isSelectable(line) ? (line.selected ? selected : null) : saved;
+    if (!into) continue;
+    const counts = isSelectable(line) ? line.modified : line.original;
+    for (const c of CATEGORIES) into[c] += counts[c];
+    into.total += totalOf(counts);
+  }
+  return { selected, saved };
+}
+
+/** The table POST .../query allocates: one entry per selected line with its modified counts. */
+export function tableOf(
+  lines: ResultLine[],
+): { dataset: string; new: number; notOpenedOrClicked: number; opens: number; clicks: number }[] {
+  return lines
+    .filter((line) => line.selected && isSelectable(line) && line.modified.total > 0)
+    .map((line) => ({
+      dataset: line.row.dataset.id,
+      new: line.modified.new,
+      notOpenedOrClicked: line.modified.notOpenedOrClicked,
+      opens: line.modified.opens,
+      clicks: line.modified.clicks,
+    }));
+}
