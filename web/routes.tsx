@@ -64,6 +64,10 @@ const InterestTypeListPage = lazyScreen(
 );
 const LabelFormPage = lazyScreen(() => import('./features/labels/label-form'), 'LabelFormPage');
 const LabelListPage = lazyScreen(() => import('./features/labels/label-list'), 'LabelListPage');
+const MailingCopyPage = lazyScreen(() => import('./features/mailings/mailing-copy'), 'MailingCopyPage');
+const MailingFormPage = lazyScreen(() => import('./features/mailings/mailing-form'), 'MailingFormPage');
+const MailingListPage = lazyScreen(() => import('./features/mailings/mailing-list'), 'MailingListPage');
+const PressurePage = lazyScreen(() => import('./features/mailings/pressure-page'), 'PressurePage');
 const ContactFormPage = lazyScreen(() => import('./features/partners/contact-form'), 'ContactFormPage');
 const ContactListPage = lazyScreen(() => import('./features/partners/contact-list'), 'ContactListPage');
 const PartnerFormPage = lazyScreen(() => import('./features/partners/partner-form'), 'PartnerFormPage');
@@ -120,4 +124,9 @@ export const appRoutes: { path: string; element: ReactElement }[] = [
   { path: '/campaigns', element: <CampaignListPage /> },
   { path: '/campaigns/new', element: <CampaignFormPage /> },
   { path: '/campaigns/:id/edit', element: <CampaignFormPage /> },
+  { path: '/campaigns/:campaignId/mailings', element: <MailingListPage /> },
+  { path: '/campaigns/:campaignId/mailings/new', element: <MailingFormPage /> },
+  { path: '/campaigns/:campaignId/mailings/:mailingId/edit', element: <MailingFormPage /> },
+  { path: '/campaigns/:campaignId/mailings/:mailingId/copy', element: <MailingCopyPage /> },
+  { path: '/pressure', element: <PressurePage /> },
 ];

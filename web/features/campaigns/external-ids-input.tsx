@@ -1,13 +1,25 @@
 import { ActionIcon, Group, Input, Stack, TextInput } from '@mantine/core';
 import type { UseFormReturnType } from '@mantine/form';
 import { IconX } from '@tabler/icons-react';
-import type { CampaignFormValues } from './campaign-form';
+import type { ExternalParty } from '../../../common/campaigns';
+
+/** What the input needs of a form: the provider and the id list (the campaign and the mailing form). */
+export interface ExternalIdsFormValues {
+  externalParty: ExternalParty;
+  externalIds: string[];
+}
 
 /**
  * The campaign's external ids: one input per id, and always an empty one at the end for the next
  * (spec 001 §3); empty entries are dropped on save.
  */
-export function ExternalIdsInput({ form }: { form: UseFormReturnType<CampaignFormValues> }) {
+export function ExternalIdsInput<V extends ExternalIdsFormValues>({
+  form: typed,
+}: {
+  form: UseFormReturnType<V>;
+}) {
+  // Only the two shared fields are touched; the form is handled as one of exactly those.
+  const form = typed as unknown as UseFormReturnType<ExternalIdsFormValues>;
   const ids = form.values.externalIds;
   const isWebpower = form.values.externalParty === 'webpower';
   const handleChange = (index: number, value: string) => {

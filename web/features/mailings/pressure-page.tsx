@@ -1,0 +1,61 @@
+import { Center, Loader, Table, Text } from '@mantine/core';
+import { useQuery } from '@tanstack/react-query';
+import dayjs from 'dayjs';
+import { Fragment } from 'react';
+import { PageTitle } from '../../components/page-title';
+import { formatDate } from '../../lib/dates';
+import { useFailedQueryAlert } from '../../lib/use-failed-query-alert';
+import { listPressure, pressureKey } from './api';
+
+// Monday 0 … Sunday 6.
+const weekday = (date: string) => (dayjs(date).day() + 6) % 7;
+
+/** /pressure 'Maildruk': per planned send day the addresses of Definitief and Aangeboden mailings (spec 001 §2). */
+export function PressurePage() {
+  const pressure = useQuery({ queryKey: pressureKey, queryFn: listPressure });
+  useFailedQueryAlert(pressure.error, 'Maildruk kon niet worden opgehaald');
+  const rows = pressure.data;
+  return (
+    <>
+      <PageTitle>Maildruk</PageTitle>
+      {!rows ? (
+        pressure.error ? null : (
+          <Center py="xl">
+            <Loader size="sm" />
+          </Center>
+        )
+      ) : rows.length === 0 ? (
+        <Text c="dimmed">Geen Definitieve of Aangeboden verzendingen.</Text>
+      ) : (
+        <Table maw={480} aria-label="Maildruk">
+          <Table.Thead>
+            <Table.Tr>
+              <Table.Th>Datum</Table.Th>
+              <Table.Th>Aantal e-mailadressen</Table.Th>
+            </Table.Tr>
+          </Table.Thead>
+          <Table.Tbody>
+            {rows.map((r, i) => (
+              <Fragment key={r.date}>
+                {/* spec 001 §2: a separator line when the weekday number drops (a new week). */}
+                {i > 0 && weekday(r.date) < weekday(rows[i - 1].date) && (
+                  <Table.Tr data-testid="week-separator">
+                    <Table.Td
+                      colSpan={2}
+                      p={0}
+                      style={{ borderTop: '3px solid var(--mantine-color-gray-5)' }}
+                    />
+                  </Table.Tr>
+                )}
+                <Table.Tr>
+                  <Table.Td>{formatDate(r.date)}</Table.Td>
+                  <Table.Td>{r.count.toLocaleString('nl-NL')}</Table.Td>
+                </Table.Tr>
+              </Fragment>
+            ))}
+          </Table.Tbody>
+        </Table>
+      )}
+    </>
+  );
+}
