@@ -7,6 +7,7 @@ import { presentTask } from '../../server/features/tasks/task.queries';
 import { notFound } from '../../server/lib/http-errors';
 import { currentUser } from '../../server/plugins/auth';
 import { TaskError } from '../../server/tasks/worker';
+import { mailingSeedRoutes } from './mailing-seed';
 
 // Server side of the task journeys, mounted only by e2e/serve.ts: two task types and a route group
 // under /api/e2e (behind the normal session guard) that queues them and releases waiting ones.
@@ -105,4 +106,5 @@ export async function extendE2eServer(app: FastifyInstance, ctx: AppContext): Pr
     throw new TaskError(FAIL_MESSAGE);
   });
   await app.register(demoRoutes(ctx), { prefix: '/api/e2e' });
+  await app.register(mailingSeedRoutes(ctx), { prefix: '/api/e2e' });
 }
