@@ -104,7 +104,7 @@ export async function updateCampaign(
 }
 
 /** Deletes a campaign; returns whether it existed. */
-export async function deleteCampaign(db: Db, id: string): Promise<boolean> {
+export async function deleteCampaign(db: Conn, id: string): Promise<boolean> {
   const rows = await db.delete(campaigns).where(eq(campaigns.id, id)).returning({ id: campaigns.id });
   return rows.length > 0;
 }

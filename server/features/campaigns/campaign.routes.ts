@@ -14,13 +14,12 @@ import { notFound } from '../../lib/http-errors';
 import {
   type CampaignRow,
   countCampaignRecords,
-  deleteCampaign,
   getCampaign,
   listCampaignPage,
   listRecentCampaigns,
   presentCampaign,
 } from './campaign.queries';
-import { createCampaign, saveCampaign } from './campaign.service';
+import { createCampaign, removeCampaign, saveCampaign } from './campaign.service';
 
 const IdParams = z.object({ id: z.string().min(1).max(100) });
 const positive = (max: number) =>
@@ -98,7 +97,7 @@ export function campaignRoutes(ctx: AppContext): FastifyPluginAsyncZod {
       '/campaigns/:id',
       { schema: { params: IdParams, response: { 200: MessageSchema } } },
       async (request) => {
-        if (!(await deleteCampaign(ctx.db, request.params.id))) throw notFound(CampaignMessages.notFound);
+        if (!(await removeCampaign(ctx.db, request.params.id))) throw notFound(CampaignMessages.notFound);
         return { message: CampaignMessages.deleted };
       },
     );

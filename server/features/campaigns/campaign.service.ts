@@ -6,7 +6,8 @@ import {
 import type { Db } from '../../db/client';
 import { badRequest, notFound } from '../../lib/http-errors';
 import { type Conn, lockLabel } from '../labels/label.queries';
-import { type CampaignRow, insertCampaign, updateCampaign } from './campaign.queries';
+import { releaseCampaignMailings } from '../mailings/mailing.service';
+import { type CampaignRow, deleteCampaign, insertCampaign, updateCampaign } from './campaign.queries';
 
 // The campaign's label must exist; FOR SHARE keeps a concurrent label deletion from slipping in
 // between this check and the commit (the deletion locks FOR UPDATE, then checks usage).
@@ -31,5 +32,16 @@ export function saveCampaign(db: Db, id: string, values: CampaignValues): Promis
     const row = await updateCampaign(tx, id, values);
     if (!row) throw notFound(CampaignMessages.notFound);
     return row;
+  });
+}
+
+/**
+ * Deletes a campaign with its mailings; its Aangeboden mailings stop counting as sent first, so no
+ * address keeps a send no mailing says (DESIGN §6). Returns whether the campaign existed.
+ */
+export function removeCampaign(db: Db, id: string): Promise<boolean> {
+  return db.transaction(async (tx) => {
+    await releaseCampaignMailings(tx, id);
+    return deleteCampaign(tx, id);
   });
 }

@@ -209,6 +209,23 @@ describe('state rules', () => {
     ]);
   });
 
+  it('deleting a campaign undoes the sends of its Aangeboden mailings', async () => {
+    const c = await makeCampaign(t, cookie);
+    const keep = await makeCampaign(t, cookie);
+    const ids = await makeAddresses(t, 2);
+    const gone = await makeMailing(t, cookie, c, { plannedSend: '2030-04-02T09:00:00.000Z' });
+    const stays = await makeMailing(t, cookie, keep, { plannedSend: '2030-03-05T09:00:00.000Z' });
+    await allocate(t, gone._id, ids);
+    await allocate(t, stays._id, [ids[0]]);
+    await call('PUT', url(c, gone._id), { name: 'g', state: 'offered' });
+    await call('PUT', url(keep, stays._id), { name: 's', state: 'offered' });
+    expect((await call('DELETE', `/api/campaigns/${c}`)).statusCode).toBe(200);
+    expect(await sentFacts(ids)).toEqual([
+      [1, '2030-03-05T09:00:00.000Z'],
+      [0, null],
+    ]);
+  });
+
   it('refuses a move to Definitief that breaks the weekly rule with 409 and the counts by category', async () => {
     const c = await makeCampaign(t, cookie);
     const ids = await makeAddresses(t, 6);
