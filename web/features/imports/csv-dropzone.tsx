@@ -32,12 +32,13 @@ export function useCsvHeaders(file: File | null): string[] | null {
 
 /**
  * A single-file .csv drop zone (spec 000 §5): anything else is refused with a message. Shows the
- * chosen file with its columns and warns when the e-mail column `emailColumn` is missing.
+ * chosen file with its columns and, when `emailColumn` is given, warns when that column is missing.
  */
 export function CsvDropzone(props: {
   file: File | null;
   onFile: (file: File | null) => void;
-  emailColumn: string;
+  /** The e-mail column the file must hold; omit for files without one (a selection's line file). */
+  emailColumn?: string;
   disabled?: boolean;
 }) {
   const headers = useCsvHeaders(props.file);
@@ -82,14 +83,14 @@ export function CsvDropzone(props: {
               <Badge
                 key={h}
                 variant="light"
-                color={h.toLowerCase() === props.emailColumn.toLowerCase() ? 'green' : 'gray'}
+                color={h.toLowerCase() === props.emailColumn?.toLowerCase() ? 'green' : 'gray'}
               >
                 {h || '(leeg)'}
               </Badge>
             ))}
           </Group>
         )}
-        {headers && !hasEmailColumn(headers, props.emailColumn) && (
+        {headers && props.emailColumn !== undefined && !hasEmailColumn(headers, props.emailColumn) && (
           <Alert color="yellow" title="Let op">
             {ImportMessages.noEmailColumn(props.emailColumn)}
           </Alert>
