@@ -143,7 +143,6 @@ try {
   checks.push({ domains: smallDomains, ...(await measured(() => client.dnsCheck())) });
   await addDomains(smallDomains + 1, smallDomains * 10);
   checks.push({ domains: smallDomains * 10, ...(await measured(() => client.dnsCheck())) });
-  await fill.end();
 
   console.log(`\nBlacklist benchmark on ${target}, ${os.cpus().length} cores`);
   console.log(`  file: ${emails.toLocaleString('en')} rows, ${(bytes / 1e6).toFixed(1)} MB`);
@@ -160,6 +159,16 @@ try {
     );
   }
   console.log(`  server peak memory after the imports (VmHWM): ${mb(importPeakKb)}`);
+  // Where an import's time goes: receiving and staging the file (until a worker takes the task),
+  // then the task (normalising and adding).
+  const steps = await fill.query<{ staging: number; task: number }>(`
+    SELECT extract(epoch FROM started_at - created_at)::float AS staging,
+           extract(epoch FROM finished_at - started_at)::float AS task
+    FROM tasks WHERE type = 'blacklist-email' ORDER BY created_at`);
+  for (const [i, r] of steps.rows.entries())
+    console.log(
+      `    import ${i + 1}: upload and staging ${r.staging.toFixed(2)} s, task ${r.task.toFixed(2)} s`,
+    );
   for (const c of checks) {
     console.log(
       `  DNS check of ${c.domains.toLocaleString('en').padStart(6)} domains: ${c.seconds.toFixed(2).padStart(6)} s ` +
@@ -169,6 +178,7 @@ try {
   }
   console.log(`  DNS queries answered by the loopback server: ${dns.queries().toLocaleString('en')}`);
   console.log(`  server peak memory (VmHWM): ${mb(serverStatusKb('VmHWM'))}`);
+  await fill.end();
 } finally {
   server.kill('SIGTERM');
   await new Promise((r) => server.once('exit', r));

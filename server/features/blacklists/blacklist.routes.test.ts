@@ -111,6 +111,32 @@ describe('e-mail blacklist import', () => {
     expect(headerOnly.statusCode).toBe(400);
     expect(await emailCount()).toBe(before);
   });
+  it('gives way to another import adding the same address meanwhile (no error, counted unchanged)', async () => {
+    const other = await t.database.pool.connect();
+    try {
+      await other.query('BEGIN');
+      await other.query("INSERT INTO blacklist_emails (email) VALUES ('race@gelijktijdig.nl')");
+      const res = await post(
+        '/api/blacklist/emailimport',
+        'email\nrace@gelijktijdig.nl\nander@gelijktijdig.nl\n',
+      );
+      expect(res.statusCode, res.body).toBe(200);
+      // The import's insert waits for the other transaction's row.
+      for (let i = 0; i < 600; i++) {
+        const waiting = await t.database.pool.query(
+          "SELECT count(*)::int AS n FROM pg_stat_activity WHERE wait_event_type = 'Lock' AND query LIKE 'INSERT INTO blacklist_emails%'",
+        );
+        if (waiting.rows[0].n > 0) break;
+        await new Promise((r) => setTimeout(r, 50));
+      }
+      await other.query('COMMIT');
+      const task = await waitForTask(t, cookie, res.json().task._id);
+      expect(task.state, task.error).toBe('done');
+      expect(task.result).toEqual({ read: 2, saved: 1, unchanged: 1, skipped: 0 });
+    } finally {
+      other.release();
+    }
+  });
 });
 
 describe('domain blacklist', () => {
