@@ -3,6 +3,7 @@ import type { AppContext } from './context';
 import { authRoutes } from './features/auth/auth.routes';
 import { blacklistRoutes } from './features/blacklists/blacklist.routes';
 import { campaignRoutes } from './features/campaigns/campaign.routes';
+import { countRoutes } from './features/counts/count.routes';
 import { datasetRoutes } from './features/datasets/dataset.routes';
 import { rateRoutes } from './features/datasets/rate.routes';
 import { testPersonRoutes } from './features/datasets/testperson.routes';
@@ -14,9 +15,8 @@ import { mappingRoutes } from './features/imports/mapping.routes';
 import { interestTypeRoutes } from './features/interesttypes/interest-type.routes';
 import { labelRoutes } from './features/labels/label.routes';
 import { mailingRoutes } from './features/mailings/mailing.routes';
-import { resultsRoutes } from './features/mailings/results.routes';
-import { resultsRoutes } from './features/mailings/results.routes';
 import { mailingActionRoutes } from './features/mailings/mailing-actions.routes';
+import { resultsRoutes } from './features/mailings/results.routes';
 import { partnerRoutes } from './features/partners/partner.routes';
 import { selectionRoutes } from './features/selections/selection.routes';
 import { settingsRoutes } from './features/settings/settings.routes';
@@ -46,9 +46,9 @@ export function apiRoutes(ctx: AppContext): FastifyPluginAsyncZod[] {
     mailingRoutes(ctx),
     mailingActionRoutes(ctx),
     resultsRoutes(ctx),
-    resultsRoutes(ctx),
     blacklistRoutes(ctx),
     dnsCheckRoutes(ctx),
     selectionRoutes(ctx),
+    countRoutes(ctx),
   ];
 }

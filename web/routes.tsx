@@ -17,6 +17,7 @@ const PartnerBlacklistPage = lazyScreen(
   'PartnerBlacklistPage',
 );
 const DnsCheckPage = lazyScreen(() => import('./features/dnscheck/dns-check-page'), 'DnsCheckPage');
+const CountPage = lazyScreen(() => import('./features/counts/count-page'), 'CountPage');
 const CampaignFormPage = lazyScreen(() => import('./features/campaigns/campaign-form'), 'CampaignFormPage');
 const CampaignListPage = lazyScreen(() => import('./features/campaigns/campaign-list'), 'CampaignListPage');
 const DatasetFormPage = lazyScreen(() => import('./features/datasets/dataset-form'), 'DatasetFormPage');
@@ -121,6 +122,7 @@ export const appRoutes: { path: string; element: ReactElement }[] = [
   { path: '/csv-columns/new', element: <ExportColumnFormPage /> },
   { path: '/types', element: <LabelListPage /> },
   { path: '/types/new', element: <LabelFormPage /> },
+  { path: '/counts', element: <CountPage /> },
   { path: '/campaigns', element: <CampaignListPage /> },
   { path: '/campaigns/new', element: <CampaignFormPage /> },
   { path: '/campaigns/:id/edit', element: <CampaignFormPage /> },

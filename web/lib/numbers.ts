@@ -15,3 +15,8 @@ export function formatDecimal(value: number | null | undefined): string {
   if (value === null || value === undefined || !Number.isFinite(value)) return '';
   return value.toLocaleString('nl-NL', { maximumFractionDigits: 4, useGrouping: false });
 }
+
+/** A count as Dutch text with thousands separators (12.500). */
+export function formatCount(value: number): string {
+  return value.toLocaleString('nl-NL', { maximumFractionDigits: 0 });
+}
