@@ -18,6 +18,8 @@ export interface ResultsPayload {
   eventIndex: number;
   dateIndex: number;
   osIndex: number;
+  /** The date column holds ISO instants written by our own code (provider adapters), not a file's dates. */
+  instants?: boolean;
 }
 
 /** The counts of a results import: read rows, new results, results already stored, rows skipped. */
@@ -56,10 +58,11 @@ export async function applyResults(tx: DbOrTx, p: ResultsPayload): Promise<Resul
   const col = (i: number) => sql.raw(i < 0 ? 'NULL::text' : `s.c${i + 1}`);
   await tx.execute(sql`
     CREATE TEMP TABLE mailing_result_rows ON COMMIT DROP AS
-    SELECT ma.address_id, e.event, ${instantSql('e.parts')} AS at, e.os
+    SELECT ma.address_id, e.event, ${p.instants ? sql`e.instant` : instantSql('e.parts')} AS at, e.os
     FROM (
       SELECT lower(btrim(${col(p.emailIndex)})) COLLATE "C" AS email, ${eventSql(col(p.eventIndex))} AS event,
-        ${datePartsSql(col(p.dateIndex))} AS parts, nullif(btrim(${col(p.osIndex)}), '') AS os
+        ${p.instants ? sql`${col(p.dateIndex)}::timestamptz AS instant` : sql`${datePartsSql(col(p.dateIndex))} AS parts`},
+        nullif(btrim(${col(p.osIndex)}), '') AS os
       FROM ${sql.raw(p.staging)} s
     ) e
     LEFT JOIN addresses a ON a.email = e.email
