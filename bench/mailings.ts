@@ -1,0 +1,203 @@
+// Benchmark of mailings (issue 17): imports a partner file of N rows into a mapped dataset, puts its
+// addresses into mailings as the selection engine would, and times through the HTTP API: the
+// mailing CSV with 10 export columns, a results import of N events against a bare `psql \copy` of
+// the same file, a state change to Aangeboden and back, the pressure check and delete of N/2
+// addresses, and limit removing N/2. Prints figures; never fails on slowness.
+//
+//   npx tsx bench/mailings.ts [rows=1000000]              embedded PostgreSQL 18
+//   DATABASE_URL=postgres://... npx tsx bench/mailings.ts  a PostgreSQL server (a fresh database is made)
+import { execFileSync, spawn } from 'node:child_process';
+import crypto from 'node:crypto';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import pg from 'pg';
+import { startEmbeddedDatabase } from '../server/db/embedded';
+import { generatePartnerCsv } from './generate-partner-csv';
+import { BenchClient } from './support/client';
+
+const rows = Number(process.argv[2] ?? 1_000_000);
+const work = fs.mkdtempSync(path.join(os.tmpdir(), 'lijstwerk-bench-'));
+fs.chmodSync(work, 0o711);
+const port = 18900 + Math.floor(Math.random() * 90);
+
+let adminUrl = process.env.DATABASE_URL;
+let stopEmbedded: (() => Promise<void>) | undefined;
+const target = adminUrl ? 'PostgreSQL server (DATABASE_URL)' : 'embedded PostgreSQL 18';
+if (!adminUrl) {
+  const embedded = await startEmbeddedDatabase(path.join(work, 'data'));
+  adminUrl = embedded.url;
+  stopEmbedded = embedded.stop;
+}
+const dbName = `lw_bench_${crypto.randomBytes(3).toString('hex')}`;
+const admin = new pg.Client({ connectionString: adminUrl });
+await admin.connect();
+await admin.query(`CREATE DATABASE ${dbName}`);
+const url = new URL(adminUrl);
+url.pathname = `/${dbName}`;
+const databaseUrl = url.toString();
+
+const partnerFile = path.join(work, 'partner.csv');
+console.log(`Generating ${rows.toLocaleString('en')} rows ...`);
+await generatePartnerCsv(partnerFile, rows, 1, false);
+
+const server = spawn(process.execPath, ['--import', 'tsx', 'server/main.ts'], {
+  env: {
+    ...process.env,
+    DATABASE_URL: databaseUrl,
+    PORT: String(port),
+    HOST: '127.0.0.1',
+    DATA_DIR: path.join(work, 'app'),
+    ADMIN_USERNAME: 'bench',
+    ADMIN_PASSWORD: 'Bench12345',
+    LOG_LEVEL: 'warn',
+  },
+  stdio: ['ignore', 'inherit', 'inherit'],
+});
+const client = new BenchClient(`http://127.0.0.1:${port}`);
+const db = new pg.Client({ connectionString: databaseUrl });
+const figures: string[] = [];
+const time = async <T>(name: string, work: () => Promise<T>, per?: number): Promise<T> => {
+  const t0 = performance.now();
+  const result = await work();
+  const s = (performance.now() - t0) / 1000;
+  const rate = per ? `  ${Math.round(per / s).toLocaleString('en')} rows/s` : '';
+  figures.push(`  ${name.padEnd(44)} ${s.toFixed(2).padStart(7)} s${rate}  ${JSON.stringify(result) ?? ''}`);
+  return result;
+};
+
+try {
+  await client.waitUntilUp();
+  await client.login('bench', 'Bench12345');
+  await db.connect();
+  const { partnerId, datasetName, datasetId } = await client.makeMappedDataset();
+  console.log('Importing the partner file ...');
+  await client.importFile(partnerId, datasetName, partnerFile);
+  const columns: [string, string][] = [
+    ['firstName', 'string'],
+    ['preposition', 'string'],
+    ['lastName', 'string'],
+    ['gender', 'string'],
+    ['birthDate', 'date'],
+    ['postcode', 'string'],
+    ['pc4', 'number'],
+    ['city', 'string'],
+    ['optinDate', 'date'],
+    ['domain', 'string'],
+  ];
+  for (const [column, type] of columns) await client.call('POST', '/export/columns', { column, type });
+  const campaign = (await client.call<{ _id: string }>('POST', '/campaigns', { name: 'Bench' }))._id;
+  const mailing = async (name: string, plannedSend: string) =>
+    (await client.call<{ _id: string }>('POST', `/campaigns/${campaign}/mailings`, { name, plannedSend }))
+      ._id;
+  // Addresses into a mailing as the selection engine allocates them (one selection, set-based).
+  const allocate = async (mailingId: string, where = 'true') => {
+    const selection = crypto.randomBytes(12).toString('hex');
+    await db.query(`INSERT INTO selections (id, mailing_id, campaign_id) VALUES ($1, $2, $3)`, [
+      selection,
+      mailingId,
+      campaign,
+    ]);
+    await db.query(
+      `INSERT INTO mailing_addresses (mailing_id, address_id, dataset_id, selection_id, category)
+       SELECT $1, r.address_id, r.dataset_id, $2,
+         (ARRAY['new', 'notOpenedOrClicked', 'opens', 'clicks'])[1 + r.address_id % 4]
+       FROM records r WHERE r.dataset_id = $3 AND ${where}`,
+      [mailingId, selection, datasetId],
+    );
+    await db.query(
+      `UPDATE mailings SET record_count = (SELECT count(*) FROM mailing_addresses WHERE mailing_id = $1) WHERE id = $1`,
+      [mailingId],
+    );
+  };
+  const a = await mailing('A', '2031-03-12T09:00:00Z');
+  await allocate(a);
+  await db.query('VACUUM ANALYZE mailing_addresses');
+  const base = (m: string) => `/campaigns/${campaign}/mailings/${m}`;
+
+  // 1. The mailing CSV, read as it streams.
+  await time(
+    'mailing CSV, 10 export columns',
+    async () => {
+      const res = await fetch(`http://127.0.0.1:${port}/api${base(a)}/csv`, {
+        headers: { cookie: (client as unknown as { cookie: string }).cookie },
+      });
+      let lines = 0;
+      for await (const chunk of res.body as AsyncIterable<Uint8Array>) {
+        for (let i = chunk.indexOf(10); i >= 0; i = chunk.indexOf(10, i + 1)) lines++;
+      }
+      return { rows: lines - 1 };
+    },
+    rows,
+  );
+
+  // 2. A results file of one event per address, against a bare \copy of the same file.
+  const resultsFile = path.join(work, 'results.csv');
+  const select = `SELECT a.email, (ARRAY['open','click','open','softBounce','open'])[1 + a.id % 5],
+    to_char(timestamp '2031-03-12 10:00:00' + (a.id % 86400) * interval '1 second', 'YYYY-MM-DD HH24:MI:SS'),
+    (ARRAY['iOS','Android','Windows',''])[1 + a.id % 4]
+    FROM mailing_addresses ma JOIN addresses a ON a.id = ma.address_id WHERE ma.mailing_id = '${a}'`;
+  execFileSync('psql', [
+    databaseUrl,
+    '-q',
+    '-c',
+    `\\copy (${select.replace(/\s+/g, ' ')}) TO '${resultsFile}' WITH (FORMAT csv, HEADER true)`,
+  ]);
+  fs.writeFileSync(
+    resultsFile,
+    fs.readFileSync(resultsFile, 'utf8').replace(/^[^\n]*/, 'email,event,date,os'),
+  );
+  await db.query('CREATE TABLE bare_results (email text, event text, date text, os text)');
+  const copyStart = performance.now();
+  execFileSync('psql', [
+    databaseUrl,
+    '-q',
+    '-c',
+    `\\copy bare_results FROM '${resultsFile}' WITH (FORMAT csv, HEADER true)`,
+  ]);
+  const copySeconds = (performance.now() - copyStart) / 1000;
+  figures.push(`  ${'psql \\copy of the results file'.padEnd(44)} ${copySeconds.toFixed(2).padStart(7)} s`);
+  const r0 = performance.now();
+  await time('results import', () => client.upload(`${base(a)}/results`, resultsFile), rows);
+  figures.push(`    ratio to \\copy ${((performance.now() - r0) / 1000 / copySeconds).toFixed(2)}`);
+  await time(
+    'results import again (idempotent)',
+    () => client.upload(`${base(a)}/results`, resultsFile),
+    rows,
+  );
+
+  // 3. A state change of the whole mailing: Aangeboden and back.
+  await time('state change to Aangeboden', () =>
+    client.call('PUT', base(a), { name: 'A', state: 'offered' }),
+  );
+  await time('state change back to Concept', () =>
+    client.call('PUT', base(a), { name: 'A', state: 'draft' }),
+  );
+
+  // 4. Pressure: another Definitief mailing of the same week holds half of A's addresses.
+  const b = await mailing('B', '2031-03-13T09:00:00Z');
+  await client.call('PUT', base(b), { name: 'B', state: 'final' });
+  await allocate(b, 'r.address_id % 2 = 0');
+  await db.query('ANALYZE mailing_addresses');
+  await time('pressure check', () => client.call('GET', `${base(a)}/pressure`));
+  await time('pressure delete', () => client.call('DELETE', `${base(a)}/pressure`));
+
+  // 5. Limit: a mailing of all addresses limited to half.
+  const c = await mailing('C', '2031-04-12T09:00:00Z');
+  await allocate(c);
+  await db.query('ANALYZE mailing_addresses');
+  await time('limit to half', () => client.call('POST', `${base(c)}/limit`, { limit: Math.floor(rows / 2) }));
+
+  console.log(
+    `\nMailings benchmark on ${target}, ${rows.toLocaleString('en')} addresses, ${os.cpus().length} cores`,
+  );
+  for (const f of figures) console.log(f);
+} finally {
+  server.kill('SIGTERM');
+  await new Promise((r) => server.once('exit', r));
+  await db.end().catch(() => {});
+  await admin.query(`DROP DATABASE IF EXISTS ${dbName} WITH (FORCE)`).catch(() => {});
+  await admin.end();
+  await stopEmbedded?.();
+  fs.rmSync(work, { recursive: true, force: true });
+}
