@@ -73,6 +73,15 @@ const ContactFormPage = lazyScreen(() => import('./features/partners/contact-for
 const ContactListPage = lazyScreen(() => import('./features/partners/contact-list'), 'ContactListPage');
 const PartnerFormPage = lazyScreen(() => import('./features/partners/partner-form'), 'PartnerFormPage');
 const PartnerListPage = lazyScreen(() => import('./features/partners/partner-list'), 'PartnerListPage');
+const LineEditorPage = lazyScreen(() => import('./features/selections/line-editor-page'), 'LineEditorPage');
+const MailingSelectionsPage = lazyScreen(
+  () => import('./features/selections/mailing-selections-page'),
+  'MailingSelectionsPage',
+);
+const SelectionBuilderPage = lazyScreen(
+  () => import('./features/selections/selection-builder-page'),
+  'SelectionBuilderPage',
+);
 const SettingsPage = lazyScreen(() => import('./features/settings/settings-form'), 'SettingsPage');
 const TestPersonPage = lazyScreen(() => import('./features/settings/test-person-form'), 'TestPersonPage');
 const TaskListPage = lazyScreen(() => import('./features/tasks/task-list'), 'TaskListPage');
@@ -126,6 +135,9 @@ export const appRoutes: { path: string; element: ReactElement }[] = [
   { path: '/campaigns', element: <CampaignListPage /> },
   { path: '/campaigns/new', element: <CampaignFormPage /> },
   { path: '/campaigns/:id/edit', element: <CampaignFormPage /> },
+  { path: '/campaigns/:campaignId/mailings/:mailingId/selections', element: <MailingSelectionsPage /> },
+  { path: '/selection-builder/add-line/:type?', element: <LineEditorPage /> },
+  { path: '/selection-builder/:campaign?/:mailing?/:selection?', element: <SelectionBuilderPage /> },
   { path: '/campaigns/:campaignId/mailings', element: <MailingListPage /> },
   { path: '/campaigns/:campaignId/mailings/new', element: <MailingFormPage /> },
   { path: '/campaigns/:campaignId/mailings/:mailingId/edit', element: <MailingFormPage /> },

@@ -1,0 +1,102 @@
+import { z } from 'zod';
+import { MessageSchema } from '../../../common/api-error';
+import { CampaignSchema } from '../../../common/campaigns';
+import { GlobalMappingsSchema } from '../../../common/global-attributes';
+import { InterestTypeListSchema } from '../../../common/interest-types';
+import { LabelListSchema } from '../../../common/labels';
+import { MailingSchema } from '../../../common/mailings';
+import { ValueMappingSchema } from '../../../common/mappings';
+import {
+  type LineMapping,
+  PreQuerySchema,
+  type QueryRun,
+  QueryStartedSchema,
+  SelectionCreatedSchema,
+  SelectionSchema,
+} from '../../../common/selections';
+import { TaskStartedSchema } from '../../../common/tasks';
+import { http, uploadFile } from '../../lib/http';
+
+const enc = encodeURIComponent;
+const mailingUrl = (c: string, m: string) => `/campaigns/${enc(c)}/mailings/${enc(m)}`;
+const selectionsUrl = (c: string, m: string) => `${mailingUrl(c, m)}/selections`;
+
+export const builderCampaignsKey = ['campaigns', 'all'] as const;
+export const builderMailingsKey = (c: string) => ['campaigns', c, 'mailings'] as const;
+export const mailingKey = (c: string, m: string) => ['campaigns', c, 'mailings', m] as const;
+export const selectionsKey = (c: string, m: string) => ['campaigns', c, 'mailings', m, 'selections'] as const;
+export const selectionKey = (c: string, m: string, s: string) => [...selectionsKey(c, m), s] as const;
+export const preQueriesKey = ['pre-queries'] as const;
+export const attributesKey = ['global-mappings'] as const;
+export const labelsKey = ['types'] as const;
+export const interestTypesKey = ['click-interest-types'] as const;
+export const valueSuggestionsKey = (attribute: string) => ['value-mappings', attribute] as const;
+
+/** Every campaign (the builder's searchable picker). */
+export const listAllCampaigns = () => http.get('/campaigns', z.array(CampaignSchema));
+/** The mailings of a campaign, each with its state. */
+export const listMailings = (c: string) => http.get(`/campaigns/${enc(c)}/mailings`, z.array(MailingSchema));
+/** One mailing. */
+export const getMailing = (c: string, m: string) => http.get(mailingUrl(c, m), MailingSchema);
+/** The selections of a mailing. */
+export const listSelections = (c: string, m: string) =>
+  http.get(selectionsUrl(c, m), z.array(SelectionSchema));
+/** One selection. */
+export const getSelection = (c: string, m: string, s: string) =>
+  http.get(`${selectionsUrl(c, m)}/${enc(s)}`, SelectionSchema);
+/** POST .../selections: creates a selection; answers its id. */
+export const createSelection = (c: string, m: string, body: Record<string, unknown>) =>
+  http.post(selectionsUrl(c, m), body, SelectionCreatedSchema);
+/** PUT .../selections/{s}: saves the given fields (also just {preDefined}). */
+export const updateSelection = (c: string, m: string, s: string, body: Record<string, unknown>) =>
+  http.put(`${selectionsUrl(c, m)}/${enc(s)}`, body, SelectionSchema);
+/** DELETE .../selections/{s}. */
+export const deleteSelection = (c: string, m: string, s: string) =>
+  http.delete(`${selectionsUrl(c, m)}/${enc(s)}`, MessageSchema);
+/** Runs the selection's query (GET) or first allocates a table of counts (POST); answers the task and the query text. */
+export const runSelection = (c: string, m: string, s: string, table?: QueryRun['table']) =>
+  table && table.length > 0
+    ? http.post(`${selectionsUrl(c, m)}/${enc(s)}/query`, { table }, QueryStartedSchema)
+    : http.get(`${selectionsUrl(c, m)}/${enc(s)}/query`, QueryStartedSchema);
+/** Uploads a line file (Bestandsmatch / Bestand uitsluiten) with its column mappings; answers the task. */
+export const uploadLineFile = (
+  c: string,
+  m: string,
+  s: string,
+  lineId: string,
+  file: File,
+  mappings: LineMapping[],
+) => {
+  const form = new FormData();
+  // The mappings go before the file: the server reads fields until the file part.
+  form.append('mappings', JSON.stringify(mappings));
+  form.append('file', file, file.name);
+  return uploadFile(`${selectionsUrl(c, m)}/${enc(s)}/${enc(lineId)}/csv`, form, TaskStartedSchema);
+};
+/** The download link of a selection's addresses (a plain link under /api). */
+export const selectionCsvUrl = (c: string, m: string, s: string) =>
+  `/api${selectionsUrl(c, m)}/${enc(s)}/csv`;
+/** The predefined selections by campaign and mailing. */
+export const listPreQueries = () => http.get('/pre-queries', z.array(PreQuerySchema));
+/** The global attributes (mapped names). */
+export const listAttributes = () => http.get('/global-mappings', GlobalMappingsSchema);
+/** The dataset labels. */
+export const listLabels = () => http.get('/types', LabelListSchema);
+/** The click-interest types. */
+export const listInterestTypes = () => http.get('/click-interest-types', InterestTypeListSchema);
+/** The distinct mapped values of an attribute (value autocomplete). */
+export const listValueSuggestions = async (attribute: string) => {
+  const mappings = await http.get(`/value-mappings/${enc(attribute)}`, z.array(ValueMappingSchema));
+  return [...new Set(mappings.map((v) => v.mapped).filter((v) => v.trim() !== ''))].sort();
+};
+
+/** Screen paths of the selection builder. */
+export const selectionPaths = {
+  builder: (c?: string | null, m?: string | null, s?: string | null) =>
+    ['/selection-builder', c, c && m, c && m && s]
+      .filter(Boolean)
+      .map((p, i) => (i === 0 ? p : enc(p as string)))
+      .join('/'),
+  addLine: (type?: string) => `/selection-builder/add-line${type ? `/${type}` : ''}`,
+  selections: (c: string, m: string) => `/campaigns/${enc(c)}/mailings/${enc(m)}/selections`,
+};

@@ -1,0 +1,96 @@
+import { Select, SimpleGrid } from '@mantine/core';
+import { useQuery } from '@tanstack/react-query';
+import { useState } from 'react';
+import { useNavigate } from 'react-router';
+import type { Campaign } from '../../../common/campaigns';
+import type { Mailing } from '../../../common/mailings';
+import type { QueryNode } from '../../../common/query-tree';
+import { SelectionMessages } from '../../../common/selections';
+import { useFailedQueryAlert } from '../../lib/use-failed-query-alert';
+import { listPreQueries, preQueriesKey, selectionPaths } from './api';
+import { type BuilderDraft, setDraft } from './builder-store';
+import { editableRoot } from './query-editor-state';
+
+/** spec 001 §9: a template's description is shown cut to 65 characters. */
+export const TEMPLATE_DESCRIPTION_LENGTH = 65;
+const EMPTY_TEMPLATE = 'empty';
+
+/** The label of a predefined selection in the template picker. */
+export function templateLabel(campaign: string, mailing: string, description: string): string {
+  const text = description.trim() || '(geen omschrijving)';
+  return `${campaign} / ${mailing}: ${text.slice(0, TEMPLATE_DESCRIPTION_LENGTH)}`;
+}
+
+/**
+ * The campaign picker (searchable), the mailing picker (drafts only) and the template picker
+ * ('Lege selectie' plus the predefined selections); campaign and mailing go into the URL.
+ */
+export function BuilderPickers(props: {
+  draft: BuilderDraft;
+  campaigns: Campaign[] | undefined;
+  mailings: Mailing[] | undefined;
+  disabled: boolean;
+}) {
+  const { draft } = props;
+  const navigate = useNavigate();
+  const [template, setTemplate] = useState<string | null>(null);
+  const preQueries = useQuery({ queryKey: preQueriesKey, queryFn: listPreQueries });
+  useFailedQueryAlert(preQueries.error, SelectionMessages.fetchPreQueriesFailed);
+
+  const templates = new Map<string, { query: unknown; description: string; label: string }>();
+  for (const c of preQueries.data ?? []) {
+    for (const m of c.mailings) {
+      for (const s of m.selections) {
+        templates.set(s._id, { ...s, label: templateLabel(c.name, m.name, s.description) });
+      }
+    }
+  }
+  const applyTemplate = (value: string | null) => {
+    setTemplate(value);
+    const template = value && value !== EMPTY_TEMPLATE ? templates.get(value) : null;
+    setDraft((d) => ({
+      ...d,
+      query: editableRoot((template?.query as QueryNode | undefined) ?? null),
+      description: template ? template.description : d.description,
+      revision: d.revision + 1,
+    }));
+  };
+  const drafts = (props.mailings ?? []).filter((m) => m.state === 'draft');
+
+  return (
+    <SimpleGrid cols={{ base: 1, md: 3 }}>
+      <Select
+        label="Campagne"
+        placeholder="Kies een campagne"
+        searchable
+        nothingFoundMessage="Geen campagnes gevonden"
+        data={(props.campaigns ?? []).map((c) => ({ value: c._id, label: c.name }))}
+        value={draft.campaign}
+        onChange={(v) => navigate(selectionPaths.builder(v))}
+        disabled={props.disabled}
+      />
+      <Select
+        label="Verzending"
+        placeholder={draft.campaign ? 'Kies een verzending in Concept' : 'Kies eerst een campagne'}
+        searchable
+        nothingFoundMessage="Geen verzendingen in Concept"
+        data={drafts.map((m) => ({ value: m._id, label: m.name }))}
+        value={drafts.some((m) => m._id === draft.mailing) ? draft.mailing : null}
+        onChange={(v) => navigate(selectionPaths.builder(draft.campaign, v))}
+        disabled={props.disabled || !draft.campaign}
+      />
+      <Select
+        label="Sjabloon"
+        placeholder="Kies een sjabloon"
+        searchable
+        data={[
+          { value: EMPTY_TEMPLATE, label: 'Lege selectie' },
+          ...[...templates.entries()].map(([value, t]) => ({ value, label: t.label })),
+        ]}
+        value={template}
+        onChange={applyTemplate}
+        disabled={props.disabled}
+      />
+    </SimpleGrid>
+  );
+}

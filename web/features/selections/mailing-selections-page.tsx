@@ -1,0 +1,141 @@
+import { ActionIcon, Anchor, Switch, Tooltip } from '@mantine/core';
+import { IconDownload, IconPencil, IconTrash } from '@tabler/icons-react';
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useMemo } from 'react';
+import { Link, useParams } from 'react-router';
+import { MailingMessages } from '../../../common/mailings';
+import { type Selection, SelectionMessages } from '../../../common/selections';
+import { confirmAction } from '../../components/confirm';
+import { ListView } from '../../components/list-view';
+import { PageTitle } from '../../components/page-title';
+import { showDanger, showSuccess } from '../../lib/alerts';
+import { formatDateTime } from '../../lib/dates';
+import { useFailedQueryAlert } from '../../lib/use-failed-query-alert';
+import {
+  deleteSelection,
+  getMailing,
+  listSelections,
+  mailingKey,
+  selectionCsvUrl,
+  selectionPaths,
+  selectionsKey,
+  updateSelection,
+} from './api';
+
+/**
+ * /campaigns/{c}/mailings/{m}/selections: the selections of a mailing, newest first (id, date,
+ * recordCount, description); toggle 'Voorgedefinieerde query', CSV, and edit and delete for a
+ * mailing in Concept only (spec 001 §2).
+ */
+export function MailingSelectionsPage() {
+  const { campaignId = '', mailingId = '' } = useParams();
+  const client = useQueryClient();
+  const mailing = useQuery({
+    queryKey: mailingKey(campaignId, mailingId),
+    queryFn: () => getMailing(campaignId, mailingId),
+  });
+  useFailedQueryAlert(mailing.error, MailingMessages.fetchFailed);
+  const selections = useQuery({
+    queryKey: selectionsKey(campaignId, mailingId),
+    queryFn: () => listSelections(campaignId, mailingId),
+  });
+  useFailedQueryAlert(selections.error, SelectionMessages.fetchMailingFailed);
+  const items = useMemo(
+    () => selections.data && [...selections.data].sort((a, b) => b.date.localeCompare(a.date)),
+    [selections.data],
+  );
+  const isDraft = mailing.data?.state === 'draft';
+  const refresh = () => client.invalidateQueries({ queryKey: selectionsKey(campaignId, mailingId) });
+
+  const toggle = useMutation({
+    mutationFn: (s: Selection) =>
+      updateSelection(campaignId, mailingId, s._id, { preDefined: !s.preDefined }),
+    // spec 001 §8: a failed predefined toggle is only logged.
+    onError: (err) => console.error(err),
+    onSettled: refresh,
+  });
+  const remove = useMutation({
+    mutationFn: (s: Selection) => deleteSelection(campaignId, mailingId, s._id),
+    onSuccess: () => {
+      showSuccess(SelectionMessages.deleted);
+      void client.invalidateQueries({ queryKey: mailingKey(campaignId, mailingId) });
+    },
+    onError: (err) => showDanger(SelectionMessages.deleteFailed, err),
+    onSettled: refresh,
+  });
+
+  return (
+    <>
+      <PageTitle>Selecties van {mailing.data?.name ?? mailingId}</PageTitle>
+      <ListView
+        items={items}
+        rowKey={(s) => s._id}
+        emptyMessage="Deze verzending heeft nog geen selecties."
+        columns={[
+          { header: 'Id', render: (s) => s._id },
+          { header: 'Datum', render: (s) => formatDateTime(s.date) },
+          { header: 'Aantal e-mails', render: (s) => s.recordCount.toLocaleString('nl-NL') },
+          { header: 'Omschrijving', render: (s) => s.description },
+          {
+            header: 'Voorgedefinieerde query',
+            render: (s) => (
+              <Switch
+                aria-label={`Voorgedefinieerde query ${s._id}`}
+                checked={s.preDefined}
+                onChange={() => toggle.mutate(s)}
+              />
+            ),
+          },
+        ]}
+        actions={(s) => (
+          <>
+            <Tooltip label="Download CSV">
+              <ActionIcon
+                variant="subtle"
+                component="a"
+                href={selectionCsvUrl(campaignId, mailingId, s._id)}
+                aria-label={`Download CSV van ${s._id}`}
+              >
+                <IconDownload size={18} />
+              </ActionIcon>
+            </Tooltip>
+            {isDraft && (
+              <>
+                <ActionIcon
+                  variant="subtle"
+                  component={Link}
+                  to={selectionPaths.builder(campaignId, mailingId, s._id)}
+                  aria-label={`Bewerk selectie ${s._id}`}
+                >
+                  <IconPencil size={18} />
+                </ActionIcon>
+                <ActionIcon
+                  variant="subtle"
+                  color="red"
+                  aria-label={`Verwijder selectie ${s._id}`}
+                  onClick={() =>
+                    confirmAction({
+                      title: 'Selectie verwijderen?',
+                      message: `Weet je zeker dat je selectie ${s._id} wilt verwijderen?`,
+                      onConfirm: () => remove.mutate(s),
+                    })
+                  }
+                >
+                  <IconTrash size={18} />
+                </ActionIcon>
+              </>
+            )}
+          </>
+        )}
+      />
+      <Anchor
+        component={Link}
+        to={`/campaigns/${encodeURIComponent(campaignId)}/mailings`}
+        mt="md"
+        display="block"
+      >
+        Terug naar de verzendingen
+      </Anchor>
+    </>
+  );
+}

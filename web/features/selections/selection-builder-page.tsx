@@ -1,0 +1,228 @@
+import { Alert, Button, Group, Paper, Progress, Stack, Text, Textarea, Title } from '@mantine/core';
+import { useQuery, useQueryClient } from '@tanstack/react-query';
+import { useEffect } from 'react';
+import { useNavigate, useParams } from 'react-router';
+import { businessDay, defaultPressureDate } from '../../../common/pressure-date';
+import { EMPTY_QUERY, hasRealLeaf, QueryMessages } from '../../../common/query-tree';
+import { SelectionMessages } from '../../../common/selections';
+import { confirmAction } from '../../components/confirm';
+import { PageTitle } from '../../components/page-title';
+import { useFailedQueryAlert } from '../../lib/use-failed-query-alert';
+import {
+  builderCampaignsKey,
+  builderMailingsKey,
+  getSelection,
+  listAllCampaigns,
+  listMailings,
+  selectionKey,
+  selectionPaths,
+} from './api';
+import { BuilderPickers } from './builder-pickers';
+import {
+  areResultsCurrent,
+  editSelection,
+  getDraft,
+  loadSelection,
+  newDraft,
+  type SaveState,
+  setDraft,
+  useDraft,
+} from './builder-store';
+import { QueryEditor } from './query-editor';
+import { ResultsPanel } from './results-panel';
+import { backgroundSave, saveAndRun } from './save-flow';
+import { SelectionSettings } from './selection-settings';
+
+/** spec 001 §4: how each save state is shown. */
+export const SAVE_STATE_TEXT: Record<SaveState, string> = {
+  NONE: '',
+  SAVING: 'Opslaan...',
+  PERFORMING_QUERY: 'Query uitvoeren...',
+  DONE: 'Klaar',
+  SAVED: 'Opgeslagen',
+  NOT_SAVED: SelectionMessages.saveFailed,
+};
+
+// spec 001 §9: the background save waits between 500 and about 1250 ms after the last change.
+const BACKGROUND_SAVE_DELAY_MS = 750;
+
+/**
+ * /selection-builder/{campaign?}/{mailing?}/{selection?} 'Doelgroep selecteren': pickers, the
+ * query editor, the settings, 'Nieuwe query' and 'Maak aan' / 'Bewaar' with the save flow of
+ * spec 001 §4, and the results under 'Resultaten' and 'Query'.
+ */
+export function SelectionBuilderPage() {
+  const params = useParams();
+  const c = params.campaign ?? null;
+  const m = params.mailing ?? null;
+  const s = params.selection ?? null;
+  const navigate = useNavigate();
+  const client = useQueryClient();
+  const draft = useDraft();
+
+  const campaigns = useQuery({ queryKey: builderCampaignsKey, queryFn: listAllCampaigns });
+  useFailedQueryAlert(campaigns.error, SelectionMessages.fetchCampaignsFailed);
+  const mailings = useQuery({
+    queryKey: builderMailingsKey(c ?? ''),
+    queryFn: () => listMailings(c ?? ''),
+    enabled: Boolean(c),
+  });
+  useFailedQueryAlert(mailings.error, SelectionMessages.fetchMailingFailed);
+  const mailing = mailings.data?.find((x) => x._id === m);
+
+  // The draft follows the URL: a selection in the URL is loaded; without one the query on screen
+  // stays and only the campaign and mailing change (a stored selection is left for a new draft).
+  const isLoaded = s !== null && draft.selection === s && draft.campaign === c && draft.mailing === m;
+  const stored = useQuery({
+    queryKey: selectionKey(c ?? '', m ?? '', s ?? ''),
+    queryFn: () => getSelection(c ?? '', m ?? '', s ?? ''),
+    enabled: Boolean(c && m && s) && !isLoaded,
+    staleTime: 0,
+    gcTime: 0,
+  });
+  useFailedQueryAlert(stored.error, SelectionMessages.failed, selectionPaths.builder(c, m));
+  useEffect(() => {
+    if (stored.data && c && m && !isLoaded) loadSelection(c, m, stored.data);
+  }, [stored.data, c, m, isLoaded]);
+  useEffect(() => {
+    if (s) return;
+    const d = getDraft();
+    if (d.selection) setDraft(() => newDraft(c, m));
+    else if (d.campaign !== c || d.mailing !== m) {
+      setDraft((x) => ({ ...x, campaign: c, mailing: m, results: null, saveState: 'NONE' }));
+    }
+  }, [c, m, s]);
+  // A selection created by a save goes into the URL.
+  useEffect(() => {
+    if (draft.selection && !s && draft.campaign === c && draft.mailing === m) {
+      navigate(selectionPaths.builder(c, m, draft.selection), { replace: true });
+    }
+  }, [draft.selection, draft.campaign, draft.mailing, c, m, s, navigate]);
+
+  const isDraftMailing = mailing?.state === 'draft';
+  const isBusy = draft.saveState === 'SAVING' || draft.saveState === 'PERFORMING_QUERY';
+  const isWaitingForLoad = Boolean(s) && !isLoaded;
+  useEffect(() => {
+    if (!isDraftMailing || isWaitingForLoad) return;
+    if (!draft.campaign || !draft.mailing || draft.recordCount > 0 || draft.revision === draft.savedRevision)
+      return;
+    const timer = setTimeout(() => void backgroundSave(), BACKGROUND_SAVE_DELAY_MS);
+    return () => clearTimeout(timer);
+  }, [
+    draft.revision,
+    draft.savedRevision,
+    draft.campaign,
+    draft.mailing,
+    draft.recordCount,
+    isDraftMailing,
+    isWaitingForLoad,
+  ]);
+
+  const canSubmit = Boolean(draft.campaign && draft.mailing) && hasRealLeaf(draft.query) && isDraftMailing;
+  const handleSubmit = () =>
+    void saveAndRun(() => {
+      if (c) void client.invalidateQueries({ queryKey: builderMailingsKey(c) });
+    });
+  const handleNewQuery = () =>
+    confirmAction({
+      title: 'Nieuwe query',
+      message: 'Weet je zeker dat je met een nieuwe, lege query wilt beginnen?',
+      onConfirm: () => {
+        setDraft(() => ({ ...newDraft(c, m), query: EMPTY_QUERY }));
+        navigate(selectionPaths.builder(c, m));
+      },
+    });
+  const defaultAge = mailing ? defaultPressureDate(businessDay(mailing.plannedSend)) : null;
+  const isStale = isBusy || !areResultsCurrent(draft);
+
+  return (
+    <>
+      <PageTitle>Doelgroep selecteren</PageTitle>
+      <Stack>
+        <Paper withBorder p="md">
+          <Stack>
+            <BuilderPickers
+              draft={draft}
+              campaigns={campaigns.data}
+              mailings={mailings.data}
+              disabled={isBusy}
+            />
+            {mailing && !isDraftMailing && (
+              <Alert color="yellow">
+                Deze verzending is niet meer in Concept: de selectie kan niet worden gewijzigd.
+              </Alert>
+            )}
+            {mailing && (
+              <Text size="sm" c="dimmed" data-testid="mailing-count">
+                {mailing.recordCount.toLocaleString('nl-NL')} van {mailing.addresses.toLocaleString('nl-NL')}{' '}
+                adressen toegewezen aan {mailing.name}
+              </Text>
+            )}
+            <Textarea
+              label="Omschrijving"
+              autosize
+              minRows={1}
+              maxLength={2000}
+              value={draft.description}
+              onChange={(e) => editSelection({ description: e.currentTarget.value })}
+              disabled={isBusy || isWaitingForLoad}
+            />
+          </Stack>
+        </Paper>
+        <Paper withBorder p="md">
+          <Title order={4} mb="sm">
+            Query
+          </Title>
+          <QueryEditor query={draft.query} disabled={isBusy || isWaitingForLoad} />
+        </Paper>
+        <Paper withBorder p="md">
+          <Title order={4} mb="sm">
+            Instellingen
+          </Title>
+          <SelectionSettings
+            settings={draft.settings}
+            campaigns={campaigns.data ?? []}
+            defaultPressureAge={defaultAge}
+            disabled={isBusy || isWaitingForLoad}
+          />
+        </Paper>
+        <Group>
+          <Button variant="default" onClick={handleNewQuery} disabled={isBusy}>
+            Nieuwe query
+          </Button>
+          <Button onClick={handleSubmit} disabled={!canSubmit || isBusy} loading={isBusy}>
+            {draft.selection ? 'Bewaar' : 'Maak aan'}
+          </Button>
+          <Text
+            size="sm"
+            c={draft.saveState === 'NOT_SAVED' ? 'red' : 'dimmed'}
+            data-testid="save-state"
+            data-state={draft.saveState}
+          >
+            {SAVE_STATE_TEXT[draft.saveState]}
+          </Text>
+          {!canSubmit && !isBusy && (
+            <Text size="sm" c="dimmed">
+              {QueryMessages.submitRequired}
+            </Text>
+          )}
+        </Group>
+        {draft.saveState === 'PERFORMING_QUERY' && (
+          <Progress
+            value={Math.max(draft.progress ?? 0, 5)}
+            animated
+            striped
+            aria-label="Telling loopt"
+            data-testid="count-progress"
+          />
+        )}
+        {draft.results && areResultsCurrent(draft) === false && !isBusy && (
+          <Text size="sm" c="dimmed">
+            De query of de instellingen zijn gewijzigd: 'Bewaar' telt opnieuw.
+          </Text>
+        )}
+        <ResultsPanel draft={draft} isStale={isStale} />
+      </Stack>
+    </>
+  );
+}
