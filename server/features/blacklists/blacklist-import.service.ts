@@ -4,11 +4,10 @@ import { normalizeEmail } from '../../../common/email';
 import type { AppContext } from '../../context';
 import type { TaskContext } from '../../tasks/worker';
 import { dropStaging } from '../imports/csv-staging';
-import { compileSqlEmailCheck } from '../imports/record-mapper';
 import type { TaskRow } from '../tasks/task.queries';
 import {
   insertDomainsFromTable,
-  insertEmailsFromStaging,
+  insertEmailsFromTable,
   insertPartnerEntriesFromTable,
 } from './blacklist.queries';
 import { normalizePass } from './blacklist-pass';
@@ -55,9 +54,10 @@ async function inTransaction(
 
 /**
  * The e-mail blacklist import task (spec 001 §7 /blacklist/emailimport): adds the file's valid
- * addresses, normalized like every stored address, at COPY speed: the rows SQL can normalise
- * alike (compileSqlEmailCheck) go straight from the staging table, the others through
- * normalizeEmail. Returns the counters; a repeated address counts once, the rest as skipped.
+ * addresses, normalized by normalizeEmail like every stored address. The column streams out of the
+ * staging table through normalizeEmail in Node (on the other core while PostgreSQL reads and
+ * writes) into a temporary table: a million rows' e-mail check cost PostgreSQL's regular
+ * expressions 1.5-2.4 s a pass. Returns the counters; a repeated address counts once, the rest as skipped.
  */
 export async function runEmailBlacklistImport(
   ctx: AppContext,
@@ -65,22 +65,21 @@ export async function runEmailBlacklistImport(
   tctx: TaskContext,
 ): Promise<BlacklistImportResult> {
   const p = task.payload as unknown as BlacklistImportPayload;
-  const email = col(p, 0);
   return inTransaction(ctx, p, async (client) => {
     await tctx.progress(5, 'saving');
     await client.query('CREATE TEMPORARY TABLE bl_side (email text COLLATE "C") ON COMMIT DROP');
     await normalizePass(
       ctx.database.pool,
       client,
-      `SELECT ${email} FROM ${p.staging} WHERE NOT coalesce(${compileSqlEmailCheck(email)}, false)`,
+      `SELECT ${col(p, 0)} FROM ${p.staging}`,
       'bl_side',
-      ([value]) => {
-        const normalized = normalizeEmail(value);
-        return normalized ? [normalized] : null;
+      ([v]) => {
+        const email = normalizeEmail(v);
+        return email ? [email] : null;
       },
     );
     await tctx.progress(40, 'saving');
-    return insertEmailsFromStaging(client, p.staging, email, compileSqlEmailCheck(email), 'bl_side');
+    return insertEmailsFromTable(client, 'bl_side');
   });
 }
 

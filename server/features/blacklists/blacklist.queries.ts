@@ -88,24 +88,9 @@ async function addDistinct(
   return { valid: distinct.rowCount ?? 0, saved: inserted.rowCount ?? 0 };
 }
 
-/**
- * Adds to the e-mail blacklist the addresses of the staging table's column `email` where `check`
- * (compileSqlEmailCheck) holds, as lower(btrim(..)), and those of `side` (normalized in Node).
- */
-export function insertEmailsFromStaging(
-  client: pg.PoolClient,
-  staging: string,
-  email: string,
-  check: string,
-  side: string,
-): Promise<Counts> {
-  return addDistinct(
-    client,
-    'blacklist_emails',
-    ['email'],
-    `SELECT lower(btrim(${email}) COLLATE "C") AS email FROM ${staging} WHERE ${check}
-     UNION ALL SELECT email FROM ${side}`,
-  );
+/** Adds to the e-mail blacklist the normalized addresses of the temporary table `side` (email). */
+export function insertEmailsFromTable(client: pg.PoolClient, side: string): Promise<Counts> {
+  return addDistinct(client, 'blacklist_emails', ['email'], `SELECT email FROM ${side}`);
 }
 
 /** Adds to the domain blacklist the normalized domains of the temporary table `side` (domain). */
