@@ -58,6 +58,36 @@ describe('CsvRecordReader', () => {
   });
 });
 
+describe('CsvRecordReader on lines after the first record (the whole-line path)', () => {
+  it('reads them as it reads them byte by byte', () => {
+    const field = fc.string({ unit: fc.constantFrom('a', 'é', ' ', '"', '\r', '\\', '.'), maxLength: 4 });
+    const line = fc.tuple(
+      fc.array(field, { minLength: 1, maxLength: 4 }),
+      fc.constantFrom('\n', '\r\n', '\r', ''),
+    );
+    fc.assert(
+      fc.property(
+        fc.constantFrom('\n', '\r\n'),
+        fc.array(line, { maxLength: 8 }),
+        fc.nat(200),
+        (eol, lines, cut) => {
+          const body = lines.map(([fields, end]) => fields.join(';') + end).join('');
+          const file = Buffer.from(`h1;h2;h3${eol}x;y;z${eol}${body}`);
+          // The first chunk ends after the first data record: the next ones take the whole-line path.
+          const first = 8 + eol.length * 2 + 5;
+          expect(read(file, [first, first + cut])).toEqual(
+            read(
+              file,
+              Array.from({ length: file.length }, (_, i) => i),
+            ),
+          );
+        },
+      ),
+      { numRuns: 2000 },
+    );
+  });
+});
+
 describe('parseRecord', () => {
   it('opens a quoted field only at its first character', () => {
     expect(parseRecord('a;"b;""c""";d "e" f;"g"h"i;', ';')).toEqual(['a', 'b;"c"', 'd "e" f', 'gh"i', '']);
