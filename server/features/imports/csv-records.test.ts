@@ -1,6 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { CsvRecordError, CsvRecordReader, parseRecord } from './csv-records';
+import { CsvRecordError, parseRecord } from './csv-fields';
+import { CsvRecordReader } from './csv-records';
 
 /** Reads `file` in chunks cut at `cuts`; returns the header, the COPY text and the rows, or the error. */
 function read(file: Buffer, cuts: number[] = [], delimiter = ';') {

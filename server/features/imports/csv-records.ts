@@ -10,6 +10,8 @@
 // Records that PostgreSQL reads the same way pass through untouched, as runs of the input's bytes,
 // so a clean file costs one byte loop in Node besides PostgreSQL's own parse.
 
+import { CsvRecordError, CsvRecordMessages, csvValue, parseRecord } from './csv-fields';
+
 const LF = 10;
 const CR = 13;
 const QUOTE = 34;
@@ -20,72 +22,8 @@ const NUL = 0;
 /** The longest record (bytes) a file may have; a longer one is refused (mostly a quote never closed). */
 export const MAX_RECORD_BYTES = 4 * 1024 * 1024;
 
-/** The Dutch reasons a record is refused for (after 'Ongeldig CSV-bestand op regel N: '). */
-export const CsvRecordMessages = {
-  tooManyFields: 'meer kolommen dan de kopregel',
-  unclosedQuote: 'een aanhalingsteken wordt niet afgesloten',
-  tooLong: 'de regel is te lang',
-  nul: 'de regel bevat een NUL-teken',
-} as const;
-
-/** A record the rules refuse: its physical line (1-based) and the Dutch reason. */
-export class CsvRecordError extends Error {
-  constructor(
-    readonly line: number,
-    readonly detail: string,
-  ) {
-    super(`line ${line}: ${detail}`);
-  }
-}
-
 // The kinds of line end a record has (none: the file's last record).
 const Eol = { None: 0, Lf: 1, Cr: 2, CrLf: 3 } as const;
-
-/** Splits one record's text (without its line end) into its values by the rules above. */
-export function parseRecord(text: string, delimiter: string): string[] {
-  const values: string[] = [];
-  let i = 0;
-  while (true) {
-    let value = '';
-    if (text[i] === '"') {
-      i++;
-      while (true) {
-        const q = text.indexOf('"', i);
-        if (q < 0) {
-          value += text.slice(i);
-          i = text.length;
-          break;
-        }
-        value += text.slice(i, q);
-        if (text[q + 1] === '"') {
-          value += '"';
-          i = q + 2;
-        } else {
-          i = q + 1;
-          break;
-        }
-      }
-    }
-    const next = text.indexOf(delimiter, i);
-    value += next < 0 ? text.slice(i) : text.slice(i, next);
-    values.push(value);
-    if (next < 0) return values;
-    i = next + 1;
-  }
-}
-
-/** One value as PostgreSQL's CSV parser reads it back exactly ('' for an empty value: NULL). */
-function csvValue(value: string, delimiter: string): string {
-  if (
-    value === '\\.' ||
-    value.includes(delimiter) ||
-    value.includes('"') ||
-    value.includes('\n') ||
-    value.includes('\r')
-  )
-    return `"${value.replaceAll('"', '""')}"`;
-  return value;
-}
 
 /**
  * Reads a CSV file's bytes (UTF-8, chunk by chunk) with one delimiter: the first record that is not

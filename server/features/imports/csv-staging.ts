@@ -3,7 +3,8 @@ import { pipeline } from 'node:stream/promises';
 import type pg from 'pg';
 import { from as copyFrom } from 'pg-copy-streams';
 import { HttpError } from '../../lib/http-errors';
-import { CsvRecordError, CsvRecordMessages, CsvRecordReader } from './csv-records';
+import { CsvRecordError, CsvRecordMessages } from './csv-fields';
+import { CsvRecordReader } from './csv-records';
 import { ToUtf8 } from './encoding';
 
 export const CsvMessages = {
