@@ -21,7 +21,8 @@ const enc = encodeURIComponent;
 const mailingUrl = (c: string, m: string) => `/campaigns/${enc(c)}/mailings/${enc(m)}`;
 const selectionsUrl = (c: string, m: string) => `${mailingUrl(c, m)}/selections`;
 
-export const builderCampaignsKey = ['campaigns', 'all'] as const;
+export const builderCampaignsKey = (days: number) => ['campaigns', 'recent', days] as const;
+export const builderCampaignKey = (c: string) => ['campaigns', c] as const;
 export const builderMailingsKey = (c: string) => ['campaigns', c, 'mailings'] as const;
 export const mailingKey = (c: string, m: string) => ['campaigns', c, 'mailings', m] as const;
 export const selectionsKey = (c: string, m: string) => ['campaigns', c, 'mailings', m, 'selections'] as const;
@@ -32,8 +33,11 @@ export const labelsKey = ['types'] as const;
 export const interestTypesKey = ['click-interest-types'] as const;
 export const valueSuggestionsKey = (attribute: string) => ['value-mappings', attribute] as const;
 
-/** Every campaign (the builder's searchable picker). */
-export const listAllCampaigns = () => http.get('/campaigns', z.array(CampaignSchema));
+/** The campaigns that started within the last `days` days or start later (the builder's picker). */
+export const listRecentCampaigns = (days: number) =>
+  http.get(`/campaigns?days=${days}`, z.array(CampaignSchema));
+/** One campaign without its record count. */
+export const getCampaign = (c: string) => http.get(`/campaigns/${enc(c)}?noCount`, CampaignSchema);
 /** The mailings of a campaign, each with its state. */
 export const listMailings = (c: string) => http.get(`/campaigns/${enc(c)}/mailings`, z.array(MailingSchema));
 /** One mailing. */

@@ -5,7 +5,7 @@ import type { QueryNode } from '../../../common/query-tree';
 import { PageTitle } from '../../components/page-title';
 import { selectionPaths } from './api';
 import { AttributeLineForm } from './attribute-line-form';
-import { editQuery, getDraft, setDraft, useDraft } from './builder-store';
+import { editQuery, getDraft, useDraft } from './builder-store';
 import { FileLineForm } from './file-line-form';
 import type { LineFormProps } from './line-form-shell';
 import { nodeAt } from './query-editor-state';
@@ -57,10 +57,8 @@ export function LineEditorPage() {
   const current = context.mode === 'edit' ? (nodeAt(draft.query, context.path) ?? null) : null;
   const lineType = LINE_TYPES.find((t) => t.type === type);
 
-  const close = () => {
-    setDraft((d) => ({ ...d, editContext: null }));
-    navigate(backTo);
-  };
+  // The builder clears the edit context when it shows again (clearing it here would redirect first).
+  const close = () => navigate(backTo);
   const handleSubmit = (node: QueryNode) => {
     const { editContext } = getDraft();
     if (editContext?.mode === 'edit') editQuery({ type: 'replace', path: editContext.path, node });
@@ -89,9 +87,7 @@ export function LineEditorPage() {
           ))}
         </SimpleGrid>
         <Text mt="md">
-          <Link to={backTo} onClick={() => setDraft((d) => ({ ...d, editContext: null }))}>
-            Terug naar de selectie
-          </Link>
+          <Link to={backTo}>Terug naar de selectie</Link>
         </Text>
       </>
     );

@@ -1,7 +1,8 @@
 import { Alert, Button, Group, Paper, Progress, Stack, Text, Textarea, Title } from '@mantine/core';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
-import { useEffect } from 'react';
+import { useEffect, useMemo } from 'react';
 import { useNavigate, useParams } from 'react-router';
+import { CAMPAIGN_DAYS_DEFAULT } from '../../../common/constants';
 import { businessDay, defaultPressureDate } from '../../../common/pressure-date';
 import { EMPTY_QUERY, hasRealLeaf, QueryMessages } from '../../../common/query-tree';
 import { SelectionMessages } from '../../../common/selections';
@@ -9,11 +10,13 @@ import { confirmAction } from '../../components/confirm';
 import { PageTitle } from '../../components/page-title';
 import { useFailedQueryAlert } from '../../lib/use-failed-query-alert';
 import {
+  builderCampaignKey,
   builderCampaignsKey,
   builderMailingsKey,
+  getCampaign,
   getSelection,
-  listAllCampaigns,
   listMailings,
+  listRecentCampaigns,
   selectionKey,
   selectionPaths,
 } from './api';
@@ -60,8 +63,22 @@ export function SelectionBuilderPage() {
   const client = useQueryClient();
   const draft = useDraft();
 
-  const campaigns = useQuery({ queryKey: builderCampaignsKey, queryFn: listAllCampaigns });
+  const campaigns = useQuery({
+    queryKey: builderCampaignsKey(CAMPAIGN_DAYS_DEFAULT),
+    queryFn: () => listRecentCampaigns(CAMPAIGN_DAYS_DEFAULT),
+  });
   useFailedQueryAlert(campaigns.error, SelectionMessages.fetchCampaignsFailed);
+  // The campaign of the URL is offered even when it started longer ago than the picker looks back.
+  const campaign = useQuery({
+    queryKey: builderCampaignKey(c ?? ''),
+    queryFn: () => getCampaign(c ?? ''),
+    enabled: Boolean(c),
+  });
+  useFailedQueryAlert(campaign.error, SelectionMessages.fetchCampaignFailed);
+  const campaignOptions = useMemo(() => {
+    const list = campaigns.data ?? [];
+    return campaign.data && !list.some((x) => x._id === campaign.data._id) ? [campaign.data, ...list] : list;
+  }, [campaigns.data, campaign.data]);
   const mailings = useQuery({
     queryKey: builderMailingsKey(c ?? ''),
     queryFn: () => listMailings(c ?? ''),
@@ -92,6 +109,10 @@ export function SelectionBuilderPage() {
       setDraft((x) => ({ ...x, campaign: c, mailing: m, results: null, saveState: 'NONE' }));
     }
   }, [c, m, s]);
+  // Back from the line editor: its edit context is done.
+  useEffect(() => {
+    if (getDraft().editContext) setDraft((d) => ({ ...d, editContext: null }));
+  }, []);
   // A selection created by a save goes into the URL.
   useEffect(() => {
     if (draft.selection && !s && draft.campaign === c && draft.mailing === m) {
@@ -181,7 +202,7 @@ export function SelectionBuilderPage() {
           </Title>
           <SelectionSettings
             settings={draft.settings}
-            campaigns={campaigns.data ?? []}
+            campaigns={campaignOptions}
             defaultPressureAge={defaultAge}
             disabled={isBusy || isWaitingForLoad}
           />
