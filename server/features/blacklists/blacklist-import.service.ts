@@ -38,16 +38,19 @@ async function inTransaction(
   work: (client: pg.PoolClient) => Promise<{ valid: number; saved: number }>,
 ): Promise<BlacklistImportResult> {
   const client = await ctx.database.pool.connect();
+  let broken = false;
   try {
     await client.query('BEGIN');
     const { valid, saved } = await work(client);
     await client.query('COMMIT');
     return { read: p.rows, saved, unchanged: valid - saved, skipped: p.rows - valid };
   } catch (err) {
+    // A COPY broken off half-way can leave the connection unusable: it is closed, not reused.
+    broken = true;
     await client.query('ROLLBACK').catch(() => {});
     throw err;
   } finally {
-    client.release();
+    client.release(broken);
     await dropStaging(ctx.database.pool, p.staging).catch(() => {});
   }
 }
