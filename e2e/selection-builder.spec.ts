@@ -1,0 +1,204 @@
+import { type APIRequestContext, expect, type Page, test } from '@playwright/test';
+import { expectAlert } from './support/alerts';
+import { loginAsAdmin, unique } from './support/session';
+
+// spec 001 §2 Selection builder and the selections of a mailing; issue 19's journeys.
+
+interface World {
+  label: string;
+  interest: string;
+  domain: string;
+  campaignId: string;
+  campaignName: string;
+  mailingId: string;
+  mailingName: string;
+  datasetA: string;
+  datasetB: string;
+}
+
+async function ok(res: Awaited<ReturnType<APIRequestContext['post']>>) {
+  expect(res.status(), await res.text()).toBe(200);
+  return res.json();
+}
+
+async function waitForTask(request: APIRequestContext, id: string) {
+  await expect
+    .poll(async () => (await (await request.get(`/api/tasks/${id}`)).json()).state, { timeout: 60_000 })
+    .toMatch(/^(done|failed)$/);
+  const task = await (await request.get(`/api/tasks/${id}`)).json();
+  expect(task.state, task.error).toBe('done');
+}
+
+/** Two datasets with one label (A: ages 20-39, B: ages 40-49 and 25-29), a campaign and a draft mailing. */
+async function seed(request: APIRequestContext): Promise<World> {
+  const label = unique('Nieuws');
+  const interest = unique('Reizen');
+  const domain = `${unique('sel')}.nl`;
+  await ok(await request.post('/api/types', { data: { type: label } }));
+  await ok(await request.post('/api/click-interest-types', { data: { name: interest } }));
+  const partnerId = unique('Sel_');
+  await ok(await request.post('/api/crud-partner', { data: { id: partnerId, name: 'Selectie BV' } }));
+  const datasets: string[] = [];
+  const files = [
+    Array.from({ length: 20 }, (_, i) => `a${i}@${domain},${20 + i},10${i}AB`),
+    [
+      ...Array.from({ length: 10 }, (_, i) => `b${i}@${domain},${40 + i},20${i}AB`),
+      ...Array.from({ length: 5 }, (_, i) => `c${i}@${domain},${25 + i},30${i}AB`),
+    ],
+  ];
+  for (const [i, rows] of files.entries()) {
+    const name = unique(`bestand${i}`);
+    const ds = await ok(
+      await request.post(`/api/datasets/${partnerId}`, { data: { name, types: [label], sort: i + 1 } }),
+    );
+    datasets.push(ds._id);
+    await ok(
+      await request.put(`/api/datasets/${partnerId}/${ds._id}/mappings`, {
+        data: [
+          { type: 'column', field: 'leeftijd', mapped: 'leeftijd', encrypted: false },
+          { type: 'column', field: 'postcode', mapped: 'postcode', encrypted: false },
+        ],
+      }),
+    );
+    const up = await ok(
+      await request.post(`/api/import/${partnerId}/${name}`, {
+        multipart: {
+          file: {
+            name: 'adressen.csv',
+            mimeType: 'text/csv',
+            buffer: Buffer.from(['email,leeftijd,postcode', ...rows].join('\n')),
+          },
+        },
+      }),
+    );
+    await waitForTask(request, up.task._id);
+  }
+  const campaignName = unique('Campagne ');
+  const campaign = await ok(
+    await request.post('/api/campaigns', {
+      data: { name: campaignName, start: new Date().toISOString().slice(0, 10) },
+    }),
+  );
+  const mailingName = unique('Verzending ');
+  const mailing = await ok(
+    await request.post(`/api/campaigns/${campaign._id}/mailings`, {
+      data: { name: mailingName, plannedSend: '2031-03-05T10:00:00Z', addresses: 100 },
+    }),
+  );
+  return {
+    label,
+    interest,
+    domain,
+    campaignId: campaign._id,
+    campaignName,
+    mailingId: mailing._id,
+    mailingName,
+    datasetA: datasets[0],
+    datasetB: datasets[1],
+  };
+}
+
+/** Adds a line to the root group through the line editor's menu. */
+async function openLineType(page: Page, label: string) {
+  await page.getByRole('button', { name: 'Regel toevoegen' }).first().click();
+  await expect(page).toHaveURL(/\/selection-builder\/add-line$/);
+  await page.getByRole('main').getByRole('link', { name: label, exact: true }).click();
+}
+
+/** Chooses a value in a Mantine select by its label. */
+async function choose(page: Page, field: string, option: string) {
+  await page.getByRole('combobox', { name: field, exact: true }).click();
+  await page.getByRole('option', { name: option, exact: true }).click();
+}
+
+test('builds a selection with a range, a label and a not-interest, runs it, edits two cells and saves into the mailing', async ({
+  page,
+}) => {
+  await loginAsAdmin(page, '/');
+  const w = await seed(page.request);
+
+  await page.getByRole('link', { name: 'Doelgroep selecteren' }).click();
+  await expect(page.getByRole('heading', { name: 'Doelgroep selecteren' })).toBeVisible();
+  await expect(page.getByRole('button', { name: 'Maak aan' })).toBeDisabled();
+  await choose(page, 'Campagne', w.campaignName);
+  await expect(page).toHaveURL(new RegExp(`/selection-builder/${w.campaignId}$`));
+  await choose(page, 'Verzending', w.mailingName);
+  await expect(page).toHaveURL(new RegExp(`/selection-builder/${w.campaignId}/${w.mailingId}$`));
+  // The default pressure date is the Monday after Wednesday 05-03-2031.
+  await expect(page.getByText('Standaard de maandag na de verzenddatum: 10-03-2031')).toBeVisible();
+
+  // An attribute range: the rules refuse a half range with the common message.
+  await openLineType(page, 'Selecteren op kenmerken');
+  await page.getByRole('combobox', { name: 'Kenmerk', exact: true }).fill('leeftijd');
+  await choose(page, 'Operator', 'Tussen (range)');
+  await page.getByRole('textbox', { name: 'Van' }).fill('25');
+  await page.getByRole('button', { name: 'Toevoegen' }).click();
+  await expect(page.getByTestId('line-errors')).toContainText('Vul een van- en een tot-waarde in');
+  await page.getByRole('textbox', { name: 'Tot' }).fill('29');
+  await page.getByRole('button', { name: 'Toevoegen' }).click();
+  await expect(page).toHaveURL(new RegExp(`/selection-builder/${w.campaignId}/${w.mailingId}`));
+  await expect(page.getByTestId('query-line')).toHaveText(/leeftijd:\[25 TO 29\]/);
+
+  // A label.
+  await openLineType(page, 'Label');
+  await choose(page, 'Label', w.label);
+  await page.getByRole('button', { name: 'Toevoegen' }).click();
+  // An interest, then negated in the editor.
+  await openLineType(page, 'Interesse type');
+  await page.getByRole('combobox', { name: 'Interesses' }).click();
+  await page.getByRole('option', { name: w.interest }).click();
+  await page.keyboard.press('Escape');
+  await page.getByRole('button', { name: 'Toevoegen' }).click();
+  await expect(page.getByTestId('query-line')).toHaveCount(3);
+  await page.getByTestId('query-line').nth(2).getByRole('button', { name: 'Uitsluiten (NOT)' }).click();
+  await expect(page.getByTestId('query-line').nth(2)).toHaveAttribute('data-negated', 'true');
+  // Moving the label line up puts it first.
+  await page.getByTestId('query-line').nth(1).getByRole('button', { name: 'Omhoog' }).click();
+  await expect(page.getByTestId('query-line').first()).toContainText(`type:${w.label}`);
+
+  // The background save stores the selection and puts it in the URL.
+  await expect(page).toHaveURL(new RegExp(`/selection-builder/${w.campaignId}/${w.mailingId}/[^/]+$`));
+  await expect(page.getByTestId('save-state')).toHaveText('Opgeslagen');
+  await expect(page.getByRole('button', { name: 'Bewaar' })).toBeEnabled();
+
+  // Run: a1..a9 are 25-29 in A is a5..a9 (5), c0..c4 in B (5).
+  await page.getByRole('button', { name: 'Bewaar' }).click();
+  await expect(page.getByTestId('save-state')).toHaveText('Klaar');
+  const rows = page.getByTestId('result-row');
+  await expect(rows).toHaveCount(2);
+  await expect(rows.nth(0).getByTestId('row-total')).toHaveText('5');
+  await expect(rows.nth(1).getByTestId('row-total')).toHaveText('5');
+  await expect(page.getByTestId('selected-total')).toHaveText('10');
+
+  // Edit two cells: 3 of A's new, and 99 of B's new (clamped to its 5, then 2).
+  const cells = page.getByRole('textbox', { name: /^Nieuw / });
+  await cells.nth(0).fill('3');
+  await cells.nth(1).fill('99');
+  await cells.nth(1).blur();
+  await expect(rows.nth(1).getByTestId('row-total')).toHaveText('5');
+  await cells.nth(1).fill('2');
+  await expect(rows.nth(0)).toHaveAttribute('data-changed', 'true');
+  await expect(page.getByTestId('selected-total')).toHaveText('5');
+
+  // The 'Query' tab shows the query text.
+  await page.getByRole('tab', { name: 'Query' }).click();
+  await expect(page.getByRole('textbox', { name: 'Query', exact: true })).toHaveValue(
+    `type:${w.label} AND leeftijd:[25 TO 29] AND NOT clickInterests:${w.interest}`,
+  );
+  await page.getByRole('tab', { name: 'Resultaten' }).click();
+
+  // Save: the table is allocated; the saved rows come first and the mailing holds 5.
+  await page.getByRole('button', { name: 'Bewaar' }).click();
+  await expect(page.getByTestId('save-state')).toHaveText('Klaar');
+  await expect(page.getByTestId('saved-total')).toHaveText('5');
+  await expect(page.locator('[data-testid=result-row][data-saved=true]')).toHaveCount(2);
+  await expect(page.getByTestId('mailing-count')).toContainText('5 van 100');
+  const mailing = await (
+    await page.request.get(`/api/campaigns/${w.campaignId}/mailings/${w.mailingId}`)
+  ).json();
+  expect(mailing.recordCount).toBe(5);
+
+  // The selections of the mailing list it with its count.
+  await page.goto(`/campaigns/${w.campaignId}/mailings/${w.mailingId}/selections`);
+  await expect(page.getByRole('cell', { name: '5', exact: true })).toBeVisible();
+});
