@@ -95,22 +95,39 @@ describe('e-mail blacklist import', () => {
 
   it('refuses an empty, binary or non-CSV file and changes nothing', async () => {
     const before = await emailCount();
+    // spec 001 §5: the file is wrong or lacks the column, in one message; the reason in brackets.
+    const spec = 'Het bestand is fout of bevat geen kolom genaamd email';
     const empty = await post('/api/blacklist/emailimport', '');
     expect(empty.statusCode).toBe(400);
-    expect(empty.json().message).toBe('Het bestand is leeg');
+    expect(empty.json().message).toBe(`${spec} (Het bestand is leeg)`);
     const binary = await post(
       '/api/blacklist/emailimport',
       Buffer.from([0x50, 0x4b, 0x03, 0x04, 0, 0, 0x14, 0]),
     );
     expect(binary.statusCode).toBe(400);
-    expect(binary.json().message).toBe('Het bestand is geen geldig CSV-bestand');
+    expect(binary.json().message).toBe(`${spec} (Het bestand is geen geldig CSV-bestand)`);
+    const [task] = (
+      await t.database.db.execute<{ error: string }>(
+        sql`SELECT error FROM tasks WHERE type = 'blacklist-email' ORDER BY created_at DESC LIMIT 1`,
+      )
+    ).rows;
+    expect(task.error).toBe(`${spec} (Het bestand is geen geldig CSV-bestand)`);
     const pdf = await post('/api/blacklist/emailimport', 'email\na@pdf.nl\n', {}, 'lijst.pdf');
     expect(pdf.statusCode).toBe(400);
-    expect(pdf.json().message).toBe('Alleen .csv-bestanden kunnen worden geüpload');
+    expect(pdf.json().message).toBe(`${spec} (Alleen .csv-bestanden kunnen worden geüpload)`);
     const headerOnly = await post('/api/blacklist/emailimport', 'email\n');
     expect(headerOnly.statusCode).toBe(400);
+    const partner = await post('/api/partnerblacklist/import', '');
+    expect(partner.json().message).toBe(
+      'Het bestand is fout of bevat niet alle verplichte kolommen (Het bestand is leeg)',
+    );
+    const domain = await post('/api/blacklist/domainimport', 'domein\n"open\n');
+    expect(domain.json().message).toMatch(
+      /^Het bestand is fout of bevat geen kolom genaamd domein \(Ongeldig CSV-bestand/,
+    );
     expect(await emailCount()).toBe(before);
   });
+
   it('gives way to another import adding the same address meanwhile (no error, counted unchanged)', async () => {
     const other = await t.database.pool.connect();
     try {

@@ -21,7 +21,7 @@ import {
   listBlacklistDomains,
   listPartnerBlacklist,
 } from './blacklist.queries';
-import { addDomains, blacklistPayload } from './blacklist.service';
+import { addDomains, badBlacklistFile, blacklistPayload } from './blacklist.service';
 
 const DomainParams = z.object({ domain: z.string().min(1).max(1000) });
 const PartnerParams = z.object({ partnerId: z.string().min(1).max(100) });
@@ -82,7 +82,12 @@ export function blacklistRoutes(ctx: AppContext): FastifyPluginAsyncZod {
           ctx,
           request,
           reply,
-          { type: upload.type, partnerId: null, datasetName: null },
+          {
+            type: upload.type,
+            partnerId: null,
+            datasetName: null,
+            badFile: (err) => badBlacklistFile(err, upload.fields),
+          },
           async (staged, fields) => blacklistPayload(staged, fields, upload.fields),
         );
         return { task: presentTask(task) };

@@ -1,6 +1,7 @@
 import { type BlacklistAddResult, BlacklistMessages, normalizeDomain } from '../../../common/blacklists';
 import type { Db } from '../../db/client';
 import { HttpError } from '../../lib/http-errors';
+import { UploadMessages } from '../imports/upload';
 import type { StagedUpload } from '../imports/upload.service';
 import { findEmailColumn } from '../imports/upload.service';
 import { addBlacklistDomains } from './blacklist.queries';
@@ -14,6 +15,19 @@ export async function addDomains(db: Db, values: string[]): Promise<BlacklistAdd
   const domains = values.map(normalizeDomain).filter((d): d is string => d !== null);
   const { valid, saved } = domains.length ? await addBlacklistDomains(db, domains) : { valid: 0, saved: 0 };
   return { read: values.length, saved, unchanged: valid - saved, skipped: values.length - valid };
+}
+
+/**
+ * A blacklist file that cannot be read (not .csv, empty, binary, a bad row) as spec 001 §5 words it
+ * for that form ('Het bestand is fout of bevat geen kolom genaamd email', or '... niet alle
+ * verplichte kolommen'), with the reason in brackets; an upload that broke off keeps its own message.
+ */
+export function badBlacklistFile(err: HttpError, wanted: Record<string, string>): HttpError {
+  if ((Object.values(UploadMessages) as unknown[]).includes(err.message)) return err;
+  const columns = Object.values(wanted);
+  const message =
+    columns.length > 1 ? BlacklistMessages.missingColumns : BlacklistMessages.noColumn(columns[0]);
+  return new HttpError(400, `${message} (${err.message})`);
 }
 
 /**

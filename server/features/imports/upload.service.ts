@@ -39,6 +39,8 @@ export async function stageUpload(
     fileName: string;
     expectedBytes: number;
     username: string;
+    /** How this upload words a file its CSV rules refuse (400); default as is. */
+    badFile?: (err: HttpError) => HttpError;
   },
 ): Promise<StagedUpload> {
   const task = await insertTask(ctx.db, {
@@ -64,7 +66,9 @@ export async function stageUpload(
     });
     return { task, table, headers: staged.headers, rows: staged.rows };
   } catch (err) {
-    throw await failUpload(ctx, task.id, table, err);
+    // A file the CSV rules refuse (not the client's broken or silent request: those stay as they are).
+    const refused = err instanceof HttpError && err.statusCode === 400 && !input.file.errored;
+    throw await failUpload(ctx, task.id, table, refused && input.badFile ? input.badFile(err) : err);
   }
 }
 

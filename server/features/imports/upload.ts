@@ -21,6 +21,8 @@ export interface UploadTask {
   type: string;
   partnerId: string | null;
   datasetName: string | null;
+  /** How this upload words a file it cannot read (400: not .csv, empty, not CSV, a bad row); default as is. */
+  badFile?: (err: HttpError) => HttpError;
 }
 
 // A multipart error as the Dutch answer: @fastify/multipart's limits, a client that broke off,
@@ -135,7 +137,10 @@ export async function receiveUpload(
         continue;
       }
       if (staged) throw new HttpError(400, UploadMessages.oneFile);
-      if (!part.filename.toLowerCase().endsWith('.csv')) throw new HttpError(400, ImportMessages.onlyCsv);
+      if (!part.filename.toLowerCase().endsWith('.csv')) {
+        const refused = new HttpError(400, ImportMessages.onlyCsv);
+        throw task.badFile ? task.badFile(refused) : refused;
+      }
       // stageUpload fails its task and drops its table itself when the file does not arrive.
       staged = await stageUpload(ctx, {
         ...task,
