@@ -12,17 +12,20 @@ const { Packet } = dns2;
  * - `flaky-*`: SERVFAIL the first time a name is asked for MX, then an MX record;
  * - `slow-*`: an MX record after 20 ms (the server counts how many such answers wait at once);
  * - anything else: NXDOMAIN.
- * Returns its address as `host:port` (for DNS_SERVER), the queries it received, and close().
+ * Returns its address as `host:port` (for DNS_SERVER), how many queries it received, the most
+ * answers waiting at once, the last name asked, and close().
  */
 export async function startTestDnsServer(): Promise<{
   address: string;
   queries: () => number;
   maxInFlight: () => number;
+  lastQuery: () => string;
   close: () => Promise<void>;
 }> {
   const asked = new Set<string>();
   let queries = 0;
   let inFlight = 0;
+  let lastQuery = '';
   let maxInFlight = 0;
   const server = dns2.createServer({
     udp: true,
@@ -31,6 +34,7 @@ export async function startTestDnsServer(): Promise<{
       const response = Packet.createResponseFromRequest(request);
       const [question] = request.questions;
       const name = question.name.toLowerCase();
+      lastQuery = name;
       const kind = name.split('.')[0].split('-')[0];
       const type = question.type;
       const answer = (data: Record<string, unknown>) =>
@@ -72,6 +76,7 @@ export async function startTestDnsServer(): Promise<{
     address: `127.0.0.1:${port}`,
     queries: () => queries,
     maxInFlight: () => maxInFlight,
+    lastQuery: () => lastQuery,
     close: () => server.close(),
   };
 }
