@@ -202,3 +202,175 @@ test('builds a selection with a range, a label and a not-interest, runs it, edit
   await page.goto(`/campaigns/${w.campaignId}/mailings/${w.mailingId}/selections`);
   await expect(page.getByRole('cell', { name: '5', exact: true })).toBeVisible();
 });
+
+const open = { useCampaignLabel: false, activeDatasetsOnly: true, useBlacklist: true, useDate: false };
+
+test('starts from a predefined template, counts with a progress bar and the previous result greyed', async ({
+  page,
+}) => {
+  await loginAsAdmin(page, '/');
+  const w = await seed(page.request);
+  // A predefined selection in another mailing of the campaign.
+  const other = await ok(
+    await page.request.post(`/api/campaigns/${w.campaignId}/mailings`, {
+      data: { name: unique('Bron '), plannedSend: '2031-03-05T10:00:00Z' },
+    }),
+  );
+  const base = `/api/campaigns/${w.campaignId}/mailings/${other._id}/selections`;
+  const description = `Sjabloon ${'x'.repeat(80)}`;
+  const { selectionId } = await ok(
+    await page.request.post(base, {
+      data: {
+        description,
+        query: { and: [{ dataset: { type: w.label } }, { range: { leeftijd: ['40', '44'] } }] },
+      },
+    }),
+  );
+  await ok(await page.request.put(`${base}/${selectionId}`, { data: { preDefined: true } }));
+
+  await page.goto(`/selection-builder/${w.campaignId}/${w.mailingId}`);
+  await page.getByRole('combobox', { name: 'Sjabloon' }).click();
+  // The description is cut to 65 characters.
+  const option = page.getByRole('option', {
+    name: `${w.campaignName} / ${other.name}: ${description.slice(0, 65)}`,
+  });
+  await expect(option).toHaveText(`${w.campaignName} / ${other.name}: ${description.slice(0, 65)}`);
+  await option.click();
+  await expect(page.getByTestId('query-line')).toHaveCount(2);
+  await expect(page.getByTestId('query-line').nth(1)).toContainText('leeftijd:[40 TO 44]');
+  await expect(page.getByRole('textbox', { name: 'Omschrijving' })).toHaveValue(description);
+  // Settings without the pressure date.
+  await page.getByRole('switch', { name: 'Houd rekening met maildruk' }).click();
+  await expect(page.getByRole('textbox', { name: 'Maildrukdatum' })).toBeDisabled();
+
+  await page.getByRole('button', { name: /^(Maak aan|Bewaar)$/ }).click();
+  await expect(page.getByTestId('save-state')).toHaveText('Klaar');
+  await expect(page.getByTestId('selected-total')).toHaveText('5');
+  const stored = await (
+    await page.request.get(`/api/campaigns/${w.campaignId}/mailings/${w.mailingId}/selections`)
+  ).json();
+  expect(stored).toHaveLength(1);
+  expect(stored[0]).toMatchObject({ description, useDate: false, ...open, useCampaignLabel: true });
+
+  // A second count: the bar runs and the previous result stays, greyed, until the new one is in.
+  await page.getByRole('button', { name: 'Bewaar' }).click();
+  await expect(page.getByTestId('count-progress')).toBeVisible();
+  await expect(page.locator('[data-stale=true]')).toBeVisible();
+  await expect(page.getByTestId('results-table')).toBeVisible();
+  await expect(page.getByTestId('save-state')).toHaveText('Klaar');
+  await expect(page.getByTestId('count-progress')).toHaveCount(0);
+  await expect(page.locator('[data-stale=false]')).toBeVisible();
+
+  // 'Nieuwe query' asks first, then empties the query for a new selection of the mailing.
+  await page.getByRole('button', { name: 'Nieuwe query' }).click();
+  await page.getByRole('button', { name: 'Ja' }).click();
+  await expect(page).toHaveURL(new RegExp(`/selection-builder/${w.campaignId}/${w.mailingId}$`));
+  await expect(page.getByTestId('query-line')).toHaveCount(0);
+  await expect(page.getByRole('button', { name: 'Maak aan' })).toBeDisabled();
+});
+
+test('a Bestandsmatch line with an uploaded file: header preview, gen_ names, upload on save, matched count', async ({
+  page,
+}) => {
+  await loginAsAdmin(page, '/');
+  const w = await seed(page.request);
+  await page.goto(`/selection-builder/${w.campaignId}/${w.mailingId}`);
+  await page.getByRole('button', { name: 'Regel toevoegen' }).click();
+  await page.getByRole('main').getByRole('link', { name: 'Bestandsmatch', exact: true }).click();
+  await expect(page.getByRole('heading', { name: 'Bestandsmatch' })).toBeVisible();
+  // Without a file the line is refused.
+  await page.getByRole('button', { name: 'Toevoegen' }).click();
+  await expect(page.getByTestId('line-errors')).toContainText('Kies een .csv-bestand');
+
+  const csv = [
+    'mail;pc;tweede',
+    `a1@${w.domain};101AB;x`,
+    `A2@${w.domain.toUpperCase()};999ZZ;y`,
+    `b3@${w.domain};203AB;z`,
+  ].join('\n');
+  await page
+    .locator('input[type=file]')
+    .setInputFiles({ name: 'lijst.csv', mimeType: 'text/csv', buffer: Buffer.from(csv) });
+  await expect(page.getByTestId('line-column')).toHaveCount(3);
+  // Nothing mapped: refused with the common message.
+  await page.getByRole('button', { name: 'Toevoegen' }).click();
+  await expect(page.getByTestId('line-errors')).toContainText('Map minstens één kolom');
+  await choose(page, 'Koppeling voor mail', 'Basis: e-mailadres (id)');
+  await expect(page.getByRole('textbox', { name: 'Naam voor mail' })).toHaveValue('gen_id');
+  await choose(page, 'Koppeling voor tweede', 'Basis: e-mailadres (id)');
+  await expect(page.getByRole('textbox', { name: 'Naam voor tweede' })).toHaveValue('gen_id0');
+  await choose(page, 'Koppeling voor tweede', 'Niet gebruiken');
+  await choose(page, 'Koppeling voor pc', 'Kenmerk');
+  await page.getByRole('combobox', { name: 'Kenmerk voor pc' }).fill('postcode');
+  await page.getByRole('button', { name: 'Toevoegen' }).click();
+  await expect(page.getByTestId('query-line')).toContainText(
+    '{!intersect file="lijst.csv" fields="gen_id,postcode"}',
+  );
+
+  // 'Maak aan' stores the selection, uploads the file and counts: a1 and b3 match on both columns.
+  await page.getByRole('switch', { name: 'Gebruik label van de campagne' }).click();
+  await page.getByRole('button', { name: /^(Maak aan|Bewaar)$/ }).click();
+  await expect(page.getByTestId('save-state')).toHaveText('Klaar');
+  await expect(page.getByTestId('selected-total')).toHaveText('2');
+  await expect(page.getByTestId('result-row')).toHaveCount(2);
+});
+
+test('the selections of a mailing: newest first, predefined toggle, delete in Concept only', async ({
+  page,
+}) => {
+  await loginAsAdmin(page, '/');
+  const w = await seed(page.request);
+  const base = `/api/campaigns/${w.campaignId}/mailings/${w.mailingId}/selections`;
+  const first = (await ok(await page.request.post(base, { data: { description: 'Eerste selectie' } })))
+    .selectionId;
+  const second = (await ok(await page.request.post(base, { data: { description: 'Tweede selectie' } })))
+    .selectionId;
+
+  await page.goto(`/campaigns/${w.campaignId}/mailings/${w.mailingId}/selections`);
+  const rows = page.getByRole('row');
+  await expect(rows.nth(1)).toContainText(second);
+  await expect(rows.nth(2)).toContainText(first);
+  await expect(rows.nth(1)).toContainText(/\d{2}-\d{2}-\d{4} \d{2}:\d{2}:\d{2}/);
+  await expect(page.getByRole('link', { name: `Download CSV van ${first}` })).toHaveAttribute(
+    'href',
+    `${base}/${first}/csv`,
+  );
+  await page.getByRole('switch', { name: `Voorgedefinieerde query ${first}` }).click();
+  await expect(page.getByRole('switch', { name: `Voorgedefinieerde query ${first}` })).toBeChecked();
+  expect((await (await page.request.get(`${base}/${first}`)).json()).preDefined).toBe(true);
+
+  // Edit opens the builder with the selection.
+  await page.getByRole('link', { name: `Bewerk selectie ${first}` }).click();
+  await expect(page).toHaveURL(new RegExp(`/selection-builder/${w.campaignId}/${w.mailingId}/${first}$`));
+  await expect(page.getByRole('textbox', { name: 'Omschrijving' })).toHaveValue('Eerste selectie');
+  await page.goBack();
+
+  await page.getByRole('button', { name: `Verwijder selectie ${second}` }).click();
+  await page.getByRole('button', { name: 'Ja' }).click();
+  await expectAlert(page, 'success', 'Selectie is verwijderd');
+  await expect(page.getByRole('cell', { name: second, exact: true })).toHaveCount(0);
+
+  // A Definitief mailing: no edit or delete, CSV and the toggle stay.
+  const mailing = await (
+    await page.request.get(`/api/campaigns/${w.campaignId}/mailings/${w.mailingId}`)
+  ).json();
+  await ok(
+    await page.request.put(`/api/campaigns/${w.campaignId}/mailings/${w.mailingId}`, {
+      data: {
+        name: mailing.name,
+        state: 'final',
+        plannedSend: mailing.plannedSend,
+        budget: mailing.budget,
+        addresses: mailing.addresses,
+        interests: mailing.interests,
+        externalParty: mailing.externalParty,
+        externalId: mailing.externalId,
+      },
+    }),
+  );
+  await page.reload();
+  await expect(page.getByRole('cell', { name: first, exact: true })).toBeVisible();
+  await expect(page.getByRole('link', { name: `Download CSV van ${first}` })).toBeVisible();
+  await expect(page.getByRole('button', { name: `Verwijder selectie ${first}` })).toHaveCount(0);
+  await expect(page.getByRole('link', { name: `Bewerk selectie ${first}` })).toHaveCount(0);
+});

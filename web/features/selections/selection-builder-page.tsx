@@ -4,7 +4,7 @@ import { useEffect, useMemo } from 'react';
 import { useNavigate, useParams } from 'react-router';
 import { CAMPAIGN_DAYS_DEFAULT } from '../../../common/constants';
 import { businessDay, defaultPressureDate } from '../../../common/pressure-date';
-import { EMPTY_QUERY, hasRealLeaf, QueryMessages } from '../../../common/query-tree';
+import { hasRealLeaf, QueryMessages } from '../../../common/query-tree';
 import { SelectionMessages } from '../../../common/selections';
 import { confirmAction } from '../../components/confirm';
 import { PageTitle } from '../../components/page-title';
@@ -114,11 +114,14 @@ export function SelectionBuilderPage() {
     if (getDraft().editContext) setDraft((d) => ({ ...d, editContext: null }));
   }, []);
   // A selection created by a save goes into the URL.
+  // The store, not this render's copy: the effect above may just have started a new draft.
+  // biome-ignore lint/correctness/useExhaustiveDependencies: a newly created selection is what triggers it.
   useEffect(() => {
-    if (draft.selection && !s && draft.campaign === c && draft.mailing === m) {
-      navigate(selectionPaths.builder(c, m, draft.selection), { replace: true });
+    const d = getDraft();
+    if (d.selection && !s && d.campaign === c && d.mailing === m) {
+      navigate(selectionPaths.builder(c, m, d.selection), { replace: true });
     }
-  }, [draft.selection, draft.campaign, draft.mailing, c, m, s, navigate]);
+  }, [draft.selection, c, m, s, navigate]);
 
   const isDraftMailing = mailing?.state === 'draft';
   const isBusy = draft.saveState === 'SAVING' || draft.saveState === 'PERFORMING_QUERY';
@@ -148,9 +151,11 @@ export function SelectionBuilderPage() {
     confirmAction({
       title: 'Nieuwe query',
       message: 'Weet je zeker dat je met een nieuwe, lege query wilt beginnen?',
+      // Without a selection in the URL the draft starts anew (see the URL effect above); resetting
+      // it here first would load the selection of the old URL again.
       onConfirm: () => {
-        setDraft(() => ({ ...newDraft(c, m), query: EMPTY_QUERY }));
-        navigate(selectionPaths.builder(c, m));
+        if (s) navigate(selectionPaths.builder(c, m));
+        else setDraft(() => newDraft(c, m));
       },
     });
   const defaultAge = mailing ? defaultPressureDate(businessDay(mailing.plannedSend)) : null;
