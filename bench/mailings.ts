@@ -6,6 +6,7 @@
 //
 //   npx tsx bench/mailings.ts [rows=1000000]              embedded PostgreSQL 18
 //   DATABASE_URL=postgres://... npx tsx bench/mailings.ts  a PostgreSQL server (a fresh database is made)
+//   BENCH_KEEP_DB=1 DATABASE_URL=... npx tsx bench/mailings.ts   leave the database (printed) on the server
 import { execFileSync, spawn } from 'node:child_process';
 import crypto from 'node:crypto';
 import fs from 'node:fs';
@@ -19,6 +20,7 @@ import { BenchClient } from './support/client';
 const rows = Number(process.argv[2] ?? 1_000_000);
 const work = fs.mkdtempSync(path.join(os.tmpdir(), 'lijstwerk-bench-'));
 fs.chmodSync(work, 0o711);
+const keepDb = process.env.BENCH_KEEP_DB === '1' && process.env.DATABASE_URL !== undefined;
 const port = 18900 + Math.floor(Math.random() * 90);
 
 let adminUrl = process.env.DATABASE_URL;
@@ -196,7 +198,8 @@ try {
   server.kill('SIGTERM');
   await new Promise((r) => server.once('exit', r));
   await db.end().catch(() => {});
-  await admin.query(`DROP DATABASE IF EXISTS ${dbName} WITH (FORCE)`).catch(() => {});
+  if (keepDb) console.log(`  database kept: ${databaseUrl}`);
+  else await admin.query(`DROP DATABASE IF EXISTS ${dbName} WITH (FORCE)`).catch(() => {});
   await admin.end();
   await stopEmbedded?.();
   fs.rmSync(work, { recursive: true, force: true });

@@ -7,7 +7,7 @@ import { newId } from '../../lib/ids';
 import { getCampaign } from '../campaigns/campaign.queries';
 import { getMinMailings } from '../settings/settings.queries';
 import { categorySql } from './engagement.sql';
-import { refreshRecordCounts } from './mailing.queries';
+import { allowBulkMemory, refreshRecordCounts } from './mailing.queries';
 import { requireDraft } from './mailing.service';
 import { selections } from './mailing.table';
 
@@ -45,6 +45,7 @@ export function copyAddresses(
   return getMinMailings(db).then((minMailings) =>
     db.transaction(async (tx) => {
       await requireDraft(tx, campaignId, mailingId);
+      await allowBulkMemory(tx);
       if (!(await getCampaign(tx, source.campaign))) throw notFound(CampaignMessages.notFound);
       if (source.mailing) {
         const found = await tx.execute(

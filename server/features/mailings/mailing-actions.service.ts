@@ -1,7 +1,7 @@
 import type { PressureCheck } from '../../../common/mailings';
 import type { Db } from '../../db/client';
 import { limitMailingAddresses } from './limit.queries';
-import { refreshRecordCounts } from './mailing.queries';
+import { allowBulkMemory, refreshRecordCounts } from './mailing.queries';
 import { requireDraft } from './mailing.service';
 import { countPressureConflicts, deletePressureConflicts } from './pressure.queries';
 import { mailingWindow } from './pressure.sql';
@@ -10,6 +10,7 @@ import { mailingWindow } from './pressure.sql';
 export function limitMailing(db: Db, campaignId: string, mailingId: string, limit: number): Promise<number> {
   return db.transaction(async (tx) => {
     await requireDraft(tx, campaignId, mailingId);
+    await allowBulkMemory(tx);
     const deleted = await limitMailingAddresses(tx, mailingId, limit);
     if (deleted > 0) await refreshRecordCounts(tx, mailingId);
     return deleted;
@@ -20,6 +21,7 @@ export function limitMailing(db: Db, campaignId: string, mailingId: string, limi
 export function checkPressure(db: Db, campaignId: string, mailingId: string): Promise<PressureCheck> {
   return db.transaction(async (tx) => {
     const row = await requireDraft(tx, campaignId, mailingId);
+    await allowBulkMemory(tx);
     return countPressureConflicts(tx, mailingId, mailingWindow(row.plannedSend));
   });
 }
@@ -28,6 +30,7 @@ export function checkPressure(db: Db, campaignId: string, mailingId: string): Pr
 export function deletePressure(db: Db, campaignId: string, mailingId: string): Promise<number> {
   return db.transaction(async (tx) => {
     const row = await requireDraft(tx, campaignId, mailingId);
+    await allowBulkMemory(tx);
     const deleted = await deletePressureConflicts(tx, mailingId, mailingWindow(row.plannedSend));
     if (deleted > 0) await refreshRecordCounts(tx, mailingId);
     return deleted;

@@ -70,13 +70,16 @@ describe('GET .../csv and .../selections/{s}/csv', () => {
     expect(res.statusCode).toBe(200);
     expect(res.headers['content-type']).toContain('text/csv');
     expect(res.headers['content-disposition']).toContain('attachment');
-    const byId = [...ids.entries()].sort((a, b) => a[1] - b[1]).map(([e]) => e);
     const lines: Record<string, string> = {
       'jan@voorbeeld.nl': 'jan@voorbeeld.nl,12.5,geheim1,17-05-1980,"Den Haag, NL",Jan',
       'piet@voorbeeld.nl': 'piet@voorbeeld.nl,,geheim2,17-06-1990,"Zeg ""hoi""",Piet',
       'kees@voorbeeld.nl': 'kees@voorbeeld.nl,-3,,,Utrecht,Kees',
     };
-    expect(res.body).toBe(`${[HEADER, ...byId.map((e) => lines[e])].join('\r\n')}\r\n`);
+    // Rows in no particular order: the header first, every address once, CRLF-terminated.
+    expect(res.body.endsWith('\r\n')).toBe(true);
+    const [header, ...body] = res.body.slice(0, -2).split('\r\n');
+    expect(header).toBe(HEADER);
+    expect(body.sort()).toEqual(Object.values(lines).sort());
     const sel = await call('GET', url(m._id, `/selections/${second}/csv`));
     expect(sel.body).toBe(`${HEADER}\r\n${lines['kees@voorbeeld.nl']}\r\n`);
     const one = await call('GET', url(m._id, `/selections/${first}/csv`));

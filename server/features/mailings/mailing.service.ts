@@ -11,6 +11,7 @@ import type { Db, DbOrTx } from '../../db/client';
 import { conflict, HttpError, notFound } from '../../lib/http-errors';
 import { getCampaign } from '../campaigns/campaign.queries';
 import {
+  allowBulkMemory,
   deleteMailingRow,
   insertMailing,
   lockMailing,
@@ -59,6 +60,8 @@ async function applyStateRules(
 ): Promise<void> {
   const moved = before !== null && before.plannedSend.getTime() !== plannedSend.getTime();
   const entersPressure = holdsPressure(state) && (before === null || !holdsPressure(before.state) || moved);
+  if (entersPressure || (before?.state === 'offered') !== (state === 'offered') || moved)
+    await allowBulkMemory(tx);
   if (entersPressure) {
     await tx.execute(pressureLockSql());
     const counts = await countPressureConflicts(tx, mailingId, mailingWindow(plannedSend));

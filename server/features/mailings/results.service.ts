@@ -7,6 +7,7 @@ import { type TaskContext, TaskError } from '../../tasks/worker';
 import { dropStaging } from '../imports/csv-staging';
 import type { StagedUpload } from '../imports/upload.service';
 import type { TaskRow } from '../tasks/task.queries';
+import { allowBulkMemory } from './mailing.queries';
 import { datePartsSql, eventSql, instantSql } from './results.sql';
 
 /** What a results task needs: the mailing and where the staged file's columns are (0-based; os -1 when absent). */
@@ -56,6 +57,7 @@ export function resultsPayload(staged: StagedUpload, mailingId: string): Results
  */
 export async function applyResults(tx: DbOrTx, p: ResultsPayload): Promise<ResultsOutcome> {
   const col = (i: number) => sql.raw(i < 0 ? 'NULL::text' : `s.c${i + 1}`);
+  await allowBulkMemory(tx);
   await tx.execute(sql`
     CREATE TEMP TABLE mailing_result_rows ON COMMIT DROP AS
     SELECT ma.address_id, e.event, ${p.instants ? sql`e.instant` : instantSql('e.parts')} AS at, e.os
@@ -64,9 +66,14 @@ export async function applyResults(tx: DbOrTx, p: ResultsPayload): Promise<Resul
         ${p.instants ? sql`${col(p.dateIndex)}::timestamptz AS instant` : sql`${datePartsSql(col(p.dateIndex))} AS parts`},
         nullif(btrim(${col(p.osIndex)}), '') AS os
       FROM ${sql.raw(p.staging)} s
+      -- A fence: each row's date is parsed once, not once for every use of its parts.
+      OFFSET 0
     ) e
-    LEFT JOIN addresses a ON a.email = e.email
-    LEFT JOIN mailing_addresses ma ON ma.mailing_id = ${p.mailingId} AND ma.address_id = a.id`);
+    -- Only the mailing's own addresses are looked up (never all addresses of the database).
+    LEFT JOIN (
+      SELECT a.email, ma.address_id FROM mailing_addresses ma JOIN addresses a ON a.id = ma.address_id
+      WHERE ma.mailing_id = ${p.mailingId}
+    ) ma ON ma.email = e.email`);
   const counted = await tx.execute<{ read: number; valid: number }>(sql`
     SELECT count(*)::int AS read,
       count(*) FILTER (WHERE address_id IS NOT NULL AND event IS NOT NULL AND at IS NOT NULL)::int AS valid
@@ -87,26 +94,27 @@ export async function applyResults(tx: DbOrTx, p: ResultsPayload): Promise<Resul
         min(at) FILTER (WHERE event = 'hardBounce') AS bounce_at,
         coalesce(array_agg(DISTINCT os) FILTER (WHERE os IS NOT NULL), '{}') AS oses
       FROM mailing_result_rows GROUP BY address_id
-    ), next AS (
-      SELECT a.id,
-        greatest(a.last_open_at, agg.open_at) AS last_open_at,
-        greatest(a.last_click_at, agg.click_at) AS last_click_at,
-        least(a.hard_bounced_at, agg.bounce_at) AS hard_bounced_at,
-        a.os || ARRAY(SELECT o FROM unnest(agg.oses) o WHERE o <> ALL (a.os) ORDER BY o) AS os,
-        a.open_interests || CASE WHEN agg.open_at IS NULL THEN '{}'::text[] ELSE ARRAY(
-          SELECT i FROM unnest(m.interests) WITH ORDINALITY u(i, n) WHERE i <> ALL (a.open_interests) ORDER BY n) END
-          AS open_interests,
-        a.click_interests || CASE WHEN agg.click_at IS NULL THEN '{}'::text[] ELSE ARRAY(
-          SELECT i FROM unnest(m.interests) WITH ORDINALITY u(i, n) WHERE i <> ALL (a.click_interests) ORDER BY n) END
-          AS click_interests
-      FROM agg JOIN addresses a ON a.id = agg.address_id JOIN mailings m ON m.id = ${p.mailingId}
     )
-    UPDATE addresses a SET last_open_at = n.last_open_at, last_click_at = n.last_click_at,
-      hard_bounced_at = n.hard_bounced_at, os = n.os, open_interests = n.open_interests,
-      click_interests = n.click_interests
-    FROM next n
-    WHERE a.id = n.id AND (a.last_open_at, a.last_click_at, a.hard_bounced_at, a.os, a.open_interests, a.click_interests)
-      IS DISTINCT FROM (n.last_open_at, n.last_click_at, n.hard_bounced_at, n.os, n.open_interests, n.click_interests)`);
+    UPDATE addresses a SET
+      last_open_at = greatest(a.last_open_at, g.open_at),
+      last_click_at = greatest(a.last_click_at, g.click_at),
+      hard_bounced_at = least(a.hard_bounced_at, g.bounce_at),
+      os = CASE WHEN g.oses <@ a.os THEN a.os
+        ELSE a.os || ARRAY(SELECT o FROM unnest(g.oses) o WHERE o <> ALL (a.os) ORDER BY o) END,
+      open_interests = CASE WHEN g.open_at IS NULL OR m.interests <@ a.open_interests THEN a.open_interests
+        ELSE a.open_interests || ARRAY(SELECT i FROM unnest(m.interests) WITH ORDINALITY u(i, n)
+          WHERE i <> ALL (a.open_interests) ORDER BY n) END,
+      click_interests = CASE WHEN g.click_at IS NULL OR m.interests <@ a.click_interests THEN a.click_interests
+        ELSE a.click_interests || ARRAY(SELECT i FROM unnest(m.interests) WITH ORDINALITY u(i, n)
+          WHERE i <> ALL (a.click_interests) ORDER BY n) END
+    FROM agg g, mailings m
+    WHERE m.id = ${p.mailingId} AND a.id = g.address_id AND (
+      greatest(a.last_open_at, g.open_at) IS DISTINCT FROM a.last_open_at
+      OR greatest(a.last_click_at, g.click_at) IS DISTINCT FROM a.last_click_at
+      OR least(a.hard_bounced_at, g.bounce_at) IS DISTINCT FROM a.hard_bounced_at
+      OR NOT g.oses <@ a.os
+      OR (g.open_at IS NOT NULL AND NOT m.interests <@ a.open_interests)
+      OR (g.click_at IS NOT NULL AND NOT m.interests <@ a.click_interests))`);
   const saved = inserted.rowCount ?? 0;
   return { read, saved, unchanged: valid - saved, skipped: read - valid };
 }
