@@ -38,6 +38,9 @@ describe('CsvRecordReader', () => {
     expect(read(Buffer.from('\r\nemail;naam\r\n"a\r\nb";x\r\nc;d;e\r\n'))).toEqual({
       error: '5: meer kolommen dan de kopregel',
     });
+    expect(read(Buffer.from('email;naam\n;;;\na;b;\n'))).toEqual({
+      error: '3: meer kolommen dan de kopregel',
+    });
     expect(read(Buffer.from('email\na\n"b\nc\n'))).toEqual({
       error: '3: een aanhalingsteken wordt niet afgesloten',
     });

@@ -230,14 +230,20 @@ export class CsvRecordReader {
           if (start > run) out.push(buf.subarray(run, start));
           run = end;
         } else {
-          if (fields > this.columns)
-            throw new CsvRecordError(this.recordLine, CsvRecordMessages.tooManyFields);
+          // A row of only separators is an empty row (read, without an e-mail), however many.
+          let empty = false;
+          if (fields > this.columns) {
+            empty = fields === i - start + 1;
+            if (!empty) throw new CsvRecordError(this.recordLine, CsvRecordMessages.tooManyFields);
+            fields = 1;
+            i = start;
+          }
           this.rows++;
           if (this.crlf === null) this.crlf = eol === Eol.CrLf;
           const kept = eol === Eol.None || eol === (this.crlf ? Eol.CrLf : Eol.Lf);
           // A lone `\.` is COPY's end of data: written again (quoted).
           const endMark = i - start === 2 && buf[start] === 92 && buf[start + 1] === 46;
-          if (dirty || endMark || fields < this.columns || !kept) {
+          if (empty || dirty || endMark || fields < this.columns || !kept) {
             if (start > run) out.push(buf.subarray(run, start));
             out.push(this.rewrite(buf, start, i, dirty || endMark, fields));
             run = end;
