@@ -117,6 +117,9 @@ test('builds a selection with a range, a label and a not-interest, runs it, edit
   await loginAsAdmin(page, '/');
   const w = await seed(page.request);
 
+  // The line editor without an edit context goes to the builder.
+  await page.goto('/selection-builder/add-line/attribute');
+  await expect(page).toHaveURL(/\/selection-builder$/);
   await page.getByRole('link', { name: 'Doelgroep selecteren' }).click();
   await expect(page.getByRole('heading', { name: 'Doelgroep selecteren' })).toBeVisible();
   await expect(page.getByRole('button', { name: 'Maak aan' })).toBeDisabled();
@@ -179,6 +182,7 @@ test('builds a selection with a range, a label and a not-interest, runs it, edit
   await cells.nth(1).fill('2');
   await expect(rows.nth(0)).toHaveAttribute('data-changed', 'true');
   await expect(page.getByTestId('selected-total')).toHaveText('5');
+  await expect(page.getByTestId('allocate-hint')).toBeVisible();
 
   // The 'Query' tab shows the query text.
   await page.getByRole('tab', { name: 'Query' }).click();
@@ -370,7 +374,47 @@ test('the selections of a mailing: newest first, predefined toggle, delete in Co
   );
   await page.reload();
   await expect(page.getByRole('cell', { name: first, exact: true })).toBeVisible();
+  await expect(page.getByRole('row').nth(1)).toContainText(first);
   await expect(page.getByRole('link', { name: `Download CSV van ${first}` })).toBeVisible();
   await expect(page.getByRole('button', { name: `Verwijder selectie ${first}` })).toHaveCount(0);
   await expect(page.getByRole('link', { name: `Bewerk selectie ${first}` })).toHaveCount(0);
+});
+
+test("a save refused by the server shows 'Failed to save'; a mailing out of Concept cannot be changed", async ({
+  page,
+}) => {
+  await loginAsAdmin(page, '/');
+  const w = await seed(page.request);
+  const base = `/api/campaigns/${w.campaignId}/mailings/${w.mailingId}`;
+  const { selectionId } = await ok(
+    await page.request.post(`${base}/selections`, {
+      data: { description: 'Alles', query: { and: [{ dataset: { type: w.label } }] } },
+    }),
+  );
+  await page.goto(`/selection-builder/${w.campaignId}/${w.mailingId}/${selectionId}`);
+  await expect(page.getByRole('textbox', { name: 'Omschrijving' })).toHaveValue('Alles');
+  await expect(page.getByTestId('query-line')).toContainText(`type:${w.label}`);
+
+  const mailing = await (await page.request.get(base)).json();
+  await ok(
+    await page.request.put(base, {
+      data: {
+        name: mailing.name,
+        state: 'final',
+        plannedSend: mailing.plannedSend,
+        budget: mailing.budget,
+        addresses: mailing.addresses,
+        interests: mailing.interests,
+        externalParty: mailing.externalParty,
+        externalId: mailing.externalId,
+      },
+    }),
+  );
+  await page.getByRole('button', { name: 'Bewaar' }).click();
+  await expectAlert(page, 'danger', 'Failed to save');
+  await expect(page.getByTestId('save-state')).toHaveText('Failed to save');
+
+  await page.reload();
+  await expect(page.getByText('Deze verzending is niet meer in Concept')).toBeVisible();
+  await expect(page.getByRole('button', { name: 'Bewaar' })).toBeDisabled();
 });

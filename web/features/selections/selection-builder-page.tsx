@@ -33,6 +33,7 @@ import {
 } from './builder-store';
 import { QueryEditor } from './query-editor';
 import { ResultsPanel } from './results-panel';
+import { tableOf } from './results-state';
 import { backgroundSave, saveAndRun } from './save-flow';
 import { SelectionSettings } from './selection-settings';
 
@@ -241,6 +242,11 @@ export function SelectionBuilderPage() {
             aria-label="Telling loopt"
             data-testid="count-progress"
           />
+        )}
+        {draft.results && areResultsCurrent(draft) && !isBusy && tableOf(draft.results.lines).length > 0 && (
+          <Text size="sm" c="dimmed" data-testid="allocate-hint">
+            'Bewaar' wijst de geselecteerde aantallen toe aan de verzending.
+          </Text>
         )}
         {draft.results && areResultsCurrent(draft) === false && !isBusy && (
           <Text size="sm" c="dimmed">
