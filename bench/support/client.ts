@@ -127,7 +127,7 @@ export class BenchClient {
 
   /** Starts a DNS check and waits for it; returns the result (domains read and per result code). */
   async dnsCheck(): Promise<Record<string, number>> {
-    const { task } = await this.call<{ task: { _id: string } }>('POST', '/dns-check');
+    const { task } = await this.call<{ task: { _id: string } }>('POST', '/dns-check', {});
     return this.waitForTask(task._id);
   }
 

@@ -30,7 +30,12 @@ async function addAddresses(domains: Record<string, number>) {
 }
 
 async function runCheck() {
-  const start = await t.app.inject({ method: 'POST', url: '/api/dns-check', headers: { cookie } });
+  const start = await t.app.inject({
+    method: 'POST',
+    url: '/api/dns-check',
+    headers: { cookie },
+    payload: {},
+  });
   expect(start.statusCode, start.body).toBe(200);
   const task = await waitForTask(t, cookie, start.json().task._id);
   expect(task.state, task.error).toBe('done');
@@ -129,7 +134,12 @@ describe('DNS check', () => {
     await t.database.db.execute(
       sql`INSERT INTO tasks (id, type, state, worker_key) VALUES (${id}, 'dns-check', 'executing', 1)`,
     );
-    const res = await t.app.inject({ method: 'POST', url: '/api/dns-check', headers: { cookie } });
+    const res = await t.app.inject({
+      method: 'POST',
+      url: '/api/dns-check',
+      headers: { cookie },
+      payload: {},
+    });
     expect(res.json().task._id).toBe(id);
     const state = (await t.app.inject({ method: 'GET', url: '/api/dns-check', headers: { cookie } })).json();
     expect(state.task._id).toBe(id);
