@@ -237,6 +237,18 @@ describe('domain blacklist', () => {
     ).not.toContain('lijst-a.nl');
   });
 
+  it('adds the 60,000 domains a large DNS check may select in one call (a body over 1 MB)', async () => {
+    const domains = Array.from({ length: 60_000 }, (_, i) => `veel-domeinen-${i}.voorbeeld.nl`);
+    const res = await t.app.inject({
+      method: 'POST',
+      url: '/api/blacklist/domains',
+      headers: { cookie },
+      payload: { domains },
+    });
+    expect(res.statusCode, res.body.slice(0, 200)).toBe(200);
+    expect(res.json()).toEqual({ read: 60_000, saved: 60_000, unchanged: 0, skipped: 0 });
+  });
+
   it('answers 400 to a body that is no list of domains', async () => {
     for (const payload of [{}, { domains: [] }, { domains: 'x.nl' }, { domains: [1] }]) {
       const res = await t.app.inject({

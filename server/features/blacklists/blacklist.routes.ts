@@ -51,7 +51,11 @@ export function blacklistRoutes(ctx: AppContext): FastifyPluginAsyncZod {
 
     app.post(
       '/blacklist/domains',
-      { schema: { body: BlacklistDomainsBodySchema, response: { 200: BlacklistAddResultSchema } } },
+      // A DNS check over many domains can select tens of thousands at once: more than the 1 MB of other bodies.
+      {
+        bodyLimit: 8 * 1024 * 1024,
+        schema: { body: BlacklistDomainsBodySchema, response: { 200: BlacklistAddResultSchema } },
+      },
       async (request) => addDomains(ctx.db, request.body.domains),
     );
 
