@@ -252,7 +252,7 @@ describe('values that start like ciphertext', () => {
 });
 
 describe('encodings and separators', () => {
-  it('reads Windows-1252, a BOM, and comma, tab and pipe separated files', async () => {
+  it('reads Windows-1252, a UTF-8 or UTF-16 BOM, and comma, tab and pipe separated files', async () => {
     await checkImport(iconv.encode('email;naam\r\na@x.nl;Zoë "Z" Café\r\n\r\n', 'win1252'), 1, {
       'a@x.nl': { email: 'a@x.nl', naam: 'Zoë "Z" Café' },
     });
@@ -261,6 +261,9 @@ describe('encodings and separators', () => {
     });
     await checkImport('email\tnaam\ta;b\na@x.nl\t"An\tna"\t"x"y\n', 1, {
       'a@x.nl': { email: 'a@x.nl', naam: 'An\tna', 'a;b': 'xy' },
+    });
+    await checkImport(iconv.encode('email\tnaam\r\na@x.nl\tZoë\r\n', 'utf-16le', { addBOM: true }), 1, {
+      'a@x.nl': { email: 'a@x.nl', naam: 'Zoë' },
     });
     await checkImport('email|naam\na@x.nl|Anna\n', 1, { 'a@x.nl': { email: 'a@x.nl', naam: 'Anna' } });
   });

@@ -20,6 +20,16 @@ describe('ToUtf8', () => {
     expect(await convert([latin])).toBe('naam;stad\nRené;Zoë’s € café\n');
   });
 
+  it('decodes a file that starts with a UTF-16 BOM (LE or BE), in chunks cut anywhere', async () => {
+    const text = 'email\tnaam\r\nä@x.nl\tZoë 😀\r\n';
+    for (const encoding of ['utf-16le', 'utf-16be']) {
+      const bytes = iconv.encode(text, encoding, { addBOM: true });
+      expect(await convert([bytes])).toBe(text);
+      expect(await convert(Array.from(bytes).map((b) => Buffer.from([b])))).toBe(text);
+    }
+    expect(await convert([Buffer.from([0xff, 0xfe])])).toBe('');
+  });
+
   it('keeps multi-byte characters split over chunk boundaries', async () => {
     const bytes = Buffer.from('ëéü€😀', 'utf8');
     const chunks = Array.from(bytes).map((b) => Buffer.from([b]));

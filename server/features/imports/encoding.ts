@@ -55,15 +55,25 @@ export function repairToUtf8(buf: Buffer): Buffer {
 
 /**
  * A stream that turns a partner file into UTF-8 without a BOM: UTF-8 passes unchanged (checked
- * per chunk in C), Windows-1252/Latin-1 bytes are converted, so mixed files still load.
+ * per chunk in C), Windows-1252/Latin-1 bytes are converted, so mixed files still load; a file
+ * that starts with a UTF-16 BOM (LE or BE) is decoded as UTF-16.
  */
 export class ToUtf8 extends Transform {
   private carry: Buffer | null = null;
   private atStart = true;
+  // A file that starts with a UTF-16 BOM (Excel's 'Unicode text') is decoded as UTF-16.
+  private utf16: ReturnType<typeof iconv.getDecoder> | null = null;
+  // A high surrogate at the end of a decoded piece, waiting for its low one in the next.
+  private highSurrogate = '';
   /** Whether any byte had to be read as Windows-1252. */
   sawLegacyEncoding = false;
 
   override _transform(chunk: Buffer, _encoding: BufferEncoding, callback: TransformCallback): void {
+    if (this.utf16) {
+      this.pushUtf16(this.utf16.write(chunk));
+      callback();
+      return;
+    }
     let buf = this.carry ? Buffer.concat([this.carry, chunk]) : chunk;
     this.carry = null;
     if (this.atStart) {
@@ -74,6 +84,12 @@ export class ToUtf8 extends Transform {
       }
       this.atStart = false;
       if (buf[0] === 0xef && buf[1] === 0xbb && buf[2] === 0xbf) buf = buf.subarray(3);
+      else if ((buf[0] === 0xff && buf[1] === 0xfe) || (buf[0] === 0xfe && buf[1] === 0xff)) {
+        this.utf16 = iconv.getDecoder(buf[0] === 0xff ? 'utf-16le' : 'utf-16be');
+        this.pushUtf16(this.utf16.write(buf.subarray(2)));
+        callback();
+        return;
+      }
     }
     const tail = incompleteTail(buf);
     if (tail > 0) {
@@ -85,6 +101,17 @@ export class ToUtf8 extends Transform {
   }
 
   override _flush(callback: TransformCallback): void {
+    if (this.utf16) {
+      this.pushUtf16(this.utf16.end() ?? '', true);
+      callback();
+      return;
+    }
+    const c = this.carry;
+    // A file of only a UTF-16 BOM is empty.
+    if (c?.length === 2 && ((c[0] === 0xff && c[1] === 0xfe) || (c[0] === 0xfe && c[1] === 0xff))) {
+      callback();
+      return;
+    }
     if (this.carry) {
       let buf = this.carry;
       if (this.atStart && buf.length >= 3 && buf[0] === 0xef && buf[1] === 0xbb && buf[2] === 0xbf)
@@ -92,6 +119,18 @@ export class ToUtf8 extends Transform {
       this.pushChecked(buf);
     }
     callback();
+  }
+
+  // Decoded UTF-16 as UTF-8 (a lone surrogate becomes U+FFFD).
+  private pushUtf16(decoded: string, last = false): void {
+    let text = this.highSurrogate + decoded;
+    this.highSurrogate = '';
+    const end = text.charCodeAt(text.length - 1);
+    if (!last && end >= 0xd800 && end <= 0xdbff) {
+      this.highSurrogate = text.slice(-1);
+      text = text.slice(0, -1);
+    }
+    if (text.length > 0) this.push(Buffer.from(text, 'utf8'));
   }
 
   private pushChecked(buf: Buffer): void {
