@@ -4,7 +4,7 @@ import { participationFactorOn } from '../../../common/dataset-rates';
 import type { Category } from '../../../common/extra-inzet';
 import type { Db } from '../../db/client';
 import { blacklistedSql } from '../blacklists/blacklist.sql';
-import { categorySql } from '../selections/selection-run';
+import { categorySql, NO_JIT } from '../selections/selection-run';
 
 /**
  * The counts of every dataset (spec 001 §2 /counts, DESIGN §4 Counts): its records' addresses by
@@ -19,7 +19,9 @@ export async function countDatasets(
   minMailings: number,
   today: string,
 ): Promise<CountRow[]> {
-  const { rows } = await db.execute(sql`
+  const { rows } = await db.transaction(async (tx) => {
+    await tx.execute(NO_JIT);
+    return tx.execute(sql`
     WITH c AS (
       SELECT r.dataset_id, ${categorySql(minMailings)} AS category, count(*)::int AS n
       FROM records r JOIN datasets d ON d.id = r.dataset_id JOIN addresses a ON a.id = r.address_id
@@ -30,6 +32,7 @@ export async function countDatasets(
       coalesce((SELECT json_agg(json_build_object('start', p.start, 'end', p."end", 'factor', p.factor))
         FROM dataset_participations p WHERE p.dataset_id = d.id), '[]') AS participation
     FROM datasets d ORDER BY d.sort, d.id`);
+  });
   return (
     rows as {
       id: string;

@@ -95,11 +95,20 @@ export interface DatasetCounts extends Record<Category, number> {
 
 /** Runs the count of a compiled tree: per dataset (that has candidates) the counts per category. */
 export async function countCandidates(db: DbOrTx, tree: SQL, s: RunSettings): Promise<DatasetCounts[]> {
-  const { rows } = await db.execute(sql`${candidatesSql(tree, s)}
-    SELECT ds.id AS dataset_id, h.category, count(*)::int AS n
-    FROM hit h JOIN ds ON ds.rank = h.rank GROUP BY ds.id, h.category`);
+  const { rows } = await db.transaction(async (tx) => {
+    await tx.execute(NO_JIT);
+    return tx.execute(sql`${candidatesSql(tree, s)}
+      SELECT ds.id AS dataset_id, h.category, count(*)::int AS n
+      FROM hit h JOIN ds ON ds.rank = h.rank GROUP BY ds.id, h.category`);
+  });
   return foldCounts(rows as { dataset_id: string; category: Category; n: number }[]);
 }
+
+/**
+ * Turns JIT off for the rest of the transaction: a count plans a scan per dataset partition (500
+ * of them), and compiling their expressions took 19.6 of 20.6 s at 100,000 addresses (bench/selection.ts).
+ */
+export const NO_JIT = sql`SET LOCAL jit = off`;
 
 /** Folds (dataset, category, n) rows into one DatasetCounts per dataset. */
 export function foldCounts(rows: { dataset_id: string; category: Category; n: number }[]): DatasetCounts[] {
@@ -143,6 +152,7 @@ export async function allocateCandidates(
 ): Promise<number> {
   const wanted = quotas.filter((q) => q.n > 0);
   if (wanted.length === 0) return 0;
+  await tx.execute(NO_JIT);
   const { rows } = await tx.execute(sql`${candidatesSql(tree, s)},
     quota AS (SELECT * FROM jsonb_to_recordset(${JSON.stringify(wanted)}::jsonb)
       AS q("datasetId" text, category text, n int)),

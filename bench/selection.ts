@@ -1,0 +1,226 @@
+// Benchmark of the selection engine (issue 18): generates, with SQL, N addresses and 1.25·N
+// records over 500 datasets with realistic attributes (postcode, gender, birth date, city, income
+// class) and engagement (a third of the addresses with results), blacklists (1% of the addresses
+// by e-mail, 10% of 50,000 domains), 3 Definitief mailings in the week, and a 100,000-row line
+// file; then times the counts of eight representative trees through the engine's own functions
+// (compile, candidates, count) and the allocation of 100,000 addresses. Prints figures; never fails
+// on slowness.
+//
+//   npx tsx bench/selection.ts [addresses=1000000]            embedded PostgreSQL
+//   DATABASE_URL=postgres://... npx tsx bench/selection.ts     a PostgreSQL server (a fresh database is made)
+//   BENCH_RUNS=7 npx tsx bench/selection.ts                    runs per tree (p50 and p95 of them)
+//   BENCH_KEEP_DB=1 DATABASE_URL=... npx tsx bench/selection.ts  leave the database (printed) for another look
+import crypto from 'node:crypto';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { sql } from 'drizzle-orm';
+import pg from 'pg';
+import '../common/zod-setup';
+import { type QueryNode, QueryTreeSchema } from '../common/query-tree';
+import { migrateDatabase, openDatabase } from '../server/db/client';
+import { startEmbeddedDatabase } from '../server/db/embedded';
+import { caseCollation, compileQuery } from '../server/features/selections/compile';
+import { fileRowsSql, loadSelectionFiles } from '../server/features/selections/selection-file.queries';
+import { allocateCandidates, countCandidates, type RunSettings } from '../server/features/selections/selection-run';
+
+const N = Number(process.argv[2] ?? 1_000_000);
+const RUNS = Number(process.env.BENCH_RUNS ?? (N > 5_000_000 ? 3 : 7));
+const DATASETS = 500;
+const keepDb = process.env.BENCH_KEEP_DB === '1' && process.env.DATABASE_URL !== undefined;
+
+const work = fs.mkdtempSync(path.join(os.tmpdir(), 'lijstwerk-selbench-'));
+fs.chmodSync(work, 0o711);
+let adminUrl = process.env.DATABASE_URL;
+let stopEmbedded: (() => Promise<void>) | undefined;
+const target = adminUrl ? 'PostgreSQL server (DATABASE_URL)' : 'embedded PostgreSQL 18';
+if (!adminUrl) {
+  const embedded = await startEmbeddedDatabase(path.join(work, 'data'));
+  adminUrl = embedded.url;
+  stopEmbedded = embedded.stop;
+}
+const dbName = `lw_selbench_${crypto.randomBytes(3).toString('hex')}`;
+const admin = new pg.Client({ connectionString: adminUrl });
+await admin.connect();
+await admin.query(`CREATE DATABASE ${dbName}`);
+const url = new URL(adminUrl);
+url.pathname = `/${dbName}`;
+const database = openDatabase(url.toString(), 4);
+await migrateDatabase(database);
+const db = database.db;
+
+const seconds = (ms: number) => `${(ms / 1000).toFixed(2)} s`;
+async function timed<T>(label: string, work: () => Promise<T>): Promise<T> {
+  const t0 = performance.now();
+  const out = await work();
+  console.log(`  ${label}: ${seconds(performance.now() - t0)}`);
+  return out;
+}
+
+console.log(`Selection benchmark: ${N.toLocaleString('en')} addresses, ${DATASETS} datasets, ${target}`);
+console.log('Generating (SQL) ...');
+await timed('datasets and partitions', async () => {
+  await db.execute(sql.raw(`
+    INSERT INTO partners (id, name) SELECT 'p' || i, 'Partner ' || i FROM generate_series(1, 50) i;
+    INSERT INTO labels (name) VALUES ('lifestyle'), ('b2b'), ('senioren') ON CONFLICT DO NOTHING;
+    INSERT INTO datasets (id, partner_id, name, description, types, active, sort, config)
+    SELECT 'ds' || i, 'p' || (1 + i % 50), 'bestand' || i, 'Bestand ' || i,
+      CASE i % 3 WHEN 0 THEN ARRAY['lifestyle'] WHEN 1 THEN ARRAY['b2b'] ELSE ARRAY['lifestyle', 'senioren'] END,
+      i % 10 <> 0, (i * 7919) % 100, '{}'
+    FROM generate_series(1, ${DATASETS}) i;`));
+  for (let i = 1; i <= DATASETS; i++) {
+    const part = `records_${crypto.createHash('md5').update(`ds${i}`).digest('hex')}`;
+    await db.execute(sql.raw(`CREATE TABLE "${part}" (LIKE records INCLUDING DEFAULTS)`));
+  }
+});
+await timed('addresses', () =>
+  db.execute(sql.raw(`
+    INSERT INTO addresses (email, domain, sent_count, last_open_at, last_click_at, hard_bounced_at, os,
+      open_interests, click_interests)
+    SELECT 'u' || g || '@' || d, d, (h % 6)::int,
+      CASE WHEN h % 100 < 25 THEN now() - (h % 300) * interval '1 day' END,
+      CASE WHEN h % 100 < 8 THEN now() - (h % 200) * interval '1 day' END,
+      CASE WHEN h % 100 = 99 THEN now() END,
+      CASE WHEN h % 3 = 0 THEN ARRAY['ios'] WHEN h % 3 = 1 THEN ARRAY['android'] ELSE '{}' END,
+      CASE WHEN h % 100 < 25 THEN ARRAY[(ARRAY['auto','reizen','sport','wonen'])[1 + h % 4]] ELSE '{}' END,
+      CASE WHEN h % 100 < 8 THEN ARRAY[(ARRAY['auto','reizen','sport','wonen'])[1 + (h / 7) % 4]] ELSE '{}' END
+    FROM (SELECT g, abs(hashint8(g)) AS h,
+            CASE WHEN g % 10 < 4 THEN (ARRAY['gmail.com','hotmail.com','ziggo.nl','kpn.nl'])[1 + g % 4]
+                 ELSE 'domein' || (abs(hashint8(g * 31)) % 50000) || '.nl' END AS d
+          FROM generate_series(1, ${N}) g) s`)),
+);
+await timed('records (1.25 per address)', async () => {
+  // 80% of the addresses in one dataset, 15% in two, 5% in three.
+  await db.execute(sql.raw(`
+    CREATE UNLOGGED TABLE bench_records AS
+    SELECT 'ds' || (1 + (abs(hashint8(a.id * k)) % ${DATASETS})) AS dataset_id, a.id AS address_id,
+      jsonb_build_object(
+        'postcode', (1000 + abs(hashint8(a.id)) % 9000) || chr(65 + (a.id % 26)::int) || chr(65 + (a.id / 26 % 26)::int),
+        'pc4', (1000 + abs(hashint8(a.id)) % 9000)::text,
+        'gender', CASE WHEN a.id % 2 = 0 THEN 'M' ELSE 'V' END,
+        'birthDate', to_char(date '1940-01-01' + (abs(hashint8(a.id * 3)) % 25000)::int, 'YYYY-MM-DD') || ' 00:00:00',
+        'city', (ARRAY['Amsterdam','Rotterdam','Den Haag','Utrecht','Eindhoven','Groningen','Tilburg','Almere','Breda','Nijmegen'])[1 + abs(hashint8(a.id * 5)) % 10],
+        'income', (1 + abs(hashint8(a.id * 7)) % 5)::text) AS attrs
+    FROM addresses a, generate_series(1, 3) k
+    WHERE k = 1 OR (k = 2 AND a.id % 20 < 4) OR (k = 3 AND a.id % 20 = 4)`));
+  for (let i = 1; i <= DATASETS; i++) {
+    const part = `records_${crypto.createHash('md5').update(`ds${i}`).digest('hex')}`;
+    await db.execute(sql.raw(`INSERT INTO "${part}" (dataset_id, address_id, raw, attrs)
+      SELECT DISTINCT ON (address_id) dataset_id, address_id, '{}', attrs FROM bench_records
+      WHERE dataset_id = 'ds${i}' ORDER BY address_id`));
+    await db.execute(sql.raw(`ALTER TABLE "${part}" ADD PRIMARY KEY (address_id);
+      ALTER TABLE records ATTACH PARTITION "${part}" FOR VALUES IN ('ds${i}')`));
+  }
+  await db.execute(sql.raw('DROP TABLE bench_records'));
+});
+await timed('blacklists, mailings and a line file', () =>
+  db.execute(sql.raw(`
+    INSERT INTO blacklist_emails (email) SELECT email FROM addresses WHERE id % 100 = 42;
+    INSERT INTO blacklist_domains (domain) SELECT 'domein' || i || '.nl' FROM generate_series(0, 4999) i;
+    INSERT INTO partner_blacklist (partner_id, dataset_name, email)
+      SELECT d.partner_id, d.name, a.email FROM records r JOIN datasets d ON d.id = r.dataset_id
+      JOIN addresses a ON a.id = r.address_id WHERE a.id % 1000 = 7;
+    INSERT INTO campaigns (id, name, type) VALUES ('cb', 'Bench', 'lifestyle'), ('co', 'Ander', NULL);
+    INSERT INTO mailings (id, campaign_id, name, state, planned_send) VALUES
+      ('mb', 'cb', 'Bench', 'draft', '2026-11-25 10:00+01'),
+      ('f1', 'co', 'Def 1', 'final', '2026-11-24 10:00+01'),
+      ('f2', 'co', 'Def 2', 'final', '2026-11-26 10:00+01'),
+      ('f3', 'co', 'Def 3', 'offered', '2026-11-27 10:00+01');
+    INSERT INTO selections (id, mailing_id, campaign_id) VALUES ('sb', 'mb', 'cb'), ('s1', 'f1', 'co'), ('s2', 'f2', 'co'), ('s3', 'f3', 'co');
+    INSERT INTO mailing_addresses (mailing_id, address_id, dataset_id, selection_id, category)
+      SELECT 'f' || k, r.address_id, r.dataset_id, 's' || k, 'new'
+      FROM generate_series(1, 3) k, LATERAL (SELECT DISTINCT ON (address_id) address_id, dataset_id FROM records
+        WHERE address_id % 97 = k ORDER BY address_id LIMIT ${Math.min(100_000, Math.floor(N / 20))}) r;
+    INSERT INTO selection_files (selection_id, line_id, name, columns)
+      VALUES ('sb', 'bench', 'klanten.csv', '[{"field":"email","name":"gen_id","base":"id"}]');
+    INSERT INTO selection_file_rows (selection_id, line_id, vals)
+      SELECT 'sb', 'bench', ARRAY[email] FROM addresses WHERE id % ${Math.max(1, Math.floor(N / 100_000))} = 0 LIMIT 100000;
+    ANALYZE;`)),
+);
+const { rows: sizes } = await db.execute(sql`SELECT (SELECT count(*) FROM addresses)::int AS addresses,
+  (SELECT count(*) FROM records)::int AS records, pg_size_pretty(pg_database_size(current_database())) AS size`);
+console.log(`  ${JSON.stringify(sizes[0])}`);
+
+const collation = await caseCollation(db);
+const files = await loadSelectionFiles(db, 'sb');
+const keys = { encryptionKey: crypto.randomBytes(32), indexKey: crypto.randomBytes(32) };
+const compileCtx = {
+  keys: () => keys,
+  encrypted: new Set<string>(),
+  collation,
+  now: new Date(),
+  fileRows: (lineId: string, fields: string[]) => fileRowsSql(files, 'sb', lineId, fields, compileCtx),
+};
+const settings: RunSettings = {
+  mailingId: 'mb',
+  campaignType: 'lifestyle',
+  useBlacklist: true,
+  activeDatasetsOnly: true,
+  useCampaignLabel: true,
+  useDate: true,
+  pressureAge: '2026-11-30',
+  useDatasetsFrom: [],
+  minMailings: 1,
+};
+const leaf10 = Array.from({ length: 10 }, (_, i) => ({ match: { postcode: `${1000 + i * 800}*` } }));
+const TREES: [string, unknown][] = [
+  ['postcode range', { range: { pc4: ['1000', '1999'] } }],
+  ['gender + age band', { and: [{ match: { gender: 'M' } }, { dateRange: { birthDate: ['NOW-40YEARS', 'NOW-30YEARS'] } }] }],
+  ['two cities or a label', { or: [{ in: { city: ['Amsterdam', 'Rotterdam'] } }, { dataset: { type: 'senioren' } }] }],
+  ['not over interests', { not: { interests: { click: ['auto', 'reizen'] } } }],
+  ['intersect 100k file', { intersect: { id: 'bench', name: 'klanten.csv', fields: ['gen_id'] } }],
+  ['empty query', { and: [] }],
+  ['wide or of ten leaves', { or: leaf10 }],
+  [
+    'deep and/or/not',
+    {
+      and: [
+        { or: [{ match: { gender: 'V' } }, { not: { in: { city: ['Utrecht', 'Breda'] } } }] },
+        { not: { and: [{ range: { income: ['4', '5'] } }, { contains: { os: ['ios'] } }] } },
+        { or: [{ dateRange: { birthDate: ['01-01-1950', '31-12-1990'] } }, { interests: { open: ['wonen'] } }] },
+      ],
+    },
+  ],
+];
+
+const pct = (xs: number[], p: number) => [...xs].sort((a, b) => a - b)[Math.min(xs.length - 1, Math.ceil((p / 100) * xs.length) - 1)];
+console.log(`Counts (${RUNS} runs each, after one warm-up):`);
+const results: { tree: string; p50: number; p95: number; addresses: number }[] = [];
+for (const [name, tree] of TREES) {
+  const where = compileQuery(QueryTreeSchema.parse(tree) as QueryNode, compileCtx);
+  let found = 0;
+  const times: number[] = [];
+  for (let i = 0; i <= RUNS; i++) {
+    const t0 = performance.now();
+    const counts = await countCandidates(db, where, settings);
+    const ms = performance.now() - t0;
+    found = counts.reduce((n, c) => n + c.new + c.notOpenedOrClicked + c.opens + c.clicks, 0);
+    if (i > 0) times.push(ms);
+  }
+  results.push({ tree: name, p50: pct(times, 50), p95: pct(times, 95), addresses: found });
+  console.log(`  ${name.padEnd(24)} p50 ${seconds(pct(times, 50))}  p95 ${seconds(pct(times, 95))}  (${found.toLocaleString('en')} addresses)`);
+}
+
+console.log('Allocation of 100,000 addresses (empty query, spread over the cells):');
+const where = compileQuery(QueryTreeSchema.parse({ and: [] }) as QueryNode, compileCtx);
+const cells = await countCandidates(db, where, settings);
+const total = cells.reduce((n, c) => n + c.new + c.notOpenedOrClicked + c.opens + c.clicks, 0);
+const want = Math.min(100_000, total);
+const quotas = cells.flatMap((c) =>
+  (['new', 'notOpenedOrClicked', 'opens', 'clicks'] as const).map((category) => ({
+    datasetId: c.datasetId,
+    category,
+    n: Math.floor((c[category] * want) / total),
+  })),
+);
+const t0 = performance.now();
+const allocated = await db.transaction((tx) => allocateCandidates(tx, where, settings, 'sb', 12345, quotas));
+console.log(`  ${allocated.toLocaleString('en')} addresses in ${seconds(performance.now() - t0)}`);
+
+console.log(JSON.stringify({ addresses: N, target, results, allocation: { allocated, ms: Math.round(performance.now() - t0) } }));
+await database.close();
+if (keepDb) console.log(`Kept database ${dbName}`);
+else await admin.query(`DROP DATABASE ${dbName} WITH (FORCE)`);
+await admin.end();
+await stopEmbedded?.();
+fs.rmSync(work, { recursive: true, force: true });
