@@ -282,6 +282,21 @@ describe('every route under malformed input', () => {
       expect(res.statusCode, c.url).toBe(400);
       expect(res.json().message, c.url).toBe(TextInputMessages.unsafeText);
     }
+    // A multipart field or file name, read where the upload is received.
+    for (const [fields, name] of [
+      [{ emailColumn: 'e\u0000mail' }, 'a.csv'],
+      [{}, 'a\u0000.csv'],
+    ] as const) {
+      const body = multipartBody(fields, { name, content: 'email\na@b.nl\n' });
+      const res = await t.app.inject({
+        method: 'POST',
+        url: `/api/deleteall/${realParams.partnerId}/${realParams.datasetId}`,
+        headers: { ...body.headers, cookie },
+        payload: body.payload,
+      });
+      expect(res.statusCode, name).toBe(400);
+      expect(res.json().message, name).toBe(TextInputMessages.unsafeText);
+    }
     // The login, without a session, too.
     const login = await t.app.inject({
       method: 'POST',

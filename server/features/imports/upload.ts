@@ -2,6 +2,7 @@ import { Readable } from 'node:stream';
 import type { Multipart } from '@fastify/multipart';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { ImportMessages } from '../../../common/imports';
+import { isSafeText, TextInputMessages } from '../../../common/text-input';
 import type { AppContext } from '../../context';
 import { HttpError } from '../../lib/http-errors';
 import { currentUser } from '../../plugins/auth';
@@ -133,9 +134,14 @@ export async function receiveUpload(
       if (next.done) break;
       const part = next.value;
       if (part.type === 'field') {
-        fields[part.fieldname] = String(part.value ?? '');
+        const value = String(part.value ?? '');
+        // The edge rule of common/text-input.ts, for the fields a multipart body carries.
+        if (!isSafeText(part.fieldname) || !isSafeText(value))
+          throw new HttpError(400, TextInputMessages.unsafeText);
+        fields[part.fieldname] = value;
         continue;
       }
+      if (!isSafeText(part.filename ?? '')) throw new HttpError(400, TextInputMessages.unsafeText);
       if (staged) throw new HttpError(400, UploadMessages.oneFile);
       if (!part.filename.toLowerCase().endsWith('.csv')) {
         const refused = new HttpError(400, ImportMessages.onlyCsv);
