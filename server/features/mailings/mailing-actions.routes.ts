@@ -14,6 +14,7 @@ import type { AppContext } from '../../context';
 import { conflict, notFound } from '../../lib/http-errors';
 import { listExportColumns, presentExportColumn } from '../exportcolumns/export-column.queries';
 import { copyAddresses } from './copy.service';
+import { listMailingDatasets } from './mailing.queries';
 import { MailingParams } from './mailing.routes';
 import { requireMailing } from './mailing.service';
 import { checkPressure, deletePressure, limitMailing } from './mailing-actions.service';
@@ -78,8 +79,9 @@ export function mailingActionRoutes(ctx: AppContext): FastifyPluginAsyncZod {
         reply
           .header('content-type', 'text/csv; charset=utf-8')
           .header('content-disposition', `attachment; filename="mailing-${m.id}.csv"`);
+        const datasets = await listMailingDatasets(ctx.db, m.id);
         return reply.send(
-          Readable.from(mailingCsv(ctx.database.pool, ctx.columnKeys, await columns(), m.id)),
+          Readable.from(mailingCsv(ctx.database.pool, ctx.columnKeys, await columns(), datasets, m.id)),
         );
       },
     );
@@ -113,7 +115,16 @@ export function mailingActionRoutes(ctx: AppContext): FastifyPluginAsyncZod {
           .header('content-type', 'text/csv; charset=utf-8')
           .header('content-disposition', `attachment; filename="selectie-${selectionId}.csv"`);
         return reply.send(
-          Readable.from(mailingCsv(ctx.database.pool, ctx.columnKeys, await columns(), m.id, selectionId)),
+          Readable.from(
+            mailingCsv(
+              ctx.database.pool,
+              ctx.columnKeys,
+              await columns(),
+              await listMailingDatasets(ctx.db, m.id, selectionId),
+              m.id,
+              selectionId,
+            ),
+          ),
         );
       },
     );

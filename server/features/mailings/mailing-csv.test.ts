@@ -89,6 +89,17 @@ describe('GET .../csv and .../selections/{s}/csv', () => {
     expect(unknown.json().message).toBe(MailingMessages.selectionNotFound);
   });
 
+  it('takes each address’s columns from the record of its own dataset (empty when that record is gone)', async () => {
+    const m = await makeMailing(t, cookie, campaign);
+    await allocate(t, m._id, [ids.get('jan@voorbeeld.nl')!], { datasetId });
+    await allocate(t, m._id, [ids.get('piet@voorbeeld.nl')!], { datasetId: 'verwijderd' });
+    const body = (await call('GET', url(m._id, '/csv'))).body.slice(0, -2).split('\r\n');
+    expect(body.slice(1).sort()).toEqual([
+      'jan@voorbeeld.nl,12.5,geheim1,17-05-1980,"Den Haag, NL",Jan',
+      'piet@voorbeeld.nl,,,,,',
+    ]);
+  });
+
   it('answers a header only for an empty mailing and 404 for an unknown one', async () => {
     const m = await makeMailing(t, cookie, campaign);
     expect((await call('GET', url(m._id, '/csv'))).body).toBe(`${HEADER}\r\n`);

@@ -189,6 +189,18 @@ export async function deleteMailingRow(db: DbOrTx, id: string): Promise<void> {
   await db.delete(mailings).where(eq(mailings.id, id));
 }
 
+/** The datasets a mailing's addresses (or one selection's) were allocated from. */
+export async function listMailingDatasets(
+  db: DbOrTx,
+  mailingId: string,
+  selectionId?: string,
+): Promise<string[]> {
+  const res = await db.execute<{ dataset_id: string }>(sql`
+    SELECT DISTINCT dataset_id FROM mailing_addresses WHERE mailing_id = ${mailingId}
+    ${selectionId ? sql`AND selection_id = ${selectionId}` : sql``} ORDER BY dataset_id`);
+  return res.rows.map((r) => r.dataset_id);
+}
+
 /**
  * Lets this transaction's joins, sorts and groupings over a mailing's (up to millions of) addresses
  * run in memory rather than in batches on disk.
