@@ -403,6 +403,17 @@ test("a save refused by the server shows 'Failed to save'; a mailing out of Conc
       data: { description: 'Alles', query: { and: [{ dataset: { type: w.label } }] } },
     }),
   );
+  // The campaign picker looks back 30 days unless another number is typed.
+  const oldName = unique('Oud ');
+  const start = new Date(Date.now() - 100 * 86_400_000).toISOString().slice(0, 10);
+  await ok(await page.request.post('/api/campaigns', { data: { name: oldName, start } }));
+  await page.goto('/selection-builder');
+  await page.getByRole('combobox', { name: 'Campagne', exact: true }).fill(oldName);
+  await expect(page.getByText('Geen campagnes gevonden')).toBeVisible();
+  await page.getByRole('textbox', { name: 'Campagnes van de afgelopen dagen' }).fill('200');
+  await page.getByRole('combobox', { name: 'Campagne', exact: true }).fill(oldName);
+  await expect(page.getByRole('option', { name: oldName })).toBeVisible();
+
   await page.goto(`/selection-builder/${w.campaignId}/${w.mailingId}/${selectionId}`);
   await expect(page.getByRole('textbox', { name: 'Omschrijving' })).toHaveValue('Alles');
   await expect(page.getByTestId('query-line')).toContainText(`type:${w.label}`);

@@ -1,31 +1,28 @@
-import { Alert, Button, Group, Paper, Progress, Stack, Text, Textarea, Title } from '@mantine/core';
-import { useQuery, useQueryClient } from '@tanstack/react-query';
-import { useEffect, useMemo } from 'react';
+import {
+  Alert,
+  Button,
+  Group,
+  NumberInput,
+  Paper,
+  Progress,
+  Stack,
+  Text,
+  Textarea,
+  Title,
+} from '@mantine/core';
+import { useQueryClient } from '@tanstack/react-query';
+import { useEffect } from 'react';
 import { useNavigate, useParams } from 'react-router';
-import { CAMPAIGN_DAYS_DEFAULT } from '../../../common/constants';
 import { businessDay, defaultPressureDate } from '../../../common/pressure-date';
 import { hasRealLeaf, QueryMessages } from '../../../common/query-tree';
 import { SelectionMessages } from '../../../common/selections';
 import { confirmAction } from '../../components/confirm';
 import { PageTitle } from '../../components/page-title';
-import { useFailedQueryAlert } from '../../lib/use-failed-query-alert';
-import {
-  builderCampaignKey,
-  builderCampaignsKey,
-  builderMailingsKey,
-  getCampaign,
-  getSelection,
-  listMailings,
-  listRecentCampaigns,
-  selectionKey,
-  selectionPaths,
-} from './api';
+import { builderMailingsKey, selectionPaths } from './api';
 import { BuilderPickers } from './builder-pickers';
 import {
   areResultsCurrent,
   editSelection,
-  getDraft,
-  loadSelection,
   newDraft,
   type SaveState,
   setDraft,
@@ -36,6 +33,7 @@ import { ResultsPanel } from './results-panel';
 import { tableOf } from './results-state';
 import { backgroundSave, saveAndRun } from './save-flow';
 import { SelectionSettings } from './selection-settings';
+import { useBuilderData } from './use-builder-data';
 
 /** spec 001 §4: how each save state is shown. */
 export const SAVE_STATE_TEXT: Record<SaveState, string> = {
@@ -64,65 +62,12 @@ export function SelectionBuilderPage() {
   const client = useQueryClient();
   const draft = useDraft();
 
-  const campaigns = useQuery({
-    queryKey: builderCampaignsKey(CAMPAIGN_DAYS_DEFAULT),
-    queryFn: () => listRecentCampaigns(CAMPAIGN_DAYS_DEFAULT),
-  });
-  useFailedQueryAlert(campaigns.error, SelectionMessages.fetchCampaignsFailed);
-  // The campaign of the URL is offered even when it started longer ago than the picker looks back.
-  const campaign = useQuery({
-    queryKey: builderCampaignKey(c ?? ''),
-    queryFn: () => getCampaign(c ?? ''),
-    enabled: Boolean(c),
-  });
-  useFailedQueryAlert(campaign.error, SelectionMessages.fetchCampaignFailed);
-  const campaignOptions = useMemo(() => {
-    const list = campaigns.data ?? [];
-    return campaign.data && !list.some((x) => x._id === campaign.data._id) ? [campaign.data, ...list] : list;
-  }, [campaigns.data, campaign.data]);
-  const mailings = useQuery({
-    queryKey: builderMailingsKey(c ?? ''),
-    queryFn: () => listMailings(c ?? ''),
-    enabled: Boolean(c),
-  });
-  useFailedQueryAlert(mailings.error, SelectionMessages.fetchMailingFailed);
-  const mailing = mailings.data?.find((x) => x._id === m);
-
-  // The draft follows the URL: a selection in the URL is loaded; without one the query on screen
-  // stays and only the campaign and mailing change (a stored selection is left for a new draft).
-  const isLoaded = s !== null && draft.selection === s && draft.campaign === c && draft.mailing === m;
-  const stored = useQuery({
-    queryKey: selectionKey(c ?? '', m ?? '', s ?? ''),
-    queryFn: () => getSelection(c ?? '', m ?? '', s ?? ''),
-    enabled: Boolean(c && m && s) && !isLoaded,
-    staleTime: 0,
-    gcTime: 0,
-  });
-  useFailedQueryAlert(stored.error, SelectionMessages.failed, selectionPaths.builder(c, m));
-  useEffect(() => {
-    if (stored.data && c && m && !isLoaded) loadSelection(c, m, stored.data);
-  }, [stored.data, c, m, isLoaded]);
-  useEffect(() => {
-    if (s) return;
-    const d = getDraft();
-    if (d.selection) setDraft(() => newDraft(c, m));
-    else if (d.campaign !== c || d.mailing !== m) {
-      setDraft((x) => ({ ...x, campaign: c, mailing: m, results: null, saveState: 'NONE' }));
-    }
-  }, [c, m, s]);
-  // Back from the line editor: its edit context is done.
-  useEffect(() => {
-    if (getDraft().editContext) setDraft((d) => ({ ...d, editContext: null }));
-  }, []);
-  // A selection created by a save goes into the URL.
-  // The store, not this render's copy: the effect above may just have started a new draft.
-  // biome-ignore lint/correctness/useExhaustiveDependencies: a newly created selection is what triggers it.
-  useEffect(() => {
-    const d = getDraft();
-    if (d.selection && !s && d.campaign === c && d.mailing === m) {
-      navigate(selectionPaths.builder(c, m, d.selection), { replace: true });
-    }
-  }, [draft.selection, c, m, s, navigate]);
+  const { daysText, setDaysText, campaignOptions, mailings, mailing, isLoaded } = useBuilderData(
+    c,
+    m,
+    s,
+    draft,
+  );
 
   const isDraftMailing = mailing?.state === 'draft';
   const isBusy = draft.saveState === 'SAVING' || draft.saveState === 'PERFORMING_QUERY';
@@ -168,9 +113,19 @@ export function SelectionBuilderPage() {
       <Stack>
         <Paper withBorder p="md">
           <Stack>
+            <NumberInput
+              label="Campagnes van de afgelopen dagen"
+              maw={260}
+              min={0}
+              allowDecimal={false}
+              allowNegative={false}
+              value={daysText}
+              onChange={setDaysText}
+              disabled={isBusy}
+            />
             <BuilderPickers
               draft={draft}
-              campaigns={campaigns.data}
+              campaigns={campaignOptions}
               mailings={mailings.data}
               disabled={isBusy}
             />
