@@ -1,7 +1,7 @@
 import { type SQL, sql } from 'drizzle-orm';
 import type { Category } from '../../../common/extra-inzet';
 import { businessDay, defaultPressureDate } from '../../../common/pressure-date';
-import { fileLeaves, type QueryNode, QueryTreeSchema, renderQuery } from '../../../common/query-tree';
+import { type QueryNode, QueryTreeSchema, renderQuery } from '../../../common/query-tree';
 import {
   type QueryRun,
   type ResultRow,
@@ -11,7 +11,7 @@ import {
 } from '../../../common/selections';
 import type { AppContext } from '../../context';
 import type { Db, DbOrTx } from '../../db/client';
-import { badRequest, conflict, notFound } from '../../lib/http-errors';
+import { conflict, HttpError, notFound } from '../../lib/http-errors';
 import type { TaskContext } from '../../tasks/worker';
 import { getCampaign } from '../campaigns/campaign.queries';
 import type { MailingRow } from '../mailings/mailing.queries';
@@ -53,7 +53,9 @@ export function createSelection(
 ) {
   return ctx.db.transaction(async (tx) => {
     await requireDraft(tx, campaignId, mailingId);
-    return insertSelection(tx, campaignId, mailingId, input);
+    const row = await insertSelection(tx, campaignId, mailingId, input);
+    await checkCompiles(ctx, tx, row);
+    return row;
   });
 }
 
@@ -73,7 +75,9 @@ export function saveSelection(
     await requireSelection(tx, mailingId, id);
     const onlyPredefined = Object.entries(update).every(([k, v]) => k === 'preDefined' || v === undefined);
     if (!onlyPredefined && mailing.state !== 'draft') throw conflict(SelectionMessages.draftOnly);
-    return updateSelection(tx, id, update);
+    const row = await updateSelection(tx, id, update);
+    await checkCompiles(ctx, tx, row);
+    return row;
   });
 }
 
@@ -112,6 +116,20 @@ async function encryptedAttributes(db: DbOrTx): Promise<Set<string>> {
   const { rows } = await db.execute(sql`SELECT DISTINCT m->>'mapped' AS name
     FROM dataset_mappings dm, jsonb_array_elements(dm.mappings) m WHERE (m->>'encrypted')::boolean`);
   return new Set((rows as { name: string }[]).map((r) => r.name));
+}
+
+/**
+ * Refuses (400, rolling back the save) a query the compiler cannot run for a reason the user must
+ * fix: a wildcard or range on an encrypted attribute, a date bound that is no date. A line whose
+ * file is not uploaded yet is fine here (the builder saves the query, then uploads its files).
+ */
+async function checkCompiles(ctx: AppContext, tx: DbOrTx, row: SelectionRow): Promise<void> {
+  try {
+    await compileSelection(ctx, tx, row);
+  } catch (err) {
+    if (err instanceof HttpError && err.message === SelectionMessages.lineUnknown) return;
+    throw err;
+  }
 }
 
 /** Compiles a selection's stored query with everything the compiler reads from the database. */
@@ -184,10 +202,9 @@ export async function startQuery(
   }
   const selection = await requireSelection(ctx.db, mailingId, selectionId);
   const tree = QueryTreeSchema.parse(selection.query) as QueryNode;
-  for (const file of fileLeaves(tree)) {
-    if (!(await loadSelectionFiles(ctx.db, selection.id)).has(file.id))
-      throw badRequest(SelectionMessages.lineUnknown);
-  }
+  // Compiled here too, so what the compiler refuses (a missing line file, a wildcard on an
+  // encrypted attribute, a date bound that is no date) answers 400 now, not as a failed task.
+  await compileSelection(ctx, ctx.db, selection);
   const task = await ctx.tasks.enqueue({
     type: 'selection-query',
     username,

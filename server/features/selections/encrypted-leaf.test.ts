@@ -1,0 +1,73 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { ResultRow } from '../../../common/selections';
+import { createTestApp, type TestApp } from '../../test/app';
+import { makeSession } from '../../test/factories';
+import { columnMapping, type ImportSetup, importFile, setupDataset, waitForTask } from '../../test/imports';
+import { caller, makeCampaign, makeMailing } from '../mailings/mailing.test-helpers';
+import { CompileMessages } from './compile';
+
+// An attribute stored encrypted by one dataset and plain by another: match and in find both
+// (blind index where encrypted), wildcards and ranges on it are refused.
+let t: TestApp;
+let cookie: string;
+let api: ReturnType<typeof caller>;
+let secret: ImportSetup;
+let plain: ImportSetup;
+let url: string;
+beforeAll(async () => {
+  t = await createTestApp();
+  ({ cookie } = await makeSession(t.app, t.database.db));
+  api = caller(t, cookie);
+  secret = await setupDataset(t, [columnMapping('bsn', 'bsn', { encrypted: true })], 'email');
+  plain = await setupDataset(t, [columnMapping('bsn', 'bsn')], 'email');
+  await importFile(
+    t,
+    cookie,
+    secret,
+    'email,bsn\ne1@voorbeeld.nl,111\ne2@voorbeeld.nl,222\ne3@voorbeeld.nl,\n',
+  );
+  await importFile(t, cookie, plain, 'email,bsn\np1@voorbeeld.nl,111\np2@voorbeeld.nl,333\n');
+  const campaignId = await makeCampaign(t, cookie);
+  const mailing = await makeMailing(t, cookie, campaignId);
+  url = `/api/campaigns/${campaignId}/mailings/${mailing._id}/selections`;
+});
+afterAll(() => t?.close());
+
+const open = { useCampaignLabel: false, activeDatasetsOnly: false, useBlacklist: false, useDate: false };
+
+async function run(query: unknown) {
+  const created = await api('POST', url, { query, ...open });
+  if (created.statusCode !== 200) return created;
+  const id = created.json().selectionId;
+  const res = await api('GET', `${url}/${id}/query`);
+  if (res.statusCode !== 200) return res;
+  const task = await waitForTask(t, cookie, res.json().task._id);
+  expect(task.state, task.error).toBe('done');
+  return Object.fromEntries((task.result as ResultRow[]).map((r) => [r.dataset.id, r.total]));
+}
+
+describe('encrypted attributes in a selection', () => {
+  it('match and in compare by blind index where encrypted and by value where plain', async () => {
+    expect(await run({ match: { bsn: ' 111 ' } })).toEqual({ [secret.datasetId]: 1, [plain.datasetId]: 1 });
+    expect(await run({ in: { bsn: ['222', '333'] } })).toEqual({
+      [secret.datasetId]: 1,
+      [plain.datasetId]: 1,
+    });
+    expect(await run({ not: { match: { bsn: '111' } } })).toEqual({
+      [secret.datasetId]: 2,
+      [plain.datasetId]: 1,
+    });
+  });
+
+  it('refuses a wildcard or a range on it when the selection is saved', async () => {
+    const wildcard = await run({ match: { bsn: '1*' } });
+    expect(wildcard).toMatchObject({ statusCode: 400 });
+    expect((wildcard as { json: () => { message: string } }).json().message).toBe(
+      CompileMessages.wildcardEncrypted('bsn'),
+    );
+    const range = await run({ range: { bsn: ['100', '200'] } });
+    expect((range as { json: () => { message: string } }).json().message).toBe(
+      CompileMessages.rangeEncrypted('bsn'),
+    );
+  });
+});
