@@ -406,7 +406,10 @@ test("a save refused by the server shows 'Failed to save'; a mailing out of Conc
   // The campaign picker looks back 30 days unless another number is typed.
   const oldName = unique('Oud ');
   const start = new Date(Date.now() - 100 * 86_400_000).toISOString().slice(0, 10);
-  await ok(await page.request.post('/api/campaigns', { data: { name: oldName, start } }));
+  const old = await ok(await page.request.post('/api/campaigns', { data: { name: oldName, start } }));
+  // A campaign in the URL is chosen even when it started before the days looked back.
+  await page.goto(`/selection-builder/${old._id}`);
+  await expect(page.getByRole('combobox', { name: 'Campagne', exact: true })).toHaveValue(oldName);
   await page.goto('/selection-builder');
   await page.getByRole('combobox', { name: 'Campagne', exact: true }).fill(oldName);
   await expect(page.getByText('Geen campagnes gevonden')).toBeVisible();
