@@ -8,13 +8,14 @@ import { HttpError } from '../../lib/http-errors';
 import { pgTextArray } from '../../lib/pg-array';
 import { createTestApp, type TestApp } from '../../test/app';
 import { caseCollation, compileQuery } from './compile';
-import { countsOf, type EvalSettings, evaluate, type World } from './evaluator.test-helpers';
+import { countsOf, type EvalSettings, evaluate, useFiles, type World } from './evaluator.test-helpers';
+import { fileRowsSql, loadSelectionFiles } from './selection-file.queries';
 import { allocateCandidates, countCandidates, type RunSettings } from './selection-run';
 import { insertWorld, makeWorld, settingsArb, treeArb } from './world.test-helpers';
 
 // The engine's counts and allocations equal an evaluator written apart from it (DESIGN §4/§6),
 // on random worlds, random trees of every leaf nested three deep and random settings: 5 worlds ×
-// 100 trees a run, an allocation checked on every fourth.
+// 100 trees a run (file lines included), an allocation checked on every fourth.
 
 const NOW = new Date('2026-11-25T10:00:00Z');
 const WORLDS = [11, 23, 37, 41, 59];
@@ -34,12 +35,18 @@ function runSettings(w: World, s: EvalSettings): RunSettings {
   return { ...s, mailingId: w.mailing.id, campaignType: w.campaign.type };
 }
 
+let files: Awaited<ReturnType<typeof loadSelectionFiles>> = new Map();
+let selectionId = '';
 function compile(tree: unknown) {
   const parsed = QueryTreeSchema.parse(tree);
-  return {
-    parsed,
-    sql: compileQuery(parsed, { keys: () => keys, encrypted: new Set(), collation, now: NOW }),
+  const ctx = {
+    keys: () => keys,
+    encrypted: new Set<string>(),
+    collation,
+    now: NOW,
+    fileRows: (lineId: string, fields: string[]) => fileRowsSql(files, selectionId, lineId, fields, ctx),
   };
+  return { parsed, sql: compileQuery(parsed, ctx) };
 }
 
 const key = (d: string, c: string) => `${d} ${c}`;
@@ -57,6 +64,9 @@ describe('selection engine against an independent evaluator', () => {
         DELETE FROM partner_blacklist`),
       );
       await insertWorld(t.database.db, world);
+      selectionId = `s_${world.mailing.id}`;
+      files = await loadSelectionFiles(t.database.db, selectionId);
+      useFiles(world);
       let nonEmpty = 0;
       let allocations = 0;
       let run = 0;

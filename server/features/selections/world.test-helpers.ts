@@ -5,6 +5,7 @@ import type { Db } from '../../db/client';
 import { pgTextArray } from '../../lib/pg-array';
 import { recordsPartition } from '../imports/records.queries';
 import type { EvalSettings, World, WorldMailing } from './evaluator.test-helpers';
+import { normalizeFileValue } from './selection-file.queries';
 
 // Random worlds for the selection property test: datasets of two partners, addresses with
 // engagement, records with messy attribute values, blacklists, and mailings around one week.
@@ -111,7 +112,46 @@ export function makeWorld(seed: number): World {
     once(mailingOf(`m${seed}_d`, `c${seed}_o`, 'draft', '2026-11-26')),
     once(mailingOf(`m${seed}_c`, `c${seed}_o`, 'cancelled', '2026-11-26')),
   ];
+  // Line files: rows from records (with case and space changes) and rows matching nothing.
+  const addressOf = (id: number) => addresses.find((a) => a.id === id) as World['addresses'][number];
+  const shout = (v: string) => (rnd() < 0.5 ? ` ${v.toUpperCase()} ` : v);
+  const sample = () => some(records, 0.1);
+  const files: World['files'] = [
+    {
+      lineId: 'l1',
+      columns: [
+        { name: 'postcode', mapped: 'postcode' },
+        { name: 'gen_id', base: 'id' },
+      ],
+      rows: [
+        ...sample().map((r) => [r.attrs.postcode ?? null, shout(addressOf(r.addressId).email)]),
+        ['0000XX', 'niemand@nergens.nl'],
+        [null, addressOf(records[0].addressId).email],
+      ],
+    },
+    {
+      lineId: 'l2',
+      columns: [
+        { name: 'gen_dataset', base: 'dataset', basePartner: partners[0] },
+        { name: 'city', mapped: 'city' },
+      ],
+      rows: sample().map((r) => [r.datasetId, r.attrs.city ? shout(r.attrs.city) : null]),
+    },
+    {
+      lineId: 'l3',
+      columns: [
+        { name: 'gen_domain', base: 'domain' },
+        { name: 'gen_datasetDescription', base: 'datasetDescription' },
+      ],
+      rows: [
+        [pick(DOMAINS), 'nieuwsbrief'],
+        [` ${pick(DOMAINS).toUpperCase()}`, 'WINACTIES '],
+        ['@kpn.nl', ''],
+      ],
+    },
+  ];
   return {
+    files,
     datasets,
     addresses,
     records,
@@ -161,6 +201,17 @@ export async function insertWorld(db: Db, w: World): Promise<void> {
       VALUES (${p.partnerId}, ${p.datasetName}, ${p.email}) ON CONFLICT DO NOTHING`);
   }
   const campaigns = new Set([w.mailing, ...w.otherMailings].map((m) => m.campaignId));
+  const insertFiles = async () => {
+    for (const f of w.files) {
+      await db.execute(sql`INSERT INTO selection_files (selection_id, line_id, name, columns)
+        VALUES (${`s_${w.mailing.id}`}, ${f.lineId}, ${`${f.lineId}.csv`}, ${JSON.stringify(f.columns.map((c) => ({ field: c.name, ...c })))}::jsonb)`);
+      for (const row of f.rows) {
+        const vals = row.map((v, i) => normalizeFileValue({ field: f.columns[i].name, ...f.columns[i] }, v));
+        await db.execute(sql`INSERT INTO selection_file_rows (selection_id, line_id, vals)
+          VALUES (${`s_${w.mailing.id}`}, ${f.lineId}, ${pgTextArrayNullable(vals)}::text[])`);
+      }
+    }
+  };
   for (const c of campaigns) {
     const type = c === w.campaign.id ? w.campaign.type : null;
     await db.execute(sql`INSERT INTO campaigns (id, name, type) VALUES (${c}, ${c}, ${type})`);
@@ -177,6 +228,12 @@ export async function insertWorld(db: Db, w: World): Promise<void> {
         m.addresses.map((x) => ({ a: x.addressId, d: x.datasetId })),
       )}::jsonb) AS x(a bigint, d text)`);
   }
+  await insertFiles();
+}
+
+/** A text[] literal that keeps NULLs. */
+function pgTextArrayNullable(values: (string | null)[]): string {
+  return `{${values.map((v) => (v === null ? 'NULL' : `"${v.replace(/\\/g, '\\\\').replace(/"/g, '\\"')}"`)).join(',')}}`;
 }
 
 /** Random settings of a selection within a world. */
@@ -248,6 +305,17 @@ export function treeArb(w: World): fc.Arbitrary<QueryNode> {
     fc
       .tuple(fc.boolean(), fc.array(fc.constantFrom(...INTERESTS), { minLength: 1, maxLength: 2 }))
       .map(([click, xs]) => ({ interests: click ? { click: xs } : { open: xs } })),
+    fc.tuple(fc.boolean(), fc.constantFrom(...w.files)).chain(([intersect, f]) =>
+      fc
+        .subarray(
+          f.columns.map((c) => c.name),
+          { minLength: 1 },
+        )
+        .map((fields) => {
+          const line = { id: f.lineId, name: `${f.lineId}.csv`, fields };
+          return intersect ? { intersect: line } : { complement: line };
+        }),
+    ),
   );
   const level = (inner: fc.Arbitrary<QueryNode>): fc.Arbitrary<QueryNode> =>
     fc.oneof(
