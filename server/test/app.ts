@@ -1,11 +1,13 @@
 import crypto from 'node:crypto';
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, HTTPMethods, InjectOptions, LightMyRequestResponse } from 'fastify';
 import pg from 'pg';
-import { inject } from 'vitest';
+import { afterAll, beforeAll, inject } from 'vitest';
+import type { Role } from '../../common/users';
 import { buildApp } from '../app';
 import { type AppConfig, loadConfig } from '../config';
 import type { AppContext } from '../context';
-import { type Database, openDatabase } from '../db/client';
+import { type Database, type Db, openDatabase } from '../db/client';
+import { makeSession, type TestUser } from './factories';
 import { withDatabase } from './global-setup';
 
 /** One app on its own fresh database (cloned from the migrated template), for one test file. */
@@ -43,14 +45,19 @@ export async function dropTestDatabase(url: string): Promise<void> {
   }
 }
 
+/** How a test app is built: its worker, config overrides and log. */
+export interface TestAppOptions {
+  startWorker?: boolean;
+  config?: Partial<AppConfig>;
+  logger?: object;
+}
+
 /**
  * Builds the app on a fresh database; the worker starts unless `startWorker` is false.
  * Config overrides apply on top of the defaults (e.g. a low login rate limit); `logger` (pino
  * options, e.g. a stream) turns the log on for tests that read it.
  */
-export async function createTestApp(
-  options: { startWorker?: boolean; config?: Partial<AppConfig>; logger?: object } = {},
-): Promise<TestApp> {
+export async function createTestApp(options: TestAppOptions = {}): Promise<TestApp> {
   const url = await createTestDatabase();
   const config: AppConfig = {
     ...loadConfig({}),
@@ -75,6 +82,87 @@ export async function createTestApp(
       await ctx.tasks.stop();
       await database.close();
       await dropTestDatabase(url);
+    },
+  };
+}
+
+/** The test app of one file with a logged-in client; usable inside hooks and tests only. */
+export interface TestClient extends TestApp {
+  /** The app's Drizzle handle (`database.db`). */
+  readonly db: Db;
+  /** The logged-in user with its plain password. */
+  readonly user: TestUser;
+  /** The Cookie header value of that user's session. */
+  readonly cookie: string;
+  /** Sends a request with the session's cookie (headers given here are added, or override it). */
+  api(
+    method: HTTPMethods,
+    url: string,
+    payload?: unknown,
+    headers?: Record<string, string>,
+  ): Promise<LightMyRequestResponse>;
+}
+
+/** Options of setupTestApp: those of createTestApp plus the role of the logged-in user. */
+export interface SetupTestAppOptions extends TestAppOptions {
+  /** The role of the session's user; an administrator unless said otherwise. */
+  role?: Role;
+}
+
+/**
+ * Registers the beforeAll/afterAll hooks that build the app on a fresh database, log in a user
+ * and close it all after the file; returns a handle whose fields are read once the hooks ran.
+ * `options` may be a function, called in the hook (for values an earlier hook made). Throws when
+ * a field is read before the app exists.
+ */
+export function setupTestApp(options: SetupTestAppOptions | (() => SetupTestAppOptions) = {}): TestClient {
+  let made: { t: TestApp; user: TestUser; cookie: string } | undefined;
+  beforeAll(async () => {
+    const { role, ...appOptions } = typeof options === 'function' ? options() : options;
+    const t = await createTestApp(appOptions);
+    try {
+      made = { t, ...(await makeSession(t.app, t.database.db, role)) };
+    } catch (err) {
+      await t.close();
+      throw err;
+    }
+  });
+  afterAll(() => made?.t.close());
+  const ready = () => {
+    if (!made) throw new Error('setupTestApp: the app exists only inside hooks and tests');
+    return made;
+  };
+  return {
+    get app() {
+      return ready().t.app;
+    },
+    get ctx() {
+      return ready().t.ctx;
+    },
+    get database() {
+      return ready().t.database;
+    },
+    get db() {
+      return ready().t.database.db;
+    },
+    get url() {
+      return ready().t.url;
+    },
+    get user() {
+      return ready().user;
+    },
+    get cookie() {
+      return ready().cookie;
+    },
+    close: () => ready().t.close(),
+    api(method, url, payload, headers) {
+      const { t, cookie } = ready();
+      return t.app.inject({
+        method,
+        url,
+        payload: payload as InjectOptions['payload'],
+        headers: { cookie, ...headers },
+      });
     },
   };
 }

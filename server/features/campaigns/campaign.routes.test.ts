@@ -1,26 +1,17 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { type Campaign, CampaignMessages, campaignLabelMissingMessage } from '../../../common/campaigns';
-import { createTestApp, type TestApp } from '../../test/app';
-import { makeSession } from '../../test/factories';
+import { setupTestApp } from '../../test/app';
 
-let t: TestApp;
-let cookie: string;
+const t = setupTestApp({ startWorker: false });
 beforeAll(async () => {
-  t = await createTestApp({ startWorker: false });
-  cookie = (await makeSession(t.app, t.database.db)).cookie;
-  for (const type of ['Nieuwsbrief', 'Actie']) await call('POST', '/api/types', { type });
+  for (const type of ['Nieuwsbrief', 'Actie']) await t.api('POST', '/api/types', { type });
 });
-afterAll(() => t.close());
-
-type Method = 'GET' | 'POST' | 'PUT' | 'DELETE';
-const call = (method: Method, url: string, payload?: object) =>
-  t.app.inject({ method, url, payload, headers: { cookie } });
 
 let counter = 0;
 const unique = (base: string) => `${base}${++counter}x${Date.now().toString(36)}`;
 
 async function create(body: object): Promise<Campaign> {
-  const res = await call('POST', '/api/campaigns', body);
+  const res = await t.api('POST', '/api/campaigns', body);
   expect(res.statusCode, res.body).toBe(200);
   return res.json();
 }
@@ -51,7 +42,7 @@ describe('POST /api/campaigns', () => {
       externalIds: ['12:34', '56:78'],
       recordCount: 0,
     });
-    expect((await call('GET', `/api/campaigns/${c._id}`)).json()).toEqual(c);
+    expect((await t.api('GET', `/api/campaigns/${c._id}`)).json()).toEqual(c);
   });
 
   it('fills the defaults when only a name is given', async () => {
@@ -110,13 +101,13 @@ describe('POST /api/campaigns', () => {
       CampaignMessages.externalIdTooLong,
     ],
   ])('refuses %s with the Dutch message', async (_case, body, message) => {
-    const res = await call('POST', '/api/campaigns', body);
+    const res = await t.api('POST', '/api/campaigns', body);
     expect(res.statusCode).toBe(400);
     expect(res.json().errors).toContain(message);
   });
 
   it('lists every broken rule at once', async () => {
-    const res = await call('POST', '/api/campaigns', { name: '', budget: 'x', addresses: 'y' });
+    const res = await t.api('POST', '/api/campaigns', { name: '', budget: 'x', addresses: 'y' });
     expect(res.statusCode).toBe(400);
     expect(res.json().errors).toEqual(
       expect.arrayContaining([
@@ -129,7 +120,7 @@ describe('POST /api/campaigns', () => {
 
   it('accepts a tripolis id with a colon-free mailing id and refuses a label that does not exist', async () => {
     expect((await create({ name: 'T', externalIds: ['MAIL-123_x'] })).externalIds).toEqual(['MAIL-123_x']);
-    const res = await call('POST', '/api/campaigns', { name: 'x', type: 'Bestaatniet' });
+    const res = await t.api('POST', '/api/campaigns', { name: 'x', type: 'Bestaatniet' });
     expect(res.statusCode).toBe(400);
     expect(res.json().message).toBe(campaignLabelMissingMessage('Bestaatniet'));
   });
@@ -138,7 +129,7 @@ describe('POST /api/campaigns', () => {
     const bad = await t.app.inject({
       method: 'POST',
       url: '/api/campaigns',
-      headers: { cookie, 'content-type': 'application/json' },
+      headers: { cookie: t.cookie, 'content-type': 'application/json' },
       payload: '{"name": ',
     });
     expect(bad.statusCode).toBe(400);
@@ -150,18 +141,18 @@ describe('POST /api/campaigns', () => {
 describe('GET /api/campaigns/:id', () => {
   it('answers the record count, or leaves it out with noCount', async () => {
     const c = await create({ name: 'Teller' });
-    expect((await call('GET', `/api/campaigns/${c._id}`)).json().recordCount).toBe(0);
+    expect((await t.api('GET', `/api/campaigns/${c._id}`)).json().recordCount).toBe(0);
     for (const q of ['?noCount', '?noCount=true', '?noCount=1']) {
-      const res = await call('GET', `/api/campaigns/${c._id}${q}`);
+      const res = await t.api('GET', `/api/campaigns/${c._id}${q}`);
       expect(res.statusCode).toBe(200);
       expect(res.json()).not.toHaveProperty('recordCount');
       expect(res.json().name).toBe('Teller');
     }
-    expect((await call('GET', `/api/campaigns/${c._id}?noCount=false`)).json().recordCount).toBe(0);
+    expect((await t.api('GET', `/api/campaigns/${c._id}?noCount=false`)).json().recordCount).toBe(0);
   });
 
   it('answers 404 for an unknown id and 401 without a session', async () => {
-    const res = await call('GET', '/api/campaigns/bestaatniet');
+    const res = await t.api('GET', '/api/campaigns/bestaatniet');
     expect(res.statusCode).toBe(404);
     expect(res.json().message).toBe(CampaignMessages.notFound);
     const c = await create({ name: 'Geheim' });
@@ -172,7 +163,7 @@ describe('GET /api/campaigns/:id', () => {
 describe('PUT /api/campaigns/:id', () => {
   it('saves every field', async () => {
     const c = await create(full);
-    const res = await call('PUT', `/api/campaigns/${c._id}`, {
+    const res = await t.api('PUT', `/api/campaigns/${c._id}`, {
       name: 'Najaarsactie ',
       customer: '',
       start: '2024-10-05',
@@ -196,29 +187,29 @@ describe('PUT /api/campaigns/:id', () => {
       recordCount: 0,
     };
     expect(res.json()).toEqual(expected);
-    expect((await call('GET', `/api/campaigns/${c._id}`)).json()).toEqual(expected);
+    expect((await t.api('GET', `/api/campaigns/${c._id}`)).json()).toEqual(expected);
   });
 
   it('validates like create and keeps the stored campaign', async () => {
     const c = await create({ name: 'Blijft' });
-    const res = await call('PUT', `/api/campaigns/${c._id}`, {
+    const res = await t.api('PUT', `/api/campaigns/${c._id}`, {
       name: 'Blijft',
       externalParty: 'webpower',
       externalIds: ['x'],
     });
     expect(res.statusCode).toBe(400);
     expect(res.json().errors).toEqual([CampaignMessages.webpowerIdInvalid]);
-    const missing = await call('PUT', `/api/campaigns/${c._id}`, { name: 'Blijft', type: 'Geen' });
+    const missing = await t.api('PUT', `/api/campaigns/${c._id}`, { name: 'Blijft', type: 'Geen' });
     expect(missing.statusCode).toBe(400);
     expect(missing.json().message).toBe(campaignLabelMissingMessage('Geen'));
-    expect((await call('GET', `/api/campaigns/${c._id}`)).json()).toMatchObject({
+    expect((await t.api('GET', `/api/campaigns/${c._id}`)).json()).toMatchObject({
       externalParty: 'tripolis',
       type: null,
     });
   });
 
   it('answers 404 for an unknown id and 401 without a session', async () => {
-    const res = await call('PUT', '/api/campaigns/bestaatniet', { name: 'x' });
+    const res = await t.api('PUT', '/api/campaigns/bestaatniet', { name: 'x' });
     expect(res.statusCode).toBe(404);
     expect(res.json().message).toBe(CampaignMessages.notFound);
     const c = await create({ name: 'Anoniem' });
@@ -228,18 +219,18 @@ describe('PUT /api/campaigns/:id', () => {
       payload: { name: 'gewijzigd' },
     });
     expect(anon.statusCode).toBe(401);
-    expect((await call('GET', `/api/campaigns/${c._id}`)).json().name).toBe('Anoniem');
+    expect((await t.api('GET', `/api/campaigns/${c._id}`)).json().name).toBe('Anoniem');
   });
 });
 
 describe('DELETE /api/campaigns/:id', () => {
   it('deletes a campaign, then answers 404', async () => {
     const c = await create({ name: 'Weg' });
-    const res = await call('DELETE', `/api/campaigns/${c._id}`);
+    const res = await t.api('DELETE', `/api/campaigns/${c._id}`);
     expect(res.statusCode).toBe(200);
     expect(res.json().message).toBe(CampaignMessages.deleted);
-    expect((await call('GET', `/api/campaigns/${c._id}`)).statusCode).toBe(404);
-    const again = await call('DELETE', `/api/campaigns/${c._id}`);
+    expect((await t.api('GET', `/api/campaigns/${c._id}`)).statusCode).toBe(404);
+    const again = await t.api('DELETE', `/api/campaigns/${c._id}`);
     expect(again.statusCode).toBe(404);
     expect(again.json().message).toBe(CampaignMessages.notFound);
   });
@@ -247,14 +238,14 @@ describe('DELETE /api/campaigns/:id', () => {
   it('answers 401 without a session and keeps the campaign', async () => {
     const c = await create({ name: 'Houden' });
     expect((await t.app.inject({ method: 'DELETE', url: `/api/campaigns/${c._id}` })).statusCode).toBe(401);
-    expect((await call('GET', `/api/campaigns/${c._id}`)).statusCode).toBe(200);
+    expect((await t.api('GET', `/api/campaigns/${c._id}`)).statusCode).toBe(200);
   });
 
   it('frees its label for deletion', async () => {
-    await call('POST', '/api/types', { type: 'Tijdelijk' });
+    await t.api('POST', '/api/types', { type: 'Tijdelijk' });
     const c = await create({ name: 'Gebruiker', type: 'Tijdelijk' });
-    expect((await call('DELETE', '/api/types/Tijdelijk')).statusCode).toBe(409);
-    await call('DELETE', `/api/campaigns/${c._id}`);
-    expect((await call('DELETE', '/api/types/Tijdelijk')).statusCode).toBe(200);
+    expect((await t.api('DELETE', '/api/types/Tijdelijk')).statusCode).toBe(409);
+    await t.api('DELETE', `/api/campaigns/${c._id}`);
+    expect((await t.api('DELETE', '/api/types/Tijdelijk')).statusCode).toBe(200);
   });
 });

@@ -1,23 +1,15 @@
 import { eq } from 'drizzle-orm';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { DatasetMessages } from '../../../common/datasets';
-import { createTestApp, type TestApp } from '../../test/app';
-import { makeDataset, makePartner, makeSession } from '../../test/factories';
+import { setupTestApp } from '../../test/app';
+import { makeDataset, makePartner } from '../../test/factories';
 import { labels } from '../labels/label.table';
 import { datasetCommissions, datasetTestPersons } from './dataset.table';
 
-let t: TestApp;
-let cookie: string;
+const t = setupTestApp({ startWorker: false });
 beforeAll(async () => {
-  t = await createTestApp({ startWorker: false });
-  cookie = (await makeSession(t.app, t.database.db)).cookie;
-  await t.database.db.insert(labels).values([{ name: 'Nieuws' }, { name: 'Lifestyle' }, { name: 'Auto' }]);
+  await t.db.insert(labels).values([{ name: 'Nieuws' }, { name: 'Lifestyle' }, { name: 'Auto' }]);
 });
-afterAll(() => t.close());
-
-type Method = 'GET' | 'POST' | 'PUT' | 'DELETE';
-const call = (method: Method, url: string, payload?: object) =>
-  t.app.inject({ method, url, payload, headers: { cookie } });
 
 const valid = {
   name: 'Zomer2024',
@@ -28,29 +20,29 @@ const valid = {
 };
 
 async function create(partnerId: string, body: object = valid) {
-  const res = await call('POST', `/api/datasets/${partnerId}`, body);
+  const res = await t.api('POST', `/api/datasets/${partnerId}`, body);
   expect(res.statusCode).toBe(200);
   return res.json() as { _id: string; key: string };
 }
 
 describe('POST /api/datasets/:partnerId/:datasetId/key', () => {
   it('replaces the key, also for a dataset without one', async () => {
-    const partnerId = await makePartner(t.database.db);
+    const partnerId = await makePartner(t.db);
     const ds = await create(partnerId);
-    const res = await call('POST', `/api/datasets/${partnerId}/${ds._id}/key`);
+    const res = await t.api('POST', `/api/datasets/${partnerId}/${ds._id}/key`);
     expect(res.statusCode).toBe(200);
     const key = res.json().key as string;
     expect(key).toMatch(/^[0-9a-f]{48}$/);
     expect(key).not.toBe(ds.key);
-    expect((await call('GET', `/api/datasets/${partnerId}/${ds._id}`)).json().key).toBe(key);
+    expect((await t.api('GET', `/api/datasets/${partnerId}/${ds._id}`)).json().key).toBe(key);
 
-    const keyless = await makeDataset(t.database.db, partnerId);
-    const made = await call('POST', `/api/datasets/${partnerId}/${keyless}/key`);
+    const keyless = await makeDataset(t.db, partnerId);
+    const made = await t.api('POST', `/api/datasets/${partnerId}/${keyless}/key`);
     expect(made.json().key).toMatch(/^[0-9a-f]{48}$/);
   });
 
   it('answers 404 for an unknown dataset', async () => {
-    const res = await call('POST', `/api/datasets/${await makePartner(t.database.db)}/bestaatniet/key`);
+    const res = await t.api('POST', `/api/datasets/${await makePartner(t.db)}/bestaatniet/key`);
     expect(res.statusCode).toBe(404);
     expect(res.json().message).toBe(DatasetMessages.notFound);
   });
@@ -58,24 +50,24 @@ describe('POST /api/datasets/:partnerId/:datasetId/key', () => {
 
 describe('DELETE /api/datasets/:partnerId/:datasetId', () => {
   it('deletes the dataset with its entries and test persons', async () => {
-    const partnerId = await makePartner(t.database.db);
+    const partnerId = await makePartner(t.db);
     const ds = await create(partnerId);
     const keep = await create(partnerId, { name: 'Blijft' });
-    await call('POST', `/api/datasets/${partnerId}/${ds._id}/commission`, {
+    await t.api('POST', `/api/datasets/${partnerId}/${ds._id}/commission`, {
       start: '2024-01-01',
       end: '2024-01-31',
       amount: 1,
     });
-    await call('POST', `/api/datasets/${partnerId}/${ds._id}/testpersons`, { email: 'weg@example.nl' });
+    await t.api('POST', `/api/datasets/${partnerId}/${ds._id}/testpersons`, { email: 'weg@example.nl' });
 
-    const res = await call('DELETE', `/api/datasets/${partnerId}/${ds._id}`);
+    const res = await t.api('DELETE', `/api/datasets/${partnerId}/${ds._id}`);
     expect(res.statusCode).toBe(200);
     expect(res.json().message).toBe(DatasetMessages.deleted);
-    expect((await call('GET', `/api/datasets/${partnerId}/${ds._id}`)).statusCode).toBe(404);
+    expect((await t.api('GET', `/api/datasets/${partnerId}/${ds._id}`)).statusCode).toBe(404);
     expect(
-      (await call('GET', `/api/datasets/${partnerId}`)).json().map((d: { _id: string }) => d._id),
+      (await t.api('GET', `/api/datasets/${partnerId}`)).json().map((d: { _id: string }) => d._id),
     ).toEqual([keep._id]);
-    const db = t.database.db;
+    const db = t.db;
     expect(
       await db.select().from(datasetCommissions).where(eq(datasetCommissions.datasetId, ds._id)),
     ).toHaveLength(0);
@@ -85,13 +77,13 @@ describe('DELETE /api/datasets/:partnerId/:datasetId', () => {
   });
 
   it('answers 404 for an unknown dataset and leaves datasets of other partners alone', async () => {
-    const partnerId = await makePartner(t.database.db);
-    const other = await makePartner(t.database.db);
-    const id = await makeDataset(t.database.db, other);
-    const res = await call('DELETE', `/api/datasets/${partnerId}/${id}`);
+    const partnerId = await makePartner(t.db);
+    const other = await makePartner(t.db);
+    const id = await makeDataset(t.db, other);
+    const res = await t.api('DELETE', `/api/datasets/${partnerId}/${id}`);
     expect(res.statusCode).toBe(404);
     expect(res.json().message).toBe(DatasetMessages.notFound);
-    expect((await call('GET', `/api/datasets/${other}/${id}`)).statusCode).toBe(200);
+    expect((await t.api('GET', `/api/datasets/${other}/${id}`)).statusCode).toBe(200);
   });
 });
 

@@ -1,24 +1,16 @@
 import { eq } from 'drizzle-orm';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { DatasetMessages, datasetNameTakenMessage, unknownTypesMessage } from '../../../common/datasets';
 import { LabelMessages } from '../../../common/labels';
-import { createTestApp, type TestApp } from '../../test/app';
-import { makeDataset, makePartner, makeSession } from '../../test/factories';
+import { setupTestApp } from '../../test/app';
+import { makeDataset, makePartner } from '../../test/factories';
 import { labels } from '../labels/label.table';
 import { datasets } from './dataset.table';
 
-let t: TestApp;
-let cookie: string;
+const t = setupTestApp({ startWorker: false });
 beforeAll(async () => {
-  t = await createTestApp({ startWorker: false });
-  cookie = (await makeSession(t.app, t.database.db)).cookie;
-  await t.database.db.insert(labels).values([{ name: 'Nieuws' }, { name: 'Lifestyle' }, { name: 'Auto' }]);
+  await t.db.insert(labels).values([{ name: 'Nieuws' }, { name: 'Lifestyle' }, { name: 'Auto' }]);
 });
-afterAll(() => t.close());
-
-type Method = 'GET' | 'POST' | 'PUT' | 'DELETE';
-const call = (method: Method, url: string, payload?: object) =>
-  t.app.inject({ method, url, payload, headers: { cookie } });
 
 const valid = {
   name: 'Zomer2024',
@@ -29,15 +21,15 @@ const valid = {
 };
 
 async function create(partnerId: string, body: object = valid) {
-  const res = await call('POST', `/api/datasets/${partnerId}`, body);
+  const res = await t.api('POST', `/api/datasets/${partnerId}`, body);
   expect(res.statusCode).toBe(200);
   return res.json() as { _id: string; key: string };
 }
 
 describe('POST /api/datasets/:partnerId', () => {
   it('creates a dataset with every field and a generated API key', async () => {
-    const partnerId = await makePartner(t.database.db);
-    const res = await call('POST', `/api/datasets/${partnerId}`, {
+    const partnerId = await makePartner(t.db);
+    const res = await t.api('POST', `/api/datasets/${partnerId}`, {
       ...valid,
       types: ['Nieuws', 'Lifestyle', 'Nieuws'],
       active: false,
@@ -61,14 +53,14 @@ describe('POST /api/datasets/:partnerId', () => {
       participation: [],
       testPersons: [],
     });
-    const [row] = await t.database.db.select().from(datasets).where(eq(datasets.id, body._id));
+    const [row] = await t.db.select().from(datasets).where(eq(datasets.id, body._id));
     expect(row.config).toEqual({ emailColumnName: 'E-mail' });
     expect(row.apiKey).toBe(body.key);
   });
 
   it('applies the defaults: active, no separate invoice, sort 0, no labels', async () => {
-    const partnerId = await makePartner(t.database.db);
-    const res = await call('POST', `/api/datasets/${partnerId}`, { name: 'Kaal' });
+    const partnerId = await makePartner(t.db);
+    const res = await t.api('POST', `/api/datasets/${partnerId}`, { name: 'Kaal' });
     expect(res.statusCode).toBe(200);
     expect(res.json()).toMatchObject({
       description: '',
@@ -81,7 +73,7 @@ describe('POST /api/datasets/:partnerId', () => {
   });
 
   it('gives every dataset its own key', async () => {
-    const partnerId = await makePartner(t.database.db);
+    const partnerId = await makePartner(t.db);
     const a = await create(partnerId, { name: 'A1' });
     const b = await create(partnerId, { name: 'B1' });
     expect(a.key).not.toBe(b.key);
@@ -97,8 +89,8 @@ describe('POST /api/datasets/:partnerId', () => {
     ['sort as text', { name: 'X', sort: 'eerst' }, DatasetMessages.sortInvalid],
     ['an empty label', { name: 'X', types: [' '] }, LabelMessages.empty],
   ])('%s answers 400 with the Dutch message in message and error', async (_case, payload, message) => {
-    const partnerId = await makePartner(t.database.db);
-    const res = await call('POST', `/api/datasets/${partnerId}`, payload);
+    const partnerId = await makePartner(t.db);
+    const res = await t.api('POST', `/api/datasets/${partnerId}`, payload);
     expect(res.statusCode).toBe(400);
     const body = res.json();
     expect(body.errors).toContain(message);
@@ -107,8 +99,8 @@ describe('POST /api/datasets/:partnerId', () => {
   });
 
   it('answers 400 naming labels that are not in the label list', async () => {
-    const partnerId = await makePartner(t.database.db);
-    const res = await call('POST', `/api/datasets/${partnerId}`, {
+    const partnerId = await makePartner(t.db);
+    const res = await t.api('POST', `/api/datasets/${partnerId}`, {
       name: 'X',
       types: ['Nieuws', 'Onbekend', 'Ook'],
     });
@@ -117,25 +109,23 @@ describe('POST /api/datasets/:partnerId', () => {
       message: unknownTypesMessage(['Onbekend', 'Ook']),
       error: unknownTypesMessage(['Onbekend', 'Ook']),
     });
-    expect(await t.database.db.select().from(datasets).where(eq(datasets.partnerId, partnerId))).toHaveLength(
-      0,
-    );
+    expect(await t.db.select().from(datasets).where(eq(datasets.partnerId, partnerId))).toHaveLength(0);
   });
 
   it('answers 409 for a name the partner already uses; another partner may use it', async () => {
-    const partnerId = await makePartner(t.database.db);
+    const partnerId = await makePartner(t.db);
     await create(partnerId, { name: 'Dubbel' });
-    const res = await call('POST', `/api/datasets/${partnerId}`, { name: 'Dubbel' });
+    const res = await t.api('POST', `/api/datasets/${partnerId}`, { name: 'Dubbel' });
     expect(res.statusCode).toBe(409);
     expect(res.json()).toMatchObject({
       message: datasetNameTakenMessage('Dubbel'),
       error: datasetNameTakenMessage('Dubbel'),
     });
-    await create(await makePartner(t.database.db), { name: 'Dubbel' });
+    await create(await makePartner(t.db), { name: 'Dubbel' });
   });
 
   it('answers 404 for an unknown partner', async () => {
-    const res = await call('POST', '/api/datasets/bestaatniet', valid);
+    const res = await t.api('POST', '/api/datasets/bestaatniet', valid);
     expect(res.statusCode).toBe(404);
     expect(res.json()).toMatchObject({
       message: DatasetMessages.partnerNotFound,
@@ -146,16 +136,16 @@ describe('POST /api/datasets/:partnerId', () => {
 
 describe('GET /api/datasets/:partnerId', () => {
   it('lists the partner’s datasets by sort then name, with record counts and no keys', async () => {
-    const partnerId = await makePartner(t.database.db);
-    const other = await makePartner(t.database.db);
+    const partnerId = await makePartner(t.db);
+    const other = await makePartner(t.db);
     const late = await create(partnerId, { name: 'Laat', sort: 5 });
     const beta = await create(partnerId, { name: 'beta', sort: 1 });
     const alpha = await create(partnerId, { name: 'Alpha', sort: 1 });
-    const keyless = await makeDataset(t.database.db, partnerId, { name: 'Zonder', sort: 9 });
-    await makeDataset(t.database.db, other, { name: 'VanAnder' });
-    await t.database.db.update(datasets).set({ recordCount: 1234 }).where(eq(datasets.id, late._id));
+    const keyless = await makeDataset(t.db, partnerId, { name: 'Zonder', sort: 9 });
+    await makeDataset(t.db, other, { name: 'VanAnder' });
+    await t.db.update(datasets).set({ recordCount: 1234 }).where(eq(datasets.id, late._id));
 
-    const res = await call('GET', `/api/datasets/${partnerId}`);
+    const res = await t.api('GET', `/api/datasets/${partnerId}`);
     expect(res.statusCode).toBe(200);
     const list = res.json() as { _id: string; recordCount: number; hasKey: boolean }[];
     expect(list.map((d) => d._id)).toEqual([alpha._id, beta._id, late._id, keyless]);
@@ -166,13 +156,13 @@ describe('GET /api/datasets/:partnerId', () => {
   });
 
   it('answers an empty list for a partner without datasets', async () => {
-    const res = await call('GET', `/api/datasets/${await makePartner(t.database.db)}`);
+    const res = await t.api('GET', `/api/datasets/${await makePartner(t.db)}`);
     expect(res.statusCode).toBe(200);
     expect(res.json()).toEqual([]);
   });
 
   it('answers 404 for an unknown partner', async () => {
-    const res = await call('GET', '/api/datasets/bestaatniet');
+    const res = await t.api('GET', '/api/datasets/bestaatniet');
     expect(res.statusCode).toBe(404);
     expect(res.json().message).toBe(DatasetMessages.partnerNotFound);
   });
@@ -180,29 +170,29 @@ describe('GET /api/datasets/:partnerId', () => {
 
 describe('GET /api/datasets/:partnerId/:datasetId', () => {
   it('answers the dataset with its key, commission (newest first), participation and test persons', async () => {
-    const partnerId = await makePartner(t.database.db);
+    const partnerId = await makePartner(t.db);
     const ds = await create(partnerId);
-    await call('POST', `/api/datasets/${partnerId}/${ds._id}/commission`, {
+    await t.api('POST', `/api/datasets/${partnerId}/${ds._id}/commission`, {
       start: '2023-01-01',
       end: '2023-12-31',
       amount: 0.1,
     });
-    await call('POST', `/api/datasets/${partnerId}/${ds._id}/commission`, {
+    await t.api('POST', `/api/datasets/${partnerId}/${ds._id}/commission`, {
       start: '2024-01-01',
       end: '2024-12-31',
       amount: 0.2,
     });
-    await call('POST', `/api/datasets/${partnerId}/${ds._id}/participation`, {
+    await t.api('POST', `/api/datasets/${partnerId}/${ds._id}/participation`, {
       start: '2024-01-01',
       end: '2024-06-30',
       factor: 1.5,
     });
-    await call('POST', `/api/datasets/${partnerId}/${ds._id}/testpersons`, {
+    await t.api('POST', `/api/datasets/${partnerId}/${ds._id}/testpersons`, {
       lastName: 'Test',
       email: 'test@example.nl',
     });
 
-    const res = await call('GET', `/api/datasets/${partnerId}/${ds._id}`);
+    const res = await t.api('GET', `/api/datasets/${partnerId}/${ds._id}`);
     expect(res.statusCode).toBe(200);
     const body = res.json();
     expect(body.key).toBe(ds.key);
@@ -223,21 +213,21 @@ describe('GET /api/datasets/:partnerId/:datasetId', () => {
   });
 
   it('answers key null for a dataset that has none yet', async () => {
-    const partnerId = await makePartner(t.database.db);
-    const id = await makeDataset(t.database.db, partnerId);
-    expect((await call('GET', `/api/datasets/${partnerId}/${id}`)).json().key).toBeNull();
+    const partnerId = await makePartner(t.db);
+    const id = await makeDataset(t.db, partnerId);
+    expect((await t.api('GET', `/api/datasets/${partnerId}/${id}`)).json().key).toBeNull();
   });
 
   it('answers 404 for an unknown dataset, a dataset of another partner, and an unknown partner', async () => {
-    const partnerId = await makePartner(t.database.db);
-    const other = await makePartner(t.database.db);
-    const id = await makeDataset(t.database.db, other);
+    const partnerId = await makePartner(t.db);
+    const other = await makePartner(t.db);
+    const id = await makeDataset(t.db, other);
     for (const [url, message] of [
       [`/api/datasets/${partnerId}/bestaatniet`, DatasetMessages.notFound],
       [`/api/datasets/${partnerId}/${id}`, DatasetMessages.notFound],
       [`/api/datasets/bestaatniet/${id}`, DatasetMessages.partnerNotFound],
     ]) {
-      const res = await call('GET', url);
+      const res = await t.api('GET', url);
       expect(res.statusCode).toBe(404);
       expect(res.json().message).toBe(message);
     }
@@ -246,10 +236,10 @@ describe('GET /api/datasets/:partnerId/:datasetId', () => {
 
 describe('PUT /api/datasets/:partnerId/:datasetId', () => {
   it('saves every field; key and record count stay as they were', async () => {
-    const partnerId = await makePartner(t.database.db);
+    const partnerId = await makePartner(t.db);
     const ds = await create(partnerId);
-    await t.database.db.update(datasets).set({ recordCount: 77 }).where(eq(datasets.id, ds._id));
-    const res = await call('PUT', `/api/datasets/${partnerId}/${ds._id}`, {
+    await t.db.update(datasets).set({ recordCount: 77 }).where(eq(datasets.id, ds._id));
+    const res = await t.api('PUT', `/api/datasets/${partnerId}/${ds._id}`, {
       name: 'Winter2024',
       description: 'Nieuw',
       types: ['Auto'],
@@ -272,24 +262,24 @@ describe('PUT /api/datasets/:partnerId/:datasetId', () => {
       key: ds.key,
       recordCount: 77,
     });
-    const [row] = await t.database.db.select().from(datasets).where(eq(datasets.id, ds._id));
+    const [row] = await t.db.select().from(datasets).where(eq(datasets.id, ds._id));
     expect(row.config).toEqual({});
   });
 
   it('keeps other config entries when the e-mail column changes', async () => {
-    const partnerId = await makePartner(t.database.db);
+    const partnerId = await makePartner(t.db);
     const ds = await create(partnerId);
-    await t.database.db
+    await t.db
       .update(datasets)
       .set({ config: { emailColumnName: 'oud', delimiter: ';' } as never })
       .where(eq(datasets.id, ds._id));
-    await call('PUT', `/api/datasets/${partnerId}/${ds._id}`, { ...valid, emailColumnName: 'mail' });
-    const [row] = await t.database.db.select().from(datasets).where(eq(datasets.id, ds._id));
+    await t.api('PUT', `/api/datasets/${partnerId}/${ds._id}`, { ...valid, emailColumnName: 'mail' });
+    const [row] = await t.db.select().from(datasets).where(eq(datasets.id, ds._id));
     expect(row.config).toEqual({ emailColumnName: 'mail', delimiter: ';' });
   });
 
   it('validates like create: pattern, sort, labels; 409 for a taken name; nothing changes', async () => {
-    const partnerId = await makePartner(t.database.db);
+    const partnerId = await makePartner(t.db);
     const ds = await create(partnerId);
     await create(partnerId, { name: 'Bezet' });
     const cases: [object, number, string][] = [
@@ -299,20 +289,20 @@ describe('PUT /api/datasets/:partnerId/:datasetId', () => {
       [{ name: 'Bezet' }, 409, datasetNameTakenMessage('Bezet')],
     ];
     for (const [payload, status, message] of cases) {
-      const res = await call('PUT', `/api/datasets/${partnerId}/${ds._id}`, payload);
+      const res = await t.api('PUT', `/api/datasets/${partnerId}/${ds._id}`, payload);
       expect(res.statusCode).toBe(status);
       expect(res.json().message).toContain(message);
     }
-    expect((await call('GET', `/api/datasets/${partnerId}/${ds._id}`)).json().name).toBe(valid.name);
+    expect((await t.api('GET', `/api/datasets/${partnerId}/${ds._id}`)).json().name).toBe(valid.name);
   });
 
   it('answers 404 for an unknown dataset or partner', async () => {
-    const partnerId = await makePartner(t.database.db);
-    const id = await makeDataset(t.database.db, partnerId);
-    const a = await call('PUT', `/api/datasets/${partnerId}/bestaatniet`, valid);
+    const partnerId = await makePartner(t.db);
+    const id = await makeDataset(t.db, partnerId);
+    const a = await t.api('PUT', `/api/datasets/${partnerId}/bestaatniet`, valid);
     expect(a.statusCode).toBe(404);
     expect(a.json().message).toBe(DatasetMessages.notFound);
-    const b = await call('PUT', `/api/datasets/bestaatniet/${id}`, valid);
+    const b = await t.api('PUT', `/api/datasets/bestaatniet/${id}`, valid);
     expect(b.statusCode).toBe(404);
     expect(b.json().message).toBe(DatasetMessages.partnerNotFound);
   });

@@ -1,29 +1,19 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { DatasetMessages, RATE_TEXTS, RateMessages, rateOverlapMessage } from '../../../common/datasets';
-import { createTestApp, type TestApp } from '../../test/app';
-import { makeDataset, makePartner, makeSession } from '../../test/factories';
+import { setupTestApp } from '../../test/app';
+import { makeDataset, makePartner } from '../../test/factories';
 
-let t: TestApp;
-let cookie: string;
-beforeAll(async () => {
-  t = await createTestApp({ startWorker: false });
-  cookie = (await makeSession(t.app, t.database.db)).cookie;
-});
-afterAll(() => t.close());
-
-type Method = 'GET' | 'POST' | 'PUT' | 'DELETE';
-const call = (method: Method, url: string, payload?: object) =>
-  t.app.inject({ method, url, payload, headers: { cookie } });
+const t = setupTestApp({ startWorker: false });
 
 /** A fresh partner and dataset; returns the dataset's base URL. */
 async function freshDataset(): Promise<{ base: string; partnerId: string; datasetId: string }> {
-  const partnerId = await makePartner(t.database.db);
-  const datasetId = await makeDataset(t.database.db, partnerId);
+  const partnerId = await makePartner(t.db);
+  const datasetId = await makeDataset(t.db, partnerId);
   return { base: `/api/datasets/${partnerId}/${datasetId}`, partnerId, datasetId };
 }
 
 const entries = async (base: string) =>
-  (await call('GET', base)).json() as { commission: object[]; participation: object[] };
+  (await t.api('GET', base)).json() as { commission: object[]; participation: object[] };
 
 // Both types behave the same; only the name of the number differs.
 describe.each([
@@ -34,7 +24,7 @@ describe.each([
 
   it('adds an entry and answers it; the dataset lists it', async () => {
     const { base } = await freshDataset();
-    const res = await call('POST', `${base}/${type}`, body('2024-01-01', '2024-03-31', 1.25));
+    const res = await t.api('POST', `${base}/${type}`, body('2024-01-01', '2024-03-31', 1.25));
     expect(res.statusCode).toBe(200);
     const created = res.json();
     expect(created).toEqual({
@@ -48,7 +38,9 @@ describe.each([
 
   it('accepts a one-day period (end equal to start)', async () => {
     const { base } = await freshDataset();
-    expect((await call('POST', `${base}/${type}`, body('2024-05-05', '2024-05-05', 2))).statusCode).toBe(200);
+    expect((await t.api('POST', `${base}/${type}`, body('2024-05-05', '2024-05-05', 2))).statusCode).toBe(
+      200,
+    );
   });
 
   it.each([
@@ -78,7 +70,7 @@ describe.each([
     ],
   ])('%s answers 400 with the Dutch message and stores nothing', async (_case, payload, message) => {
     const { base } = await freshDataset();
-    const res = await call('POST', `${base}/${type}`, payload);
+    const res = await t.api('POST', `${base}/${type}`, payload);
     expect(res.statusCode).toBe(400);
     expect(res.json().errors).toContain(message);
     expect((await entries(base))[type]).toEqual([]);
@@ -86,31 +78,33 @@ describe.each([
 
   it('refuses overlapping periods with 409, including a shared first or last day', async () => {
     const { base } = await freshDataset();
-    await call('POST', `${base}/${type}`, body('2024-01-01', '2024-01-31', 1));
+    await t.api('POST', `${base}/${type}`, body('2024-01-01', '2024-01-31', 1));
     for (const [start, end] of [
       ['2024-01-31', '2024-02-15'],
       ['2023-12-01', '2024-01-01'],
       ['2024-01-10', '2024-01-12'],
       ['2023-01-01', '2025-01-01'],
     ]) {
-      const res = await call('POST', `${base}/${type}`, body(start, end, 2));
+      const res = await t.api('POST', `${base}/${type}`, body(start, end, 2));
       expect(res.statusCode).toBe(409);
       expect(res.json().message).toBe(rateOverlapMessage(type, { start: '2024-01-01', end: '2024-01-31' }));
     }
-    expect((await call('POST', `${base}/${type}`, body('2024-02-01', '2024-02-29', 2))).statusCode).toBe(200);
+    expect((await t.api('POST', `${base}/${type}`, body('2024-02-01', '2024-02-29', 2))).statusCode).toBe(
+      200,
+    );
     expect((await entries(base))[type]).toHaveLength(2);
   });
 
   it('checks overlap per dataset and per type', async () => {
     const a = await freshDataset();
     const b = await freshDataset();
-    await call('POST', `${a.base}/${type}`, body('2024-01-01', '2024-12-31', 1));
-    expect((await call('POST', `${b.base}/${type}`, body('2024-01-01', '2024-12-31', 1))).statusCode).toBe(
+    await t.api('POST', `${a.base}/${type}`, body('2024-01-01', '2024-12-31', 1));
+    expect((await t.api('POST', `${b.base}/${type}`, body('2024-01-01', '2024-12-31', 1))).statusCode).toBe(
       200,
     );
     const otherType = type === 'commission' ? 'participation' : 'commission';
     const otherField = otherType === 'commission' ? 'amount' : 'factor';
-    const other = await call('POST', `${a.base}/${otherType}`, {
+    const other = await t.api('POST', `${a.base}/${otherType}`, {
       start: '2024-01-01',
       end: '2024-12-31',
       [otherField]: 1,
@@ -122,7 +116,7 @@ describe.each([
     const { base } = await freshDataset();
     const results = await Promise.all(
       Array.from({ length: 6 }, (_, i) =>
-        call('POST', `${base}/${type}`, body('2024-01-01', `2024-01-${10 + i}`, i)),
+        t.api('POST', `${base}/${type}`, body('2024-01-01', `2024-01-${10 + i}`, i)),
       ),
     );
     expect(results.map((r) => r.statusCode).sort()).toEqual([200, 409, 409, 409, 409, 409]);
@@ -136,7 +130,7 @@ describe.each([
       ['2024-01-01', '2024-06-30'],
       ['2023-07-01', '2023-12-31'],
     ]) {
-      await call('POST', `${base}/${type}`, body(start, end, 1));
+      await t.api('POST', `${base}/${type}`, body(start, end, 1));
     }
     expect((await entries(base))[type].map((e) => (e as { start: string }).start)).toEqual([
       '2024-01-01',
@@ -147,8 +141,8 @@ describe.each([
 
   it('updates the end and number of the entry addressed by start and end', async () => {
     const { base } = await freshDataset();
-    const created = (await call('POST', `${base}/${type}`, body('2024-01-01', '2024-01-31', 1))).json();
-    const res = await call(
+    const created = (await t.api('POST', `${base}/${type}`, body('2024-01-01', '2024-01-31', 1))).json();
+    const res = await t.api(
       'PUT',
       `${base}/${type}/2024-01-01/2024-01-31`,
       body('2024-01-01', '2024-02-29', 0.0375),
@@ -156,7 +150,7 @@ describe.each([
     expect(res.statusCode).toBe(200);
     expect(res.json()).toEqual({ _id: created._id, start: '2024-01-01', end: '2024-02-29', [field]: 0.0375 });
     // Without start in the body as well.
-    const again = await call('PUT', `${base}/${type}/2024-01-01/2024-02-29`, {
+    const again = await t.api('PUT', `${base}/${type}/2024-01-01/2024-02-29`, {
       end: '2024-03-31',
       [field]: 3,
     });
@@ -168,30 +162,30 @@ describe.each([
 
   it('refuses a changed start, an end before the start and an overlap on update', async () => {
     const { base } = await freshDataset();
-    await call('POST', `${base}/${type}`, body('2024-01-01', '2024-01-31', 1));
-    await call('POST', `${base}/${type}`, body('2024-03-01', '2024-03-31', 1));
+    await t.api('POST', `${base}/${type}`, body('2024-01-01', '2024-01-31', 1));
+    await t.api('POST', `${base}/${type}`, body('2024-03-01', '2024-03-31', 1));
     const url = `${base}/${type}/2024-01-01/2024-01-31`;
 
-    const moved = await call('PUT', url, body('2024-01-02', '2024-01-31', 1));
+    const moved = await t.api('PUT', url, body('2024-01-02', '2024-01-31', 1));
     expect(moved.statusCode).toBe(400);
     expect(moved.json().message).toBe(RateMessages.startLocked);
 
-    const early = await call('PUT', url, { end: '2023-12-31', [field]: 1 });
+    const early = await t.api('PUT', url, { end: '2023-12-31', [field]: 1 });
     expect(early.statusCode).toBe(400);
     expect(early.json().message).toBe(RateMessages.endBeforeStart);
 
-    const overlap = await call('PUT', url, { end: '2024-03-01', [field]: 1 });
+    const overlap = await t.api('PUT', url, { end: '2024-03-01', [field]: 1 });
     expect(overlap.statusCode).toBe(409);
     expect(overlap.json().message).toBe(rateOverlapMessage(type, { start: '2024-03-01', end: '2024-03-31' }));
 
-    expect((await call('PUT', url, { end: '2024-02-29', [field]: 1 })).statusCode).toBe(200);
+    expect((await t.api('PUT', url, { end: '2024-02-29', [field]: 1 })).statusCode).toBe(200);
   });
 
   it('answers 404 on update or delete of a period that does not exist', async () => {
     const { base } = await freshDataset();
-    await call('POST', `${base}/${type}`, body('2024-01-01', '2024-01-31', 1));
+    await t.api('POST', `${base}/${type}`, body('2024-01-01', '2024-01-31', 1));
     for (const method of ['PUT', 'DELETE'] as const) {
-      const res = await call(
+      const res = await t.api(
         method,
         `${base}/${type}/2024-01-01/2024-01-30`,
         method === 'PUT' ? { end: '2024-01-31', [field]: 1 } : undefined,
@@ -203,16 +197,16 @@ describe.each([
 
   it('answers 400 for malformed dates in the path', async () => {
     const { base } = await freshDataset();
-    const res = await call('DELETE', `${base}/${type}/01-01-2024/2024-01-31`);
+    const res = await t.api('DELETE', `${base}/${type}/01-01-2024/2024-01-31`);
     expect(res.statusCode).toBe(400);
     expect(res.json().message).toBe(RateMessages.dateInvalid);
   });
 
   it('deletes the entry addressed by start and end, only that one', async () => {
     const { base } = await freshDataset();
-    await call('POST', `${base}/${type}`, body('2024-01-01', '2024-01-31', 1));
-    const keep = (await call('POST', `${base}/${type}`, body('2024-02-01', '2024-02-29', 2))).json();
-    const res = await call('DELETE', `${base}/${type}/2024-01-01/2024-01-31`);
+    await t.api('POST', `${base}/${type}`, body('2024-01-01', '2024-01-31', 1));
+    const keep = (await t.api('POST', `${base}/${type}`, body('2024-02-01', '2024-02-29', 2))).json();
+    const res = await t.api('DELETE', `${base}/${type}/2024-01-01/2024-01-31`);
     expect(res.statusCode).toBe(200);
     expect(res.json().message).toBe(RATE_TEXTS[type].deleted);
     expect((await entries(base))[type]).toEqual([keep]);
@@ -226,11 +220,11 @@ describe.each([
       [`/api/datasets/${partnerId}/${other.datasetId}/${type}`, DatasetMessages.notFound],
       [`/api/datasets/bestaatniet/${other.datasetId}/${type}`, DatasetMessages.partnerNotFound],
     ]) {
-      const res = await call('POST', url, body('2024-01-01', '2024-01-31', 1));
+      const res = await t.api('POST', url, body('2024-01-01', '2024-01-31', 1));
       expect(res.statusCode).toBe(404);
       expect(res.json().message).toBe(message);
     }
-    const put = await call('PUT', `/api/datasets/${partnerId}/bestaatniet/${type}/2024-01-01/2024-01-31`, {
+    const put = await t.api('PUT', `/api/datasets/${partnerId}/bestaatniet/${type}/2024-01-01/2024-01-31`, {
       end: '2024-01-31',
       [field]: 1,
     });
@@ -257,6 +251,6 @@ describe.each([
 
 it('an unknown type in the path is not a route', async () => {
   const { base } = await freshDataset();
-  const res = await call('POST', `${base}/provisie`, { start: '2024-01-01', end: '2024-01-31', amount: 1 });
+  const res = await t.api('POST', `${base}/provisie`, { start: '2024-01-01', end: '2024-01-31', amount: 1 });
   expect(res.statusCode).toBe(404);
 });

@@ -1,24 +1,14 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { DatasetMessages, TestPersonMessages } from '../../../common/datasets';
 import { PersonMessages } from '../../../common/person';
-import { createTestApp, type TestApp } from '../../test/app';
-import { makeDataset, makePartner, makeSession } from '../../test/factories';
+import { setupTestApp } from '../../test/app';
+import { makeDataset, makePartner } from '../../test/factories';
 
-let t: TestApp;
-let cookie: string;
-beforeAll(async () => {
-  t = await createTestApp({ startWorker: false });
-  cookie = (await makeSession(t.app, t.database.db)).cookie;
-});
-afterAll(() => t.close());
-
-type Method = 'GET' | 'POST' | 'PUT' | 'DELETE';
-const call = (method: Method, url: string, payload?: object) =>
-  t.app.inject({ method, url, payload, headers: { cookie } });
+const t = setupTestApp({ startWorker: false });
 
 async function freshBase(): Promise<{ base: string; partnerId: string; datasetId: string }> {
-  const partnerId = await makePartner(t.database.db);
-  const datasetId = await makeDataset(t.database.db, partnerId);
+  const partnerId = await makePartner(t.db);
+  const datasetId = await makeDataset(t.db, partnerId);
   return { base: `/api/datasets/${partnerId}/${datasetId}/testpersons`, partnerId, datasetId };
 }
 
@@ -31,7 +21,7 @@ const jan = {
 };
 
 async function add(base: string, body: object = jan) {
-  const res = await call('POST', base, body);
+  const res = await t.api('POST', base, body);
   expect(res.statusCode).toBe(200);
   return res.json() as { _id: string };
 }
@@ -39,7 +29,7 @@ async function add(base: string, body: object = jan) {
 describe('POST /api/datasets/:p/:d/testpersons', () => {
   it('adds a test person with every field; the e-mail is trimmed and lower-cased', async () => {
     const { base } = await freshBase();
-    const res = await call('POST', base, {
+    const res = await t.api('POST', base, {
       ...jan,
       firstName: ' Jan ',
       gender: 'F',
@@ -58,7 +48,7 @@ describe('POST /api/datasets/:p/:d/testpersons', () => {
 
   it('defaults gender to M and names to empty', async () => {
     const { base } = await freshBase();
-    const res = await call('POST', base, { email: 'alleen@example.nl' });
+    const res = await t.api('POST', base, { email: 'alleen@example.nl' });
     expect(res.json()).toMatchObject({ firstName: '', preposition: '', lastName: '', gender: 'M' });
   });
 
@@ -70,18 +60,18 @@ describe('POST /api/datasets/:p/:d/testpersons', () => {
     ['unknown gender', { email: 'x@example.nl', gender: 'X' }, 'Kies man, vrouw of onbekend'],
   ])('%s answers 400 with the Dutch message', async (_case, payload, message) => {
     const { base } = await freshBase();
-    const res = await call('POST', base, payload);
+    const res = await t.api('POST', base, payload);
     expect(res.statusCode).toBe(400);
     expect(res.json().errors).toContain(message);
-    expect((await call('GET', base)).json()).toEqual([]);
+    expect((await t.api('GET', base)).json()).toEqual([]);
   });
 
   it('answers 404 for an unknown dataset or partner', async () => {
     const { partnerId, datasetId } = await freshBase();
-    const a = await call('POST', `/api/datasets/${partnerId}/bestaatniet/testpersons`, jan);
+    const a = await t.api('POST', `/api/datasets/${partnerId}/bestaatniet/testpersons`, jan);
     expect(a.statusCode).toBe(404);
     expect(a.json().message).toBe(DatasetMessages.notFound);
-    const b = await call('POST', `/api/datasets/bestaatniet/${datasetId}/testpersons`, jan);
+    const b = await t.api('POST', `/api/datasets/bestaatniet/${datasetId}/testpersons`, jan);
     expect(b.statusCode).toBe(404);
     expect(b.json().message).toBe(DatasetMessages.partnerNotFound);
   });
@@ -94,10 +84,10 @@ describe('GET /api/datasets/:p/:d/testpersons(/:personId)', () => {
     const z = await add(base, { lastName: 'Zwart', email: 'z@example.nl' });
     const a = await add(base, { lastName: 'aalders', email: 'a@example.nl' });
     await add(other.base, { lastName: 'Anders', email: 'ander@example.nl' });
-    const list = (await call('GET', base)).json() as { _id: string }[];
+    const list = (await t.api('GET', base)).json() as { _id: string }[];
     expect(list.map((p) => p._id)).toEqual([a._id, z._id]);
 
-    const one = await call('GET', `${base}/${z._id}`);
+    const one = await t.api('GET', `${base}/${z._id}`);
     expect(one.statusCode).toBe(200);
     expect(one.json()).toMatchObject({ _id: z._id, lastName: 'Zwart', email: 'z@example.nl' });
   });
@@ -111,7 +101,7 @@ describe('GET /api/datasets/:p/:d/testpersons(/:personId)', () => {
       [`${base}/${theirs._id}`, TestPersonMessages.notFound],
       [`/api/datasets/${partnerId}/bestaatniet/testpersons`, DatasetMessages.notFound],
     ]) {
-      const res = await call('GET', url);
+      const res = await t.api('GET', url);
       expect(res.statusCode).toBe(404);
       expect(res.json().message).toBe(message);
     }
@@ -122,7 +112,7 @@ describe('PUT /api/datasets/:p/:d/testpersons/:personId', () => {
   it('saves every field', async () => {
     const { base } = await freshBase();
     const p = await add(base);
-    const res = await call('PUT', `${base}/${p._id}`, {
+    const res = await t.api('PUT', `${base}/${p._id}`, {
       firstName: 'Janneke',
       preposition: '',
       lastName: 'Berg',
@@ -130,7 +120,7 @@ describe('PUT /api/datasets/:p/:d/testpersons/:personId', () => {
       email: 'janneke@example.nl',
     });
     expect(res.statusCode).toBe(200);
-    expect((await call('GET', `${base}/${p._id}`)).json()).toEqual({
+    expect((await t.api('GET', `${base}/${p._id}`)).json()).toEqual({
       _id: p._id,
       firstName: 'Janneke',
       preposition: '',
@@ -143,20 +133,20 @@ describe('PUT /api/datasets/:p/:d/testpersons/:personId', () => {
   it('validates like create and changes nothing on failure', async () => {
     const { base } = await freshBase();
     const p = await add(base);
-    const res = await call('PUT', `${base}/${p._id}`, { ...jan, email: 'fout' });
+    const res = await t.api('PUT', `${base}/${p._id}`, { ...jan, email: 'fout' });
     expect(res.statusCode).toBe(400);
     expect(res.json().message).toBe(PersonMessages.emailInvalid);
-    expect((await call('GET', `${base}/${p._id}`)).json().email).toBe(jan.email);
+    expect((await t.api('GET', `${base}/${p._id}`)).json().email).toBe(jan.email);
   });
 
   it('answers 404 for a person of another dataset and leaves it alone', async () => {
     const { base } = await freshBase();
     const other = await freshBase();
     const theirs = await add(other.base);
-    const res = await call('PUT', `${base}/${theirs._id}`, { ...jan, lastName: 'Gekaapt' });
+    const res = await t.api('PUT', `${base}/${theirs._id}`, { ...jan, lastName: 'Gekaapt' });
     expect(res.statusCode).toBe(404);
     expect(res.json().message).toBe(TestPersonMessages.notFound);
-    expect((await call('GET', `${other.base}/${theirs._id}`)).json().lastName).toBe('Berg');
+    expect((await t.api('GET', `${other.base}/${theirs._id}`)).json().lastName).toBe('Berg');
   });
 });
 
@@ -165,20 +155,20 @@ describe('DELETE /api/datasets/:p/:d/testpersons/:personId', () => {
     const { base } = await freshBase();
     const gone = await add(base);
     const keep = await add(base, { email: 'blijft@example.nl' });
-    const res = await call('DELETE', `${base}/${gone._id}`);
+    const res = await t.api('DELETE', `${base}/${gone._id}`);
     expect(res.statusCode).toBe(200);
     expect(res.json().message).toBe(TestPersonMessages.deleted);
-    expect((await call('GET', base)).json().map((p: { _id: string }) => p._id)).toEqual([keep._id]);
-    expect((await call('DELETE', `${base}/${gone._id}`)).statusCode).toBe(404);
+    expect((await t.api('GET', base)).json().map((p: { _id: string }) => p._id)).toEqual([keep._id]);
+    expect((await t.api('DELETE', `${base}/${gone._id}`)).statusCode).toBe(404);
   });
 
   it('answers 404 for a person of another dataset', async () => {
     const { base } = await freshBase();
     const other = await freshBase();
     const theirs = await add(other.base);
-    const res = await call('DELETE', `${base}/${theirs._id}`);
+    const res = await t.api('DELETE', `${base}/${theirs._id}`);
     expect(res.statusCode).toBe(404);
-    expect((await call('GET', other.base)).json()).toHaveLength(1);
+    expect((await t.api('GET', other.base)).json()).toHaveLength(1);
   });
 });
 

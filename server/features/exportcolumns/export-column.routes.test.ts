@@ -1,23 +1,16 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { ExportColumnMessages } from '../../../common/export-columns';
-import { createTestApp, type TestApp } from '../../test/app';
-import { makeSession } from '../../test/factories';
+import { setupTestApp } from '../../test/app';
 import { exportColumns } from './export-column.table';
 
-let t: TestApp;
-let cookie: string;
-beforeAll(async () => {
-  t = await createTestApp({ startWorker: false });
-  ({ cookie } = await makeSession(t.app, t.database.db));
-});
-afterAll(() => t.close());
+const t = setupTestApp({ startWorker: false });
 
 type Method = 'GET' | 'POST' | 'DELETE';
 const call = (method: Method, url: string, payload?: unknown) =>
-  t.app.inject({ method, url, payload: payload as object, headers: { cookie } });
+  t.app.inject({ method, url, payload: payload as object, headers: { cookie: t.cookie } });
 const list = async () => (await call('GET', '/api/export/columns')).json() as { _id: string; type: string }[];
 const reset = (rows: { id: string; type?: string }[]) =>
-  t.database.db.transaction(async (tx) => {
+  t.db.transaction(async (tx) => {
     await tx.delete(exportColumns);
     if (rows.length) await tx.insert(exportColumns).values(rows);
   });

@@ -1,18 +1,11 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestApp, type TestApp } from '../../test/app';
-import { makeSession } from '../../test/factories';
+import { describe, expect, it } from 'vitest';
+import { setupTestApp } from '../../test/app';
 import { addGlobalAttributes } from './global-attribute.queries';
 
-let t: TestApp;
-let cookie: string;
-beforeAll(async () => {
-  t = await createTestApp({ startWorker: false });
-  ({ cookie } = await makeSession(t.app, t.database.db));
-});
-afterAll(() => t.close());
+const t = setupTestApp({ startWorker: false });
 
 const getMappings = async () => {
-  const res = await t.app.inject({ method: 'GET', url: '/api/global-mappings', headers: { cookie } });
+  const res = await t.api('GET', '/api/global-mappings');
   expect(res.statusCode).toBe(200);
   return res.json() as string[];
 };
@@ -38,7 +31,7 @@ describe('GET /api/global-mappings', () => {
 describe('addGlobalAttributes', () => {
   it('adds new names (trimmed, once each), skips blanks and known names, and returns how many were new', async () => {
     const before = await getMappings();
-    const added = await addGlobalAttributes(t.database.db, [
+    const added = await addGlobalAttributes(t.db, [
       '  loyaltyLevel ',
       'loyaltyLevel',
       'Abonnement',
@@ -55,9 +48,9 @@ describe('addGlobalAttributes', () => {
   });
 
   it('adds nothing for an empty list and nothing twice', async () => {
-    expect(await addGlobalAttributes(t.database.db, [])).toBe(0);
-    expect(await addGlobalAttributes(t.database.db, ['herhaald'])).toBe(1);
-    expect(await addGlobalAttributes(t.database.db, ['herhaald', ' herhaald '])).toBe(0);
+    expect(await addGlobalAttributes(t.db, [])).toBe(0);
+    expect(await addGlobalAttributes(t.db, ['herhaald'])).toBe(1);
+    expect(await addGlobalAttributes(t.db, ['herhaald', ' herhaald '])).toBe(0);
     expect((await getMappings()).filter((n) => n === 'herhaald')).toHaveLength(1);
   });
 });

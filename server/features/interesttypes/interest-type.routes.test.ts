@@ -1,24 +1,17 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { InterestTypeMessages } from '../../../common/interest-types';
-import { createTestApp, type TestApp } from '../../test/app';
-import { makeSession } from '../../test/factories';
+import { setupTestApp } from '../../test/app';
 import { clickInterestTypes } from './interest-type.table';
 
-let t: TestApp;
-let cookie: string;
-beforeAll(async () => {
-  t = await createTestApp({ startWorker: false });
-  ({ cookie } = await makeSession(t.app, t.database.db));
-});
-afterAll(() => t.close());
+const t = setupTestApp({ startWorker: false });
 
 type Method = 'GET' | 'POST' | 'DELETE';
 const call = (method: Method, url: string, payload?: unknown) =>
-  t.app.inject({ method, url, payload: payload as object, headers: { cookie } });
+  t.app.inject({ method, url, payload: payload as object, headers: { cookie: t.cookie } });
 const create = (name: unknown) => call('POST', '/api/click-interest-types', { name });
 const list = async () => (await call('GET', '/api/click-interest-types')).json() as string[];
 const reset = (names: string[]) =>
-  t.database.db.transaction(async (tx) => {
+  t.db.transaction(async (tx) => {
     await tx.delete(clickInterestTypes);
     if (names.length) await tx.insert(clickInterestTypes).values(names.map((name) => ({ name })));
   });

@@ -1,27 +1,19 @@
 import { eq } from 'drizzle-orm';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestApp, type TestApp } from '../../test/app';
-import { makeDataset, makePartner, makeSession } from '../../test/factories';
+import { describe, expect, it } from 'vitest';
+import { setupTestApp } from '../../test/app';
+import { makeDataset, makePartner } from '../../test/factories';
 import { datasets } from '../datasets/dataset.table';
 import { partnerContacts, partners } from './partner.table';
 
-let t: TestApp;
-let cookie: string;
-beforeAll(async () => {
-  t = await createTestApp({ startWorker: false });
-  cookie = (await makeSession(t.app, t.database.db)).cookie;
-});
-afterAll(() => t.close());
+const t = setupTestApp({ startWorker: false });
 
-const call = (method: 'GET' | 'POST' | 'PUT' | 'DELETE', url: string, payload?: object) =>
-  t.app.inject({ method, url, payload, headers: { cookie } });
 let seq = 0;
 const newId = () => `P_${Date.now().toString(36)}_${seq++}`;
 
 describe('partners API', () => {
   it('creates, reads, lists, updates and deletes a partner', async () => {
     const id = newId();
-    const created = await call('POST', '/api/crud-partner', {
+    const created = await t.api('POST', '/api/crud-partner', {
       id,
       name: 'Data BV',
       city: 'Utrecht',
@@ -37,13 +29,13 @@ describe('partners API', () => {
       vatPercentage: 0.21,
     });
 
-    const got = await call('GET', `/api/crud-partner/${id}`);
+    const got = await t.api('GET', `/api/crud-partner/${id}`);
     expect(got.json()).toMatchObject({ id, datasetCount: 0, contactPersons: [] });
 
-    const list = await call('GET', '/api/crud-partner');
+    const list = await t.api('GET', '/api/crud-partner');
     expect(list.json().map((p: { id: string }) => p.id)).toContain(id);
 
-    const updated = await call('PUT', `/api/crud-partner/${id}`, {
+    const updated = await t.api('PUT', `/api/crud-partner/${id}`, {
       id,
       name: 'Data B.V.',
       country: 'BE',
@@ -52,19 +44,19 @@ describe('partners API', () => {
     expect(updated.statusCode).toBe(200);
     expect(updated.json()).toMatchObject({ name: 'Data B.V.', country: 'BE', vatPercentage: 0.06 });
 
-    const removed = await call('DELETE', `/api/crud-partner/${id}`);
+    const removed = await t.api('DELETE', `/api/crud-partner/${id}`);
     expect(removed.json().message).toBe('Partner verwijderd');
-    expect((await call('GET', `/api/crud-partner/${id}`)).statusCode).toBe(404);
+    expect((await t.api('GET', `/api/crud-partner/${id}`)).statusCode).toBe(404);
   });
 
   it('stores vatPercentage as a fraction: 1 or more is divided by 100, below 1 kept', async () => {
     const a = newId();
-    await call('POST', '/api/crud-partner', { id: a, name: 'A', vatPercentage: 9 });
-    const [row] = await t.database.db.select().from(partners).where(eq(partners.id, a));
+    await t.api('POST', '/api/crud-partner', { id: a, name: 'A', vatPercentage: 9 });
+    const [row] = await t.db.select().from(partners).where(eq(partners.id, a));
     expect(row.vatPercentage).toBe(0.09);
     const b = newId();
     expect(
-      (await call('POST', '/api/crud-partner', { id: b, name: 'B', vatPercentage: 0.21 })).json()
+      (await t.api('POST', '/api/crud-partner', { id: b, name: 'B', vatPercentage: 0.21 })).json()
         .vatPercentage,
     ).toBe(0.21);
   });
@@ -79,13 +71,13 @@ describe('partners API', () => {
     [{ id: 'ok_4', name: 'x', invoiceEmail: 'geen-mail' }, 'Vul een geldig e-mailadres in'],
     [{ id: 'ok_5', name: 'x', vatPercentage: 101 }, 'Het btw-percentage moet een getal tussen 0 en 100 zijn'],
   ])('rejects %o with "%s"', async (body, message) => {
-    const res = await call('POST', '/api/crud-partner', body);
+    const res = await t.api('POST', '/api/crud-partner', body);
     expect(res.statusCode).toBe(400);
     expect(res.json().errors).toContain(message);
   });
 
   it('lists every failed rule at once', async () => {
-    const res = await call('POST', '/api/crud-partner', { id: 'a b' });
+    const res = await t.api('POST', '/api/crud-partner', { id: 'a b' });
     expect(res.json().errors).toEqual(
       expect.arrayContaining([
         'Het ID mag alleen letters, cijfers en underscores bevatten',
@@ -96,34 +88,34 @@ describe('partners API', () => {
 
   it('refuses a duplicate id with 409', async () => {
     const id = newId();
-    await call('POST', '/api/crud-partner', { id, name: 'Eerste' });
-    const res = await call('POST', '/api/crud-partner', { id, name: 'Tweede' });
+    await t.api('POST', '/api/crud-partner', { id, name: 'Eerste' });
+    const res = await t.api('POST', '/api/crud-partner', { id, name: 'Tweede' });
     expect(res.statusCode).toBe(409);
     expect(res.json().message).toBe(`Er bestaat al een partner met ID ${id}`);
   });
 
   it('refuses to change the id on update', async () => {
-    const id = await makePartner(t.database.db);
-    const res = await call('PUT', `/api/crud-partner/${id}`, { id: 'anders', name: 'x' });
+    const id = await makePartner(t.db);
+    const res = await t.api('PUT', `/api/crud-partner/${id}`, { id: 'anders', name: 'x' });
     expect(res.statusCode).toBe(400);
     expect(res.json().message).toBe('Partner id may not be changed');
   });
 
   it('answers 404 for unknown partners', async () => {
-    expect((await call('GET', '/api/crud-partner/bestaatniet')).json().message).toBe(
+    expect((await t.api('GET', '/api/crud-partner/bestaatniet')).json().message).toBe(
       'Deze partner kon niet worden gevonden',
     );
-    expect((await call('PUT', '/api/crud-partner/bestaatniet', { name: 'x' })).statusCode).toBe(404);
-    expect((await call('DELETE', '/api/crud-partner/bestaatniet')).statusCode).toBe(404);
+    expect((await t.api('PUT', '/api/crud-partner/bestaatniet', { name: 'x' })).statusCode).toBe(404);
+    expect((await t.api('DELETE', '/api/crud-partner/bestaatniet')).statusCode).toBe(404);
   });
 
   it('deletes the datasets of a partner together with it', async () => {
-    const id = await makePartner(t.database.db);
-    await makeDataset(t.database.db, id);
-    await makeDataset(t.database.db, id);
-    expect((await call('GET', `/api/crud-partner/${id}`)).json().datasetCount).toBe(2);
-    expect((await call('DELETE', `/api/crud-partner/${id}`)).statusCode).toBe(200);
-    expect(await t.database.db.select().from(datasets).where(eq(datasets.partnerId, id))).toHaveLength(0);
+    const id = await makePartner(t.db);
+    await makeDataset(t.db, id);
+    await makeDataset(t.db, id);
+    expect((await t.api('GET', `/api/crud-partner/${id}`)).json().datasetCount).toBe(2);
+    expect((await t.api('DELETE', `/api/crud-partner/${id}`)).statusCode).toBe(200);
+    expect(await t.db.select().from(datasets).where(eq(datasets.partnerId, id))).toHaveLength(0);
   });
 
   it('needs a session', async () => {
@@ -133,8 +125,8 @@ describe('partners API', () => {
 
 describe('contacts API', () => {
   it('creates a contact with a hashed password that never comes back', async () => {
-    const partnerId = await makePartner(t.database.db);
-    const res = await call('POST', `/api/crud-partner/${partnerId}/contacts`, {
+    const partnerId = await makePartner(t.db);
+    const res = await t.api('POST', `/api/crud-partner/${partnerId}/contacts`, {
       firstName: 'Jan',
       lastName: 'Jansen',
       email: 'jan@example.nl',
@@ -144,12 +136,9 @@ describe('contacts API', () => {
     expect(res.statusCode).toBe(200);
     expect(res.json()).toMatchObject({ firstName: 'Jan', gender: 'M', username: 'jan_p', hasPassword: true });
     expect(res.body).not.toContain('Geheim123');
-    const [row] = await t.database.db
-      .select()
-      .from(partnerContacts)
-      .where(eq(partnerContacts.id, res.json()._id));
+    const [row] = await t.db.select().from(partnerContacts).where(eq(partnerContacts.id, res.json()._id));
     expect(row.passwordHash).toMatch(/^\$argon2id\$/);
-    const partner = await call('GET', `/api/crud-partner/${partnerId}`);
+    const partner = await t.api('GET', `/api/crud-partner/${partnerId}`);
     expect(partner.json().contactPersons).toHaveLength(1);
     expect(partner.body).not.toContain('argon2');
   });
@@ -163,60 +152,51 @@ describe('contacts API', () => {
     [{ gender: 'X' }, 'Kies man, vrouw of onbekend'],
     [{ email: 'fout' }, 'Vul een geldig e-mailadres in'],
   ])('rejects contact %o with "%s"', async (body, message) => {
-    const partnerId = await makePartner(t.database.db);
-    const res = await call('POST', `/api/crud-partner/${partnerId}/contacts`, { firstName: 'A', ...body });
+    const partnerId = await makePartner(t.db);
+    const res = await t.api('POST', `/api/crud-partner/${partnerId}/contacts`, { firstName: 'A', ...body });
     expect(res.statusCode).toBe(400);
     expect(res.json().errors).toContain(message);
   });
 
   it('validates the password on update only when filled', async () => {
-    const partnerId = await makePartner(t.database.db);
+    const partnerId = await makePartner(t.db);
     const created = (
-      await call('POST', `/api/crud-partner/${partnerId}/contacts`, {
+      await t.api('POST', `/api/crud-partner/${partnerId}/contacts`, {
         username: 'upd_c',
         password: 'Geheim123',
       })
     ).json();
-    const [before] = await t.database.db
-      .select()
-      .from(partnerContacts)
-      .where(eq(partnerContacts.id, created._id));
-    const kept = await call('PUT', `/api/crud-partner/${partnerId}/contacts/${created._id}`, {
+    const [before] = await t.db.select().from(partnerContacts).where(eq(partnerContacts.id, created._id));
+    const kept = await t.api('PUT', `/api/crud-partner/${partnerId}/contacts/${created._id}`, {
       username: 'upd_c',
       firstName: 'Nieuw',
       password: '',
     });
     expect(kept.statusCode).toBe(200);
     expect(kept.json()).toMatchObject({ firstName: 'Nieuw', hasPassword: true });
-    const [after] = await t.database.db
-      .select()
-      .from(partnerContacts)
-      .where(eq(partnerContacts.id, created._id));
+    const [after] = await t.db.select().from(partnerContacts).where(eq(partnerContacts.id, created._id));
     expect(after.passwordHash).toBe(before.passwordHash);
-    const weak = await call('PUT', `/api/crud-partner/${partnerId}/contacts/${created._id}`, {
+    const weak = await t.api('PUT', `/api/crud-partner/${partnerId}/contacts/${created._id}`, {
       username: 'upd_c',
       password: 'zwak',
     });
     expect(weak.statusCode).toBe(400);
-    const changed = await call('PUT', `/api/crud-partner/${partnerId}/contacts/${created._id}`, {
+    const changed = await t.api('PUT', `/api/crud-partner/${partnerId}/contacts/${created._id}`, {
       username: 'upd_c',
       password: 'AnderWachtwoord9',
     });
     expect(changed.statusCode).toBe(200);
-    const [last] = await t.database.db
-      .select()
-      .from(partnerContacts)
-      .where(eq(partnerContacts.id, created._id));
+    const [last] = await t.db.select().from(partnerContacts).where(eq(partnerContacts.id, created._id));
     expect(last.passwordHash).not.toBe(before.passwordHash);
   });
 
   it('refuses a username that another contact has (409)', async () => {
-    const partnerId = await makePartner(t.database.db);
-    await call('POST', `/api/crud-partner/${partnerId}/contacts`, {
+    const partnerId = await makePartner(t.db);
+    await t.api('POST', `/api/crud-partner/${partnerId}/contacts`, {
       username: 'dubbel',
       password: 'Geheim123',
     });
-    const res = await call('POST', `/api/crud-partner/${partnerId}/contacts`, {
+    const res = await t.api('POST', `/api/crud-partner/${partnerId}/contacts`, {
       username: 'Dubbel',
       password: 'Geheim123',
     });
@@ -225,24 +205,24 @@ describe('contacts API', () => {
   });
 
   it('gets, lists and deletes contacts, with 404 for unknown ones', async () => {
-    const partnerId = await makePartner(t.database.db);
+    const partnerId = await makePartner(t.db);
     const c = (
-      await call('POST', `/api/crud-partner/${partnerId}/contacts`, { firstName: 'Piet', gender: 'U' })
+      await t.api('POST', `/api/crud-partner/${partnerId}/contacts`, { firstName: 'Piet', gender: 'U' })
     ).json();
-    expect((await call('GET', `/api/crud-partner/${partnerId}/contacts/${c._id}`)).json()).toMatchObject({
+    expect((await t.api('GET', `/api/crud-partner/${partnerId}/contacts/${c._id}`)).json()).toMatchObject({
       firstName: 'Piet',
       gender: 'U',
       hasPassword: false,
     });
-    expect((await call('GET', `/api/crud-partner/${partnerId}/contacts`)).json()).toHaveLength(1);
-    expect((await call('DELETE', `/api/crud-partner/${partnerId}/contacts/${c._id}`)).json().message).toBe(
+    expect((await t.api('GET', `/api/crud-partner/${partnerId}/contacts`)).json()).toHaveLength(1);
+    expect((await t.api('DELETE', `/api/crud-partner/${partnerId}/contacts/${c._id}`)).json().message).toBe(
       'Contactpersoon verwijderd',
     );
-    const missing = await call('GET', `/api/crud-partner/${partnerId}/contacts/${c._id}`);
+    const missing = await t.api('GET', `/api/crud-partner/${partnerId}/contacts/${c._id}`);
     expect(missing.statusCode).toBe(404);
     expect(missing.json().message).toBe('Deze contactpersoon kon niet worden gevonden');
     expect(
-      (await call('POST', '/api/crud-partner/bestaatniet/contacts', { firstName: 'x' })).statusCode,
+      (await t.api('POST', '/api/crud-partner/bestaatniet/contacts', { firstName: 'x' })).statusCode,
     ).toBe(404);
   });
 });

@@ -1,21 +1,14 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { SettingsMessages } from '../../../common/settings';
-import { createTestApp, type TestApp } from '../../test/app';
-import { makeSession } from '../../test/factories';
+import { setupTestApp } from '../../test/app';
 import { getMinMailings } from './settings.queries';
 import { settings, testPerson } from './settings.table';
 
-let t: TestApp;
-let cookie: string;
-beforeAll(async () => {
-  t = await createTestApp({ startWorker: false });
-  ({ cookie } = await makeSession(t.app, t.database.db));
-});
-afterAll(() => t.close());
+const t = setupTestApp({ startWorker: false });
 
 type Method = 'GET' | 'POST' | 'PUT';
 const call = (method: Method, url: string, payload?: unknown) =>
-  t.app.inject({ method, url, payload: payload as object, headers: { cookie } });
+  t.app.inject({ method, url, payload: payload as object, headers: { cookie: t.cookie } });
 
 // The tests share one settings row, so they run in order and each sets what it asserts.
 describe.sequential('settings', () => {
@@ -23,7 +16,7 @@ describe.sequential('settings', () => {
     const res = await call('GET', '/api/settings');
     expect(res.statusCode).toBe(200);
     expect(res.json()).toEqual({ minMailings: 1, solarId: '' });
-    expect(await getMinMailings(t.database.db)).toBe(1);
+    expect(await getMinMailings(t.db)).toBe(1);
   });
 
   it('POST /api/settings stores both fields (solarId trimmed); GET and getMinMailings read them back', async () => {
@@ -31,11 +24,11 @@ describe.sequential('settings', () => {
     expect(res.statusCode).toBe(200);
     expect(res.json()).toEqual({ minMailings: 4, solarId: 'SOLAR-42' });
     expect((await call('GET', '/api/settings')).json()).toEqual({ minMailings: 4, solarId: 'SOLAR-42' });
-    expect(await getMinMailings(t.database.db)).toBe(4);
+    expect(await getMinMailings(t.db)).toBe(4);
 
     const zero = await call('POST', '/api/settings', { minMailings: 0, solarId: '' });
     expect(zero.json()).toEqual({ minMailings: 0, solarId: '' });
-    expect(await getMinMailings(t.database.db)).toBe(0);
+    expect(await getMinMailings(t.db)).toBe(0);
   });
 
   it.each([
@@ -67,19 +60,19 @@ describe.sequential('settings', () => {
     const res = await t.app.inject({
       method: 'POST',
       url: '/api/settings',
-      headers: { cookie, 'content-type': 'application/json' },
+      headers: { cookie: t.cookie, 'content-type': 'application/json' },
       payload: '{"minMailings":',
     });
     expect(res.statusCode).toBe(400);
   });
 
   it('getMinMailings falls back to 1 and POST recreates the row when it is missing', async () => {
-    await t.database.db.delete(settings);
-    expect(await getMinMailings(t.database.db)).toBe(1);
+    await t.db.delete(settings);
+    expect(await getMinMailings(t.db)).toBe(1);
     expect((await call('GET', '/api/settings')).json()).toEqual({ minMailings: 1, solarId: '' });
     const res = await call('POST', '/api/settings', { minMailings: 7, solarId: 's' });
     expect(res.statusCode).toBe(200);
-    expect(await getMinMailings(t.database.db)).toBe(7);
+    expect(await getMinMailings(t.db)).toBe(7);
   });
 });
 
@@ -136,7 +129,7 @@ describe.sequential('test person', () => {
   });
 
   it('PUT recreates the row when it is missing', async () => {
-    await t.database.db.delete(testPerson);
+    await t.db.delete(testPerson);
     expect((await call('GET', '/api/testperson')).json().email).toBe('');
     expect((await call('PUT', '/api/testperson', person)).statusCode).toBe(200);
     expect((await call('GET', '/api/testperson')).json()).toEqual(person);
