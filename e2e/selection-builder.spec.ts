@@ -63,7 +63,13 @@ async function seed(request: APIRequestContext): Promise<World> {
     await ok(
       await request.put(`/api/datasets/${partnerId}/${ds._id}/mappings`, {
         data: [
-          { type: 'column', field: 'leeftijd', mapped: 'leeftijd', encrypted: false },
+          {
+            type: 'column',
+            field: 'leeftijd',
+            mapped: 'leeftijd',
+            encrypted: false,
+            values: [{ original: '99', mapped: 'hoogbejaard' }],
+          },
           { type: 'column', field: 'postcode', mapped: 'postcode', encrypted: false },
         ],
       }),
@@ -141,6 +147,11 @@ test('builds a selection with a range, a label and a not-interest, runs it, edit
   // An attribute range: the rules refuse a half range with the common message.
   await openLineType(page, 'Selecteren op kenmerken');
   await page.getByRole('combobox', { name: 'Kenmerk', exact: true }).fill('leeftijd');
+  // The value field suggests the attribute's mapped values.
+  await choose(page, 'Operator', 'Is gelijk aan (match, * als joker)');
+  await page.getByRole('combobox', { name: 'Waarde', exact: true }).click();
+  await expect(page.getByRole('option', { name: 'hoogbejaard' })).toBeVisible();
+  await page.keyboard.press('Escape');
   await choose(page, 'Operator', 'Tussen (range)');
   await page.getByRole('textbox', { name: 'Van' }).fill('25');
   await page.getByRole('button', { name: 'Toevoegen' }).click();
