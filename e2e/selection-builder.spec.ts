@@ -305,6 +305,9 @@ test('a Bestandsmatch line with an uploaded file: header preview, gen_ names, up
   await page.getByRole('button', { name: 'Regel toevoegen' }).click();
   await page.getByRole('main').getByRole('link', { name: 'Bestandsmatch', exact: true }).click();
   await expect(page.getByRole('heading', { name: 'Bestandsmatch' })).toBeVisible();
+  await expect(page.getByRole('navigation', { name: 'Kruimelpad' })).toHaveText(
+    /^Doelgroep selecteren\s*\/\s*Regel toevoegen\s*\/\s*Bestandsmatch$/,
+  );
   // Without a file the line is refused.
   await page.getByRole('button', { name: 'Toevoegen' }).click();
   await expect(page.getByTestId('line-errors')).toContainText('Kies een .csv-bestand');

@@ -35,6 +35,12 @@ const PATH_TITLES: Record<string, string> = {
   '/users/edit': 'Bewerken',
   '/selection-builder': 'Doelgroep selecteren',
   '/selection-builder/add-line': 'Regel toevoegen',
+  '/selection-builder/add-line/attribute': 'Selecteren op kenmerken',
+  '/selection-builder/add-line/dataset': 'Label',
+  '/selection-builder/add-line/interests': 'Interesse type',
+  '/selection-builder/add-line/contains': 'Externe kenmerken',
+  '/selection-builder/add-line/intersect': 'Bestandsmatch',
+  '/selection-builder/add-line/complement': 'Bestand uitsluiten',
 };
 
 // Titles of a segment wherever it appears (spec: commission = Commissies, participation =
