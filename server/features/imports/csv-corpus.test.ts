@@ -1,9 +1,8 @@
 import fc from 'fast-check';
 import iconv from 'iconv-lite';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { MappingEntry } from '../../../common/mappings';
-import { createTestApp, type TestApp } from '../../test/app';
-import { makeSession } from '../../test/factories';
+import { setupTestApp } from '../../test/app';
 import {
   columnMapping as col,
   importFile,
@@ -18,13 +17,7 @@ import { saveDatasetMappings } from './mapping.queries';
 // Messy partner files (docs/decisions.md, "CSV as partner files are") imported through the HTTP
 // API on both ways a file is stored: a first import's direct pass, and the general path (a mapping
 // that excludes rows), which a re-import also takes.
-let t: TestApp;
-let cookie: string;
-beforeAll(async () => {
-  t = await createTestApp();
-  cookie = (await makeSession(t.app, t.database.db)).cookie;
-});
-afterAll(() => t.close());
+const t = setupTestApp();
 
 const DIRECT: MappingEntry[] = [col('naam', 'firstName')];
 // An exclude filter (matching nothing) keeps the first import off the direct pass.
@@ -48,9 +41,9 @@ async function checkImport(
   const first = { read, saved: kept, skipped: read - kept, deleted: 0, unchanged: 0 };
   for (const mapping of [DIRECT, GENERAL]) {
     const s = await setupDataset(t, mapping);
-    expect(await importFile(t, cookie, s, content)).toEqual(first);
+    expect(await importFile(t, t.cookie, s, content)).toEqual(first);
     expect(await rawOf(s.datasetId)).toEqual(expected);
-    expect(await importFile(t, cookie, s, content)).toEqual({ ...first, saved: 0, unchanged: kept });
+    expect(await importFile(t, t.cookie, s, content)).toEqual({ ...first, saved: 0, unchanged: kept });
     expect(await rawOf(s.datasetId)).toEqual(expected);
   }
 }
@@ -58,7 +51,7 @@ async function checkImport(
 /** Uploads `content` and expects the refusal `message` (400). */
 async function checkRefused(content: string | Buffer, message: string) {
   const s = await setupDataset(t, DIRECT);
-  const res = await uploadFile(t, cookie, s, content);
+  const res = await uploadFile(t, t.cookie, s, content);
   expect(res.statusCode, res.body).toBe(400);
   expect(res.json().message).toBe(message);
 }
@@ -185,27 +178,32 @@ describe('a re-import with the columns in another order', () => {
       const s = await setupDataset(t, mapping);
       const first = await importFile(
         t,
-        cookie,
+        t.cookie,
         s,
         'email;naam;plaats\na@x.nl;Anna;Zwolle\nb@x.nl;Bob;\nc@x.nl;Cor;Urk\n',
       );
       expect(first).toEqual({ read: 3, saved: 3, skipped: 0, deleted: 0, unchanged: 0 });
       const again = await importFile(
         t,
-        cookie,
+        t.cookie,
         s,
         'plaats,naam,email\nZwolle,Anna,a@x.nl\n,Bob,b@x.nl\nUrk,Cor,c@x.nl\n',
       );
       expect(again).toEqual({ read: 3, saved: 0, skipped: 0, deleted: 0, unchanged: 3 });
-      const renamed = await importFile(t, cookie, s, 'email;stad;naam\na@x.nl;Zwolle;Anna\nc@x.nl;Urk;Cor\n');
+      const renamed = await importFile(
+        t,
+        t.cookie,
+        s,
+        'email;stad;naam\na@x.nl;Zwolle;Anna\nc@x.nl;Urk;Cor\n',
+      );
       expect(renamed).toEqual({ read: 2, saved: 2, skipped: 0, deleted: 1, unchanged: 0 });
       const res = await t.app.inject({
         method: 'POST',
         url: `/api/datasets/${s.partnerId}/${s.datasetId}/remap`,
-        headers: { cookie },
+        headers: { cookie: t.cookie },
       });
       expect(res.statusCode, res.body).toBe(200);
-      const task = await waitForTask(t, cookie, res.json().task._id);
+      const task = await waitForTask(t, t.cookie, res.json().task._id);
       expect(task.result).toEqual({ read: 2, saved: 0, skipped: 0, deleted: 0, unchanged: 2 });
     }
   });
@@ -216,21 +214,21 @@ describe('values that start like ciphertext', () => {
     const fake = `enc:v1:${Buffer.alloc(40, 7).toString('base64')}`;
     const s = await setupDataset(t, DIRECT);
     const file = `email;naam;notitie\na@x.nl;enc:v1:;${fake}\nb@x.nl;enc:v1:abc;x\n`;
-    expect(await importFile(t, cookie, s, file)).toMatchObject({ saved: 2 });
+    expect(await importFile(t, t.cookie, s, file)).toMatchObject({ saved: 2 });
     const remap = async () => {
       const res = await t.app.inject({
         method: 'POST',
         url: `/api/datasets/${s.partnerId}/${s.datasetId}/remap`,
-        headers: { cookie },
+        headers: { cookie: t.cookie },
       });
       expect(res.statusCode, res.body).toBe(200);
-      const task = await waitForTask(t, cookie, res.json().task._id);
+      const task = await waitForTask(t, t.cookie, res.json().task._id);
       expect(task.state, task.error).toBe('done');
       return task.result;
     };
     expect(await remap()).toMatchObject({ read: 2, saved: 0, unchanged: 2 });
     // The column becomes encrypted: its plain values, prefix or not, are encrypted by the remap.
-    await saveDatasetMappings(t.database.db, s.datasetId, [
+    await saveDatasetMappings(t.db, s.datasetId, [
       col('naam', 'firstName', { encrypted: true }),
       col('notitie', 'note'),
     ]);
@@ -245,7 +243,7 @@ describe('values that start like ciphertext', () => {
     const csv = await t.app.inject({
       method: 'GET',
       url: `/api/datasets/${s.partnerId}/${s.datasetId}/csv`,
-      headers: { cookie },
+      headers: { cookie: t.cookie },
     });
     expect(csv.body).toBe(`email,naam,notitie\r\na@x.nl,enc:v1:,${fake}\r\nb@x.nl,enc:v1:abc,x\r\n`);
   });
@@ -306,7 +304,7 @@ describe('any file a CSV writer makes', () => {
             };
           });
           const s = await setupDataset(t, DIRECT);
-          const result = await importFile(t, cookie, s, file);
+          const result = await importFile(t, t.cookie, s, file);
           expect(result).toMatchObject({ read: rows.length, saved: rows.length });
           expect(await rawOf(s.datasetId)).toEqual(expected);
         },

@@ -1,7 +1,6 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { MappingMessages } from '../../../common/mappings';
-import { createTestApp, type TestApp } from '../../test/app';
-import { makeSession } from '../../test/factories';
+import { setupTestApp } from '../../test/app';
 import {
   columnMapping as col,
   importFile,
@@ -14,13 +13,7 @@ import {
 // Exclude filters are regular expressions from users: they run in linear time (RE2) during an
 // import, and what RE2 cannot run is refused when the mapping is saved.
 
-let t: TestApp;
-let cookie: string;
-beforeAll(async () => {
-  t = await createTestApp();
-  cookie = (await makeSession(t.app, t.database.db)).cookie;
-});
-afterAll(() => t.close());
+const t = setupTestApp();
 
 describe('exclude filters as regular expressions', () => {
   it('imports past a catastrophic pattern on long values with the right rows excluded', async () => {
@@ -29,7 +22,7 @@ describe('exclude filters as regular expressions', () => {
     const long = 'a'.repeat(5_000);
     const result = await importFile(
       t,
-      cookie,
+      t.cookie,
       s,
       `email,code\nweg@re.nl,${long}\nblijft@re.nl,${long}b\nook@re.nl,${'a'.repeat(40)}!\n`,
     );
@@ -43,7 +36,7 @@ describe('exclude filters as regular expressions', () => {
       const res = await t.app.inject({
         method: 'PUT',
         url: `/api/datasets/${s.partnerId}/${s.datasetId}/mappings`,
-        headers: { cookie },
+        headers: { cookie: t.cookie },
         payload: [col('code', 'code', { exclude })],
       });
       expect(res.statusCode, exclude).toBe(400);
@@ -54,9 +47,9 @@ describe('exclude filters as regular expressions', () => {
   it('fails the import of a filter stored before RE2 that RE2 refuses, naming the column and the reason', async () => {
     // Saved directly, as an older version of the app could (its check accepted backreferences).
     const s = await setupDataset(t, [col('code', 'code', { exclude: '/(ab)\\1/' })]);
-    const res = await uploadFile(t, cookie, s, 'email,code\na@re.nl,abab\n');
+    const res = await uploadFile(t, t.cookie, s, 'email,code\na@re.nl,abab\n');
     expect(res.statusCode, res.body).toBe(200);
-    const task = await waitForTask(t, cookie, res.json().task._id);
+    const task = await waitForTask(t, t.cookie, res.json().task._id);
     expect(task).toMatchObject({
       state: 'failed',
       error: `Uitsluiten code: ${MappingMessages.excludeUnsupported}`,
@@ -70,10 +63,15 @@ describe('exclude filters as regular expressions', () => {
   it('reads a stored filter RE2 refuses back to the editor, which cannot save it unchanged', async () => {
     const s = await setupDataset(t, [col('code', 'code', { exclude: '/(?=a)a/' })]);
     const url = `/api/datasets/${s.partnerId}/${s.datasetId}/mappings`;
-    const read = await t.app.inject({ method: 'GET', url, headers: { cookie } });
+    const read = await t.api('GET', url);
     expect(read.statusCode, read.body).toBe(200);
     expect(read.json()[0]).toMatchObject({ field: 'code', exclude: '/(?=a)a/' });
-    const saved = await t.app.inject({ method: 'PUT', url, headers: { cookie }, payload: read.json() });
+    const saved = await t.app.inject({
+      method: 'PUT',
+      url,
+      headers: { cookie: t.cookie },
+      payload: read.json(),
+    });
     expect(saved.statusCode).toBe(400);
     expect(saved.json().message).toBe(MappingMessages.excludeUnsupported);
   });

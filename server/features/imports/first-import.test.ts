@@ -1,9 +1,8 @@
 import fc from 'fast-check';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { normalizeEmail } from '../../../common/email';
 import { columnMapping as col, type MappingEntry } from '../../../common/mappings';
-import { createTestApp, type TestApp } from '../../test/app';
-import { makeSession } from '../../test/factories';
+import { setupTestApp } from '../../test/app';
 import { importFile, recordsOf, setupDataset, uploadFile, waitForTask } from '../../test/imports';
 import { failTask, insertTask } from '../tasks/task.queries';
 import { canImportDirectly, getFirstImportTables } from './first-import.service';
@@ -13,13 +12,7 @@ import { createDetachedPartition, dropDeadDetachedPartitions, recordsPartition }
 
 // A dataset's first import writes most records straight from the mapping pass (first-import.service.ts);
 // rows whose e-mail only Node takes for valid take the usual path beside it.
-let t: TestApp;
-let cookie: string;
-beforeAll(async () => {
-  t = await createTestApp();
-  cookie = (await makeSession(t.app, t.database.db)).cookie;
-});
-afterAll(() => t.close());
+const t = setupTestApp();
 
 const q = (text: string, values: unknown[] = []) => t.database.pool.query(text, values);
 
@@ -144,8 +137,8 @@ describe('a first import written straight from the mapping pass', () => {
     const direct = await setupDataset(t, MAPPING);
     const general = await setupDataset(t, [...MAPPING, col('extra', 'extra', { exclude: '/^nooit$/' })]);
     const counters = { read: 8, saved: 6, skipped: 2, deleted: 0, unchanged: 0 };
-    expect(await importFile(t, cookie, direct, file)).toEqual(counters);
-    expect(await importFile(t, cookie, general, file)).toEqual(counters);
+    expect(await importFile(t, t.cookie, direct, file)).toEqual(counters);
+    expect(await importFile(t, t.cookie, general, file)).toEqual(counters);
     const a = await stored(direct.datasetId);
     const b = await stored(general.datasetId);
     expect(a.map((r) => r.email)).toEqual([
@@ -164,9 +157,9 @@ describe('a first import written straight from the mapping pass', () => {
     expect(a[0].raw).toEqual(['1-2-1980', 'Anna@X.nl', 'met ; en "quotes"', 'ANNA']);
     expect(a[3].raw).toEqual(['13-13-2000', 'd@x.nl', 'back\\slash', 'NULL']);
     expect(a[4].raw).toEqual(['5-5-1955', '\tTab@x.nl', 'regel\nbreuk', 'Tab']);
-    expect(await getRecordCount(t.database.db, direct.datasetId)).toBe(6);
+    expect(await getRecordCount(t.db, direct.datasetId)).toBe(6);
     // A re-import of the same file finds every record unchanged.
-    expect(await importFile(t, cookie, direct, file)).toEqual({ ...counters, saved: 0, unchanged: 6 });
+    expect(await importFile(t, t.cookie, direct, file)).toEqual({ ...counters, saved: 0, unchanged: 6 });
   });
 
   it('keeps the first row of an address when a row only Node reads comes before, between or after', async () => {
@@ -180,7 +173,7 @@ describe('a first import written straight from the mapping pass', () => {
       '"\tzij@x.nl",Eerst\n' + // two side rows of one address: the first wins
       '"zij@x.nl\t",Later\n' +
       'VOOR@x.nl,Nog later\n';
-    expect(await importFile(t, cookie, s, file)).toEqual({
+    expect(await importFile(t, t.cookie, s, file)).toEqual({
       read: 7,
       saved: 3,
       skipped: 4,
@@ -192,7 +185,7 @@ describe('a first import written straight from the mapping pass', () => {
       'voor@x.nl:Eerst',
       'zij@x.nl:Eerst',
     ]);
-    expect(await getRecordCount(t.database.db, s.datasetId)).toBe(3);
+    expect(await getRecordCount(t.db, s.datasetId)).toBe(3);
   });
 
   it('takes a large file whose e-mails only Node reads through the side path', async () => {
@@ -202,7 +195,7 @@ describe('a first import written straight from the mapping pass', () => {
       { length: 20_000 },
       (_, i) => `"\tzij${i % 10 === 9 ? i - 1 : i}@groot.nl",${i}`,
     );
-    const result = await importFile(t, cookie, s, `email,nummer\n${lines.join('\n')}\n`);
+    const result = await importFile(t, t.cookie, s, `email,nummer\n${lines.join('\n')}\n`);
     expect(result).toEqual({ read: 20_000, saved: 18_000, skipped: 2_000, deleted: 0, unchanged: 0 });
     const { rows } = await q(
       `SELECT count(*)::int AS n, count(DISTINCT r.address_id)::int AS d, min((r.attrs->>'number')::int) AS lo
@@ -210,7 +203,7 @@ describe('a first import written straight from the mapping pass', () => {
       [s.datasetId],
     );
     expect(rows[0]).toEqual({ n: 1, d: 1, lo: 8 });
-    expect(await getRecordCount(t.database.db, s.datasetId)).toBe(18_000);
+    expect(await getRecordCount(t.db, s.datasetId)).toBe(18_000);
   });
 
   it('runs beside another first import with the same new addresses in the opposite order', async () => {
@@ -219,12 +212,12 @@ describe('a first import written straight from the mapping pass', () => {
     const emails = Array.from({ length: 20_000 }, (_, i) => `samen${i}@tegelijk.nl`);
     // Both imports run at once (two task slots); each inserts the addresses the other inserts too.
     const [ra, rb] = await Promise.all([
-      uploadFile(t, cookie, a, `email\n${emails.join('\n')}\n`),
-      uploadFile(t, cookie, b, `email\n${[...emails].reverse().join('\n')}\n`),
+      uploadFile(t, t.cookie, a, `email\n${emails.join('\n')}\n`),
+      uploadFile(t, t.cookie, b, `email\n${[...emails].reverse().join('\n')}\n`),
     ]);
     const [ta, tb] = await Promise.all([
-      waitForTask(t, cookie, ra.json().task._id),
-      waitForTask(t, cookie, rb.json().task._id),
+      waitForTask(t, t.cookie, ra.json().task._id),
+      waitForTask(t, t.cookie, rb.json().task._id),
     ]);
     expect(ta.state, ta.error).toBe('done');
     expect(tb.state, tb.error).toBe('done');
@@ -241,22 +234,22 @@ describe('a first import written straight from the mapping pass', () => {
 
   it('of a file without one valid e-mail stores nothing and leaves the next import a first one', async () => {
     const s = await setupDataset(t);
-    expect(await importFile(t, cookie, s, 'email\ngeen\nook geen@x.nl\n')).toEqual({
+    expect(await importFile(t, t.cookie, s, 'email\ngeen\nook geen@x.nl\n')).toEqual({
       read: 2,
       saved: 0,
       skipped: 2,
       deleted: 0,
       unchanged: 0,
     });
-    expect(await getRecordCount(t.database.db, s.datasetId)).toBe(0);
-    expect(await importFile(t, cookie, s, 'email\nwel@x.nl\n')).toMatchObject({ saved: 1, deleted: 0 });
+    expect(await getRecordCount(t.db, s.datasetId)).toBe(0);
+    expect(await importFile(t, t.cookie, s, 'email\nwel@x.nl\n')).toMatchObject({ saved: 1, deleted: 0 });
     expect((await recordsOf(t, s.datasetId)).map((r) => r.email)).toEqual(['wel@x.nl']);
   });
 
   it('gives new addresses ids in file order, so its records lie in id order', async () => {
     const s = await setupDataset(t);
     const emails = ['zeta', 'alfa', 'mu', 'beta'].map((n) => `${n}@volgorde.nl`);
-    await importFile(t, cookie, s, `email\n${emails.join('\n')}\n`);
+    await importFile(t, t.cookie, s, `email\n${emails.join('\n')}\n`);
     const { rows } = await q(
       `SELECT a.email FROM records r JOIN addresses a ON a.id = r.address_id WHERE r.dataset_id = $1 ORDER BY a.id`,
       [s.datasetId],
@@ -270,7 +263,7 @@ describe('a first import written straight from the mapping pass', () => {
   it('writes its records frozen, their pages all-visible, so that no first read rewrites them', async () => {
     const s = await setupDataset(t);
     const lines = Array.from({ length: 2000 }, (_, i) => `bevroren${i}@koud.nl`);
-    expect(await importFile(t, cookie, s, `email\n${lines.join('\n')}\n`)).toMatchObject({ saved: 2000 });
+    expect(await importFile(t, t.cookie, s, `email\n${lines.join('\n')}\n`)).toMatchObject({ saved: 2000 });
     const table = recordsPartition(s.datasetId);
     await q(`ANALYZE "${table}"`);
     const { rows } = await q(`SELECT relpages, relallvisible FROM pg_class WHERE relname = $1`, [table]);
@@ -319,13 +312,13 @@ describe('a first import written straight from the mapping pass', () => {
 
 describe('the tables named after a staging table', () => {
   it('are left to a live task and swept once it is over', async () => {
-    const task = await insertTask(t.database.db, { type: 'import', state: 'parsing' });
+    const task = await insertTask(t.db, { type: 'import', state: 'parsing' });
     const names = ['', ...Object.values(getFirstImportTables(''))].map((suffix) => `stg_${task.id}${suffix}`);
     for (const name of names) await q(`CREATE UNLOGGED TABLE ${name} (ln bigint)`);
     try {
-      expect((await listOrphanStagingTables(t.database.db)).filter((n) => names.includes(n))).toEqual([]);
-      await failTask(t.database.db, task.id, 'weg');
-      expect((await listOrphanStagingTables(t.database.db)).filter((n) => names.includes(n)).sort()).toEqual(
+      expect((await listOrphanStagingTables(t.db)).filter((n) => names.includes(n))).toEqual([]);
+      await failTask(t.db, task.id, 'weg');
+      expect((await listOrphanStagingTables(t.db)).filter((n) => names.includes(n)).sort()).toEqual(
         [...names].sort(),
       );
     } finally {
@@ -347,9 +340,9 @@ describe('an unattached records table', () => {
     } finally {
       client.release();
     }
-    expect(await importFile(t, cookie, s, 'email\nlevend@x.nl\n')).toMatchObject({ saved: 1 });
+    expect(await importFile(t, t.cookie, s, 'email\nlevend@x.nl\n')).toMatchObject({ saved: 1 });
     expect((await recordsOf(t, s.datasetId)).map((r) => r.email)).toEqual(['levend@x.nl']);
-    expect(await getRecordCount(t.database.db, s.datasetId)).toBe(1);
+    expect(await getRecordCount(t.db, s.datasetId)).toBe(1);
   });
 
   it('is dropped by the sweep unless an import holds its dataset', async () => {
@@ -380,7 +373,7 @@ describe('an unattached records table', () => {
 
   it('leaves attached tables alone', async () => {
     const s = await setupDataset(t);
-    await importFile(t, cookie, s, 'email\nblijft@x.nl\n');
+    await importFile(t, t.cookie, s, 'email\nblijft@x.nl\n');
     expect(await dropDeadDetachedPartitions(t.database.pool)).not.toContain(recordsPartition(s.datasetId));
     expect((await recordsOf(t, s.datasetId)).map((r) => r.email)).toEqual(['blijft@x.nl']);
   });

@@ -1,10 +1,9 @@
 import { Readable } from 'node:stream';
 import { eq, sql } from 'drizzle-orm';
 import iconv from 'iconv-lite';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { MappingEntry } from '../../../common/mappings';
-import { createTestApp, type TestApp } from '../../test/app';
-import { makeSession } from '../../test/factories';
+import { setupTestApp } from '../../test/app';
 import {
   columnMapping,
   type ImportSetup,
@@ -20,19 +19,13 @@ import { getRecordCount } from './import.queries';
 import { saveDatasetMappings } from './mapping.queries';
 import { queueUpload, stageUpload } from './upload.service';
 
-let t: TestApp;
-let cookie: string;
-beforeAll(async () => {
-  t = await createTestApp();
-  cookie = (await makeSession(t.app, t.database.db)).cookie;
-});
-afterAll(() => t.close());
+const t = setupTestApp();
 
 type Setup = ImportSetup;
 const setup = (mappings: MappingEntry[] = [], email?: string) => setupDataset(t, mappings, email);
 const upload = (s: Setup, content: string | Buffer, fileName?: string) =>
-  uploadFile(t, cookie, s, content, fileName);
-const importFile = (s: Setup, content: string | Buffer) => importWith(t, cookie, s, content);
+  uploadFile(t, t.cookie, s, content, fileName);
+const importFile = (s: Setup, content: string | Buffer) => importWith(t, t.cookie, s, content);
 const recordsOf = (id: string) => recordsOfTest(t, id);
 const col = columnMapping;
 
@@ -48,7 +41,7 @@ describe('import counters', () => {
     expect(rows.map((r) => r.email)).toEqual(['a@x.nl', 'b@x.nl']);
     expect(rows[0].attrs).toEqual({ firstName: 'Anna' });
     expect(rows[0].raw).toEqual({ email: 'A@X.nl', naam: 'Anna' });
-    const [ds] = await t.database.db
+    const [ds] = await t.db
       .execute<{ record_count: number }>(sql`SELECT record_count FROM datasets WHERE id = ${s.datasetId}`)
       .then((r) => r.rows);
     expect(Number(ds.record_count)).toBe(2);
@@ -66,7 +59,7 @@ describe('import counters', () => {
       'b@y.nl:Bobby',
       'd@y.nl:Dirk',
     ]);
-    const [ds] = await t.database.db
+    const [ds] = await t.db
       .execute<{ record_count: number }>(sql`SELECT record_count FROM datasets WHERE id = ${s.datasetId}`)
       .then((r) => r.rows);
     expect(Number(ds.record_count)).toBe(3);
@@ -116,7 +109,7 @@ describe('re-import of e-mails SQL normalises otherwise', () => {
       'plain@z.nl:Plain',
       'tab@z.nl:Tabby',
     ]);
-    expect(await getRecordCount(t.database.db, s.datasetId)).toBe(3);
+    expect(await getRecordCount(t.db, s.datasetId)).toBe(3);
     // Rows left out are deleted; the count follows without a recount.
     expect(await importFile(s, 'email,naam\nplain@z.nl,Plain\nplain@z.nl,Weer\n')).toEqual({
       read: 2,
@@ -125,17 +118,17 @@ describe('re-import of e-mails SQL normalises otherwise', () => {
       deleted: 2,
       unchanged: 1,
     });
-    expect(await getRecordCount(t.database.db, s.datasetId)).toBe(1);
+    expect(await getRecordCount(t.db, s.datasetId)).toBe(1);
   });
 });
 
 describe('a database with many more addresses than the file', () => {
   it('finds existing addresses by index lookups with the same results', async () => {
     // 4,000 addresses against a file of 6 rows: the import looks addresses up one by one.
-    await t.database.db.execute(sql`
+    await t.db.execute(sql`
       INSERT INTO addresses (email, domain)
       SELECT 'veel' || g || '@groot.nl', 'groot.nl' FROM generate_series(1, 4000) g`);
-    await t.database.db.execute(sql`ANALYZE addresses`);
+    await t.db.execute(sql`ANALYZE addresses`);
     const s = await setup([col('naam', 'firstName')]);
     const file =
       'email,naam\nveel7@groot.nl,Zeven\nnieuw1@groot.nl,Een\nVEEL7@groot.nl,Dubbel\nveel3999@groot.nl,Laatst\nnieuw2@groot.nl,Twee\nfout,Nee\n';
@@ -147,7 +140,7 @@ describe('a database with many more addresses than the file', () => {
       'veel3999@groot.nl:Laatst',
       'veel7@groot.nl:Zeven',
     ]);
-    const ids = await t.database.db.execute<{ n: number }>(
+    const ids = await t.db.execute<{ n: number }>(
       sql`SELECT count(*)::int AS n FROM addresses WHERE email IN ('veel7@groot.nl', 'nieuw1@groot.nl')`,
     );
     expect(ids.rows[0].n).toBe(2);
@@ -162,7 +155,7 @@ describe('mapping changes between imports', () => {
     const file = 'email,naam\na@m.nl,Anna\nb@m.nl,Bob\n';
     await importFile(s, file);
     expect(await importFile(s, file)).toMatchObject({ saved: 0, unchanged: 2 });
-    await saveDatasetMappings(t.database.db, s.datasetId, [col('naam', 'firstName', { lower: true })]);
+    await saveDatasetMappings(t.db, s.datasetId, [col('naam', 'firstName', { lower: true })]);
     expect(await importFile(s, file)).toMatchObject({ saved: 2, unchanged: 0 });
     expect((await recordsOf(s.datasetId)).map((r) => r.attrs.firstName)).toEqual(['anna', 'bob']);
     expect(await importFile(s, 'email,naam\na@m.nl,Anna\nb@m.nl,BOBBY\n')).toMatchObject({
@@ -213,9 +206,7 @@ describe('file formats', () => {
       expect(res.statusCode).toBe(400);
       expect(res.json().message).toBe(message);
       expect((await recordsOf(s.datasetId)).map((r) => r.email)).toEqual(['keep@x.nl']);
-      const staging = await t.database.db.execute(
-        sql`SELECT tablename FROM pg_tables WHERE tablename LIKE 'stg\\_%'`,
-      );
+      const staging = await t.db.execute(sql`SELECT tablename FROM pg_tables WHERE tablename LIKE 'stg\\_%'`);
       expect(staging.rows).toHaveLength(0);
     },
   );
@@ -236,27 +227,24 @@ describe('records', () => {
     const b = await setup();
     await importFile(a, 'email\nshared@x.nl\n');
     await importFile(b, 'email\nshared@x.nl\n');
-    const rows = await t.database.db.execute(
+    const rows = await t.db.execute(
       sql`SELECT count(*)::int AS n FROM addresses WHERE email = 'shared@x.nl'`,
     );
     expect(rows.rows[0].n).toBe(1);
-    expect(await t.database.db.select().from(records).where(eq(records.datasetId, b.datasetId))).toHaveLength(
-      1,
-    );
+    expect(await t.db.select().from(records).where(eq(records.datasetId, b.datasetId))).toHaveLength(1);
   });
 });
 
 describe('deleting', () => {
   const countRecords = async (datasetId: string) =>
-    (await t.database.db.select().from(records).where(eq(records.datasetId, datasetId))).length;
-  const del = (url: string) => t.app.inject({ method: 'DELETE', url, headers: { cookie } });
+    (await t.db.select().from(records).where(eq(records.datasetId, datasetId))).length;
 
   it('a dataset deletes its records and leaves other datasets alone', async () => {
     const a = await setup();
     const b = await setup();
     await importFile(a, 'email\none@d.nl\ntwo@d.nl\n');
     await importFile(b, 'email\none@d.nl\n');
-    expect((await del(`/api/datasets/${a.partnerId}/${a.datasetId}`)).statusCode).toBe(200);
+    expect((await t.api('DELETE', `/api/datasets/${a.partnerId}/${a.datasetId}`)).statusCode).toBe(200);
     expect(await countRecords(a.datasetId)).toBe(0);
     expect(await countRecords(b.datasetId)).toBe(1);
   });
@@ -264,7 +252,7 @@ describe('deleting', () => {
   it('a partner deletes the records of all its datasets', async () => {
     const a = await setup();
     await importFile(a, 'email\nthree@d.nl\n');
-    expect((await del(`/api/crud-partner/${a.partnerId}`)).statusCode).toBe(200);
+    expect((await t.api('DELETE', `/api/crud-partner/${a.partnerId}`)).statusCode).toBe(200);
     expect(await countRecords(a.datasetId)).toBe(0);
   });
 });
@@ -292,7 +280,7 @@ describe('concurrent imports', () => {
     } finally {
       other.release();
     }
-    const task = await waitForTask(t, cookie, taskId);
+    const task = await waitForTask(t, t.cookie, taskId);
     expect(task.state, task.error).toBe('done');
     expect(task.result).toMatchObject({ saved: 2 });
     expect((await recordsOf(s.datasetId)).map((r) => r.email)).toEqual(['race@gelijk.nl', 'solo@gelijk.nl']);
@@ -324,7 +312,7 @@ describe('an upload still arriving', () => {
     // While the bytes arrive the task is visible, 'parsing', and owned by this process.
     let task: { id: string; state: string; worker_key: number | null } | undefined;
     for (let i = 0; i < 100 && !task; i++) {
-      const found = await t.database.db.execute<{ id: string; state: string; worker_key: number | null }>(
+      const found = await t.db.execute<{ id: string; state: string; worker_key: number | null }>(
         sql`SELECT id, state, worker_key FROM tasks WHERE file = 'race.csv'`,
       );
       task = found.rows[0];
@@ -332,11 +320,9 @@ describe('an upload still arriving', () => {
     }
     expect(task).toMatchObject({ state: 'parsing', worker_key: t.ctx.tasks.workerKey });
     // Neither this process's worker nor another one can take it.
-    expect(await claimTask(t.database.db, ['import'], 424242)).toBeUndefined();
+    expect(await claimTask(t.db, ['import'], 424242)).toBeUndefined();
     await new Promise((r) => setTimeout(r, 300));
-    const still = await t.database.db.execute<{ state: string }>(
-      sql`SELECT state FROM tasks WHERE id = ${task!.id}`,
-    );
+    const still = await t.db.execute<{ state: string }>(sql`SELECT state FROM tasks WHERE id = ${task!.id}`);
     expect(still.rows[0].state).toBe('parsing');
 
     release();
@@ -344,7 +330,7 @@ describe('an upload still arriving', () => {
     expect(staged.rows).toBe(2);
     const queued = await queueUpload(t.ctx, staged, s.datasetId, undefined);
     expect(queued.state).toBe('queued');
-    const done = await waitForTask(t, cookie, queued.id);
+    const done = await waitForTask(t, t.cookie, queued.id);
     expect(done.state).toBe('done');
     expect((await recordsOf(s.datasetId)).map((r) => r.email)).toEqual(['a@race.nl', 'b@race.nl']);
   });

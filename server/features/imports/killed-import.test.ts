@@ -2,26 +2,18 @@ import { type ChildProcess, spawn } from 'node:child_process';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { sql } from 'drizzle-orm';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it } from 'vitest';
 import { TaskMessages } from '../../../common/tasks';
-import { createTestApp, type TestApp } from '../../test/app';
-import { makeSession } from '../../test/factories';
+import { setupTestApp } from '../../test/app';
 import { type ImportSetup, importFile, recordsOf, setupDataset, uploadFile } from '../../test/imports';
 import { getTask } from '../tasks/task.queries';
 import { recordsPartition } from './records.queries';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../..');
-let t: TestApp;
-let cookie: string;
+const t = setupTestApp();
 let child: ChildProcess | undefined;
-
-beforeAll(async () => {
-  t = await createTestApp();
-  cookie = (await makeSession(t.app, t.database.db)).cookie;
-});
-afterAll(async () => {
+afterAll(() => {
   child?.kill('SIGKILL');
-  await t.close();
 });
 
 function startWorkerChild(url: string): Promise<ChildProcess> {
@@ -49,7 +41,7 @@ async function killDuringImport(s: ImportSetup, prefix: string): Promise<string>
   // This process stops claiming; the child process will run (and die in) the big import.
   await t.ctx.tasks.stop();
   const rows = Array.from({ length: 300_000 }, (_, i) => `${prefix}${i}@groot.nl,${i}`).join('\n');
-  const res = await uploadFile(t, cookie, s, `email,nummer\n${rows}\n`);
+  const res = await uploadFile(t, t.cookie, s, `email,nummer\n${rows}\n`);
   expect(res.statusCode, res.body).toBe(200);
   const taskId: string = res.json().task._id;
   child = await startWorkerChild(t.url);
@@ -62,7 +54,7 @@ async function killDuringImport(s: ImportSetup, prefix: string): Promise<string>
        WHERE datname = current_database() AND command = 'COPY FROM'`,
     );
     if (copied.rows[0].n >= 60_000) break;
-    expect((await getTask(t.database.db, taskId))?.state).not.toBe('done');
+    expect((await getTask(t.db, taskId))?.state).not.toBe('done');
     await new Promise((r) => setTimeout(r, 10));
   }
   child.kill('SIGKILL');
@@ -73,21 +65,17 @@ async function killDuringImport(s: ImportSetup, prefix: string): Promise<string>
 describe('a killed import', () => {
   it('leaves the dataset as it was, the task failed and no staging table', async () => {
     const s = await setupDataset(t);
-    await importFile(t, cookie, s, 'email\nblijft@x.nl\nook@x.nl\n');
+    await importFile(t, t.cookie, s, 'email\nblijft@x.nl\nook@x.nl\n');
     const taskId = await killDuringImport(s, 'nieuw');
 
     await t.ctx.tasks.start(); // a restart: sweeps tasks of dead workers and their staging tables
-    const failed = await getTask(t.database.db, taskId);
+    const failed = await getTask(t.db, taskId);
     expect(failed?.state).toBe('failed');
     expect(failed?.error).toBe(TaskMessages.orphaned);
     expect((await recordsOf(t, s.datasetId)).map((r) => r.email)).toEqual(['blijft@x.nl', 'ook@x.nl']);
-    const count = await t.database.db.execute(
-      sql`SELECT record_count FROM datasets WHERE id = ${s.datasetId}`,
-    );
+    const count = await t.db.execute(sql`SELECT record_count FROM datasets WHERE id = ${s.datasetId}`);
     expect(Number(count.rows[0].record_count)).toBe(2);
-    const staging = await t.database.db.execute(
-      sql`SELECT tablename FROM pg_tables WHERE tablename LIKE 'stg\\_%'`,
-    );
+    const staging = await t.db.execute(sql`SELECT tablename FROM pg_tables WHERE tablename LIKE 'stg\\_%'`);
     expect(staging.rows).toHaveLength(0);
   }, 120_000);
 
@@ -101,7 +89,7 @@ describe('a killed import', () => {
     expect(found.rows[0].found).toBe(false);
 
     await t.ctx.tasks.start(); // the sweep drops what is left in the background
-    const failed = await getTask(t.database.db, taskId);
+    const failed = await getTask(t.db, taskId);
     expect(failed?.state).toBe('failed');
     const swept = async () =>
       (await t.database.pool.query(`SELECT count(*)::int AS n FROM pg_tables WHERE tablename LIKE 'stg\\_%'`))
@@ -118,6 +106,6 @@ describe('a killed import', () => {
     );
     expect(addresses.rows[0].n).toBe(0);
     // The dataset takes its next import as a first import.
-    expect(await importFile(t, cookie, s, 'email\neerst1@groot.nl\n')).toMatchObject({ saved: 1 });
+    expect(await importFile(t, t.cookie, s, 'email\neerst1@groot.nl\n')).toMatchObject({ saved: 1 });
   }, 120_000);
 });

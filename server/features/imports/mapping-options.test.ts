@@ -1,24 +1,17 @@
 import { sql } from 'drizzle-orm';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestApp, type TestApp } from '../../test/app';
-import { makeSession } from '../../test/factories';
+import { describe, expect, it } from 'vitest';
+import { setupTestApp } from '../../test/app';
 import { columnMapping as col, importFile, recordsOf, setupDataset, waitForTask } from '../../test/imports';
 import { multipartBody } from '../../test/multipart';
 import { decryptValue, tryDecryptValue } from './crypto';
 import { getRecordCount } from './import.queries';
 import { saveDatasetMappings } from './mapping.queries';
 
-let t: TestApp;
-let cookie: string;
-beforeAll(async () => {
-  t = await createTestApp();
-  cookie = (await makeSession(t.app, t.database.db)).cookie;
-});
-afterAll(() => t.close());
+const t = setupTestApp();
 
 async function attrsAfter(mapping: Parameters<typeof col>[2], field: string, value: string) {
   const s = await setupDataset(t, [col(field, 'out', mapping)]);
-  await importFile(t, cookie, s, `email;${field}\nx@x.nl;"${value.replace(/"/g, '""')}"\n`);
+  await importFile(t, t.cookie, s, `email;${field}\nx@x.nl;"${value.replace(/"/g, '""')}"\n`);
   return (await recordsOf(t, s.datasetId))[0]?.attrs.out;
 }
 
@@ -39,7 +32,7 @@ describe('mapping options', () => {
 
   it('keeps an unparsable date empty and still saves the record', async () => {
     const s = await setupDataset(t, [col('geb', 'birthDate', { date: 'DD-MM-YYYY' })]);
-    const result = await importFile(t, cookie, s, 'email,geb\na@d.nl,31-02-2024\nb@d.nl,01-01-1990\n');
+    const result = await importFile(t, t.cookie, s, 'email,geb\na@d.nl,31-02-2024\nb@d.nl,01-01-1990\n');
     expect(result.saved).toBe(2);
     const rows = await recordsOf(t, s.datasetId);
     expect(rows[0].attrs.birthDate).toBeUndefined();
@@ -53,7 +46,7 @@ describe('mapping options', () => {
     ]);
     const result = await importFile(
       t,
-      cookie,
+      t.cookie,
       s,
       'email,status,bron\na@e.nl,actief,web\nb@e.nl,afgemeld,web\nc@e.nl,actief,TEST-lijst\nd@e.nl,actief,beurs\n',
     );
@@ -67,7 +60,12 @@ describe('mapping options', () => {
       { original: 'vrouw', mapped: 'F', insensitive: true },
     ];
     const s = await setupDataset(t, [col('geslacht', 'gender', { values })]);
-    await importFile(t, cookie, s, 'email,geslacht\na@v.nl,Man\nb@v.nl,MAN\nc@v.nl,VROUW\nd@v.nl,onbekend\n');
+    await importFile(
+      t,
+      t.cookie,
+      s,
+      'email,geslacht\na@v.nl,Man\nb@v.nl,MAN\nc@v.nl,VROUW\nd@v.nl,onbekend\n',
+    );
     expect((await recordsOf(t, s.datasetId)).map((r) => r.attrs.gender)).toEqual([
       'M',
       'MAN',
@@ -80,14 +78,14 @@ describe('mapping options', () => {
     const s = await setupDataset(t, [
       { type: 'extra', mapped: 'bron', value: 'beurs2026', encrypted: false },
     ]);
-    await importFile(t, cookie, s, 'email\na@f.nl\nb@f.nl\n');
+    await importFile(t, t.cookie, s, 'email\na@f.nl\nb@f.nl\n');
     expect((await recordsOf(t, s.datasetId)).map((r) => r.attrs.bron)).toEqual(['beurs2026', 'beurs2026']);
   });
 
   it('fills postcode companions from one column (trim = digit, strip and lower)', async () => {
     const pc = (n: number) => col('postcode', `pc${n}`, { trim: n, strip: true, lower: true });
     const s = await setupDataset(t, [col('postcode', 'postcode'), pc(1), pc(2), pc(3), pc(4), pc(6)]);
-    await importFile(t, cookie, s, 'email,postcode\na@p.nl,1234 AB\n');
+    await importFile(t, t.cookie, s, 'email,postcode\na@p.nl,1234 AB\n');
     expect((await recordsOf(t, s.datasetId))[0].attrs).toEqual({
       postcode: '1234 AB',
       pc1: '1',
@@ -103,8 +101,8 @@ describe('encrypted columns', () => {
   it('stores no plain value, only ciphertext and a blind index; re-import is unchanged', async () => {
     const s = await setupDataset(t, [col('telefoon', 'phone', { encrypted: true, strip: true })]);
     const file = 'email,telefoon\na@c.nl,06 1234 5678\nb@c.nl,06 8765 4321\n';
-    expect(await importFile(t, cookie, s, file)).toMatchObject({ saved: 2 });
-    const dump = await t.database.db.execute(
+    expect(await importFile(t, t.cookie, s, file)).toMatchObject({ saved: 2 });
+    const dump = await t.db.execute(
       sql`SELECT r.raw::text || r.attrs::text AS t FROM records r WHERE dataset_id = ${s.datasetId}`,
     );
     // Ciphertext and blind indexes are random-looking, so they may hold '1234' by chance: look for
@@ -122,9 +120,9 @@ describe('encrypted columns', () => {
     expect(decryptValue(t.ctx.columnKeys(), rows[0].attrs.phone)).toBe('0612345678');
     expect(decryptValue(t.ctx.columnKeys(), rows[0].raw.telefoon)).toBe('06 1234 5678');
     expect(rows[0].attrs.phone__bi).toMatch(/^[0-9a-f]{64}$/);
-    expect(await importFile(t, cookie, s, file)).toMatchObject({ saved: 0, unchanged: 2 });
+    expect(await importFile(t, t.cookie, s, file)).toMatchObject({ saved: 0, unchanged: 2 });
     expect(
-      await importFile(t, cookie, s, 'email,telefoon\na@c.nl,06 1234 5678\nb@c.nl,06 0000 0000\n'),
+      await importFile(t, t.cookie, s, 'email,telefoon\na@c.nl,06 1234 5678\nb@c.nl,06 0000 0000\n'),
     ).toMatchObject({
       saved: 1,
       unchanged: 1,
@@ -137,18 +135,18 @@ describe('remap', () => {
     const res = await t.app.inject({
       method: 'POST',
       url: `/api/datasets/${s.partnerId}/${s.datasetId}/remap`,
-      headers: { cookie },
+      headers: { cookie: t.cookie },
     });
     expect(res.statusCode).toBe(200);
-    const task = await waitForTask(t, cookie, res.json().task._id);
+    const task = await waitForTask(t, t.cookie, res.json().task._id);
     expect(task.state, task.error).toBe('done');
     return task.result;
   }
 
   it('re-applies a changed mapping from the stored raw columns', async () => {
     const s = await setupDataset(t, [col('naam', 'firstName')]);
-    await importFile(t, cookie, s, 'email,naam,stad\na@r.nl,Anna,Zwolle\nb@r.nl,Bob,Delft\n');
-    await saveDatasetMappings(t.database.db, s.datasetId, [
+    await importFile(t, t.cookie, s, 'email,naam,stad\na@r.nl,Anna,Zwolle\nb@r.nl,Bob,Delft\n');
+    await saveDatasetMappings(t.db, s.datasetId, [
       col('naam', 'firstName', { lower: true }),
       col('stad', 'city', { exclude: 'Delft' }),
     ]);
@@ -156,13 +154,13 @@ describe('remap', () => {
     expect((await recordsOf(t, s.datasetId)).map((r) => r.attrs)).toEqual([
       { firstName: 'anna', city: 'Zwolle' },
     ]);
-    expect(await getRecordCount(t.database.db, s.datasetId)).toBe(1);
+    expect(await getRecordCount(t.db, s.datasetId)).toBe(1);
     expect(await remap(s)).toEqual({ read: 1, saved: 0, skipped: 0, deleted: 0, unchanged: 1 });
   });
 
   it('keeps encrypted values encrypted when remapping', async () => {
     const s = await setupDataset(t, [col('tel', 'phone', { encrypted: true })]);
-    await importFile(t, cookie, s, 'email,tel\na@q.nl,0612\n');
+    await importFile(t, t.cookie, s, 'email,tel\na@q.nl,0612\n');
     expect(await remap(s)).toMatchObject({ read: 1, unchanged: 1 });
     const [row] = await recordsOf(t, s.datasetId);
     expect(decryptValue(t.ctx.columnKeys(), row.attrs.phone)).toBe('0612');
@@ -172,15 +170,15 @@ describe('remap', () => {
     const s = await setupDataset(t, [col('naam', 'lastName'), col('stad', 'city', { lower: true })]);
     const file =
       'email;naam;stad;leeg\na@u.nl;"Zoë \\ ""de"" Vries\tx";\'s-Hertogenbosch;\nb@u.nl;"twee\nregels";;x\n';
-    expect(await importFile(t, cookie, s, file)).toMatchObject({ saved: 2 });
+    expect(await importFile(t, t.cookie, s, file)).toMatchObject({ saved: 2 });
     expect(await remap(s)).toEqual({ read: 2, saved: 0, skipped: 0, deleted: 0, unchanged: 2 });
-    expect(await importFile(t, cookie, s, file)).toMatchObject({ saved: 0, unchanged: 2 });
+    expect(await importFile(t, t.cookie, s, file)).toMatchObject({ saved: 0, unchanged: 2 });
   });
 
   it('encrypts the stored values of a column that became encrypted, once', async () => {
     const s = await setupDataset(t, [col('tel', 'phone')]);
-    await importFile(t, cookie, s, 'email,tel,stad\na@v.nl,0612,Ede\nb@v.nl,,Ede\n');
-    await saveDatasetMappings(t.database.db, s.datasetId, [col('tel', 'phone', { encrypted: true })]);
+    await importFile(t, t.cookie, s, 'email,tel,stad\na@v.nl,0612,Ede\nb@v.nl,,Ede\n');
+    await saveDatasetMappings(t.db, s.datasetId, [col('tel', 'phone', { encrypted: true })]);
     // The record without a phone number has nothing to encrypt: unchanged.
     expect(await remap(s)).toMatchObject({ read: 2, saved: 1, unchanged: 1 });
     const rows = await recordsOf(t, s.datasetId);
@@ -194,7 +192,7 @@ describe('remap', () => {
   });
 
   it('answers 404 for an unknown dataset', async () => {
-    const res = await t.app.inject({ method: 'POST', url: '/api/datasets/x/y/remap', headers: { cookie } });
+    const res = await t.api('POST', '/api/datasets/x/y/remap');
     expect(res.statusCode).toBe(404);
   });
 });
@@ -202,7 +200,7 @@ describe('remap', () => {
 describe('delete from file', () => {
   it('removes the listed addresses from the dataset and reports how many', async () => {
     const s = await setupDataset(t);
-    await importFile(t, cookie, s, 'email\na@del.nl\nb@del.nl\nc@del.nl\n');
+    await importFile(t, t.cookie, s, 'email\na@del.nl\nb@del.nl\nc@del.nl\n');
     const body = multipartBody(
       { emailColumn: 'adres' },
       { name: 'weg.csv', content: 'adres\nB@del.nl\nc@del.nl\nonbekend@del.nl\n' },
@@ -211,10 +209,10 @@ describe('delete from file', () => {
       method: 'POST',
       url: `/api/deleteall/${s.partnerId}/${s.datasetId}`,
       payload: body.payload,
-      headers: { ...body.headers, cookie },
+      headers: { ...body.headers, cookie: t.cookie },
     });
     expect(res.statusCode, res.body).toBe(200);
-    const task = await waitForTask(t, cookie, res.json().task._id);
+    const task = await waitForTask(t, t.cookie, res.json().task._id);
     expect(task.result).toEqual({ read: 3, deleted: 2 });
     expect((await recordsOf(t, s.datasetId)).map((r) => r.email)).toEqual(['a@del.nl']);
   });
@@ -226,7 +224,7 @@ describe('delete from file', () => {
       method: 'POST',
       url: `/api/deleteall/${s.partnerId}/${s.datasetId}`,
       payload: body.payload,
-      headers: { ...body.headers, cookie },
+      headers: { ...body.headers, cookie: t.cookie },
     });
     expect(res.statusCode).toBe(400);
     expect(res.json().message).toBe('Het bestand bevat geen kolom genaamd adres');

@@ -1,28 +1,20 @@
 import { parse } from 'csv-parse/sync';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestApp, type TestApp } from '../../test/app';
-import { makeSession } from '../../test/factories';
+import { describe, expect, it } from 'vitest';
+import { setupTestApp } from '../../test/app';
 import { columnMapping as col, importFile, recordsOf, setupDataset, waitForTask } from '../../test/imports';
 import { datasetCsv } from './csv-download';
 
-let t: TestApp;
-let cookie: string;
-beforeAll(async () => {
-  t = await createTestApp();
-  cookie = (await makeSession(t.app, t.database.db)).cookie;
-});
-afterAll(() => t.close());
+const t = setupTestApp();
 
-const get = (url: string) => t.app.inject({ method: 'GET', url, headers: { cookie } });
 const put = (url: string, payload: unknown) =>
-  t.app.inject({ method: 'PUT', url, payload: payload as object, headers: { cookie } });
+  t.app.inject({ method: 'PUT', url, payload: payload as object, headers: { cookie: t.cookie } });
 
 describe('column mappings', () => {
   it('stores the file headers and the mapping list (ids dropped), and adds new names to the global list', async () => {
     const s = await setupDataset(t);
-    await importFile(t, cookie, s, 'email,Voornaam,Postcode\na@m.nl,Anna,1234AB\n');
+    await importFile(t, t.cookie, s, 'email,Voornaam,Postcode\na@m.nl,Anna,1234AB\n');
     const base = `/api/datasets/${s.partnerId}/${s.datasetId}`;
-    expect((await get(`${base}/headers`)).json()).toEqual(['email', 'Voornaam', 'Postcode']);
+    expect((await t.api('GET', `${base}/headers`)).json()).toEqual(['email', 'Voornaam', 'Postcode']);
     const list = [
       { ...col('Voornaam', 'firstName'), id: 'row-1' },
       { ...col('Postcode', 'postcodeNieuw', { strip: true }), id: 'row-2' },
@@ -31,11 +23,11 @@ describe('column mappings', () => {
     const saved = await put(`${base}/mappings`, list);
     expect(saved.statusCode, saved.body).toBe(200);
     expect(saved.json().message).toBe('Saved');
-    const stored = (await get(`${base}/mappings`)).json();
+    const stored = (await t.api('GET', `${base}/mappings`)).json();
     expect(stored).toHaveLength(3);
     expect(stored[0]).not.toHaveProperty('id');
     expect(stored[1]).toMatchObject({ field: 'Postcode', mapped: 'postcodeNieuw', strip: true });
-    expect((await get('/api/global-mappings')).json()).toContain('postcodeNieuw');
+    expect((await t.api('GET', '/api/global-mappings')).json()).toContain('postcodeNieuw');
   });
 
   it.each([
@@ -57,7 +49,7 @@ describe('column mappings', () => {
   });
 
   it('answers 404 for an unknown dataset and 401 without a session', async () => {
-    expect((await get('/api/datasets/x/y/mappings')).statusCode).toBe(404);
+    expect((await t.api('GET', '/api/datasets/x/y/mappings')).statusCode).toBe(404);
     expect((await t.app.inject({ method: 'GET', url: '/api/datasets/x/y/headers' })).statusCode).toBe(401);
   });
 });
@@ -67,11 +59,11 @@ describe('unique values and value mappings', () => {
     const s = await setupDataset(t, [col('geslacht', 'gender')]);
     await importFile(
       t,
-      cookie,
+      t.cookie,
       s,
       'email,geslacht\na@u.nl,Man\nb@u.nl,Vrouw\nc@u.nl,Man\nd@u.nl, Man \ne@u.nl,\n',
     );
-    const res = await get(`/api/datasets/${s.partnerId}/${s.datasetId}/geslacht/unique-values`);
+    const res = await t.api('GET', `/api/datasets/${s.partnerId}/${s.datasetId}/geslacht/unique-values`);
     expect(res.json()).toEqual([
       { value: 'Man', amount: 3 },
       { value: '', amount: 1 },
@@ -81,9 +73,9 @@ describe('unique values and value mappings', () => {
 
   it('answers 404 for a field that is not a column of the files', async () => {
     const s = await setupDataset(t, [col('geslacht', 'gender')]);
-    await importFile(t, cookie, s, 'email,geslacht\na@u.nl,Man\n');
+    await importFile(t, t.cookie, s, 'email,geslacht\na@u.nl,Man\n');
     for (const field of ['plaats', 'Geslacht', '__proto__']) {
-      const res = await get(`/api/datasets/${s.partnerId}/${s.datasetId}/${field}/unique-values`);
+      const res = await t.api('GET', `/api/datasets/${s.partnerId}/${s.datasetId}/${field}/unique-values`);
       expect(res.statusCode, field).toBe(404);
       expect(res.json().message).toBe(`Het bestand heeft geen kolom ${field}`);
     }
@@ -91,7 +83,7 @@ describe('unique values and value mappings', () => {
 
   it('refuses unique values of an encrypted column', async () => {
     const s = await setupDataset(t, [col('tel', 'phone', { encrypted: true })]);
-    const res = await get(`/api/datasets/${s.partnerId}/${s.datasetId}/tel/unique-values`);
+    const res = await t.api('GET', `/api/datasets/${s.partnerId}/${s.datasetId}/tel/unique-values`);
     expect(res.statusCode).toBe(400);
     expect(res.json().message).toBe('An encrypted mapping cannot be edited');
   });
@@ -109,14 +101,14 @@ describe('unique values and value mappings', () => {
     const b = await setupDataset(t, [
       col('geslacht', field, { values: [{ original: 'Man', mapped: 'M', insensitive: false }] }),
     ]);
-    const rows = (await get(`/api/value-mappings/${field}`)).json();
+    const rows = (await t.api('GET', `/api/value-mappings/${field}`)).json();
     expect(rows).toEqual([
       { original: 'Man', mapped: 'M', insensitive: false },
       { original: 'Vrouw', mapped: 'F', insensitive: true },
     ]);
-    expect((await get(`/api/value-mappings/${field}/copy`)).json()).toHaveLength(2);
-    expect((await get('/api/valuemapped')).json()).toContain(field);
-    const detail = (await get(`/api/valuemapped/${field}`)).json();
+    expect((await t.api('GET', `/api/value-mappings/${field}/copy`)).json()).toHaveLength(2);
+    expect((await t.api('GET', '/api/valuemapped')).json()).toContain(field);
+    const detail = (await t.api('GET', `/api/valuemapped/${field}`)).json();
     expect(detail.map((d: { _id: string }) => d._id)).toEqual(['F', 'M']);
     const m = detail.find((d: { _id: string }) => d._id === 'M');
     expect(m.datasets.map((d: { id: string }) => d.id).sort()).toEqual([a.datasetId, b.datasetId].sort());
@@ -133,11 +125,11 @@ describe('dataset CSV download', () => {
     const s = await setupDataset(t, [col('Telefoon', 'phone', { encrypted: true })]);
     await importFile(
       t,
-      cookie,
+      t.cookie,
       s,
       'email;Naam;Telefoon\nb@csv.nl;"Jansen, J.";0612\na@csv.nl;"Zeg ""hoi""";\n',
     );
-    const res = await get(`/api/datasets/${s.partnerId}/${s.datasetId}/csv`);
+    const res = await t.api('GET', `/api/datasets/${s.partnerId}/${s.datasetId}/csv`);
     expect(res.statusCode).toBe(200);
     expect(res.headers['content-type']).toContain('text/csv');
     expect(res.headers['content-disposition']).toContain('attachment');
@@ -159,14 +151,14 @@ describe('dataset CSV download', () => {
     ]);
     const field = (v: string) => (/[";\n]/.test(v) ? `"${v.replace(/"/g, '""')}"` : v);
     const file = `email;Naam;Telefoon\n${rows.map((r) => r.map(field).join(';')).join('\n')}\n`;
-    expect(await importFile(t, cookie, s, file)).toMatchObject({ saved: 20_000 });
+    expect(await importFile(t, t.cookie, s, file)).toMatchObject({ saved: 20_000 });
     const stored = await t.database.pool.query(
       `SELECT count(*)::int AS n FROM records r JOIN dataset_mappings m ON m.dataset_id = r.dataset_id
        WHERE r.dataset_id = $1 AND r.raw[array_position(m.raw_columns, 'Telefoon')] LIKE 'enc:v1:%'`,
       [s.datasetId],
     );
     expect(stored.rows[0].n).toBe(16_000);
-    const res = await get(`/api/datasets/${s.partnerId}/${s.datasetId}/csv`);
+    const res = await t.api('GET', `/api/datasets/${s.partnerId}/${s.datasetId}/csv`);
     expect(res.statusCode).toBe(200);
     expect(res.body.split('\r\n')).toHaveLength(20_002);
     const csv = parse(res.body) as string[][];
@@ -177,7 +169,7 @@ describe('dataset CSV download', () => {
   it('closes the connection of a download broken off, and serves the next one', async () => {
     const s = await setupDataset(t);
     const file = `email\n${Array.from({ length: 30_000 }, (_, i) => `b${i}@af.nl`).join('\n')}\n`;
-    await importFile(t, cookie, s, file);
+    await importFile(t, t.cookie, s, file);
     const pool = t.database.pool;
     const download = datasetCsv(pool, t.ctx.columnKeys, s.datasetId, ['email'], ['email']);
     expect((await download.next()).value?.toString()).toBe('email\r\n');
@@ -186,28 +178,30 @@ describe('dataset CSV download', () => {
     const during = pool.totalCount;
     await download.return(undefined);
     expect(pool.totalCount).toBe(during - 1);
-    const res = await get(`/api/datasets/${s.partnerId}/${s.datasetId}/csv`);
+    const res = await t.api('GET', `/api/datasets/${s.partnerId}/${s.datasetId}/csv`);
     expect(parse(res.body)).toHaveLength(30_001);
   });
 
   it('keeps each value under its column when a later file has other columns in another order', async () => {
     const s = await setupDataset(t, [col('stad', 'city')]);
-    await importFile(t, cookie, s, 'email,naam,stad\na@kol.nl,Anna,Ede\nb@kol.nl,Bob,Epe\n');
+    await importFile(t, t.cookie, s, 'email,naam,stad\na@kol.nl,Anna,Ede\nb@kol.nl,Bob,Epe\n');
     const second = 'tel,stad,email\n0612,Ede,a@kol.nl\n,Ommen,c@kol.nl\n';
-    expect(await importFile(t, cookie, s, second)).toMatchObject({ saved: 2, deleted: 1, unchanged: 0 });
+    expect(await importFile(t, t.cookie, s, second)).toMatchObject({ saved: 2, deleted: 1, unchanged: 0 });
     expect((await recordsOf(t, s.datasetId)).map((r) => r.raw)).toEqual([
       { email: 'a@kol.nl', stad: 'Ede', tel: '0612' },
       { email: 'c@kol.nl', stad: 'Ommen' },
     ]);
-    const csv = parse((await get(`/api/datasets/${s.partnerId}/${s.datasetId}/csv`)).body) as string[][];
+    const csv = parse(
+      (await t.api('GET', `/api/datasets/${s.partnerId}/${s.datasetId}/csv`)).body,
+    ) as string[][];
     expect(csv[0]).toEqual(['tel', 'stad', 'email']);
     expect(csv.slice(1).sort((x, y) => x[2].localeCompare(y[2]))).toEqual([
       ['0612', 'Ede', 'a@kol.nl'],
       ['', 'Ommen', 'c@kol.nl'],
     ]);
-    const naam = await get(`/api/datasets/${s.partnerId}/${s.datasetId}/naam/unique-values`);
+    const naam = await t.api('GET', `/api/datasets/${s.partnerId}/${s.datasetId}/naam/unique-values`);
     expect(naam.json()).toEqual([{ value: '', amount: 2 }]);
-    const stad = await get(`/api/datasets/${s.partnerId}/${s.datasetId}/stad/unique-values`);
+    const stad = await t.api('GET', `/api/datasets/${s.partnerId}/${s.datasetId}/stad/unique-values`);
     expect(stad.json()).toEqual([
       { value: 'Ede', amount: 1 },
       { value: 'Ommen', amount: 1 },
@@ -216,9 +210,9 @@ describe('dataset CSV download', () => {
     const remap = await t.app.inject({
       method: 'POST',
       url: `/api/datasets/${s.partnerId}/${s.datasetId}/remap`,
-      headers: { cookie },
+      headers: { cookie: t.cookie },
     });
-    const task = await waitForTask(t, cookie, remap.json().task._id);
+    const task = await waitForTask(t, t.cookie, remap.json().task._id);
     expect(task.result).toMatchObject({ read: 2, saved: 0, unchanged: 2 });
   });
 });

@@ -1,10 +1,9 @@
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { sql } from 'drizzle-orm';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { ImportMessages } from '../../../common/imports';
-import { createTestApp, type TestApp } from '../../test/app';
-import { makeSession } from '../../test/factories';
+import { setupTestApp } from '../../test/app';
 import { type ImportSetup, setupDataset, waitForTask } from '../../test/imports';
 import { UploadMessages } from './upload';
 
@@ -12,16 +11,12 @@ import { UploadMessages } from './upload';
 // task, drops its staging table and is answered. Real HTTP on a listening port: app.inject
 // cannot hold a request open or break it off.
 
-let t: TestApp;
-let cookie: string;
+const t = setupTestApp({ config: { uploadIdleMs: 1000 } });
 let port: number;
 beforeAll(async () => {
-  t = await createTestApp({ config: { uploadIdleMs: 1000 } });
-  cookie = (await makeSession(t.app, t.database.db)).cookie;
   await t.app.listen({ port: 0, host: '127.0.0.1' });
   port = (t.app.server.address() as AddressInfo).port;
 });
-afterAll(() => t.close());
 
 const BOUNDARY = 'lijstwerkgrens';
 const fieldPart = (name: string, value: string) =>
@@ -56,7 +51,7 @@ function post(
       path,
       method: 'POST',
       headers: {
-        cookie,
+        cookie: t.cookie,
         'content-type': `multipart/form-data; boundary=${BOUNDARY}`,
         'content-length': String(options.length ?? bytes.length),
       },
@@ -92,7 +87,7 @@ const importPath = (s: ImportSetup) => `/api/import/${s.partnerId}/${s.name}`;
 
 /** The task of the upload of `fileName` (unique per test), or undefined before it exists. */
 async function taskOf(fileName: string) {
-  const rows = await t.database.db.execute<{ id: string; state: string; error: string | null }>(
+  const rows = await t.db.execute<{ id: string; state: string; error: string | null }>(
     sql`SELECT id, state, error FROM tasks WHERE file = ${fileName}`,
   );
   return rows.rows[0];
@@ -108,7 +103,7 @@ async function endedTask(fileName: string) {
 }
 
 async function stagingTables(): Promise<string[]> {
-  const rows = await t.database.db.execute<{ tablename: string }>(
+  const rows = await t.db.execute<{ tablename: string }>(
     sql`SELECT tablename FROM pg_tables WHERE tablename LIKE 'stg\\_%'`,
   );
   return rows.rows.map((r) => r.tablename);
@@ -127,7 +122,7 @@ async function stagedRows(): Promise<number> {
 }
 
 async function connectorStatus(): Promise<string> {
-  const res = await t.app.inject({ method: 'GET', url: '/api/connector/status', headers: { cookie } });
+  const res = await t.api('GET', '/api/connector/status');
   return res.json().status;
 }
 
@@ -147,7 +142,7 @@ describe('an upload that completes', () => {
       `${fieldPart('note', 'voor')}${filePart('heel.csv', CSV)}${closing}`,
     );
     expect(answer?.status).toBe(200);
-    const task = await waitForTask(t, cookie, answer!.taskId!);
+    const task = await waitForTask(t, t.cookie, answer!.taskId!);
     expect(task.state, task.error).toBe('done');
     expect(task.result).toMatchObject({ saved: 2 });
     expect(await stagingTables()).toEqual([]);
@@ -161,7 +156,7 @@ describe('an upload that completes', () => {
       `${filePart('veld-na.csv', CSV)}${fieldPart('note', 'na')}${closing}`,
     );
     expect(answer?.status).toBe(200);
-    expect((await waitForTask(t, cookie, answer!.taskId!)).state).toBe('done');
+    expect((await waitForTask(t, t.cookie, answer!.taskId!)).state).toBe('done');
   });
 });
 
