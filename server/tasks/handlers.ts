@@ -12,7 +12,6 @@ import { runImport } from '../features/imports/import.service';
 import { dropDeadDetachedPartitions, dropOrphanPartitions } from '../features/imports/records.queries';
 import { runRemap } from '../features/imports/remap.service';
 import { runMailingResults } from '../features/mailings/results.service';
-import { runMailingResults } from '../features/mailings/results.service';
 import { runSelectionQuery } from '../features/selections/selection.service';
 import { runLineFile } from '../features/selections/selection-file.service';
 
@@ -21,7 +20,6 @@ export function registerTaskHandlers(ctx: AppContext): void {
   ctx.tasks.register('import', (task, tctx) => runImport(ctx, task, tctx));
   ctx.tasks.register('remap', (task, tctx) => runRemap(ctx, task, tctx));
   ctx.tasks.register('deleteall', (task, tctx) => runDeleteAll(ctx, task, tctx));
-  ctx.tasks.register('mailing-results', (task, tctx) => runMailingResults(ctx, task, tctx));
   ctx.tasks.register('mailing-results', (task, tctx) => runMailingResults(ctx, task, tctx));
   ctx.tasks.register('blacklist-email', (task, tctx) => runEmailBlacklistImport(ctx, task, tctx));
   ctx.tasks.register('blacklist-domain', (task, tctx) => runDomainBlacklistImport(ctx, task, tctx));
