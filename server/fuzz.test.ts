@@ -1,9 +1,9 @@
 import crypto from 'node:crypto';
 import type { InjectOptions } from 'fastify';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { TextInputMessages } from '../common/text-input';
 import type { RouteEntry } from './app';
-import { createTestApp, type TestApp } from './test/app';
+import { setupTestApp } from './test/app';
 import { makeDataset, makePartner, makeSession, makeUser } from './test/factories';
 import {
   BAD_PARAMS,
@@ -20,8 +20,7 @@ import { multipartBody } from './test/multipart';
 // with a session, path parameters and body fields holding NUL, lone surrogates, 5,000-character
 // strings, '../', numbers out of range and wrong types. No answer may be a 5xx.
 
-let t: TestApp;
-let cookie: string;
+const t = setupTestApp({ startWorker: false });
 /** Real ids per path parameter name, so bodies get past the 404 of an unknown id. */
 const realParams: Record<string, string> = {};
 /** Ids made by the baseline POSTs, by the URL they were posted to (the `/:id` routes below it use them). */
@@ -30,15 +29,13 @@ const madeIds: Record<string, string> = {};
 const baselines = new Map<string, unknown>();
 
 beforeAll(async () => {
-  t = await createTestApp({ startWorker: false });
-  ({ cookie } = await makeSession(t.app, t.database.db));
-  const partnerId = await makePartner(t.database.db);
+  const partnerId = await makePartner(t.db);
   const datasetName = `fuzzset${crypto.randomBytes(3).toString('hex')}`;
-  const datasetId = await makeDataset(t.database.db, partnerId, {
+  const datasetId = await makeDataset(t.db, partnerId, {
     name: datasetName,
     emailColumnName: 'email',
   });
-  const other = await makeUser(t.database.db);
+  const other = await makeUser(t.db);
   Object.assign(realParams, {
     partnerId,
     datasetId,
@@ -76,7 +73,7 @@ async function findBaseline(route: RouteEntry): Promise<unknown> {
     const res = await t.app.inject({
       method: route.method as InjectOptions['method'],
       url,
-      headers: { cookie },
+      headers: { cookie: t.cookie },
       payload: body as object,
     });
     if (res.statusCode < 300) {
@@ -88,7 +85,6 @@ async function findBaseline(route: RouteEntry): Promise<unknown> {
   }
   return first;
 }
-afterAll(() => t?.close());
 
 const label = (r: RouteEntry) => `${r.method} ${r.url}`;
 
@@ -135,7 +131,7 @@ async function send(
   failures: Failure[],
   options: InjectOptions,
   what: string,
-  session = cookie,
+  session = t.cookie,
 ): Promise<number> {
   const res = await t.app.inject({ ...options, headers: { cookie: session, ...options.headers } });
   // FUZZ_DEBUG=1 prints every answer, to see how deep the baselines reach.
@@ -181,8 +177,7 @@ describe('every route under malformed input', () => {
     for (const route of apiRoutes().filter((r) => hasBody(r.method))) {
       const url = fillUrl(route.url, (name) => realParam(name, route.url));
       const sample = baselines.get(label(route)) ?? sampleOf(jsonSchemaOf(route.schema?.body));
-      const session =
-        route.url === '/api/auth/logout' ? (await makeSession(t.app, t.database.db)).cookie : cookie;
+      const session = route.url === '/api/auth/logout' ? (await makeSession(t.app, t.db)).cookie : t.cookie;
       const bodies: unknown[] = [sample, ...BAD_VALUES];
       for (const path of fieldPaths(sample))
         for (const bad of BAD_VALUES) bodies.push(withValue(sample, path, bad));
@@ -278,7 +273,7 @@ describe('every route under malformed input', () => {
       { method: 'PUT', url: partner, payload: { 'a\ud800': 'b' } },
     ];
     for (const c of cases) {
-      const res = await t.app.inject({ ...c, headers: { cookie } });
+      const res = await t.app.inject({ ...c, headers: { cookie: t.cookie } });
       expect(res.statusCode, c.url).toBe(400);
       expect(res.json().message, c.url).toBe(TextInputMessages.unsafeText);
     }
@@ -291,7 +286,7 @@ describe('every route under malformed input', () => {
       const res = await t.app.inject({
         method: 'POST',
         url: `/api/deleteall/${realParams.partnerId}/${realParams.datasetId}`,
-        headers: { ...body.headers, cookie },
+        headers: { ...body.headers, cookie: t.cookie },
         payload: body.payload,
       });
       expect(res.statusCode, name).toBe(400);
@@ -308,8 +303,6 @@ describe('every route under malformed input', () => {
   });
 
   it('left the shared session alive, so every request above reached its route', async () => {
-    expect((await t.app.inject({ method: 'GET', url: '/api/auth/me', headers: { cookie } })).statusCode).toBe(
-      200,
-    );
+    expect((await t.api('GET', '/api/auth/me')).statusCode).toBe(200);
   });
 });

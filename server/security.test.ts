@@ -1,19 +1,13 @@
 import { sql } from 'drizzle-orm';
 import type { InjectOptions } from 'fastify';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { AuthMessages } from '../common/auth';
 import type { RouteEntry } from './app';
 import { loadConfig } from './config';
-import { createTestApp, type TestApp } from './test/app';
+import { createTestApp, setupTestApp } from './test/app';
 import { makeSession } from './test/factories';
 
-let t: TestApp;
-let cookie: string;
-beforeAll(async () => {
-  t = await createTestApp({ startWorker: false });
-  ({ cookie } = await makeSession(t.app, t.database.db));
-});
-afterAll(() => t.close());
+const t = setupTestApp({ startWorker: false });
 
 /** The /api routes of the route table, each method once; HEAD mirrors GET and is included. */
 function apiRoutes(): RouteEntry[] {
@@ -106,8 +100,7 @@ describe('route table', () => {
     expect(writes.length).toBeGreaterThanOrEqual(6);
     for (const route of writes) {
       // Logout would end the shared session; it gets a session of its own.
-      const session =
-        route.url === '/api/auth/logout' ? (await makeSession(t.app, t.database.db)).cookie : cookie;
+      const session = route.url === '/api/auth/logout' ? (await makeSession(t.app, t.db)).cookie : t.cookie;
       for (const body of bodies) {
         const res = await t.app.inject({
           method: route.method as InjectOptions['method'],
@@ -122,9 +115,7 @@ describe('route table', () => {
       }
     }
     // The shared session is still alive, so every request above reached its route.
-    expect((await t.app.inject({ method: 'GET', url: '/api/auth/me', headers: { cookie } })).statusCode).toBe(
-      200,
-    );
+    expect((await t.api('GET', '/api/auth/me')).statusCode).toBe(200);
   });
 });
 
@@ -133,7 +124,7 @@ describe('request bodies', () => {
     const res = await t.app.inject({
       method: 'POST',
       url: '/api/users',
-      headers: { cookie, 'content-type': 'application/json' },
+      headers: { cookie: t.cookie, 'content-type': 'application/json' },
       payload: '{"name": "kapot",',
     });
     expect(res.statusCode).toBe(400);
@@ -144,7 +135,7 @@ describe('request bodies', () => {
     const res = await t.app.inject({
       method: 'POST',
       url: '/api/users',
-      headers: { cookie, 'content-type': 'application/json' },
+      headers: { cookie: t.cookie, 'content-type': 'application/json' },
       payload: JSON.stringify({ name: 'x'.repeat(1024 * 1024), username: 'groot', password: 'Welkom123' }),
     });
     expect(res.statusCode).toBe(413);
@@ -154,12 +145,12 @@ describe('request bodies', () => {
 
 describe('cross-site requests', () => {
   const countUsers = async () =>
-    Number((await t.database.db.execute(sql`SELECT count(*)::int AS n FROM users`)).rows[0].n);
+    Number((await t.db.execute(sql`SELECT count(*)::int AS n FROM users`)).rows[0].n);
   const post = (headers: Record<string, string>, username: string) =>
     t.app.inject({
       method: 'POST',
       url: '/api/users',
-      headers: { cookie, host: 'lijstwerk.example', ...headers },
+      headers: { cookie: t.cookie, host: 'lijstwerk.example', ...headers },
       payload: { name: 'Via Site', username, password: 'Welkom123' },
     });
 
@@ -189,7 +180,7 @@ describe('cross-site requests', () => {
     const res = await t.app.inject({
       method: 'GET',
       url: '/api/auth/me',
-      headers: { cookie, origin: 'https://evil.example', 'sec-fetch-site': 'cross-site' },
+      headers: { cookie: t.cookie, origin: 'https://evil.example', 'sec-fetch-site': 'cross-site' },
     });
     expect(res.statusCode).toBe(200);
   });
@@ -197,7 +188,7 @@ describe('cross-site requests', () => {
 
 describe('headers and unknown paths', () => {
   it('sends the helmet security headers', async () => {
-    const res = await t.app.inject({ method: 'GET', url: '/api/auth/me', headers: { cookie } });
+    const res = await t.api('GET', '/api/auth/me');
     expect(res.headers['content-security-policy']).toContain("default-src 'self'");
     expect(res.headers['content-security-policy']).toContain("frame-ancestors 'none'");
     expect(res.headers['x-content-type-options']).toBe('nosniff');
@@ -205,7 +196,7 @@ describe('headers and unknown paths', () => {
   });
 
   it('an unknown /api path answers 404 JSON with a session and 401 without', async () => {
-    const res = await t.app.inject({ method: 'GET', url: '/api/bestaat-niet', headers: { cookie } });
+    const res = await t.api('GET', '/api/bestaat-niet');
     expect(res.statusCode).toBe(404);
     expect(res.headers['content-type']).toMatch(/^application\/json/);
     expect(res.json().message).toBe('Niet gevonden: GET /api/bestaat-niet');
@@ -216,7 +207,7 @@ describe('headers and unknown paths', () => {
 
 describe('custom stylesheet (spec 001 §2)', () => {
   it('is none by default: null, and styles only from the app itself', async () => {
-    const res = await t.app.inject({ method: 'GET', url: '/api/shell/stylesheet', headers: { cookie } });
+    const res = await t.api('GET', '/api/shell/stylesheet');
     expect(res.json()).toEqual({ url: null });
     expect(res.headers['content-security-policy']).toContain("style-src 'self' 'unsafe-inline';");
     expect((await t.app.inject({ method: 'GET', url: '/api/shell/stylesheet' })).statusCode).toBe(401);

@@ -1,17 +1,11 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestApp, type TestApp } from '../test/app';
+import { createTestApp, setupTestApp, type TestApp } from '../test/app';
 import { makeDataset, makePartner, makeSession } from '../test/factories';
 
 // The cross-site guard by scheme and host, forwarding headers only behind a trusted proxy, and
 // answers of the API that no cache may keep.
 
-let t: TestApp;
-let cookie: string;
-beforeAll(async () => {
-  t = await createTestApp({ startWorker: false });
-  ({ cookie } = await makeSession(t.app, t.database.db));
-});
-afterAll(() => t.close());
+const t = setupTestApp({ startWorker: false });
 
 // A state-changing call that needs no data: logout of a session of its own answers 200.
 async function logoutWith(app: TestApp, headers: Record<string, string>) {
@@ -76,21 +70,21 @@ describe('cross-site guard: Origin against the request scheme and host', () => {
 
 describe('Cache-Control of API answers', () => {
   it('JSON answers, errors and CSV downloads carry no-store', async () => {
-    const me = await t.app.inject({ method: 'GET', url: '/api/auth/me', headers: { cookie } });
+    const me = await t.api('GET', '/api/auth/me');
     expect(me.statusCode).toBe(200);
     expect(me.headers['cache-control']).toBe('no-store');
     const anon = await t.app.inject({ method: 'GET', url: '/api/users' });
     expect(anon.statusCode).toBe(401);
     expect(anon.headers['cache-control']).toBe('no-store');
-    const missing = await t.app.inject({ method: 'GET', url: '/api/bestaat-niet', headers: { cookie } });
+    const missing = await t.api('GET', '/api/bestaat-niet');
     expect(missing.headers['cache-control']).toBe('no-store');
 
-    const partnerId = await makePartner(t.database.db);
-    const datasetId = await makeDataset(t.database.db, partnerId);
+    const partnerId = await makePartner(t.db);
+    const datasetId = await makeDataset(t.db, partnerId);
     const csv = await t.app.inject({
       method: 'GET',
       url: `/api/datasets/${partnerId}/${datasetId}/csv`,
-      headers: { cookie },
+      headers: { cookie: t.cookie },
     });
     expect(csv.statusCode).toBe(200);
     expect(csv.headers['content-type']).toMatch(/^text\/csv/);

@@ -1,20 +1,12 @@
 import { sql } from 'drizzle-orm';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { BlacklistMessages } from '../../../common/blacklists';
-import { createTestApp, type TestApp } from '../../test/app';
-import { makeDataset, makePartner, makeSession } from '../../test/factories';
+import { setupTestApp } from '../../test/app';
+import { makeDataset, makePartner } from '../../test/factories';
 import { waitForTask } from '../../test/imports';
 import { multipartBody } from '../../test/multipart';
 
-let t: TestApp;
-let cookie: string;
-beforeAll(async () => {
-  t = await createTestApp();
-  cookie = (await makeSession(t.app, t.database.db)).cookie;
-});
-afterAll(() => t.close());
-
-const get = (url: string) => t.app.inject({ method: 'GET', url, headers: { cookie } });
+const t = setupTestApp();
 
 function post(
   url: string,
@@ -23,22 +15,27 @@ function post(
   name = 'lijst.csv',
 ) {
   const body = multipartBody(fields, { name, content });
-  return t.app.inject({ method: 'POST', url, payload: body.payload, headers: { ...body.headers, cookie } });
+  return t.app.inject({
+    method: 'POST',
+    url,
+    payload: body.payload,
+    headers: { ...body.headers, cookie: t.cookie },
+  });
 }
 
 /** Uploads a file, waits for its task and returns the finished task. */
 async function runImport(url: string, content: string | Buffer, fields: Record<string, string> = {}) {
   const res = await post(url, content, fields);
   expect(res.statusCode, res.body).toBe(200);
-  return waitForTask(t, cookie, res.json().task._id);
+  return waitForTask(t, t.cookie, res.json().task._id);
 }
 
 async function emailCount(): Promise<number> {
-  return (await get('/api/blacklist/email/count')).json().blacklistLength;
+  return (await t.api('GET', '/api/blacklist/email/count')).json().blacklistLength;
 }
 
 async function column<T>(query: ReturnType<typeof sql>): Promise<T[]> {
-  const rows = (await t.database.db.execute<{ v: T }>(query)).rows;
+  const rows = (await t.db.execute<{ v: T }>(query)).rows;
   return rows.map((r) => r.v);
 }
 
@@ -82,7 +79,7 @@ describe('e-mail blacklist import', () => {
     });
     expect(res2.json().message).toBe(BlacklistMessages.noColumn('adres'));
     const [task] = (
-      await t.database.db.execute<{ state: string; error: string }>(
+      await t.db.execute<{ state: string; error: string }>(
         sql`SELECT state, error FROM tasks WHERE type = 'blacklist-email' ORDER BY created_at DESC LIMIT 1`,
       )
     ).rows;
@@ -107,7 +104,7 @@ describe('e-mail blacklist import', () => {
     expect(binary.statusCode).toBe(400);
     expect(binary.json().message).toBe(`${spec} (Het bestand is geen geldig CSV-bestand)`);
     const [task] = (
-      await t.database.db.execute<{ error: string }>(
+      await t.db.execute<{ error: string }>(
         sql`SELECT error FROM tasks WHERE type = 'blacklist-email' ORDER BY created_at DESC LIMIT 1`,
       )
     ).rows;
@@ -147,7 +144,7 @@ describe('e-mail blacklist import', () => {
         await new Promise((r) => setTimeout(r, 50));
       }
       await other.query('COMMIT');
-      const task = await waitForTask(t, cookie, res.json().task._id);
+      const task = await waitForTask(t, t.cookie, res.json().task._id);
       expect(task.state, task.error).toBe('done');
       expect(task.result).toEqual({ read: 2, saved: 1, unchanged: 1, skipped: 0 });
     } finally {
@@ -174,7 +171,7 @@ describe('domain blacklist', () => {
     const first = await runImport('/api/blacklist/domainimport', file);
     expect(first.state, first.error).toBe('done');
     expect(first.result).toEqual({ read: 9, saved: 3, unchanged: 0, skipped: 6 });
-    const list = (await get('/api/blacklist/domain')).json() as { domain: string }[];
+    const list = (await t.api('GET', '/api/blacklist/domain')).json() as { domain: string }[];
     expect(list.map((d) => d.domain).filter((d) => d.includes('spam-import'))).toEqual([
       'mail.spam-import.nl',
       'spam-import.nl',
@@ -199,7 +196,7 @@ describe('domain blacklist', () => {
     const add = await t.app.inject({
       method: 'POST',
       url: '/api/blacklist/domains',
-      headers: { cookie },
+      headers: { cookie: t.cookie },
       payload: { domains: ['Lijst-a.nl', 'www.lijst-b.nl', 'lijst-a.nl', 'a b', '-x.nl'] },
     });
     expect(add.statusCode, add.body).toBe(200);
@@ -208,11 +205,14 @@ describe('domain blacklist', () => {
     const again = await t.app.inject({
       method: 'POST',
       url: '/api/blacklist/domains',
-      headers: { cookie },
+      headers: { cookie: t.cookie },
       payload: { domains: ['lijst-b.nl'] },
     });
     expect(again.json()).toEqual({ read: 1, saved: 0, unchanged: 1, skipped: 0 });
-    const list = (await get('/api/blacklist/domain')).json() as { domain: string; createdAt: string }[];
+    const list = (await t.api('GET', '/api/blacklist/domain')).json() as {
+      domain: string;
+      createdAt: string;
+    }[];
     expect(list.filter((d) => d.domain.startsWith('lijst-')).map((d) => d.domain)).toEqual([
       'lijst-a.nl',
       'lijst-b.nl',
@@ -222,18 +222,18 @@ describe('domain blacklist', () => {
     const del = await t.app.inject({
       method: 'DELETE',
       url: '/api/blacklist/domain/lijst-a.nl',
-      headers: { cookie },
+      headers: { cookie: t.cookie },
     });
     expect(del.statusCode).toBe(200);
     expect(del.json()).toEqual({ message: 'Domein verwijderd' });
     const gone = await t.app.inject({
       method: 'DELETE',
       url: '/api/blacklist/domain/lijst-a.nl',
-      headers: { cookie },
+      headers: { cookie: t.cookie },
     });
     expect(gone.statusCode).toBe(404);
     expect(
-      ((await get('/api/blacklist/domain')).json() as { domain: string }[]).map((d) => d.domain),
+      ((await t.api('GET', '/api/blacklist/domain')).json() as { domain: string }[]).map((d) => d.domain),
     ).not.toContain('lijst-a.nl');
   });
 
@@ -242,7 +242,7 @@ describe('domain blacklist', () => {
     const res = await t.app.inject({
       method: 'POST',
       url: '/api/blacklist/domains',
-      headers: { cookie },
+      headers: { cookie: t.cookie },
       payload: { domains },
     });
     expect(res.statusCode, res.body.slice(0, 200)).toBe(200);
@@ -254,7 +254,7 @@ describe('domain blacklist', () => {
       const res = await t.app.inject({
         method: 'POST',
         url: '/api/blacklist/domains',
-        headers: { cookie },
+        headers: { cookie: t.cookie },
         payload,
       });
       expect(res.statusCode).toBe(400);
@@ -264,11 +264,11 @@ describe('domain blacklist', () => {
 
 describe('partner-dataset blacklist', () => {
   it("imports entries for a partner's datasets, skips unknown datasets, and lists them per dataset", async () => {
-    const partner = await makePartner(t.database.db);
-    const other = await makePartner(t.database.db);
-    await makeDataset(t.database.db, partner, { name: 'nieuwsbrief' });
-    await makeDataset(t.database.db, partner, { name: 'acties' });
-    await makeDataset(t.database.db, other, { name: 'nieuwsbrief' });
+    const partner = await makePartner(t.db);
+    const other = await makePartner(t.db);
+    await makeDataset(t.db, partner, { name: 'nieuwsbrief' });
+    await makeDataset(t.db, partner, { name: 'acties' });
+    await makeDataset(t.db, other, { name: 'nieuwsbrief' });
     const file = [
       'email;partner;bestand',
       `a@pb.nl;${partner};nieuwsbrief`,
@@ -283,21 +283,21 @@ describe('partner-dataset blacklist', () => {
     const first = await runImport('/api/partnerblacklist/import', file);
     expect(first.state, first.error).toBe('done');
     expect(first.result).toEqual({ read: 8, saved: 4, unchanged: 0, skipped: 4 });
-    expect((await get(`/api/partnerblacklist/${partner}`)).json()).toEqual([
+    expect((await t.api('GET', `/api/partnerblacklist/${partner}`)).json()).toEqual([
       { dataset: 'acties', blacklisted: 1 },
       { dataset: 'nieuwsbrief', blacklisted: 2 },
     ]);
-    expect((await get(`/api/partnerblacklist/${other}`)).json()).toEqual([
+    expect((await t.api('GET', `/api/partnerblacklist/${other}`)).json()).toEqual([
       { dataset: 'nieuwsbrief', blacklisted: 1 },
     ]);
-    expect((await get('/api/partnerblacklist/onbekend')).json()).toEqual([]);
+    expect((await t.api('GET', '/api/partnerblacklist/onbekend')).json()).toEqual([]);
     const again = await runImport('/api/partnerblacklist/import', file);
     expect(again.result).toEqual({ read: 8, saved: 0, unchanged: 4, skipped: 4 });
   });
 
   it('reads the columns the form names', async () => {
-    const partner = await makePartner(t.database.db);
-    await makeDataset(t.database.db, partner, { name: 'leden' });
+    const partner = await makePartner(t.db);
+    await makeDataset(t.db, partner, { name: 'leden' });
     const task = await runImport(
       '/api/partnerblacklist/import',
       `Adres,Wie,Lijst\nx@pbk.nl,${partner},leden\n`,

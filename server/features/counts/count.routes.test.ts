@@ -1,26 +1,21 @@
 import { sql } from 'drizzle-orm';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import type { CountRow } from '../../../common/counts';
-import { createTestApp, type TestApp } from '../../test/app';
-import { makeSession } from '../../test/factories';
+import { setupTestApp } from '../../test/app';
 import { categoryOf, type World } from '../selections/evaluator.test-helpers';
 import { insertWorld, makeWorld } from '../selections/world.test-helpers';
 
-let t: TestApp;
-let cookie: string;
+const t = setupTestApp({ startWorker: false });
 let world: World;
 beforeAll(async () => {
-  t = await createTestApp({ startWorker: false });
-  ({ cookie } = await makeSession(t.app, t.database.db));
   world = makeWorld(77);
-  await insertWorld(t.database.db, world);
+  await insertWorld(t.db, world);
   // An empty dataset shows with zeros; a participation entry valid today gives its factor.
-  await t.database.db.execute(sql`INSERT INTO datasets (id, partner_id, name, sort, config)
+  await t.db.execute(sql`INSERT INTO datasets (id, partner_id, name, sort, config)
     VALUES ('leeg', ${world.datasets[0].partnerId}, 'leeg', 99, '{}')`);
-  await t.database.db.execute(sql`INSERT INTO dataset_participations (id, dataset_id, start, "end", factor)
+  await t.db.execute(sql`INSERT INTO dataset_participations (id, dataset_id, start, "end", factor)
     VALUES ('p1', ${world.datasets[0].id}, current_date - 1, current_date + 1, 1.25)`);
 });
-afterAll(() => t?.close());
 
 // Independent of the SQL: each dataset's records, hard bounces left out, with the blacklist its
 // e-mail, its domain and the partner entry for that dataset only. minMailings is the default 1.
@@ -46,7 +41,7 @@ function expected(useBlacklist: boolean): Map<string, Record<string, number>> {
 }
 
 async function counts(query: string): Promise<CountRow[]> {
-  const res = await t.app.inject({ method: 'GET', url: `/api/count${query}`, headers: { cookie } });
+  const res = await t.api('GET', `/api/count${query}`);
   expect(res.statusCode, res.body).toBe(200);
   return res.json();
 }
@@ -90,7 +85,7 @@ describe('GET /api/count', () => {
   });
 
   it('refuses a useBlacklist that is not true or false', async () => {
-    const res = await t.app.inject({ method: 'GET', url: '/api/count?useBlacklist=ja', headers: { cookie } });
+    const res = await t.api('GET', '/api/count?useBlacklist=ja');
     expect(res.statusCode).toBe(400);
   });
 });

@@ -1,52 +1,44 @@
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { newId } from '../../lib/ids';
-import { createTestApp, type TestApp } from '../../test/app';
+import { setupTestApp } from '../../test/app';
 import { startTestDnsServer } from '../../test/dns-server';
-import { makeSession } from '../../test/factories';
 import { waitForTask } from '../../test/imports';
 
 let dnsServer: Awaited<ReturnType<typeof startTestDnsServer>>;
-let t: TestApp;
-let cookie: string;
 beforeAll(async () => {
   dnsServer = await startTestDnsServer();
-  t = await createTestApp({
-    config: { dnsServer: dnsServer.address, dnsTimeoutMs: 150, dnsRetries: 1, dnsConcurrency: 4 },
-  });
-  cookie = (await makeSession(t.app, t.database.db)).cookie;
 });
-afterAll(async () => {
-  await t.close();
-  await dnsServer.close();
-});
+afterAll(() => dnsServer.close());
+// Options as a function: the DNS server's address is known once the hook above ran.
+const t = setupTestApp(() => ({
+  config: { dnsServer: dnsServer.address, dnsTimeoutMs: 150, dnsRetries: 1, dnsConcurrency: 4 },
+}));
 
 async function addAddresses(domains: Record<string, number>) {
   for (const [domain, n] of Object.entries(domains))
     for (let i = 0; i < n; i++)
-      await t.database.db.execute(
-        sql`INSERT INTO addresses (email, domain) VALUES (${`u${i}@${domain}`}, ${domain})`,
-      );
+      await t.db.execute(sql`INSERT INTO addresses (email, domain) VALUES (${`u${i}@${domain}`}, ${domain})`);
 }
 
 async function runCheck() {
   const start = await t.app.inject({
     method: 'POST',
     url: '/api/dns-check',
-    headers: { cookie },
+    headers: { cookie: t.cookie },
     payload: {},
   });
   expect(start.statusCode, start.body).toBe(200);
-  const task = await waitForTask(t, cookie, start.json().task._id);
+  const task = await waitForTask(t, t.cookie, start.json().task._id);
   expect(task.state, task.error).toBe('done');
-  const state = await t.app.inject({ method: 'GET', url: '/api/dns-check', headers: { cookie } });
+  const state = await t.api('GET', '/api/dns-check');
   expect(state.statusCode).toBe(200);
   return { task, ...state.json() };
 }
 
 describe('DNS check', () => {
   it('answers no check before the first', async () => {
-    const res = await t.app.inject({ method: 'GET', url: '/api/dns-check', headers: { cookie } });
+    const res = await t.api('GET', '/api/dns-check');
     expect(res.json()).toEqual({ task: null, results: [] });
   });
 
@@ -63,7 +55,7 @@ describe('DNS check', () => {
       'flaky-once.test': 1,
       '-x.nl': 1,
     });
-    await t.database.db.execute(sql`INSERT INTO blacklist_domains (domain) VALUES ('unknown.test')`);
+    await t.db.execute(sql`INSERT INTO blacklist_domains (domain) VALUES ('unknown.test')`);
     const { task, results } = await runCheck();
     const byDomain = Object.fromEntries((results as { domain: string }[]).map((r) => [r.domain, r]));
     expect(byDomain).toEqual({
@@ -117,34 +109,34 @@ describe('DNS check', () => {
 
   it('keeps only the last check, which a reload shows again', async () => {
     await addAddresses({ 'mx-later.test': 1 });
-    const first = (await t.app.inject({ method: 'GET', url: '/api/dns-check', headers: { cookie } })).json();
+    const first = (await t.api('GET', '/api/dns-check')).json();
     const second = await runCheck();
     expect(second.task._id).not.toBe(first.task._id);
     expect(second.results.map((r: { domain: string }) => r.domain)).toContain('mx-later.test');
-    const stored = await t.database.db.execute<{ n: number }>(
+    const stored = await t.db.execute<{ n: number }>(
       sql`SELECT count(DISTINCT task_id)::int AS n FROM dns_check_results`,
     );
     expect(stored.rows[0].n).toBe(1);
-    const again = (await t.app.inject({ method: 'GET', url: '/api/dns-check', headers: { cookie } })).json();
+    const again = (await t.api('GET', '/api/dns-check')).json();
     expect(again).toEqual({ task: second.task, results: second.results });
   });
 
   it('follows a check that is still running instead of starting a second', async () => {
     const id = newId();
-    await t.database.db.execute(
+    await t.db.execute(
       sql`INSERT INTO tasks (id, type, state, worker_key) VALUES (${id}, 'dns-check', 'executing', 1)`,
     );
     const res = await t.app.inject({
       method: 'POST',
       url: '/api/dns-check',
-      headers: { cookie },
+      headers: { cookie: t.cookie },
       payload: {},
     });
     expect(res.json().task._id).toBe(id);
-    const state = (await t.app.inject({ method: 'GET', url: '/api/dns-check', headers: { cookie } })).json();
+    const state = (await t.api('GET', '/api/dns-check')).json();
     expect(state.task._id).toBe(id);
     expect(state.results).toEqual([]);
-    await t.database.db.execute(sql`UPDATE tasks SET state = 'failed' WHERE id = ${id}`);
+    await t.db.execute(sql`UPDATE tasks SET state = 'failed' WHERE id = ${id}`);
   });
 
   it('has at most dnsConcurrency lookups in flight', async () => {

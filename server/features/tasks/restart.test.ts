@@ -5,14 +5,13 @@ import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { TaskMessages } from '../../../common/tasks';
 import { TaskRunner } from '../../tasks/worker';
-import { createTestApp, type TestApp } from '../../test/app';
-import { makeSession } from '../../test/factories';
+import { setupTestApp } from '../../test/app';
 import { failOrphanedTasks, getTask, WORKER_LOCK_NAMESPACE } from './task.queries';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../..');
 
-let t: TestApp;
-let cookie: string;
+// This app plays the restarted process: its worker starts only when the test says so.
+const t = setupTestApp({ startWorker: false });
 let child: ChildProcess | undefined;
 let taskId: string;
 
@@ -49,18 +48,14 @@ function startChild(url: string): Promise<string> {
 }
 
 beforeAll(async () => {
-  // This app plays the restarted process: its worker starts only when the test says so.
-  t = await createTestApp({ startWorker: false });
-  ({ cookie } = await makeSession(t.app, t.database.db));
   taskId = await startChild(t.url);
   await waitFor(
-    () => getTask(t.database.db, taskId),
+    () => getTask(t.db, taskId),
     (row) => row?.state === 'saving',
   );
 });
-afterAll(async () => {
+afterAll(() => {
   child?.kill('SIGKILL');
-  await t?.close();
 });
 
 describe('a task whose process dies', () => {
@@ -68,29 +63,29 @@ describe('a task whose process dies', () => {
     const other = new TaskRunner(t.database, { concurrency: 1, pollMs: 1000, log: t.app.log });
     await other.start();
     await other.stop();
-    expect(await failOrphanedTasks(t.database.db, TaskMessages.orphaned)).toBe(0);
-    const row = await getTask(t.database.db, taskId);
+    expect(await failOrphanedTasks(t.db, TaskMessages.orphaned)).toBe(0);
+    const row = await getTask(t.db, taskId);
     expect(row).toMatchObject({ state: 'saving', percentage: 10, error: null });
     expect(row?.workerKey).toBeGreaterThan(0);
   });
 
   it('is failed with the orphaned message after a SIGKILL and the next start', async () => {
-    const { workerKey } = (await getTask(t.database.db, taskId))!;
+    const { workerKey } = (await getTask(t.db, taskId))!;
     const exited = new Promise((r) => child!.once('exit', r));
     child!.kill('SIGKILL');
     await exited;
     // PostgreSQL releases the dead process's advisory lock when it notices the closed connection.
     await waitFor(
       () =>
-        t.database.db.execute<{ held: boolean }>(sql`
+        t.db.execute<{ held: boolean }>(sql`
           SELECT EXISTS (SELECT 1 FROM pg_locks WHERE locktype = 'advisory'
             AND classid = ${WORKER_LOCK_NAMESPACE}::oid AND objid::bigint = ${workerKey}) AS held`),
       (res) => res.rows[0].held === false,
     );
-    expect((await getTask(t.database.db, taskId))?.state).toBe('saving');
+    expect((await getTask(t.db, taskId))?.state).toBe('saving');
 
     await t.ctx.tasks.start();
-    const res = await t.app.inject({ method: 'GET', url: `/api/tasks/${taskId}`, headers: { cookie } });
+    const res = await t.api('GET', `/api/tasks/${taskId}`);
     expect(res.statusCode).toBe(200);
     expect(res.json()).toMatchObject({
       _id: taskId,
@@ -99,7 +94,7 @@ describe('a task whose process dies', () => {
       error: TaskMessages.orphaned,
       username: 'kind',
     });
-    const status = await t.app.inject({ method: 'GET', url: '/api/connector/status', headers: { cookie } });
+    const status = await t.api('GET', '/api/connector/status');
     expect(status.json()).toEqual({ status: 'idle' });
   });
 });

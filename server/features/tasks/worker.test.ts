@@ -1,21 +1,14 @@
 import { inArray, sql } from 'drizzle-orm';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { WEB_VERSION } from '../../../common/constants';
 import { TaskMessages } from '../../../common/tasks';
 import { TaskError, TaskRunner } from '../../tasks/worker';
-import { createTestApp, type TestApp } from '../../test/app';
-import { makeSession } from '../../test/factories';
+import { setupTestApp } from '../../test/app';
 import { insertTask } from './task.queries';
 import { tasks } from './task.table';
 
-let t: TestApp;
-let cookie: string;
-beforeAll(async () => {
-  // The default configuration runs two tasks at once.
-  t = await createTestApp({ config: { taskConcurrency: 2 } });
-  ({ cookie } = await makeSession(t.app, t.database.db));
-});
-afterAll(() => t.close());
+// The default configuration runs two tasks at once.
+const t = setupTestApp({ config: { taskConcurrency: 2 } });
 
 const SUM = { read: 3, saved: 2, skipped: 1, deleted: 0, unchanged: 0 };
 
@@ -28,9 +21,8 @@ function deferred(): { promise: Promise<void>; resolve: () => void } {
   return { promise, resolve };
 }
 
-const get = (url: string) => t.app.inject({ method: 'GET', url, headers: { cookie } });
-const getTask = async (id: string) => (await get(`/api/tasks/${id}`)).json();
-const connectorStatus = async () => (await get('/api/connector/status')).json().status as string;
+const getTask = async (id: string) => (await t.api('GET', `/api/tasks/${id}`)).json();
+const connectorStatus = async () => (await t.api('GET', '/api/connector/status')).json().status as string;
 
 /** Polls until `check` holds (the test's own timeout bounds the wait); returns the last value. */
 async function waitFor<T>(read: () => Promise<T>, check: (value: T) => boolean): Promise<T> {
@@ -79,7 +71,7 @@ describe('running tasks', () => {
     const task = await waitFinished(row.id);
     expect(task.state).toBe('failed');
     expect(task.error).toBe('De taak is mislukt door een serverfout');
-    const body = (await get(`/api/tasks/${row.id}`)).body;
+    const body = (await t.api('GET', `/api/tasks/${row.id}`)).body;
     expect(body).not.toContain('geheime details');
     expect(body).not.toContain('worker.ts');
   });
@@ -101,7 +93,7 @@ describe('running tasks', () => {
     });
     await waitFinished(first.id);
     await waitFinished(second.id);
-    const res = await get('/api/tasks');
+    const res = await t.api('GET', '/api/tasks');
     expect(res.statusCode).toBe(200);
     const list = res.json() as { _id: string; date: string }[];
     const ids = list.map((task) => task._id);
@@ -122,7 +114,7 @@ describe('running tasks', () => {
   });
 
   it('GET /api/tasks/:id answers 404 with the Dutch message for an unknown id', async () => {
-    const res = await get('/api/tasks/unknown');
+    const res = await t.api('GET', '/api/tasks/unknown');
     expect(res.statusCode).toBe(404);
     expect(res.json().message).toBe(TaskMessages.notFound);
   });
@@ -167,7 +159,7 @@ describe('concurrency', () => {
     for (let i = 0; i < 3; i++) rows.push(await t.ctx.tasks.enqueue({ type: 'test.block' }));
     const ids = rows.map((r) => r.id);
     const states = () =>
-      t.database.db.select({ id: tasks.id, state: tasks.state }).from(tasks).where(inArray(tasks.id, ids));
+      t.db.select({ id: tasks.id, state: tasks.state }).from(tasks).where(inArray(tasks.id, ids));
     await waitFor(
       async () => started.length,
       (n) => n === 2,
@@ -199,11 +191,11 @@ describe('several workers on one database', () => {
       return runner;
     });
     const ids: string[] = [];
-    for (let i = 0; i < 20; i++) ids.push((await insertTask(t.database.db, { type: 'test.once' })).id);
+    for (let i = 0; i < 20; i++) ids.push((await insertTask(t.db, { type: 'test.once' })).id);
     try {
       await Promise.all(runners.map((r) => r.start()));
       const done = () =>
-        t.database.db.execute<{ n: number }>(
+        t.db.execute<{ n: number }>(
           sql`SELECT count(*)::int AS n FROM tasks WHERE type = 'test.once' AND state = 'done'`,
         );
       await waitFor(done, (res) => res.rows[0].n === 20);
@@ -217,7 +209,7 @@ describe('several workers on one database', () => {
 
 describe('versions and a stopped worker', () => {
   it('/api/version gives the api and updater versions while the worker runs', async () => {
-    const res = await get('/api/version');
+    const res = await t.api('GET', '/api/version');
     expect(res.statusCode).toBe(200);
     expect(res.json()).toEqual({ api: WEB_VERSION, updater: WEB_VERSION });
     expect(WEB_VERSION).toBe('1.5.0');
@@ -227,7 +219,7 @@ describe('versions and a stopped worker', () => {
     await t.ctx.tasks.stop();
     try {
       expect(await connectorStatus()).toBe('error');
-      expect((await get('/api/version')).json()).toEqual({ api: '1.5.0', updater: null });
+      expect((await t.api('GET', '/api/version')).json()).toEqual({ api: '1.5.0', updater: null });
     } finally {
       await t.ctx.tasks.start();
     }
