@@ -1,3 +1,4 @@
+import { sql } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
 import { setupTestApp } from './app';
 
@@ -39,6 +40,18 @@ describe('setupTestApp', () => {
       expect(me.json()).toMatchObject({ username: staff.user.row.username, role: 'staff' });
       expect(staff.url).not.toBe(early.url);
       expect((await staff.api('GET', '/api/users')).statusCode).toBe(403);
+    });
+  });
+
+  describe('with session: false', () => {
+    const bare = setupTestApp({ startWorker: false, session: false });
+
+    it('makes no user and refuses to hand out a cookie', async () => {
+      const users = await bare.db.execute<{ n: number }>(sql`SELECT count(*)::int AS n FROM users`);
+      expect(users.rows[0].n).toBe(0);
+      expect(() => bare.cookie).toThrow(/session: false/);
+      expect(() => bare.api('GET', '/api/auth/me')).toThrow(/session: false/);
+      expect((await bare.app.inject({ method: 'GET', url: '/api/auth/me' })).statusCode).toBe(401);
     });
   });
 });

@@ -86,7 +86,7 @@ export async function createTestApp(options: TestAppOptions = {}): Promise<TestA
   };
 }
 
-/** The test app of one file with a logged-in client; usable inside hooks and tests only. */
+/** The test app of one file (or describe block) with a logged-in client; usable inside hooks and tests only. */
 export interface TestClient extends TestApp {
   /** The app's Drizzle handle (`database.db`). */
   readonly db: Db;
@@ -103,10 +103,12 @@ export interface TestClient extends TestApp {
   ): Promise<LightMyRequestResponse>;
 }
 
-/** Options of setupTestApp: those of createTestApp plus the role of the logged-in user. */
+/** Options of setupTestApp: those of createTestApp plus the logged-in user's role, or none. */
 export interface SetupTestAppOptions extends TestAppOptions {
   /** The role of the session's user; an administrator unless said otherwise. */
   role?: Role;
+  /** False for a file that logs in on its own: no user is made, `user`, `cookie` and `api` throw. */
+  session?: boolean;
 }
 
 /**
@@ -116,12 +118,12 @@ export interface SetupTestAppOptions extends TestAppOptions {
  * a field is read before the app exists.
  */
 export function setupTestApp(options: SetupTestAppOptions | (() => SetupTestAppOptions) = {}): TestClient {
-  let made: { t: TestApp; user: TestUser; cookie: string } | undefined;
+  let made: { t: TestApp; session?: { user: TestUser; cookie: string } } | undefined;
   beforeAll(async () => {
-    const { role, ...appOptions } = typeof options === 'function' ? options() : options;
+    const { role, session, ...appOptions } = typeof options === 'function' ? options() : options;
     const t = await createTestApp(appOptions);
     try {
-      made = { t, ...(await makeSession(t.app, t.database.db, role)) };
+      made = { t, session: session === false ? undefined : await makeSession(t.app, t.database.db, role) };
     } catch (err) {
       await t.close();
       throw err;
@@ -131,6 +133,11 @@ export function setupTestApp(options: SetupTestAppOptions | (() => SetupTestAppO
   const ready = () => {
     if (!made) throw new Error('setupTestApp: the app exists only inside hooks and tests');
     return made;
+  };
+  const session = () => {
+    const { session } = ready();
+    if (!session) throw new Error('setupTestApp: made with session: false, so there is no logged-in user');
+    return session;
   };
   return {
     get app() {
@@ -149,15 +156,15 @@ export function setupTestApp(options: SetupTestAppOptions | (() => SetupTestAppO
       return ready().t.url;
     },
     get user() {
-      return ready().user;
+      return session().user;
     },
     get cookie() {
-      return ready().cookie;
+      return session().cookie;
     },
     close: () => ready().t.close(),
     api(method, url, payload, headers) {
-      const { t, cookie } = ready();
-      return t.app.inject({
+      const { cookie } = session();
+      return ready().t.app.inject({
         method,
         url,
         payload: payload as InjectOptions['payload'],
