@@ -6,38 +6,22 @@
 //
 //   npx tsx bench/blacklist.ts [emails=1000000] [domains=5000]     embedded PostgreSQL
 //   DATABASE_URL=postgres://... npx tsx bench/blacklist.ts           a PostgreSQL server (a fresh database is made)
+//   BENCH_KEEP_DB=1 DATABASE_URL=... npx tsx bench/blacklist.ts      leave the database (printed) on the server
 import { execFileSync, spawn } from 'node:child_process';
-import crypto from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import pg from 'pg';
-import { startEmbeddedDatabase } from '../server/db/embedded';
 import { startTestDnsServer } from '../server/test/dns-server';
 import { BenchClient } from './support/client';
+import { createBenchDatabase } from './support/database';
 
 const emails = Number(process.argv[2] ?? 1_000_000);
 const smallDomains = Number(process.argv[3] ?? 5_000);
-const work = fs.mkdtempSync(path.join(os.tmpdir(), 'lijstwerk-bench-bl-'));
-fs.chmodSync(work, 0o711); // the embedded PostgreSQL runs as 'postgres' when we are root
+const bench = await createBenchDatabase('blacklist');
+const { target, work, url: databaseUrl } = bench;
 const file = path.join(work, 'blacklist.csv');
 const port = 18900 + Math.floor(Math.random() * 100);
-
-let adminUrl = process.env.DATABASE_URL;
-let stopEmbedded: (() => Promise<void>) | undefined;
-const target = adminUrl ? 'PostgreSQL server (DATABASE_URL)' : 'embedded PostgreSQL 18';
-if (!adminUrl) {
-  const embedded = await startEmbeddedDatabase(path.join(work, 'data'));
-  adminUrl = embedded.url;
-  stopEmbedded = embedded.stop;
-}
-const dbName = `lw_bench_${crypto.randomBytes(3).toString('hex')}`;
-const admin = new pg.Client({ connectionString: adminUrl });
-await admin.connect();
-await admin.query(`CREATE DATABASE ${dbName}`);
-const url = new URL(adminUrl);
-url.pathname = `/${dbName}`;
-const databaseUrl = url.toString();
 
 // A blacklist as partners send one: e-mail and a name, ';'-separated, some addresses in capitals
 // or with spaces around them, 1 in 200 not an address.
@@ -200,8 +184,5 @@ try {
   server.kill('SIGTERM');
   await new Promise((r) => server.once('exit', r));
   await dns.close();
-  await admin.query(`DROP DATABASE IF EXISTS ${dbName} WITH (FORCE)`).catch(() => {});
-  await admin.end();
-  await stopEmbedded?.();
-  fs.rmSync(work, { recursive: true, force: true });
+  await bench.drop();
 }

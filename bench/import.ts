@@ -15,43 +15,25 @@
 //                                                     addresses of the first import (bench/write-floor.ts)
 //   BENCH_KEEP_DB=1 DATABASE_URL=... npx tsx bench/import.ts   leave the benchmark's database (printed) on the server
 import { execFileSync, spawn } from 'node:child_process';
-import crypto from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import pg from 'pg';
-import { startEmbeddedDatabase } from '../server/db/embedded';
 import { BENCH_HEADERS, generatePartnerCsv } from './generate-partner-csv';
 import { BenchClient } from './support/client';
+import { createBenchDatabase } from './support/database';
 import { measureWriteFloor } from './write-floor';
 
 const rows = Number(process.argv[2] ?? 1_000_000);
 const existing = Number(process.env.BENCH_EXISTING_ADDRESSES ?? 0);
 const shuffled = process.env.BENCH_EMAIL_ORDER === 'random';
-const work = fs.mkdtempSync(path.join(os.tmpdir(), 'lijstwerk-bench-'));
-fs.chmodSync(work, 0o711); // the embedded PostgreSQL runs as 'postgres' when we are root
+const bench = await createBenchDatabase('import');
+const { target, work, url: databaseUrl } = bench;
 const keptFile = process.env.BENCH_KEEP_FILE;
 const file = keptFile ?? path.join(work, 'partner.csv');
 const firstOnly = process.env.BENCH_FIRST_ONLY === '1';
 const floor = process.env.BENCH_FLOOR === '1';
-const keepDb = process.env.BENCH_KEEP_DB === '1' && process.env.DATABASE_URL !== undefined;
 const port = 18700 + Math.floor(Math.random() * 200);
-
-let adminUrl = process.env.DATABASE_URL;
-let stopEmbedded: (() => Promise<void>) | undefined;
-const target = adminUrl ? 'PostgreSQL server (DATABASE_URL)' : 'embedded PostgreSQL 18';
-if (!adminUrl) {
-  const embedded = await startEmbeddedDatabase(path.join(work, 'data'));
-  adminUrl = embedded.url;
-  stopEmbedded = embedded.stop;
-}
-const dbName = `lw_bench_${crypto.randomBytes(3).toString('hex')}`;
-const admin = new pg.Client({ connectionString: adminUrl });
-await admin.connect();
-await admin.query(`CREATE DATABASE ${dbName}`);
-const url = new URL(adminUrl);
-url.pathname = `/${dbName}`;
-const databaseUrl = url.toString();
 
 if (keptFile && fs.existsSync(keptFile)) console.log(`Reusing ${keptFile}`);
 else {
@@ -179,9 +161,5 @@ try {
 } finally {
   server.kill('SIGTERM');
   await new Promise((r) => server.once('exit', r));
-  if (keepDb) console.log(`  database kept: ${databaseUrl}`);
-  else await admin.query(`DROP DATABASE IF EXISTS ${dbName} WITH (FORCE)`).catch(() => {});
-  await admin.end();
-  await stopEmbedded?.();
-  fs.rmSync(work, { recursive: true, force: true });
+  await bench.drop();
 }

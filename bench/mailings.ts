@@ -13,31 +13,14 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import pg from 'pg';
-import { startEmbeddedDatabase } from '../server/db/embedded';
 import { generatePartnerCsv } from './generate-partner-csv';
 import { BenchClient } from './support/client';
+import { createBenchDatabase } from './support/database';
 
 const rows = Number(process.argv[2] ?? 1_000_000);
-const work = fs.mkdtempSync(path.join(os.tmpdir(), 'lijstwerk-bench-'));
-fs.chmodSync(work, 0o711);
-const keepDb = process.env.BENCH_KEEP_DB === '1' && process.env.DATABASE_URL !== undefined;
+const bench = await createBenchDatabase('mailings');
+const { target, work, url: databaseUrl } = bench;
 const port = 18900 + Math.floor(Math.random() * 90);
-
-let adminUrl = process.env.DATABASE_URL;
-let stopEmbedded: (() => Promise<void>) | undefined;
-const target = adminUrl ? 'PostgreSQL server (DATABASE_URL)' : 'embedded PostgreSQL 18';
-if (!adminUrl) {
-  const embedded = await startEmbeddedDatabase(path.join(work, 'data'));
-  adminUrl = embedded.url;
-  stopEmbedded = embedded.stop;
-}
-const dbName = `lw_bench_${crypto.randomBytes(3).toString('hex')}`;
-const admin = new pg.Client({ connectionString: adminUrl });
-await admin.connect();
-await admin.query(`CREATE DATABASE ${dbName}`);
-const url = new URL(adminUrl);
-url.pathname = `/${dbName}`;
-const databaseUrl = url.toString();
 
 const partnerFile = path.join(work, 'partner.csv');
 console.log(`Generating ${rows.toLocaleString('en')} rows ...`);
@@ -196,9 +179,5 @@ try {
   server.kill('SIGTERM');
   await new Promise((r) => server.once('exit', r));
   await db.end().catch(() => {});
-  if (keepDb) console.log(`  database kept: ${databaseUrl}`);
-  else await admin.query(`DROP DATABASE IF EXISTS ${dbName} WITH (FORCE)`).catch(() => {});
-  await admin.end();
-  await stopEmbedded?.();
-  fs.rmSync(work, { recursive: true, force: true });
+  await bench.drop();
 }

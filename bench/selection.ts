@@ -11,41 +11,26 @@
 //   BENCH_RUNS=7 npx tsx bench/selection.ts                    runs per tree (p50 and p95 of them)
 //   BENCH_KEEP_DB=1 DATABASE_URL=... npx tsx bench/selection.ts  leave the database (printed) for another look
 import crypto from 'node:crypto';
-import fs from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
 import { sql } from 'drizzle-orm';
-import pg from 'pg';
 import '../common/zod-setup';
 import { type QueryNode, QueryTreeSchema } from '../common/query-tree';
 import { migrateDatabase, openDatabase } from '../server/db/client';
-import { startEmbeddedDatabase } from '../server/db/embedded';
 import { caseCollation, compileQuery } from '../server/features/selections/compile';
 import { fileRowsSql, loadSelectionFiles } from '../server/features/selections/selection-file.queries';
-import { allocateCandidates, countCandidates, type RunSettings } from '../server/features/selections/selection-run';
+import {
+  allocateCandidates,
+  countCandidates,
+  type RunSettings,
+} from '../server/features/selections/selection-run';
+import { createBenchDatabase } from './support/database';
 
 const N = Number(process.argv[2] ?? 1_000_000);
 const RUNS = Number(process.env.BENCH_RUNS ?? (N > 5_000_000 ? 3 : 7));
 const DATASETS = 500;
-const keepDb = process.env.BENCH_KEEP_DB === '1' && process.env.DATABASE_URL !== undefined;
 
-const work = fs.mkdtempSync(path.join(os.tmpdir(), 'lijstwerk-selbench-'));
-fs.chmodSync(work, 0o711);
-let adminUrl = process.env.DATABASE_URL;
-let stopEmbedded: (() => Promise<void>) | undefined;
-const target = adminUrl ? 'PostgreSQL server (DATABASE_URL)' : 'embedded PostgreSQL 18';
-if (!adminUrl) {
-  const embedded = await startEmbeddedDatabase(path.join(work, 'data'));
-  adminUrl = embedded.url;
-  stopEmbedded = embedded.stop;
-}
-const dbName = `lw_selbench_${crypto.randomBytes(3).toString('hex')}`;
-const admin = new pg.Client({ connectionString: adminUrl });
-await admin.connect();
-await admin.query(`CREATE DATABASE ${dbName}`);
-const url = new URL(adminUrl);
-url.pathname = `/${dbName}`;
-const database = openDatabase(url.toString(), 4);
+const bench = await createBenchDatabase('selection');
+const { target } = bench;
+const database = openDatabase(bench.url, 4);
 await migrateDatabase(database);
 const db = database.db;
 
@@ -60,21 +45,24 @@ async function timed<T>(label: string, work: () => Promise<T>): Promise<T> {
 console.log(`Selection benchmark: ${N.toLocaleString('en')} addresses, ${DATASETS} datasets, ${target}`);
 console.log('Generating (SQL) ...');
 await timed('datasets and partitions', async () => {
-  await db.execute(sql.raw(`
+  await db.execute(
+    sql.raw(`
     INSERT INTO partners (id, name) SELECT 'p' || i, 'Partner ' || i FROM generate_series(1, 50) i;
     INSERT INTO labels (name) VALUES ('lifestyle'), ('b2b'), ('senioren') ON CONFLICT DO NOTHING;
     INSERT INTO datasets (id, partner_id, name, description, types, active, sort, config)
     SELECT 'ds' || i, 'p' || (1 + i % 50), 'bestand' || i, 'Bestand ' || i,
       CASE i % 3 WHEN 0 THEN ARRAY['lifestyle'] WHEN 1 THEN ARRAY['b2b'] ELSE ARRAY['lifestyle', 'senioren'] END,
       i % 10 <> 0, (i * 7919) % 100, '{}'
-    FROM generate_series(1, ${DATASETS}) i;`));
+    FROM generate_series(1, ${DATASETS}) i;`),
+  );
   for (let i = 1; i <= DATASETS; i++) {
     const part = `records_${crypto.createHash('md5').update(`ds${i}`).digest('hex')}`;
     await db.execute(sql.raw(`CREATE TABLE "${part}" (LIKE records INCLUDING DEFAULTS)`));
   }
 });
 await timed('addresses', () =>
-  db.execute(sql.raw(`
+  db.execute(
+    sql.raw(`
     INSERT INTO addresses (email, domain, sent_count, last_open_at, last_click_at, hard_bounced_at, os,
       open_interests, click_interests)
     SELECT 'u' || g || '@' || d, d, (h % 6)::int,
@@ -87,11 +75,13 @@ await timed('addresses', () =>
     FROM (SELECT g, abs(hashint8(g)) AS h,
             CASE WHEN g % 10 < 4 THEN (ARRAY['gmail.com','hotmail.com','ziggo.nl','kpn.nl'])[1 + g % 4]
                  ELSE 'domein' || (abs(hashint8(g * 31)) % 50000) || '.nl' END AS d
-          FROM generate_series(1, ${N}) g) s`)),
+          FROM generate_series(1, ${N}) g) s`),
+  ),
 );
 await timed('records (1.25 per address)', async () => {
   // 80% of the addresses in one dataset, 15% in two, 5% in three.
-  await db.execute(sql.raw(`
+  await db.execute(
+    sql.raw(`
     CREATE UNLOGGED TABLE bench_records AS
     SELECT 'ds' || (1 + (abs(hashint8(a.id * k)) % ${DATASETS})) AS dataset_id, a.id AS address_id,
       jsonb_build_object(
@@ -102,19 +92,25 @@ await timed('records (1.25 per address)', async () => {
         'city', (ARRAY['Amsterdam','Rotterdam','Den Haag','Utrecht','Eindhoven','Groningen','Tilburg','Almere','Breda','Nijmegen'])[1 + abs(hashint8(a.id * 5)) % 10],
         'income', (1 + abs(hashint8(a.id * 7)) % 5)::text) AS attrs
     FROM addresses a, generate_series(1, 3) k
-    WHERE k = 1 OR (k = 2 AND a.id % 20 < 4) OR (k = 3 AND a.id % 20 = 4)`));
+    WHERE k = 1 OR (k = 2 AND a.id % 20 < 4) OR (k = 3 AND a.id % 20 = 4)`),
+  );
   for (let i = 1; i <= DATASETS; i++) {
     const part = `records_${crypto.createHash('md5').update(`ds${i}`).digest('hex')}`;
-    await db.execute(sql.raw(`INSERT INTO "${part}" (dataset_id, address_id, raw, attrs)
+    await db.execute(
+      sql.raw(`INSERT INTO "${part}" (dataset_id, address_id, raw, attrs)
       SELECT DISTINCT ON (address_id) dataset_id, address_id, '{}', attrs FROM bench_records
-      WHERE dataset_id = 'ds${i}' ORDER BY address_id`));
-    await db.execute(sql.raw(`ALTER TABLE "${part}" ADD PRIMARY KEY (address_id);
-      ALTER TABLE records ATTACH PARTITION "${part}" FOR VALUES IN ('ds${i}')`));
+      WHERE dataset_id = 'ds${i}' ORDER BY address_id`),
+    );
+    await db.execute(
+      sql.raw(`ALTER TABLE "${part}" ADD PRIMARY KEY (address_id);
+      ALTER TABLE records ATTACH PARTITION "${part}" FOR VALUES IN ('ds${i}')`),
+    );
   }
   await db.execute(sql.raw('DROP TABLE bench_records'));
 });
 await timed('blacklists, mailings and a line file', () =>
-  db.execute(sql.raw(`
+  db.execute(
+    sql.raw(`
     INSERT INTO blacklist_emails (email) SELECT email FROM addresses WHERE id % 100 = 42;
     INSERT INTO blacklist_domains (domain) SELECT 'domein' || i || '.nl' FROM generate_series(0, 4999) i;
     INSERT INTO partner_blacklist (partner_id, dataset_name, email)
@@ -135,7 +131,8 @@ await timed('blacklists, mailings and a line file', () =>
       VALUES ('sb', 'bench', 'klanten.csv', '[{"field":"email","name":"gen_id","base":"id"}]');
     INSERT INTO selection_file_rows (selection_id, line_id, vals)
       SELECT 'sb', 'bench', ARRAY[email] FROM addresses WHERE id % ${Math.max(1, Math.floor(N / 100_000))} = 0 LIMIT 100000;
-    ANALYZE;`)),
+    ANALYZE;`),
+  ),
 );
 const { rows: sizes } = await db.execute(sql`SELECT (SELECT count(*) FROM addresses)::int AS addresses,
   (SELECT count(*) FROM records)::int AS records, pg_size_pretty(pg_database_size(current_database())) AS size`);
@@ -165,8 +162,14 @@ const settings: RunSettings = {
 const leaf10 = Array.from({ length: 10 }, (_, i) => ({ match: { postcode: `${1000 + i * 800}*` } }));
 const TREES: [string, unknown][] = [
   ['postcode range', { range: { pc4: ['1000', '1999'] } }],
-  ['gender + age band', { and: [{ match: { gender: 'M' } }, { dateRange: { birthDate: ['NOW-40YEARS', 'NOW-30YEARS'] } }] }],
-  ['two cities or a label', { or: [{ in: { city: ['Amsterdam', 'Rotterdam'] } }, { dataset: { type: 'senioren' } }] }],
+  [
+    'gender + age band',
+    { and: [{ match: { gender: 'M' } }, { dateRange: { birthDate: ['NOW-40YEARS', 'NOW-30YEARS'] } }] },
+  ],
+  [
+    'two cities or a label',
+    { or: [{ in: { city: ['Amsterdam', 'Rotterdam'] } }, { dataset: { type: 'senioren' } }] },
+  ],
   ['not over interests', { not: { interests: { click: ['auto', 'reizen'] } } }],
   ['intersect 100k file', { intersect: { id: 'bench', name: 'klanten.csv', fields: ['gen_id'] } }],
   ['empty query', { and: [] }],
@@ -177,13 +180,19 @@ const TREES: [string, unknown][] = [
       and: [
         { or: [{ match: { gender: 'V' } }, { not: { in: { city: ['Utrecht', 'Breda'] } } }] },
         { not: { and: [{ range: { income: ['4', '5'] } }, { contains: { os: ['ios'] } }] } },
-        { or: [{ dateRange: { birthDate: ['01-01-1950', '31-12-1990'] } }, { interests: { open: ['wonen'] } }] },
+        {
+          or: [
+            { dateRange: { birthDate: ['01-01-1950', '31-12-1990'] } },
+            { interests: { open: ['wonen'] } },
+          ],
+        },
       ],
     },
   ],
 ];
 
-const pct = (xs: number[], p: number) => [...xs].sort((a, b) => a - b)[Math.min(xs.length - 1, Math.ceil((p / 100) * xs.length) - 1)];
+const pct = (xs: number[], p: number) =>
+  [...xs].sort((a, b) => a - b)[Math.min(xs.length - 1, Math.ceil((p / 100) * xs.length) - 1)];
 console.log(`Counts (${RUNS} runs each, after one warm-up):`);
 const results: { tree: string; p50: number; p95: number; addresses: number }[] = [];
 for (const [name, tree] of TREES) {
@@ -198,7 +207,9 @@ for (const [name, tree] of TREES) {
     if (i > 0) times.push(ms);
   }
   results.push({ tree: name, p50: pct(times, 50), p95: pct(times, 95), addresses: found });
-  console.log(`  ${name.padEnd(24)} p50 ${seconds(pct(times, 50))}  p95 ${seconds(pct(times, 95))}  (${found.toLocaleString('en')} addresses)`);
+  console.log(
+    `  ${name.padEnd(24)} p50 ${seconds(pct(times, 50))}  p95 ${seconds(pct(times, 95))}  (${found.toLocaleString('en')} addresses)`,
+  );
 }
 
 console.log('Allocation of 100,000 addresses (empty query, spread over the cells):');
@@ -217,10 +228,13 @@ const t0 = performance.now();
 const allocated = await db.transaction((tx) => allocateCandidates(tx, where, settings, 'sb', 12345, quotas));
 console.log(`  ${allocated.toLocaleString('en')} addresses in ${seconds(performance.now() - t0)}`);
 
-console.log(JSON.stringify({ addresses: N, target, results, allocation: { allocated, ms: Math.round(performance.now() - t0) } }));
+console.log(
+  JSON.stringify({
+    addresses: N,
+    target,
+    results,
+    allocation: { allocated, ms: Math.round(performance.now() - t0) },
+  }),
+);
 await database.close();
-if (keepDb) console.log(`Kept database ${dbName}`);
-else await admin.query(`DROP DATABASE ${dbName} WITH (FORCE)`);
-await admin.end();
-await stopEmbedded?.();
-fs.rmSync(work, { recursive: true, force: true });
+await bench.drop();
