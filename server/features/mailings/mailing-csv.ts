@@ -13,9 +13,8 @@ import { CsvOutput, csvLine, downloadedValue } from '../imports/csv-download';
 //   date    DD-MM-YYYY (from a stored YYYY-MM-DD[ HH:mm:ss] or DD-MM-YYYY), empty when not a date.
 // Encrypted values are decrypted on the way out and pass unformatted.
 
-/** The SQL of one export column's value from `attrs` (a jsonb expression), formatted by its type. */
-export function exportValueSql(client: pg.PoolClient, attrs: string, column: ExportColumn): string {
-  const v = `(${attrs} ->> ${client.escapeLiteral(column._id)})`;
+/** The SQL of one export column's value (`v`, a text expression), formatted by its type. */
+export function exportValueSql(client: pg.PoolClient, v: string, column: ExportColumn): string {
   const cipher = `${v} LIKE ${client.escapeLiteral(`${CIPHERTEXT_PREFIX}%`)}`;
   if (column.type === 'number') {
     const n = `replace(btrim(${v}), ',', '.')`;
@@ -82,18 +81,21 @@ export function mailingCsv(
   selectionId?: string,
 ): AsyncGenerator<Buffer> {
   return copyCsv(pool, keys, exportHeader(columns), (client) => {
-    const values = columns.map((c) => `, ${exportValueSql(client, 'r.attrs', c)}`).join('');
+    // Each attribute is read from the record once (v1, v2, ...) and formatted outside the branches:
+    // a format names its value several times, and each naming would look it up in attrs again.
+    const raw = columns.map((c, i) => `, r.attrs ->> ${client.escapeLiteral(c._id)} AS v${i + 1}`).join('');
+    const formatted = columns.map((c, i) => `, ${exportValueSql(client, `v${i + 1}`, c)}`).join('');
     const selection = selectionId ? `AND ma.selection_id = ${client.escapeLiteral(selectionId)}` : '';
     const branch = (datasetId: string) => {
       const ds = client.escapeLiteral(datasetId);
-      return `SELECT a.email${values}
+      return `SELECT a.email${raw}
         FROM mailing_addresses ma JOIN addresses a ON a.id = ma.address_id
         LEFT JOIN records r ON r.dataset_id = ${ds} AND r.address_id = ma.address_id
         WHERE ma.mailing_id = ${client.escapeLiteral(mailingId)} AND ma.dataset_id = ${ds} ${selection}`;
     };
     // No dataset (an empty mailing): an empty result with the right columns.
     return datasetIds.length > 0
-      ? datasetIds.map(branch).join('\nUNION ALL\n')
+      ? `SELECT email${formatted} FROM (${datasetIds.map(branch).join('\nUNION ALL\n')}) x`
       : `SELECT ''::text${columns.map(() => ', NULL::text').join('')} WHERE false`;
   });
 }

@@ -25,7 +25,8 @@ export async function undoSent(tx: DbOrTx, mailingId: string, plannedSend: Date)
   await tx.execute(sql`
     UPDATE addresses a
     SET sent_count = a.sent_count - 1,
-        last_sent_at = CASE WHEN a.last_sent_at = ${at}::timestamptz THEN (
+        -- sent_count is the number of its offered mailings: at 1 this was the only one, no lookup.
+        last_sent_at = CASE WHEN a.sent_count <= 1 THEN NULL WHEN a.last_sent_at = ${at}::timestamptz THEN (
           SELECT max(m.planned_send) FROM mailing_addresses o JOIN mailings m ON m.id = o.mailing_id
           WHERE o.address_id = a.id AND m.state = 'offered' AND m.id <> ${mailingId}
         ) ELSE a.last_sent_at END
