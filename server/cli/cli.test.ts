@@ -10,17 +10,13 @@ import { openDatabase } from '../db/client';
 import { startEmbeddedDatabase } from '../db/embedded';
 import { verifyPassword } from '../features/auth/password';
 import { getUserByUsername } from '../features/users/user.queries';
-import { createTestApp, type TestApp } from '../test/app';
+import { setupTestApp } from '../test/app';
 import { makeUser } from '../test/factories';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 
-let t: TestApp;
-beforeAll(async () => {
-  // The CLI writes to this app's database; the app then proves the login works.
-  t = await createTestApp({ startWorker: false });
-});
-afterAll(() => t.close());
+// The CLI writes to this app's database; the app then proves the login works.
+const t = setupTestApp({ startWorker: false, session: false });
 
 interface CliResult {
   code: number | null;
@@ -102,7 +98,7 @@ describe('cli create-user on DATABASE_URL', () => {
   });
 
   it('prints the Dutch validation messages and exits 1 without creating anything', async () => {
-    const existing = await makeUser(t.database.db, { username: 'cli_bestaand' });
+    const existing = await makeUser(t.db, { username: 'cli_bestaand' });
     const [weak, missing, taken] = await Promise.all([
       runCli(['create-user', '--username', 'cli_zwak', '--name', 'Zwak', '--password', 'kort']),
       runCli(['create-user', '--password', 'Welkom123']),
@@ -119,8 +115,8 @@ describe('cli create-user on DATABASE_URL', () => {
     expect(missing.stderr).toContain(UserMessages.usernameRequired);
     expect(taken.code).toBe(1);
     expect(taken.stderr.trim()).toBe(UserMessages.usernameTaken);
-    expect(await getUserByUsername(t.database.db, 'cli_zwak')).toBeUndefined();
-    expect((await getUserByUsername(t.database.db, 'cli_bestaand'))?.name).toBe(existing.row.name);
+    expect(await getUserByUsername(t.db, 'cli_zwak')).toBeUndefined();
+    expect((await getUserByUsername(t.db, 'cli_bestaand'))?.name).toBe(existing.row.name);
   });
 
   it('--help explains the commands and the embedded-database limit; an unknown command exits 1', async () => {

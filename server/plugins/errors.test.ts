@@ -1,35 +1,29 @@
 import { Writable } from 'node:stream';
 import { sql } from 'drizzle-orm';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestApp, type TestApp } from '../test/app';
+import { describe, expect, it } from 'vitest';
+import { setupTestApp } from '../test/app';
 import { enableTwoFactor, loginCookie, makeUser } from '../test/factories';
 import { DataErrorMessages, safeErrorSerializer } from './errors';
 
-let t: TestApp;
 let log = '';
-beforeAll(async () => {
-  const stream = new Writable({
-    write(chunk, _enc, done) {
-      log += chunk.toString();
-      done();
-    },
-  });
-  t = await createTestApp({ startWorker: false, logger: { level: 'info', stream } });
+const stream = new Writable({
+  write(chunk, _enc, done) {
+    log += chunk.toString();
+    done();
+  },
 });
-afterAll(() => t?.close());
+const t = setupTestApp({ startWorker: false, session: false, logger: { level: 'info', stream } });
 
 describe('errors in the log', () => {
   it('a failed user update with a new password logs neither the password, its hash nor the TOTP secret', async () => {
     const secret = 'JBSWY3DPEHPK3PXPJBSWY3DPEHPK3PXP';
-    const user = await makeUser(t.database.db);
+    const user = await makeUser(t.db);
     const cookie = await loginCookie(t.app, user);
-    const { rows } = await t.database.db.execute(
-      sql`SELECT password_hash FROM users WHERE id = ${user.row.id}`,
-    );
+    const { rows } = await t.db.execute(sql`SELECT password_hash FROM users WHERE id = ${user.row.id}`);
     const oldHash = String(rows[0].password_hash);
-    await enableTwoFactor(t.database.db, user.row.id, secret);
+    await enableTwoFactor(t.db, user.row.id, secret);
     // The database refuses the update, as a broken disk or a constraint would.
-    await t.database.db.execute(
+    await t.db.execute(
       sql.raw(`
       CREATE FUNCTION fail_user_update() RETURNS trigger LANGUAGE plpgsql AS
         $$ BEGIN RAISE EXCEPTION 'update refused by test trigger'; END $$;
@@ -83,8 +77,8 @@ describe('errors in the log', () => {
 describe('values the database refuses', () => {
   it('answer 400 with a Dutch message, not 500', async () => {
     // A check on a column no schema limits: too long a value gives SQLSTATE 22001 from PostgreSQL.
-    await t.database.db.execute(sql.raw(`ALTER TABLE partners ALTER COLUMN name TYPE varchar(10)`));
-    const user = await makeUser(t.database.db);
+    await t.db.execute(sql.raw(`ALTER TABLE partners ALTER COLUMN name TYPE varchar(10)`));
+    const user = await makeUser(t.db);
     const cookie = await loginCookie(t.app, user);
     const res = await t.app.inject({
       method: 'POST',

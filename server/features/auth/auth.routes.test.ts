@@ -1,22 +1,18 @@
 import { sql } from 'drizzle-orm';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { AuthMessages } from '../../../common/auth';
 import { UserMessages } from '../../../common/users';
-import { createTestApp, type TestApp } from '../../test/app';
+import { setupTestApp } from '../../test/app';
 import { enableTwoFactor, loginCookie, makeSession, makeUser } from '../../test/factories';
 import { createTotpSecret, generateTotp } from './totp';
 
-let t: TestApp;
-beforeAll(async () => {
-  t = await createTestApp({ startWorker: false });
-});
-afterAll(() => t.close());
+const t = setupTestApp({ startWorker: false, session: false });
 
 const login = (payload: object) => t.app.inject({ method: 'POST', url: '/api/auth/login', payload });
 
 describe('POST /api/auth/login', () => {
   it('answers 200 with the account and sets an httpOnly SameSite=Strict cookie', async () => {
-    const user = await makeUser(t.database.db);
+    const user = await makeUser(t.db);
     const res = await login({ username: user.row.username, password: user.password });
     expect(res.statusCode).toBe(200);
     expect(res.json()).toEqual({
@@ -32,7 +28,7 @@ describe('POST /api/auth/login', () => {
   });
 
   it('answers 401 with the same body for a wrong password and for an unknown user', async () => {
-    const user = await makeUser(t.database.db);
+    const user = await makeUser(t.db);
     const wrong = await login({ username: user.row.username, password: 'Verkeerd123' });
     const unknown = await login({ username: 'bestaat_niet', password: 'Verkeerd123' });
     expect(wrong.statusCode).toBe(401);
@@ -42,9 +38,9 @@ describe('POST /api/auth/login', () => {
   });
 
   it('answers 206 without a token, 403 Token ongeldig for a wrong one and 200 for the right one', async () => {
-    const user = await makeUser(t.database.db);
+    const user = await makeUser(t.db);
     const secret = createTotpSecret();
-    await enableTwoFactor(t.database.db, user.row.id, secret);
+    await enableTwoFactor(t.db, user.row.id, secret);
     const creds = { username: user.row.username, password: user.password };
     const needToken = await login(creds);
     expect(needToken.statusCode).toBe(206);
@@ -60,7 +56,7 @@ describe('POST /api/auth/login', () => {
   });
 
   it('GET /api/auth/me answers the account with the cookie and 401 without', async () => {
-    const user = await makeUser(t.database.db);
+    const user = await makeUser(t.db);
     const cookie = await loginCookie(t.app, user);
     const me = await t.app.inject({ method: 'GET', url: '/api/auth/me', headers: { cookie } });
     expect(me.statusCode).toBe(200);
@@ -74,7 +70,7 @@ describe('sessions', () => {
   const me = (cookie: string) => t.app.inject({ method: 'GET', url: '/api/auth/me', headers: { cookie } });
 
   it('logout ends the session: the old cookie then gets 401 on /api/auth/me', async () => {
-    const { cookie } = await makeSession(t.app, t.database.db);
+    const { cookie } = await makeSession(t.app, t.db);
     expect((await me(cookie)).statusCode).toBe(200);
     const out = await t.app.inject({ method: 'POST', url: '/api/auth/logout', headers: { cookie } });
     expect(out.statusCode).toBe(200);
@@ -91,12 +87,12 @@ describe('sessions', () => {
   });
 
   it('an expired session gets 401 while another session of the same user still works', async () => {
-    const user = await makeUser(t.database.db);
+    const user = await makeUser(t.db);
     const expired = await loginCookie(t.app, user);
     const live = await loginCookie(t.app, user);
     const tokenOf = (c: string) => c.slice('lijstwerk_session='.length);
     // Only the first session's row is moved into the past (rows are found by the token's SHA-256).
-    await t.database.db.execute(sql`
+    await t.db.execute(sql`
       UPDATE sessions SET expires_at = now() - interval '1 minute'
       WHERE token_hash = encode(sha256(convert_to(${tokenOf(expired)}, 'UTF8')), 'hex')`);
     expect((await me(expired)).statusCode).toBe(401);
@@ -107,11 +103,11 @@ describe('sessions', () => {
 describe('2fa management', () => {
   let admin: { cookie: string };
   beforeAll(async () => {
-    admin = await makeSession(t.app, t.database.db);
+    admin = await makeSession(t.app, t.db);
   });
 
   it('enable returns an otpauth link with the secret; login then needs the token; disable turns it off', async () => {
-    const user = await makeUser(t.database.db);
+    const user = await makeUser(t.db);
     const creds = { username: user.row.username, password: user.password };
     const enable = await t.app.inject({
       method: 'POST',
@@ -174,7 +170,7 @@ describe('2fa management', () => {
   });
 
   it('needs a session', async () => {
-    const user = await makeUser(t.database.db);
+    const user = await makeUser(t.db);
     const res = await t.app.inject({
       method: 'POST',
       url: `/api/auth/2fa/${user.row.id}`,
@@ -184,9 +180,9 @@ describe('2fa management', () => {
   });
 
   it('never shows the TOTP secret or the password hash in the user list or a single user', async () => {
-    const user = await makeUser(t.database.db);
+    const user = await makeUser(t.db);
     const secret = createTotpSecret();
-    await enableTwoFactor(t.database.db, user.row.id, secret);
+    await enableTwoFactor(t.db, user.row.id, secret);
     const list = await t.app.inject({ method: 'GET', url: '/api/users', headers: admin });
     const one = await t.app.inject({ method: 'GET', url: `/api/users/${user.row.id}`, headers: admin });
     expect(list.statusCode).toBe(200);
@@ -208,11 +204,7 @@ describe('2fa management', () => {
 });
 
 describe('login rate limit', () => {
-  let limited: TestApp;
-  beforeAll(async () => {
-    limited = await createTestApp({ startWorker: false, config: { loginRateMax: 3 } });
-  });
-  afterAll(() => limited.close());
+  const limited = setupTestApp({ startWorker: false, session: false, config: { loginRateMax: 3 } });
 
   const attempt = (username: string) =>
     limited.app.inject({

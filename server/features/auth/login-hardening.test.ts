@@ -1,29 +1,25 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { AuthMessages } from '../../../common/auth';
 import { PASSWORD_MAX_LENGTH } from '../../../common/constants';
 import { PasswordMessages } from '../../../common/password';
 import { UserMessages } from '../../../common/users';
-import { createTestApp, type TestApp } from '../../test/app';
+import { setupTestApp, type TestApp } from '../../test/app';
 import { enableTwoFactor, makeSession, makeUser } from '../../test/factories';
 import { createTotpSecret, generateTotp } from './totp';
 
 // Issue 14 §5-7 at the login: one-time TOTP codes, failed logins counted per IP across
 // usernames, the one password limit, and usernames normalised and checked before the lookup.
 
-let t: TestApp;
-beforeAll(async () => {
-  t = await createTestApp({ startWorker: false });
-});
-afterAll(() => t.close());
+const t = setupTestApp({ startWorker: false, session: false });
 
 const login = (app: TestApp, payload: object, remoteAddress?: string) =>
   app.app.inject({ method: 'POST', url: '/api/auth/login', payload, remoteAddress });
 
 describe('one-time TOTP codes', () => {
   it('a code logs in once; the replay answers 403 Token ongeldig', async () => {
-    const user = await makeUser(t.database.db);
+    const user = await makeUser(t.db);
     const secret = createTotpSecret();
-    await enableTwoFactor(t.database.db, user.row.id, secret);
+    await enableTwoFactor(t.db, user.row.id, secret);
     const creds = { username: user.row.username, password: user.password, token: generateTotp(secret) };
     expect((await login(t, creds)).statusCode).toBe(200);
     const replay = await login(t, creds);
@@ -33,9 +29,9 @@ describe('one-time TOTP codes', () => {
   });
 
   it("after a code, the previous step's code (still inside the drift window) is refused too", async () => {
-    const user = await makeUser(t.database.db);
+    const user = await makeUser(t.db);
     const secret = createTotpSecret();
-    await enableTwoFactor(t.database.db, user.row.id, secret);
+    await enableTwoFactor(t.db, user.row.id, secret);
     const now = Date.now();
     const creds = { username: user.row.username, password: user.password };
     expect((await login(t, { ...creds, token: generateTotp(secret, now + 30_000) })).statusCode).toBe(200);
@@ -43,18 +39,18 @@ describe('one-time TOTP codes', () => {
   });
 
   it('two logins racing with one code: exactly one gets a session', async () => {
-    const user = await makeUser(t.database.db);
+    const user = await makeUser(t.db);
     const secret = createTotpSecret();
-    await enableTwoFactor(t.database.db, user.row.id, secret);
+    await enableTwoFactor(t.db, user.row.id, secret);
     const creds = { username: user.row.username, password: user.password, token: generateTotp(secret) };
     const results = await Promise.all([login(t, creds), login(t, creds), login(t, creds)]);
     expect(results.map((r) => r.statusCode).sort()).toEqual([200, 403, 403]);
   });
 
   it('a new enrolment starts afresh: the code of the new secret works', async () => {
-    const { user, cookie } = await makeSession(t.app, t.database.db);
+    const { user, cookie } = await makeSession(t.app, t.db);
     const first = createTotpSecret();
-    await enableTwoFactor(t.database.db, user.row.id, first);
+    await enableTwoFactor(t.db, user.row.id, first);
     expect(
       (
         await login(t, {
@@ -79,11 +75,11 @@ describe('one-time TOTP codes', () => {
 });
 
 describe('failed logins per client IP across usernames', () => {
-  let limited: TestApp;
-  beforeAll(async () => {
-    limited = await createTestApp({ startWorker: false, config: { loginRateMax: 1000, loginRateIpMax: 3 } });
+  const limited = setupTestApp({
+    startWorker: false,
+    session: false,
+    config: { loginRateMax: 1000, loginRateIpMax: 3 },
   });
-  afterAll(() => limited.close());
 
   it('after 3 failures on 3 usernames the 4th username is refused with 429, even with the right password', async () => {
     const user = await makeUser(limited.database.db);
@@ -138,7 +134,7 @@ describe('the password limit', () => {
   const long = `A1${'x'.repeat(PASSWORD_MAX_LENGTH - 1)}`;
 
   it('a password longer than the login accepts is refused at creation and at update', async () => {
-    const { cookie, user } = await makeSession(t.app, t.database.db);
+    const { cookie, user } = await makeSession(t.app, t.db);
     const created = await t.app.inject({
       method: 'POST',
       url: '/api/users',
@@ -147,7 +143,7 @@ describe('the password limit', () => {
     });
     expect(created.statusCode).toBe(400);
     expect(created.json().errors).toContain(PasswordMessages.max);
-    const other = await makeUser(t.database.db);
+    const other = await makeUser(t.db);
     const updated = await t.app.inject({
       method: 'PUT',
       url: `/api/users/${other.row.id}`,
@@ -161,7 +157,7 @@ describe('the password limit', () => {
   });
 
   it('a password of exactly the limit is accepted and logs in', async () => {
-    const { cookie } = await makeSession(t.app, t.database.db);
+    const { cookie } = await makeSession(t.app, t.db);
     const password = long.slice(0, PASSWORD_MAX_LENGTH);
     const username = `precies_${Date.now()}`;
     const created = await t.app.inject({
@@ -177,7 +173,7 @@ describe('the password limit', () => {
 
 describe('usernames', () => {
   const create = async (username: string) => {
-    const { cookie } = await makeSession(t.app, t.database.db);
+    const { cookie } = await makeSession(t.app, t.db);
     return t.app.inject({
       method: 'POST',
       url: '/api/users',

@@ -1,18 +1,13 @@
 import { sql } from 'drizzle-orm';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestApp, type TestApp } from '../../test/app';
-import { loginCookie, makeSession, makeUser, type TestUser } from '../../test/factories';
+import { describe, expect, it } from 'vitest';
+import { setupTestApp } from '../../test/app';
+import { loginCookie, makeUser } from '../../test/factories';
 
 // Issue 14 §6: a new password or a 2fa change ends the user's other sessions (the acting
 // session stays when it is their own), and the cookie's lifetime follows the sliding expiry.
 
-let t: TestApp;
-let admin: { user: TestUser; cookie: string };
-beforeAll(async () => {
-  t = await createTestApp({ startWorker: false });
-  admin = await makeSession(t.app, t.database.db, 'admin');
-});
-afterAll(() => t.close());
+// The file's session is an administrator's.
+const t = setupTestApp({ startWorker: false });
 
 const status = async (cookie: string) =>
   (await t.app.inject({ method: 'GET', url: '/api/auth/me', headers: { cookie } })).statusCode;
@@ -21,19 +16,19 @@ const as = (cookie: string, method: 'POST' | 'PUT', url: string, payload?: objec
 
 describe('ending other sessions', () => {
   it("an administrator's new password for a user ends all of that user's sessions, not the administrator's", async () => {
-    const user = await makeUser(t.database.db, { role: 'staff' });
+    const user = await makeUser(t.db, { role: 'staff' });
     const [a, b] = [await loginCookie(t.app, user), await loginCookie(t.app, user)];
-    const res = await as(admin.cookie, 'PUT', `/api/users/${user.row.id}`, {
+    const res = await as(t.cookie, 'PUT', `/api/users/${user.row.id}`, {
       name: user.row.name,
       username: user.row.username,
       password: 'Vervangen123',
     });
     expect(res.statusCode).toBe(200);
-    expect([await status(a), await status(b), await status(admin.cookie)]).toEqual([401, 401, 200]);
+    expect([await status(a), await status(b), await status(t.cookie)]).toEqual([401, 401, 200]);
   });
 
   it('changing their own password keeps the current session and ends the others', async () => {
-    const user = await makeUser(t.database.db, { role: 'staff' });
+    const user = await makeUser(t.db, { role: 'staff' });
     const [current, elsewhere] = [await loginCookie(t.app, user), await loginCookie(t.app, user)];
     const res = await as(current, 'PUT', `/api/users/${user.row.id}`, {
       name: user.row.name,
@@ -46,9 +41,9 @@ describe('ending other sessions', () => {
   });
 
   it('saving without a new password ends no session', async () => {
-    const user = await makeUser(t.database.db, { role: 'staff' });
+    const user = await makeUser(t.db, { role: 'staff' });
     const cookie = await loginCookie(t.app, user);
-    await as(admin.cookie, 'PUT', `/api/users/${user.row.id}`, {
+    await as(t.cookie, 'PUT', `/api/users/${user.row.id}`, {
       name: 'Alleen Naam',
       username: user.row.username,
     });
@@ -56,7 +51,7 @@ describe('ending other sessions', () => {
   });
 
   it('enabling and disabling 2fa end the other sessions; the own acting session stays', async () => {
-    const user = await makeUser(t.database.db, { role: 'staff' });
+    const user = await makeUser(t.db, { role: 'staff' });
     const [current, elsewhere] = [await loginCookie(t.app, user), await loginCookie(t.app, user)];
     const enable = await as(current, 'POST', `/api/auth/2fa/${user.row.id}`, { username: user.row.username });
     expect(enable.statusCode).toBe(200);
@@ -70,15 +65,15 @@ describe('ending other sessions', () => {
   });
 
   it("an administrator's 2fa change for a user ends every session of that user", async () => {
-    const user = await makeUser(t.database.db, { role: 'staff' });
+    const user = await makeUser(t.db, { role: 'staff' });
     const cookie = await loginCookie(t.app, user);
-    await as(admin.cookie, 'POST', `/api/auth/2fa/${user.row.id}`, { username: user.row.username });
-    expect([await status(cookie), await status(admin.cookie)]).toEqual([401, 200]);
+    await as(t.cookie, 'POST', `/api/auth/2fa/${user.row.id}`, { username: user.row.username });
+    expect([await status(cookie), await status(t.cookie)]).toEqual([401, 200]);
     const again = await loginCookie(t.app, user).catch(() => '');
     expect(again).toBe('');
-    await as(admin.cookie, 'PUT', `/api/auth/2fa/${user.row.id}/disable`);
+    await as(t.cookie, 'PUT', `/api/auth/2fa/${user.row.id}/disable`);
     const fresh = await loginCookie(t.app, user);
-    await as(admin.cookie, 'POST', `/api/auth/2fa/${user.row.id}`, { username: user.row.username });
+    await as(t.cookie, 'POST', `/api/auth/2fa/${user.row.id}`, { username: user.row.username });
     expect(await status(fresh)).toBe(401);
   });
 });
@@ -88,7 +83,7 @@ describe('cookie lifetime', () => {
   const tokenOf = (c: string) => c.slice('lijstwerk_session='.length);
 
   it('login sets Max-Age to the session lifetime', async () => {
-    const user = await makeUser(t.database.db);
+    const user = await makeUser(t.db);
     const res = await t.app.inject({
       method: 'POST',
       url: '/api/auth/login',
@@ -98,13 +93,13 @@ describe('cookie lifetime', () => {
   });
 
   it('a request that slides the session sets the cookie again with the full lifetime; a fresh one does not', async () => {
-    const user = await makeUser(t.database.db);
+    const user = await makeUser(t.db);
     const cookie = await loginCookie(t.app, user);
     const fresh = await t.app.inject({ method: 'GET', url: '/api/auth/me', headers: { cookie } });
     expect(fresh.cookies).toHaveLength(0);
 
     // An hour left of the session: the server slides it, and the cookie must live as long.
-    await t.database.db.execute(sql`
+    await t.db.execute(sql`
       UPDATE sessions SET expires_at = now() + interval '1 hour'
       WHERE token_hash = encode(sha256(convert_to(${tokenOf(cookie)}, 'UTF8')), 'hex')`);
     const slid = await t.app.inject({ method: 'GET', url: '/api/auth/me', headers: { cookie } });
@@ -117,9 +112,9 @@ describe('cookie lifetime', () => {
   });
 
   it('logout of a session that slides still clears the cookie', async () => {
-    const user = await makeUser(t.database.db);
+    const user = await makeUser(t.db);
     const cookie = await loginCookie(t.app, user);
-    await t.database.db.execute(sql`
+    await t.db.execute(sql`
       UPDATE sessions SET expires_at = now() + interval '1 hour'
       WHERE token_hash = encode(sha256(convert_to(${tokenOf(cookie)}, 'UTF8')), 'hex')`);
     const out = await t.app.inject({ method: 'POST', url: '/api/auth/logout', headers: { cookie } });

@@ -1,18 +1,14 @@
 import { sql } from 'drizzle-orm';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestApp, type TestApp } from '../../test/app';
+import { describe, expect, it } from 'vitest';
+import { setupTestApp } from '../../test/app';
 import { makeDataset, makePartner } from '../../test/factories';
 import { blacklistedEverywhereSql, blacklistedSql } from './blacklist.sql';
 
-let t: TestApp;
-beforeAll(async () => {
-  t = await createTestApp({ startWorker: false });
-});
-afterAll(() => t.close());
+const t = setupTestApp({ startWorker: false, session: false });
 
 describe('blacklistedSql (the one definition of "blacklisted", DESIGN §6)', () => {
   it('excludes a partner-dataset entry from that one dataset only, and e-mail and domain entries from all', async () => {
-    const db = t.database.db;
+    const db = t.db;
     const p = await makePartner(db);
     const q = await makePartner(db);
     const d1 = await makeDataset(db, p, { name: 'nieuwsbrief' });

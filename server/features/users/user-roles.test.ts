@@ -1,24 +1,21 @@
 import { sql } from 'drizzle-orm';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { UserMessages } from '../../../common/users';
-import { createTestApp, type TestApp } from '../../test/app';
+import { setupTestApp } from '../../test/app';
 import { loginCookie, makeSession, makeUser, type TestUser } from '../../test/factories';
 
 // Roles (issue 14 §4): administrators manage every user; other staff read and change only their
 // own account (password with the current one) and their own 2fa, never their role. One test per
 // users and 2fa route, for staff and for administrators.
 
-let t: TestApp;
-let admin: { user: TestUser; cookie: string };
+// The file's session is an administrator's; a staff member logs in beside it.
+const t = setupTestApp({ startWorker: false });
 let staff: { user: TestUser; cookie: string };
 let other: TestUser;
 beforeAll(async () => {
-  t = await createTestApp({ startWorker: false });
-  admin = await makeSession(t.app, t.database.db, 'admin');
-  staff = await makeSession(t.app, t.database.db, 'staff');
-  other = await makeUser(t.database.db, { role: 'staff' });
+  staff = await makeSession(t.app, t.db, 'staff');
+  other = await makeUser(t.db, { role: 'staff' });
 });
-afterAll(() => t.close());
 
 type Method = 'GET' | 'POST' | 'PUT' | 'DELETE';
 const as = (cookie: string, method: Method, url: string, payload?: object) =>
@@ -28,12 +25,12 @@ const expectForbidden = (res: { statusCode: number; json(): { message: string } 
   expect(res.json().message).toBe(UserMessages.adminOnly);
 };
 const getRole = async (id: string) =>
-  (await t.database.db.execute<{ role: string }>(sql`SELECT role FROM users WHERE id = ${id}`)).rows[0]?.role;
+  (await t.db.execute<{ role: string }>(sql`SELECT role FROM users WHERE id = ${id}`)).rows[0]?.role;
 
 describe('staff', () => {
   it('GET /api/auth/me includes the role', async () => {
     expect((await as(staff.cookie, 'GET', '/api/auth/me')).json().role).toBe('staff');
-    expect((await as(admin.cookie, 'GET', '/api/auth/me')).json().role).toBe('admin');
+    expect((await as(t.cookie, 'GET', '/api/auth/me')).json().role).toBe('admin');
   });
 
   it('GET /api/users answers 403', async () => {
@@ -44,7 +41,7 @@ describe('staff', () => {
     const own = await as(staff.cookie, 'GET', `/api/users/${staff.user.row.id}`);
     expect(own.statusCode).toBe(200);
     expect(own.json()).toMatchObject({ _id: staff.user.row.id, role: 'staff' });
-    expectForbidden(await as(staff.cookie, 'GET', `/api/users/${admin.user.row.id}`));
+    expectForbidden(await as(staff.cookie, 'GET', `/api/users/${t.user.row.id}`));
     expectForbidden(await as(staff.cookie, 'GET', '/api/users/bestaatniet'));
   });
 
@@ -69,7 +66,7 @@ describe('staff', () => {
   });
 
   it("PUT /api/users/:id answers 403 for another user's name, password or role, and changes nothing", async () => {
-    for (const target of [admin.user, other]) {
+    for (const target of [t.user, other]) {
       for (const payload of [
         { name: 'Overgenomen', username: target.row.username },
         { name: target.row.name, username: target.row.username, password: 'Overgenomen1' },
@@ -107,7 +104,7 @@ describe('staff', () => {
   });
 
   it('PUT /api/users/:id changes their own password only with the right current password', async () => {
-    const user = await makeUser(t.database.db, { role: 'staff' });
+    const user = await makeUser(t.db, { role: 'staff' });
     const cookie = await loginCookie(t.app, user);
     const base = { name: user.row.name, username: user.row.username, password: 'NieuwGeheim1' };
     const missing = await as(cookie, 'PUT', `/api/users/${user.row.id}`, base);
@@ -130,32 +127,32 @@ describe('staff', () => {
 
   it('DELETE /api/users/:id answers 403 for anyone, themselves included', async () => {
     expectForbidden(await as(staff.cookie, 'DELETE', `/api/users/${other.row.id}`));
-    expectForbidden(await as(staff.cookie, 'DELETE', `/api/users/${admin.user.row.id}`));
+    expectForbidden(await as(staff.cookie, 'DELETE', `/api/users/${t.user.row.id}`));
     expectForbidden(await as(staff.cookie, 'DELETE', `/api/users/${staff.user.row.id}`));
-    expect((await as(admin.cookie, 'GET', `/api/users/${other.row.id}`)).statusCode).toBe(200);
+    expect((await as(t.cookie, 'GET', `/api/users/${other.row.id}`)).statusCode).toBe(200);
   });
 
   it("POST /api/auth/2fa/:userId enrols their own 2fa and answers 403 for another's, without a secret", async () => {
-    const user = await makeUser(t.database.db, { role: 'staff' });
+    const user = await makeUser(t.db, { role: 'staff' });
     const cookie = await loginCookie(t.app, user);
-    const forAdmin = await as(cookie, 'POST', `/api/auth/2fa/${admin.user.row.id}`, {
-      username: admin.user.row.username,
+    const forAdmin = await as(cookie, 'POST', `/api/auth/2fa/${t.user.row.id}`, {
+      username: t.user.row.username,
     });
     expectForbidden(forAdmin);
     expect(forAdmin.body).not.toContain('secret');
-    expect((await as(admin.cookie, 'GET', `/api/users/${admin.user.row.id}`)).json()['2fa']).toBe(false);
+    expect((await as(t.cookie, 'GET', `/api/users/${t.user.row.id}`)).json()['2fa']).toBe(false);
     const own = await as(cookie, 'POST', `/api/auth/2fa/${user.row.id}`, { username: user.row.username });
     expect(own.statusCode).toBe(200);
     expect(own.json().secret).toMatch(/^[A-Z2-7]{32}$/);
   });
 
   it("PUT /api/auth/2fa/:userId/disable turns off their own 2fa and answers 403 for another's", async () => {
-    const victim = await makeUser(t.database.db, { role: 'staff' });
-    await as(admin.cookie, 'POST', `/api/auth/2fa/${victim.row.id}`, { username: victim.row.username });
+    const victim = await makeUser(t.db, { role: 'staff' });
+    await as(t.cookie, 'POST', `/api/auth/2fa/${victim.row.id}`, { username: victim.row.username });
     expectForbidden(await as(staff.cookie, 'PUT', `/api/auth/2fa/${victim.row.id}/disable`));
-    expect((await as(admin.cookie, 'GET', `/api/users/${victim.row.id}`)).json()['2fa']).toBe(true);
+    expect((await as(t.cookie, 'GET', `/api/users/${victim.row.id}`)).json()['2fa']).toBe(true);
 
-    const user = await makeUser(t.database.db, { role: 'staff' });
+    const user = await makeUser(t.db, { role: 'staff' });
     const cookie = await loginCookie(t.app, user);
     await as(cookie, 'POST', `/api/auth/2fa/${user.row.id}`, { username: user.row.username });
     const off = await as(cookie, 'PUT', `/api/auth/2fa/${user.row.id}/disable`);
@@ -167,7 +164,7 @@ describe('staff', () => {
 describe('administrators', () => {
   it("POST /api/users makes 'staff' unless the administrator chooses 'admin'", async () => {
     const make = (username: string, role?: string) =>
-      as(admin.cookie, 'POST', '/api/users', { name: 'Nieuw', username, password: 'Welkom123', role });
+      as(t.cookie, 'POST', '/api/users', { name: 'Nieuw', username, password: 'Welkom123', role });
     const plain = await make(`rol_plain_${Date.now()}`);
     expect(plain.json().role).toBe('staff');
     const chosen = await make(`rol_admin_${Date.now()}`, 'admin');
@@ -178,21 +175,21 @@ describe('administrators', () => {
   });
 
   it('PUT /api/users/:id promotes and demotes another user', async () => {
-    const user = await makeUser(t.database.db, { role: 'staff' });
+    const user = await makeUser(t.db, { role: 'staff' });
     const body = { name: user.row.name, username: user.row.username };
     expect(
-      (await as(admin.cookie, 'PUT', `/api/users/${user.row.id}`, { ...body, role: 'admin' })).json().role,
+      (await as(t.cookie, 'PUT', `/api/users/${user.row.id}`, { ...body, role: 'admin' })).json().role,
     ).toBe('admin');
     // Without a role the role stays.
-    expect((await as(admin.cookie, 'PUT', `/api/users/${user.row.id}`, body)).json().role).toBe('admin');
+    expect((await as(t.cookie, 'PUT', `/api/users/${user.row.id}`, body)).json().role).toBe('admin');
     expect(
-      (await as(admin.cookie, 'PUT', `/api/users/${user.row.id}`, { ...body, role: 'staff' })).json().role,
+      (await as(t.cookie, 'PUT', `/api/users/${user.row.id}`, { ...body, role: 'staff' })).json().role,
     ).toBe('staff');
   });
 
   it("PUT /api/users/:id sets another user's password without a current password", async () => {
-    const user = await makeUser(t.database.db, { role: 'staff' });
-    const res = await as(admin.cookie, 'PUT', `/api/users/${user.row.id}`, {
+    const user = await makeUser(t.db, { role: 'staff' });
+    const res = await as(t.cookie, 'PUT', `/api/users/${user.row.id}`, {
       name: user.row.name,
       username: user.row.username,
       password: 'DoorBeheer1',
@@ -202,8 +199,8 @@ describe('administrators', () => {
   });
 
   it('their own new password also needs the current one', async () => {
-    const me = admin.user;
-    const res = await as(admin.cookie, 'PUT', `/api/users/${me.row.id}`, {
+    const me = t.user;
+    const res = await as(t.cookie, 'PUT', `/api/users/${me.row.id}`, {
       name: me.row.name,
       username: me.row.username,
       password: 'AnderGeheim1',
@@ -214,11 +211,7 @@ describe('administrators', () => {
 });
 
 describe('the last administrator', () => {
-  let own: TestApp;
-  beforeAll(async () => {
-    own = await createTestApp({ startWorker: false });
-  });
-  afterAll(() => own.close());
+  const own = setupTestApp({ startWorker: false, session: false });
   const put = (cookie: string, user: TestUser, role: string) =>
     own.app.inject({
       method: 'PUT',
