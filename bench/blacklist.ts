@@ -7,14 +7,14 @@
 //   npx tsx bench/blacklist.ts [emails=1000000] [domains=5000]     embedded PostgreSQL
 //   DATABASE_URL=postgres://... npx tsx bench/blacklist.ts           a PostgreSQL server (a fresh database is made)
 //   BENCH_KEEP_DB=1 DATABASE_URL=... npx tsx bench/blacklist.ts      leave the database (printed) on the server
-import { execFileSync, spawn } from 'node:child_process';
+import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import pg from 'pg';
 import { startTestDnsServer } from '../server/test/dns-server';
-import { BenchClient } from './support/client';
 import { createBenchDatabase } from './support/database';
+import { spawnBenchServer } from './support/server';
 
 const emails = Number(process.argv[2] ?? 1_000_000);
 const smallDomains = Number(process.argv[3] ?? 5_000);
@@ -76,26 +76,9 @@ execFileSync('psql', [
 const keyedSeconds = (performance.now() - keyedStart) / 1000;
 
 const dns = await startTestDnsServer();
-const server = spawn(process.execPath, ['--import', 'tsx', 'server/main.ts'], {
-  env: {
-    ...process.env,
-    DATABASE_URL: databaseUrl,
-    PORT: String(port),
-    HOST: '127.0.0.1',
-    DATA_DIR: path.join(work, 'app'),
-    ADMIN_USERNAME: 'bench',
-    ADMIN_PASSWORD: 'Bench12345',
-    LOG_LEVEL: process.env.BENCH_LOG_LEVEL ?? 'warn',
-    DNS_SERVER: dns.address,
-    DNS_TIMEOUT_MS: '1000',
-  },
-  stdio: ['ignore', 'inherit', 'inherit'],
-});
-/** A memory figure (kB) of the server process from /proc: VmRSS now, VmHWM its peak. */
-const serverStatusKb = (field: 'VmRSS' | 'VmHWM') =>
-  Number(
-    new RegExp(`${field}:\\s+(\\d+)`).exec(fs.readFileSync(`/proc/${server.pid}/status`, 'utf8'))?.[1] ?? 0,
-  );
+const server = spawnBenchServer(bench, { port, env: { DNS_SERVER: dns.address, DNS_TIMEOUT_MS: '1000' } });
+const { client } = server;
+const serverStatusKb = server.statusKb;
 /** Runs `work` while sampling the server's VmRSS every 50 ms; returns seconds, result, RSS before and at most. */
 async function measured<T>(work: () => Promise<T>) {
   const rssBefore = serverStatusKb('VmRSS');
@@ -113,10 +96,8 @@ async function measured<T>(work: () => Promise<T>) {
 }
 const mb = (kb: number) => `${(kb / 1024).toFixed(0)} MB`;
 
-const client = new BenchClient(`http://127.0.0.1:${port}`);
 try {
-  await client.waitUntilUp();
-  await client.login('bench', 'Bench12345');
+  await server.ready();
   const first = await measured(() => client.upload('/blacklist/emailimport', file));
   const again = await measured(() => client.upload('/blacklist/emailimport', file));
   const importPeakKb = serverStatusKb('VmHWM');
@@ -181,8 +162,7 @@ try {
   console.log(`  server peak memory (VmHWM): ${mb(serverStatusKb('VmHWM'))}`);
   await fill.end();
 } finally {
-  server.kill('SIGTERM');
-  await new Promise((r) => server.once('exit', r));
+  await server.stop();
   await dns.close();
   await bench.drop();
 }

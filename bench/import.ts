@@ -14,14 +14,14 @@
 //   BENCH_FLOOR=1 npx tsx bench/import.ts            also what PostgreSQL alone takes to store the records and
 //                                                     addresses of the first import (bench/write-floor.ts)
 //   BENCH_KEEP_DB=1 DATABASE_URL=... npx tsx bench/import.ts   leave the benchmark's database (printed) on the server
-import { execFileSync, spawn } from 'node:child_process';
+import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import pg from 'pg';
 import { BENCH_HEADERS, generatePartnerCsv } from './generate-partner-csv';
-import { BenchClient } from './support/client';
 import { createBenchDatabase } from './support/database';
+import { spawnBenchServer } from './support/server';
 import { measureWriteFloor } from './write-floor';
 
 const rows = Number(process.argv[2] ?? 1_000_000);
@@ -55,28 +55,11 @@ const copySeconds = (performance.now() - copyStart) / 1000;
 
 // BENCH_SERVER_NODE_ARGS: extra Node.js options for the server (e.g. --cpu-prof --cpu-prof-dir=/tmp/prof).
 const serverNodeArgs = (process.env.BENCH_SERVER_NODE_ARGS ?? '').split(' ').filter(Boolean);
-const server = spawn(process.execPath, [...serverNodeArgs, '--import', 'tsx', 'server/main.ts'], {
-  env: {
-    ...process.env,
-    DATABASE_URL: databaseUrl,
-    PORT: String(port),
-    HOST: '127.0.0.1',
-    DATA_DIR: path.join(work, 'app'),
-    ADMIN_USERNAME: 'bench',
-    ADMIN_PASSWORD: 'Bench12345',
-    LOG_LEVEL: process.env.BENCH_LOG_LEVEL ?? 'warn',
-  },
-  stdio: ['ignore', 'inherit', 'inherit'],
-});
-/** A memory figure (kB) of the server process from /proc: VmRSS now, VmHWM its peak. */
-const serverStatusKb = (field: 'VmRSS' | 'VmHWM') =>
-  Number(
-    new RegExp(`${field}:\\s+(\\d+)`).exec(fs.readFileSync(`/proc/${server.pid}/status`, 'utf8'))?.[1] ?? 0,
-  );
-const client = new BenchClient(`http://127.0.0.1:${port}`);
+const server = spawnBenchServer(bench, { port, nodeArgs: serverNodeArgs });
+const { client } = server;
+const serverStatusKb = server.statusKb;
 try {
-  await client.waitUntilUp();
-  await client.login('bench', 'Bench12345');
+  await server.ready();
   if (existing > 0) {
     // Addresses of other datasets, none of them in the file: the import must find its own among them.
     console.log(`Storing ${existing.toLocaleString('en')} other addresses ...`);
@@ -159,7 +142,6 @@ try {
     }
   }
 } finally {
-  server.kill('SIGTERM');
-  await new Promise((r) => server.once('exit', r));
+  await server.stop();
   await bench.drop();
 }

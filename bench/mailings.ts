@@ -7,15 +7,15 @@
 //   npx tsx bench/mailings.ts [rows=1000000]              embedded PostgreSQL 18
 //   DATABASE_URL=postgres://... npx tsx bench/mailings.ts  a PostgreSQL server (a fresh database is made)
 //   BENCH_KEEP_DB=1 DATABASE_URL=... npx tsx bench/mailings.ts   leave the database (printed) on the server
-import { execFileSync, spawn } from 'node:child_process';
+import { execFileSync } from 'node:child_process';
 import crypto from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import pg from 'pg';
 import { generatePartnerCsv } from './generate-partner-csv';
-import { BenchClient } from './support/client';
 import { createBenchDatabase } from './support/database';
+import { spawnBenchServer } from './support/server';
 
 const rows = Number(process.argv[2] ?? 1_000_000);
 const bench = await createBenchDatabase('mailings');
@@ -26,20 +26,8 @@ const partnerFile = path.join(work, 'partner.csv');
 console.log(`Generating ${rows.toLocaleString('en')} rows ...`);
 await generatePartnerCsv(partnerFile, rows, 1, false);
 
-const server = spawn(process.execPath, ['--import', 'tsx', 'server/main.ts'], {
-  env: {
-    ...process.env,
-    DATABASE_URL: databaseUrl,
-    PORT: String(port),
-    HOST: '127.0.0.1',
-    DATA_DIR: path.join(work, 'app'),
-    ADMIN_USERNAME: 'bench',
-    ADMIN_PASSWORD: 'Bench12345',
-    LOG_LEVEL: 'warn',
-  },
-  stdio: ['ignore', 'inherit', 'inherit'],
-});
-const client = new BenchClient(`http://127.0.0.1:${port}`);
+const server = spawnBenchServer(bench, { port });
+const { client } = server;
 const db = new pg.Client({ connectionString: databaseUrl });
 const figures: string[] = [];
 const time = async <T>(name: string, work: () => Promise<T>, per?: number): Promise<T> => {
@@ -52,8 +40,7 @@ const time = async <T>(name: string, work: () => Promise<T>, per?: number): Prom
 };
 
 try {
-  await client.waitUntilUp();
-  await client.login('bench', 'Bench12345');
+  await server.ready();
   await db.connect();
   const { partnerId, datasetName, datasetId } = await client.makeMappedDataset();
   console.log('Importing the partner file ...');
@@ -176,8 +163,7 @@ try {
   );
   for (const f of figures) console.log(f);
 } finally {
-  server.kill('SIGTERM');
-  await new Promise((r) => server.once('exit', r));
+  await server.stop();
   await db.end().catch(() => {});
   await bench.drop();
 }
