@@ -15,6 +15,8 @@ export const users = pgTable(
       .default('staff'),
     twoFactorEnabled: boolean('two_factor_enabled').notNull().default(false),
     totpSecret: text('totp_secret'),
+    /** A secret being enrolled: it becomes totp_secret (and 2fa turns on) once its first code is confirmed. */
+    totpPendingSecret: text('totp_pending_secret'),
     /** The 30 s time step of the last TOTP code accepted, so a code logs in only once. */
     totpLastStep: bigint('totp_last_step', { mode: 'number' }),
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
