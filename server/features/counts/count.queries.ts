@@ -4,7 +4,8 @@ import { participationFactorOn } from '../../../common/dataset-rates';
 import type { Category } from '../../../common/extra-inzet';
 import type { Db } from '../../db/client';
 import { blacklistedSql } from '../blacklists/blacklist.sql';
-import { categorySql, NO_JIT } from '../selections/selection-run';
+import { categorySql } from '../mailings/engagement.sql';
+import { NO_JIT } from '../selections/selection-run';
 
 /**
  * The counts of every dataset (spec 001 §2 /counts, DESIGN §4 Counts): its records' addresses by
@@ -23,7 +24,7 @@ export async function countDatasets(
     await tx.execute(NO_JIT);
     return tx.execute(sql`
     WITH c AS (
-      SELECT r.dataset_id, ${categorySql(minMailings)} AS category, count(*)::int AS n
+      SELECT r.dataset_id, ${categorySql('a', minMailings)} AS category, count(*)::int AS n
       FROM records r JOIN datasets d ON d.id = r.dataset_id JOIN addresses a ON a.id = r.address_id
       WHERE a.hard_bounced_at IS NULL ${useBlacklist ? sql`AND NOT ${blacklistedSql('a', 'd')}` : sql``}
       GROUP BY r.dataset_id, category)

@@ -4,6 +4,8 @@ import { pressureWindow } from '../../../common/pressure-date';
 import type { DbOrTx } from '../../db/client';
 import { badRequest } from '../../lib/http-errors';
 import { blacklistedSql } from '../blacklists/blacklist.sql';
+import { categorySql } from '../mailings/engagement.sql';
+import { pressureConflictSql } from '../mailings/pressure.sql';
 
 // DESIGN §4/§6, a selection run: candidates are the records matching the query tree in the
 // datasets the settings allow, minus blacklists (the partner-dataset entry per dataset), hard
@@ -25,26 +27,6 @@ export interface RunSettings {
   useDatasetsFrom: { campaign: string; mailing?: string }[];
   /** Setting 'Minimale verzendingen': sent at least this often without an open is notOpenedOrClicked. */
   minMailings: number;
-}
-
-/** The engagement category of address `a` (DESIGN §4: clicks, opens, notOpenedOrClicked, new). */
-export function categorySql(minMailings: number): SQL {
-  return sql`CASE WHEN a.last_click_at IS NOT NULL THEN 'clicks'
-    WHEN a.last_open_at IS NOT NULL THEN 'opens'
-    WHEN a.sent_count >= ${minMailings}::int THEN 'notOpenedOrClicked'
-    ELSE 'new' END`;
-}
-
-/**
- * Whether address `a` is in another Definitief or Aangeboden mailing planned (calendar day in
- * Amsterdam) inside the pressure window [from, to) (DESIGN §4 mail pressure).
- */
-export function pressureConflictSql(from: string, to: string, mailingId: string): SQL {
-  return sql`EXISTS (SELECT 1 FROM mailing_addresses pm JOIN mailings pmm ON pmm.id = pm.mailing_id
-    WHERE pm.address_id = a.id AND pm.mailing_id <> ${mailingId}
-      AND pmm.state IN ('final', 'offered')
-      AND (pmm.planned_send AT TIME ZONE 'Europe/Amsterdam')::date >= ${from}::date
-      AND (pmm.planned_send AT TIME ZONE 'Europe/Amsterdam')::date < ${to}::date)`;
 }
 
 /**
@@ -71,8 +53,7 @@ export function candidatesSql(tree: SQL, s: RunSettings): SQL {
   const exclusions: SQL[] = [sql`a.hard_bounced_at IS NULL`];
   if (s.useBlacklist) exclusions.push(sql`NOT ${blacklistedSql('a', 'd')}`);
   if (s.useDate) {
-    const w = pressureWindow(s.pressureAge);
-    exclusions.push(sql`NOT ${pressureConflictSql(w.from, w.to, s.mailingId)}`);
+    exclusions.push(sql`NOT ${pressureConflictSql(sql`a.id`, pressureWindow(s.pressureAge), s.mailingId)}`);
   }
   exclusions.push(
     sql`NOT EXISTS (SELECT 1 FROM mailing_addresses own WHERE own.mailing_id = ${s.mailingId} AND own.address_id = a.id)`,
@@ -82,7 +63,7 @@ export function candidatesSql(tree: SQL, s: RunSettings): SQL {
              row_number() OVER (ORDER BY d.sort, d.id)::int AS rank
       FROM datasets d ${where}),
     hit AS (
-      SELECT r.address_id, min(d.rank) AS rank, ${categorySql(s.minMailings)} AS category
+      SELECT r.address_id, min(d.rank) AS rank, ${categorySql('a', s.minMailings)} AS category
       FROM records r JOIN ds d ON d.id = r.dataset_id JOIN addresses a ON a.id = r.address_id
       WHERE ${tree} AND ${sql.join(exclusions, sql` AND `)}
       GROUP BY r.address_id, a.id)`;
