@@ -1,3 +1,4 @@
+import { daysInMonth } from './date-format';
 import { trimValue } from './values';
 
 // DESIGN §6: a dateRange bound is a date (DD-MM-YYYY or YYYY-MM-DD) or a Solr-style relative date
@@ -16,12 +17,11 @@ interface WallClock {
 }
 
 const pad = (n: number, width = 2) => String(n).padStart(width, '0');
-const daysIn = (y: number, m: number) => new Date(Date.UTC(y, m, 0)).getUTCDate();
 
 /** A calendar day 'YYYY-MM-DD' when y-m-d exists, else null. */
 export function calendarDay(year: number, month: number, day: number): string | null {
   if (!Number.isInteger(year) || year < 1 || year > 9999 || month < 1 || month > 12) return null;
-  if (!Number.isInteger(day) || day < 1 || day > daysIn(year, month)) return null;
+  if (!Number.isInteger(day) || day < 1 || day > daysInMonth(year, month)) return null;
   return `${pad(year, 4)}-${pad(month)}-${pad(day)}`;
 }
 
@@ -61,7 +61,7 @@ function add(c: WallClock, unit: keyof WallClock, n: number): WallClock {
     const months = c.year * 12 + (c.month - 1) + (unit === 'year' ? n * 12 : n);
     const year = Math.floor(months / 12);
     const month = (months % 12) + 1;
-    return { ...c, year, month, day: Math.min(c.day, daysIn(year, month)) };
+    return { ...c, year, month, day: Math.min(c.day, daysInMonth(year, month)) };
   }
   const ms = { day: 86_400_000, hour: 3_600_000, minute: 60_000, second: 1000 }[unit as 'day'] * n;
   const d = new Date(Date.UTC(c.year, c.month - 1, c.day, c.hour, c.minute, c.second) + ms);

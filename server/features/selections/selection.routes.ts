@@ -3,6 +3,7 @@ import { z } from 'zod';
 import { MessageSchema } from '../../../common/api-error';
 import {
   PreQuerySchema,
+  type QueryRun,
   QueryRunSchema,
   QueryStartedSchema,
   SelectionCreatedSchema,
@@ -93,37 +94,24 @@ export function selectionRoutes(ctx: AppContext): FastifyPluginAsyncZod {
     );
 
     // Runs the query as a task polled every 2000 ms (spec 001 §4/§9); POST first allocates its table.
+    const run = async (
+      request: { params: z.infer<typeof SelectionParams> },
+      username: string,
+      table?: QueryRun['table'],
+    ) => {
+      const { campaignId, mailingId, selectionId } = request.params;
+      const { task, query } = await startQuery(ctx, campaignId, mailingId, selectionId, username, table);
+      return { task: presentTask(task), query };
+    };
     app.get(
       `${base}/:selectionId/query`,
       { schema: { params: SelectionParams, response: { 200: QueryStartedSchema } } },
-      async (request) => {
-        const { campaignId, mailingId, selectionId } = request.params;
-        const { task, query } = await startQuery(
-          ctx,
-          campaignId,
-          mailingId,
-          selectionId,
-          currentUser(request).username,
-        );
-        return { task: presentTask(task), query };
-      },
+      (request) => run(request, currentUser(request).username),
     );
-
     app.post(
       `${base}/:selectionId/query`,
       { schema: { params: SelectionParams, body: QueryRunSchema, response: { 200: QueryStartedSchema } } },
-      async (request) => {
-        const { campaignId, mailingId, selectionId } = request.params;
-        const { task, query } = await startQuery(
-          ctx,
-          campaignId,
-          mailingId,
-          selectionId,
-          currentUser(request).username,
-          request.body.table,
-        );
-        return { task: presentTask(task), query };
-      },
+      (request) => run(request, currentUser(request).username, request.body.table),
     );
 
     app.post(
