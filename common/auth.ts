@@ -11,6 +11,10 @@ export const AuthMessages = {
   tooManyAttempts: 'Te veel inlogpogingen, probeer het over enkele minuten opnieuw',
   notLoggedIn: 'Niet ingelogd',
   twoFactorEnabledTitle: '2fa ingeschakeld',
+  twoFactorConfirmed: 'Tweestapsverificatie ingeschakeld',
+  twoFactorDisabled: '2FA uitgeschakeld',
+  twoFactorConfirmHint: 'Vul de code uit de authenticator-app in om 2fa in te schakelen',
+  noPendingTwoFactor: 'Er is geen 2fa-inschakeling gestart; schakel 2fa eerst in',
   twoFactorFallback: 'Something went wrong, please try again later.',
 } as const;
 
@@ -37,5 +41,12 @@ export const AccountSchema = z.object({
 export type Account = z.infer<typeof AccountSchema>;
 
 export const TwoFactorEnableSchema = z.object({ username: z.string().trim().min(1).max(200) });
+/** The first code of a pending secret, which turns 2fa on (POST /api/auth/2fa/{userId}/confirm). */
+export const TwoFactorConfirmSchema = z.object({
+  token: z
+    .string()
+    .trim()
+    .max(TOKEN_LENGTH * 2),
+});
 export const TwoFactorLinkSchema = z.object({ link: z.string(), secret: z.string() });
 export type TwoFactorLink = z.infer<typeof TwoFactorLinkSchema>;

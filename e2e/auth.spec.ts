@@ -61,6 +61,12 @@ test('a 2FA user logs in with a token that submits itself; Terug resets the form
   await expect(page.getByTestId('twofa-qr')).toBeVisible();
   const secret = (await page.getByTestId('twofa-secret').textContent())?.trim() ?? '';
   expect(secret).toMatch(/^[A-Z2-7]{16,}$/);
+  // The previous period's code confirms it, so the current one still logs in below.
+  await page
+    .getByRole('textbox', { name: 'Code', exact: true })
+    .fill(totpOf(secret).generate({ timestamp: Date.now() - 30_000 }));
+  await page.getByRole('button', { name: 'Bevestigen' }).click();
+  await expectAlert(page, 'success', 'Tweestapsverificatie ingeschakeld');
 
   // The list marks the user with the key icon.
   await page.getByRole('navigation', { name: 'Hoofdmenu' }).getByRole('link', { name: 'Gebruikers' }).click();
@@ -95,6 +101,50 @@ test('a 2FA user logs in with a token that submits itself; Terug resets the form
   await expect(page.getByLabel('Token')).toBeVisible();
   await page.getByLabel('Token').pressSequentially(totpOf(secret).generate());
   await expect(page.getByRole('button', { name: `Log uit (${name})` })).toBeVisible();
+});
+
+test('2FA is on only after a confirmed code; disabling asks first and says it did', async ({ page }) => {
+  const username = unique('tfb');
+  await loginAsAdmin(page, '/users');
+  const created = await page.request.post('/api/users', {
+    data: { name: unique('Bevestig '), username, password: 'Geheim123' },
+  });
+  const { _id: userId } = (await created.json()) as { _id: string };
+  const isOn = async () =>
+    (await page.request.get(`/api/users/${userId}`)).json() as Promise<{ '2fa': boolean }>;
+
+  // A wrong code is refused and leaves 2FA off, also after a reload.
+  await page.goto(`/users/edit/${userId}`);
+  await page.getByRole('button', { name: '2FA inschakelen' }).click();
+  const first = (await page.getByTestId('twofa-secret').textContent())?.trim() ?? '';
+  await page.getByRole('textbox', { name: 'Code', exact: true }).fill(wrongTokenOf(first));
+  await page.getByRole('button', { name: 'Bevestigen' }).click();
+  await expectAlert(page, 'danger', 'Token ongeldig', 'Vul een geldig token in');
+  expect((await isOn())['2fa']).toBe(false);
+  await page.reload();
+  await expect(page.getByText('2FA is uitgeschakeld.')).toBeVisible();
+
+  // The right code turns it on.
+  await page.getByRole('button', { name: '2FA inschakelen' }).click();
+  const secret = (await page.getByTestId('twofa-secret').textContent())?.trim() ?? '';
+  await page.getByRole('textbox', { name: 'Code', exact: true }).fill(totpOf(secret).generate());
+  await page.getByRole('button', { name: 'Bevestigen' }).click();
+  await expectAlert(page, 'success', 'Tweestapsverificatie ingeschakeld');
+  await expect(page.getByText('2FA is ingeschakeld voor deze gebruiker.')).toBeVisible();
+  expect((await isOn())['2fa']).toBe(true);
+
+  // Disabling asks; 'Nee' keeps it on, 'Ja' turns it off and says so.
+  await page.getByRole('button', { name: '2FA uitschakelen' }).click();
+  const dialog = page.getByRole('dialog', { name: '2FA uitschakelen' });
+  await expect(dialog).toContainText(username);
+  await dialog.getByRole('button', { name: 'Nee' }).click();
+  await expect(dialog).toHaveCount(0);
+  expect((await isOn())['2fa']).toBe(true);
+  await page.getByRole('button', { name: '2FA uitschakelen' }).click();
+  await page.getByRole('dialog', { name: '2FA uitschakelen' }).getByRole('button', { name: 'Ja' }).click();
+  await expectAlert(page, 'success', '2FA uitgeschakeld');
+  await expect(page.getByText('2FA is uitgeschakeld.')).toBeVisible();
+  expect((await isOn())['2fa']).toBe(false);
 });
 
 test('a 401 answer logs out: the login page appears', async ({ page }) => {

@@ -33,6 +33,7 @@ describe('route table', () => {
         'POST /api/auth/logout',
         'GET /api/auth/me',
         'POST /api/auth/2fa/:userId',
+        'POST /api/auth/2fa/:userId/confirm',
         'PUT /api/auth/2fa/:userId/disable',
         'GET /api/users',
         'GET /api/users/:id',

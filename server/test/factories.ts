@@ -3,6 +3,7 @@ import type { FastifyInstance } from 'fastify';
 import type { Role } from '../../common/users';
 import type { Db } from '../db/client';
 import { hashPassword } from '../features/auth/password';
+import { generateTotp } from '../features/auth/totp';
 import { datasets } from '../features/datasets/dataset.table';
 import { partners } from '../features/partners/partner.table';
 import { insertUser, setTwoFactor, type UserRow } from '../features/users/user.queries';
@@ -36,6 +37,31 @@ export async function makeUser(
 /** Turns on 2fa for a user with the given base32 secret. */
 export async function enableTwoFactor(db: Db, userId: string, secret: string): Promise<void> {
   await setTwoFactor(db, userId, secret);
+}
+
+/**
+ * Enrols 2fa through the API as the session `cookie` (POST /api/auth/2fa/{id}, then /confirm with
+ * the previous step's code, so a login with the current code still counts as new); returns the
+ * secret. Throws unless both answer 200.
+ */
+export async function enrolTwoFactor(app: FastifyInstance, cookie: string, user: UserRow): Promise<string> {
+  const enrol = await app.inject({
+    method: 'POST',
+    url: `/api/auth/2fa/${user.id}`,
+    headers: { cookie },
+    payload: { username: user.username },
+  });
+  if (enrol.statusCode !== 200) throw new Error(`2fa enrolment failed: ${enrol.statusCode} ${enrol.body}`);
+  const { secret } = enrol.json() as { secret: string };
+  const confirm = await app.inject({
+    method: 'POST',
+    url: `/api/auth/2fa/${user.id}/confirm`,
+    headers: { cookie },
+    payload: { token: generateTotp(secret, Date.now() - 30_000) },
+  });
+  if (confirm.statusCode !== 200)
+    throw new Error(`2fa confirmation failed: ${confirm.statusCode} ${confirm.body}`);
+  return secret;
 }
 
 /** Logs in through the API; returns the Cookie header value for later requests. Throws unless 200. */

@@ -123,7 +123,15 @@ describe('2fa management', () => {
     expect(link).toContain(encodeURIComponent(user.row.username));
 
     const listed = await t.app.inject({ method: 'GET', url: '/api/users', headers: admin });
-    expect(listed.json().find((u: { _id: string }) => u._id === user.row.id)['2fa']).toBe(true);
+    expect(listed.json().find((u: { _id: string }) => u._id === user.row.id)['2fa']).toBe(false);
+    const confirm = await t.app.inject({
+      method: 'POST',
+      url: `/api/auth/2fa/${user.row.id}/confirm`,
+      headers: admin,
+      payload: { token: generateTotp(secret, Date.now() - 30_000) },
+    });
+    expect(confirm.statusCode).toBe(200);
+    expect(confirm.json()['2fa']).toBe(true);
 
     expect((await login(creds)).statusCode).toBe(206);
     const ok = await login({ ...creds, token: generateTotp(secret) });
@@ -149,6 +157,63 @@ describe('2fa management', () => {
     const plain = await login(creds);
     expect(plain.statusCode).toBe(200);
     expect(plain.json()['2fa']).toBe(false);
+  });
+
+  it('enabling keeps 2fa off until the first code is confirmed; a wrong code answers 403 and changes nothing', async () => {
+    const user = await makeUser(t.db);
+    const creds = { username: user.row.username, password: user.password };
+    const confirm = (token: string) =>
+      t.app.inject({
+        method: 'POST',
+        url: `/api/auth/2fa/${user.row.id}/confirm`,
+        headers: admin,
+        payload: { token },
+      });
+    expect((await confirm('123456')).statusCode).toBe(409);
+
+    const enable = await t.app.inject({
+      method: 'POST',
+      url: `/api/auth/2fa/${user.row.id}`,
+      headers: admin,
+      payload: { username: user.row.username },
+    });
+    const { secret } = enable.json() as { secret: string };
+    expect((await login(creds)).statusCode).toBe(200);
+
+    const good = generateTotp(secret);
+    const wrong = good === '000000' ? '111111' : '000000';
+    for (const token of [wrong, 'abc', '', generateTotp(createTotpSecret())]) {
+      const res = await confirm(token);
+      expect(res.statusCode).toBe(403);
+      expect(res.json().message).toBe(AuthMessages.tokenInvalidTitle);
+    }
+    const stillOff = await t.app.inject({ method: 'GET', url: `/api/users/${user.row.id}`, headers: admin });
+    expect(stillOff.json()['2fa']).toBe(false);
+    expect((await login(creds)).statusCode).toBe(200);
+
+    const on = await confirm(good);
+    expect(on.statusCode).toBe(200);
+    expect(on.json()['2fa']).toBe(true);
+    // The confirming code was used: it does not log in again, and the enrolment is done.
+    const replay = await login({ ...creds, token: good });
+    expect(replay.statusCode).toBe(403);
+    expect(replay.json().message).toBe(AuthMessages.tokenInvalid);
+    expect((await confirm(good)).statusCode).toBe(409);
+  });
+
+  it('a new enrolment while 2fa is on keeps the old secret until the new one is confirmed', async () => {
+    const user = await makeUser(t.db);
+    const creds = { username: user.row.username, password: user.password };
+    const old = createTotpSecret();
+    await enableTwoFactor(t.db, user.row.id, old);
+    const enable = await t.app.inject({
+      method: 'POST',
+      url: `/api/auth/2fa/${user.row.id}`,
+      headers: admin,
+      payload: { username: user.row.username },
+    });
+    expect(enable.statusCode).toBe(200);
+    expect((await login({ ...creds, token: generateTotp(old) })).statusCode).toBe(200);
   });
 
   it('answers 404 with the user message for an unknown user id', async () => {

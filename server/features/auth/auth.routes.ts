@@ -5,6 +5,7 @@ import {
   AccountSchema,
   AuthMessages,
   LoginSchema,
+  TwoFactorConfirmSchema,
   TwoFactorEnableSchema,
   TwoFactorLinkSchema,
 } from '../../../common/auth';
@@ -17,7 +18,7 @@ import { login } from './auth.service';
 import { FailedLoginLimit } from './login-limit';
 import { deleteSession } from './session.queries';
 import { totpLink } from './totp';
-import { disableTwoFactor, enableTwoFactor } from './two-factor.service';
+import { confirmTwoFactor, disableTwoFactor, enableTwoFactor } from './two-factor.service';
 
 const UserIdParams = z.object({ userId: z.string().min(1).max(100) });
 
@@ -95,9 +96,24 @@ export function authRoutes(ctx: AppContext): FastifyPluginAsyncZod {
       },
       async (request) => {
         const { row, secret } = await enableTwoFactor(ctx.db, request.params.userId, actorOf(request));
-        request.log.info({ userId: row.id, by: currentUser(request).id }, '2fa enabled');
+        request.log.info({ userId: row.id, by: currentUser(request).id }, '2fa enrolment started');
         // The enrolment link is the one moment the secret leaves the server, to the user or administrator who asked.
         return { link: totpLink(secret, row.username), secret };
+      },
+    );
+
+    app.post(
+      '/auth/2fa/:userId/confirm',
+      { schema: { params: UserIdParams, body: TwoFactorConfirmSchema, response: { 200: UserSchema } } },
+      async (request) => {
+        const row = await confirmTwoFactor(
+          ctx.db,
+          request.params.userId,
+          request.body.token,
+          actorOf(request),
+        );
+        request.log.info({ userId: row.id, by: currentUser(request).id }, '2fa enabled');
+        return presentUser(row);
       },
     );
 

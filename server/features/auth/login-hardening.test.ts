@@ -4,7 +4,7 @@ import { PASSWORD_MAX_LENGTH } from '../../../common/constants';
 import { PasswordMessages } from '../../../common/password';
 import { UserMessages } from '../../../common/users';
 import { setupTestApp, type TestApp } from '../../test/app';
-import { enableTwoFactor, makeSession, makeUser } from '../../test/factories';
+import { enableTwoFactor, enrolTwoFactor, makeSession, makeUser } from '../../test/factories';
 import { createTotpSecret, generateTotp } from './totp';
 
 // Issue 14 §5-7 at the login: one-time TOTP codes, failed logins counted per IP across
@@ -60,13 +60,7 @@ describe('one-time TOTP codes', () => {
         })
       ).statusCode,
     ).toBe(200);
-    const enrol = await t.app.inject({
-      method: 'POST',
-      url: `/api/auth/2fa/${user.row.id}`,
-      headers: { cookie },
-      payload: { username: user.row.username },
-    });
-    const { secret } = enrol.json() as { secret: string };
+    const secret = await enrolTwoFactor(t.app, cookie, user.row);
     expect(
       (await login(t, { username: user.row.username, password: user.password, token: generateTotp(secret) }))
         .statusCode,

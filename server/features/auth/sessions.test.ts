@@ -1,7 +1,7 @@
 import { sql } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
 import { setupTestApp } from '../../test/app';
-import { loginCookie, makeUser } from '../../test/factories';
+import { enrolTwoFactor, loginCookie, makeUser } from '../../test/factories';
 
 // Issue 14 §6: a new password or a 2fa change ends the user's other sessions (the acting
 // session stays when it is their own), and the cookie's lifetime follows the sliding expiry.
@@ -53,8 +53,7 @@ describe('ending other sessions', () => {
   it('enabling and disabling 2fa end the other sessions; the own acting session stays', async () => {
     const user = await makeUser(t.db, { role: 'staff' });
     const [current, elsewhere] = [await loginCookie(t.app, user), await loginCookie(t.app, user)];
-    const enable = await as(current, 'POST', `/api/auth/2fa/${user.row.id}`, { username: user.row.username });
-    expect(enable.statusCode).toBe(200);
+    await enrolTwoFactor(t.app, current, user.row);
     expect([await status(current), await status(elsewhere)]).toEqual([200, 401]);
 
     const later = await loginCookie(t.app, user, undefined).catch(() => 'needs a token');
@@ -67,13 +66,13 @@ describe('ending other sessions', () => {
   it("an administrator's 2fa change for a user ends every session of that user", async () => {
     const user = await makeUser(t.db, { role: 'staff' });
     const cookie = await loginCookie(t.app, user);
-    await as(t.cookie, 'POST', `/api/auth/2fa/${user.row.id}`, { username: user.row.username });
+    await enrolTwoFactor(t.app, t.cookie, user.row);
     expect([await status(cookie), await status(t.cookie)]).toEqual([401, 200]);
     const again = await loginCookie(t.app, user).catch(() => '');
     expect(again).toBe('');
     await as(t.cookie, 'PUT', `/api/auth/2fa/${user.row.id}/disable`);
     const fresh = await loginCookie(t.app, user);
-    await as(t.cookie, 'POST', `/api/auth/2fa/${user.row.id}`, { username: user.row.username });
+    await enrolTwoFactor(t.app, t.cookie, user.row);
     expect(await status(fresh)).toBe(401);
   });
 });

@@ -1,39 +1,74 @@
+import { AuthMessages } from '../../../common/auth';
 import { UserMessages } from '../../../common/users';
-import type { Db } from '../../db/client';
-import { notFound } from '../../lib/http-errors';
+import type { Db, DbOrTx } from '../../db/client';
+import { conflict, forbidden, notFound } from '../../lib/http-errors';
 import { type Actor, assertSelfOrAdmin } from '../users/user.access';
-import { setTwoFactor, type UserRow } from '../users/user.queries';
+import {
+  confirmPendingTwoFactor,
+  getUser,
+  setPendingTwoFactor,
+  setTwoFactor,
+  type UserRow,
+} from '../users/user.queries';
 import { deleteOtherSessions } from './session.queries';
-import { createTotpSecret } from './totp';
+import { createTotpSecret, totpStep } from './totp';
 
-// Stores the secret (or clears it with null) and ends the user's other sessions, in one
-// transaction; the actor's own session stays when it is their own account.
-async function changeTwoFactor(
-  db: Db,
-  userId: string,
-  secret: string | null,
-  actor: Actor,
-): Promise<UserRow> {
-  assertSelfOrAdmin(actor.user, userId);
-  return db.transaction(async (tx) => {
-    const row = await setTwoFactor(tx, userId, secret);
-    if (!row) throw notFound(UserMessages.notFound);
-    await deleteOtherSessions(tx, userId, actor.user.id === userId ? actor.sessionToken : undefined);
-    return row;
-  });
+// Ends the user's other sessions after a 2fa change; the actor's own session stays when it is their own account.
+async function endOtherSessions(db: DbOrTx, userId: string, actor: Actor): Promise<void> {
+  await deleteOtherSessions(db, userId, actor.user.id === userId ? actor.sessionToken : undefined);
 }
 
-/** Enrols 2fa with a new secret (an administrator for anyone, others for themselves); returns the user and the secret. Throws 403 or 404. */
+/**
+ * Starts enrolling 2fa with a new secret, stored as pending: 2fa stays as it was until
+ * confirmTwoFactor accepts its first code (an administrator for anyone, others for themselves).
+ * Returns the user and the secret. Throws 403 or 404.
+ */
 export async function enableTwoFactor(
   db: Db,
   userId: string,
   actor: Actor,
 ): Promise<{ row: UserRow; secret: string }> {
+  assertSelfOrAdmin(actor.user, userId);
   const secret = createTotpSecret();
-  return { row: await changeTwoFactor(db, userId, secret, actor), secret };
+  const row = await setPendingTwoFactor(db, userId, secret);
+  if (!row) throw notFound(UserMessages.notFound);
+  return { row, secret };
 }
 
-/** Turns 2fa off (an administrator for anyone, others for themselves); returns the user. Throws 403 or 404. */
+/**
+ * Turns 2fa on with the pending secret once `token` is its current code, and ends the user's
+ * other sessions (same roles as enabling). Throws 403 'Token ongeldig' for a wrong code, 404, or
+ * 409 when no enrolment was started.
+ */
+export async function confirmTwoFactor(
+  db: Db,
+  userId: string,
+  token: string,
+  actor: Actor,
+): Promise<UserRow> {
+  assertSelfOrAdmin(actor.user, userId);
+  const user = await getUser(db, userId);
+  if (!user) throw notFound(UserMessages.notFound);
+  const secret = user.totpPendingSecret;
+  if (!secret) throw conflict(AuthMessages.noPendingTwoFactor);
+  const step = totpStep(secret, token);
+  if (step === null) throw forbidden(AuthMessages.tokenInvalidTitle);
+  return db.transaction(async (tx) => {
+    const row = await confirmPendingTwoFactor(tx, userId, secret, step);
+    // A newer enrolment replaced this secret meanwhile: its code no longer confirms anything.
+    if (!row) throw forbidden(AuthMessages.tokenInvalidTitle);
+    await endOtherSessions(tx, userId, actor);
+    return row;
+  });
+}
+
+/** Turns 2fa off and drops any pending secret (an administrator for anyone, others for themselves); returns the user. Throws 403 or 404. */
 export function disableTwoFactor(db: Db, userId: string, actor: Actor): Promise<UserRow> {
-  return changeTwoFactor(db, userId, null, actor);
+  assertSelfOrAdmin(actor.user, userId);
+  return db.transaction(async (tx) => {
+    const row = await setTwoFactor(tx, userId, null);
+    if (!row) throw notFound(UserMessages.notFound);
+    await endOtherSessions(tx, userId, actor);
+    return row;
+  });
 }

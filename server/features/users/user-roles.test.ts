@@ -2,7 +2,8 @@ import { sql } from 'drizzle-orm';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { UserMessages } from '../../../common/users';
 import { setupTestApp } from '../../test/app';
-import { loginCookie, makeSession, makeUser, type TestUser } from '../../test/factories';
+import { enrolTwoFactor, loginCookie, makeSession, makeUser, type TestUser } from '../../test/factories';
+import { generateTotp } from '../auth/totp';
 
 // Roles (issue 14 §4): administrators manage every user; other staff read and change only their
 // own account (password with the current one) and their own 2fa, never their role. One test per
@@ -146,15 +147,36 @@ describe('staff', () => {
     expect(own.json().secret).toMatch(/^[A-Z2-7]{32}$/);
   });
 
+  it("POST /api/auth/2fa/:userId/confirm confirms their own enrolment and answers 403 for another's", async () => {
+    const victim = await makeUser(t.db, { role: 'staff' });
+    const started = await as(t.cookie, 'POST', `/api/auth/2fa/${victim.row.id}`, {
+      username: victim.row.username,
+    });
+    const code = generateTotp(started.json().secret);
+    expectForbidden(
+      await as(staff.cookie, 'POST', `/api/auth/2fa/${victim.row.id}/confirm`, { token: code }),
+    );
+    expect((await as(t.cookie, 'GET', `/api/users/${victim.row.id}`)).json()['2fa']).toBe(false);
+
+    const user = await makeUser(t.db, { role: 'staff' });
+    const cookie = await loginCookie(t.app, user);
+    const own = await as(cookie, 'POST', `/api/auth/2fa/${user.row.id}`, { username: user.row.username });
+    const on = await as(cookie, 'POST', `/api/auth/2fa/${user.row.id}/confirm`, {
+      token: generateTotp(own.json().secret),
+    });
+    expect(on.statusCode).toBe(200);
+    expect(on.json()['2fa']).toBe(true);
+  });
+
   it("PUT /api/auth/2fa/:userId/disable turns off their own 2fa and answers 403 for another's", async () => {
     const victim = await makeUser(t.db, { role: 'staff' });
-    await as(t.cookie, 'POST', `/api/auth/2fa/${victim.row.id}`, { username: victim.row.username });
+    await enrolTwoFactor(t.app, t.cookie, victim.row);
     expectForbidden(await as(staff.cookie, 'PUT', `/api/auth/2fa/${victim.row.id}/disable`));
     expect((await as(t.cookie, 'GET', `/api/users/${victim.row.id}`)).json()['2fa']).toBe(true);
 
     const user = await makeUser(t.db, { role: 'staff' });
     const cookie = await loginCookie(t.app, user);
-    await as(cookie, 'POST', `/api/auth/2fa/${user.row.id}`, { username: user.row.username });
+    await enrolTwoFactor(t.app, cookie, user.row);
     const off = await as(cookie, 'PUT', `/api/auth/2fa/${user.row.id}/disable`);
     expect(off.statusCode).toBe(200);
     expect(off.json()['2fa']).toBe(false);

@@ -93,8 +93,53 @@ export async function setTwoFactor(
 ): Promise<UserRow | undefined> {
   const [row] = await db
     .update(users)
-    .set({ totpSecret: secret, twoFactorEnabled: secret !== null, totpLastStep: null, updatedAt: new Date() })
+    .set({
+      totpSecret: secret,
+      totpPendingSecret: null,
+      twoFactorEnabled: secret !== null,
+      totpLastStep: null,
+      updatedAt: new Date(),
+    })
     .where(eq(users.id, id))
+    .returning();
+  return row;
+}
+
+/** Stores a secret as pending (2fa as it was until its first code is confirmed); returns the row or undefined when absent. */
+export async function setPendingTwoFactor(
+  db: DbOrTx,
+  id: string,
+  secret: string,
+): Promise<UserRow | undefined> {
+  const [row] = await db
+    .update(users)
+    .set({ totpPendingSecret: secret, updatedAt: new Date() })
+    .where(eq(users.id, id))
+    .returning();
+  return row;
+}
+
+/**
+ * Makes the pending secret `secret` the user's secret and turns 2fa on, with `step` (the confirming
+ * code's) as the last used step so that code does not log in again; undefined when that secret is
+ * no longer the pending one.
+ */
+export async function confirmPendingTwoFactor(
+  db: DbOrTx,
+  id: string,
+  secret: string,
+  step: number,
+): Promise<UserRow | undefined> {
+  const [row] = await db
+    .update(users)
+    .set({
+      totpSecret: secret,
+      totpPendingSecret: null,
+      twoFactorEnabled: true,
+      totpLastStep: step,
+      updatedAt: new Date(),
+    })
+    .where(and(eq(users.id, id), eq(users.totpPendingSecret, secret)))
     .returning();
   return row;
 }

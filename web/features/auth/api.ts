@@ -1,6 +1,6 @@
-import { z } from 'zod';
-import { AccountSchema, type Login, TwoFactorLinkSchema } from '../../../common/auth';
+import type { z } from 'zod';
 import { MessageSchema } from '../../../common/api-error';
+import { AccountSchema, type Login, TwoFactorLinkSchema } from '../../../common/auth';
 import { UserSchema } from '../../../common/users';
 import { http } from '../../lib/http';
 
@@ -21,6 +21,8 @@ export const login = (body: Login) => http.post('/auth/login', body, AccountSche
 export const logout = () => http.post('/auth/logout', {}, MessageSchema, { isAuthCall: true });
 export const enableTwoFactor = (userId: string, username: string) =>
   http.post(`/auth/2fa/${encodeURIComponent(userId)}`, { username }, TwoFactorLinkSchema);
+export const confirmTwoFactor = (userId: string, token: string) =>
+  http.post(`/auth/2fa/${encodeURIComponent(userId)}/confirm`, { token }, UserSchema);
 export const disableTwoFactor = (userId: string) =>
   http.put(`/auth/2fa/${encodeURIComponent(userId)}/disable`, {}, UserSchema);
 export const NullableAccount = AccountSchema.nullable();

@@ -1,18 +1,25 @@
-import { Alert, Button, Code, Group, Image, Paper, Stack, Text, Title } from '@mantine/core';
+import { Alert, Button, Code, Group, Image, Paper, Stack, Text, TextInput, Title } from '@mantine/core';
 import { IconKey } from '@tabler/icons-react';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import QRCode from 'qrcode';
-import { useState } from 'react';
+import { type FormEvent, useState } from 'react';
 import { AuthMessages, type TwoFactorLink } from '../../../common/auth';
+import { TOKEN_LENGTH } from '../../../common/constants';
 import type { User } from '../../../common/users';
-import { showDanger, showInfo, showSuccess } from '../../lib/alerts';
-import { disableTwoFactor, enableTwoFactor } from '../auth/api';
+import { confirmAction } from '../../components/confirm';
+import { showDanger, showSuccess } from '../../lib/alerts';
+import { ApiError } from '../../lib/http';
+import { confirmTwoFactor, disableTwoFactor, enableTwoFactor } from '../auth/api';
 import { userKey, usersKey } from './api';
 
-/** 2FA management on the user edit screen: enable (QR code and secret once), disable. */
+/**
+ * 2FA management on the user edit screen: enabling shows the QR code and secret once and turns 2FA
+ * on only when the first code is confirmed; disabling asks first.
+ */
 export function TwoFactorPanel({ user }: { user: User }) {
   const client = useQueryClient();
   const [enrolment, setEnrolment] = useState<(TwoFactorLink & { qr: string }) | null>(null);
+  const [token, setToken] = useState('');
   const refresh = () => {
     void client.invalidateQueries({ queryKey: usersKey });
     void client.invalidateQueries({ queryKey: userKey(user._id) });
@@ -25,20 +32,42 @@ export function TwoFactorPanel({ user }: { user: User }) {
     },
     onSuccess: (data) => {
       setEnrolment(data);
-      showInfo(AuthMessages.twoFactorEnabledTitle, AuthMessages.tokenRequired);
-      refresh();
+      setToken('');
     },
     onError: () => showDanger('2FA', AuthMessages.twoFactorFallback),
+  });
+  const confirm = useMutation({
+    mutationFn: () => confirmTwoFactor(user._id, token),
+    onSuccess: () => {
+      setEnrolment(null);
+      setToken('');
+      showSuccess(AuthMessages.twoFactorConfirmed);
+      refresh();
+    },
+    onError: (error) =>
+      error instanceof ApiError && error.status === 403
+        ? showDanger(AuthMessages.tokenInvalidTitle, AuthMessages.tokenInvalid)
+        : showDanger('2FA', error),
   });
   const disable = useMutation({
     mutationFn: () => disableTwoFactor(user._id),
     onSuccess: () => {
       setEnrolment(null);
-      showSuccess('2FA uitgeschakeld');
+      showSuccess(AuthMessages.twoFactorDisabled);
       refresh();
     },
     onError: () => showDanger('2FA', AuthMessages.twoFactorFallback),
   });
+  const submitToken = (event: FormEvent) => {
+    event.preventDefault();
+    confirm.mutate();
+  };
+  const askDisable = () =>
+    confirmAction({
+      title: '2FA uitschakelen',
+      message: `Weet u zeker dat u 2FA voor ${user.username} wilt uitschakelen?`,
+      onConfirm: () => disable.mutate(),
+    });
 
   return (
     <Paper withBorder p="md" maw={520} mt="lg">
@@ -53,6 +82,23 @@ export function TwoFactorPanel({ user }: { user: User }) {
               <Image src={enrolment.qr} alt="2FA QR-code" w={220} h={220} data-testid="twofa-qr" />
               <Text size="sm">Of voer deze sleutel handmatig in:</Text>
               <Code data-testid="twofa-secret">{enrolment.secret}</Code>
+              <form onSubmit={submitToken}>
+                <Group align="flex-end">
+                  <TextInput
+                    label="Code"
+                    description={AuthMessages.twoFactorConfirmHint}
+                    value={token}
+                    onChange={(e) => setToken(e.currentTarget.value)}
+                    inputMode="numeric"
+                    autoComplete="one-time-code"
+                    maxLength={TOKEN_LENGTH}
+                    required
+                  />
+                  <Button type="submit" loading={confirm.isPending}>
+                    Bevestigen
+                  </Button>
+                </Group>
+              </form>
             </Stack>
           </Alert>
         ) : (
@@ -70,8 +116,8 @@ export function TwoFactorPanel({ user }: { user: User }) {
               {enrolment ? 'Nieuwe sleutel maken' : '2FA inschakelen'}
             </Button>
           ) : null}
-          {user['2fa'] && (
-            <Button color="red" variant="light" onClick={() => disable.mutate()} loading={disable.isPending}>
+          {user['2fa'] && !enrolment && (
+            <Button color="red" variant="light" onClick={askDisable} loading={disable.isPending}>
               2FA uitschakelen
             </Button>
           )}
