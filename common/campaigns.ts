@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { CAMPAIGN_DAYS_DEFAULT } from './constants';
 import { LABEL_MAX_LENGTH } from './labels';
+import { integerField, oneMessage } from './numbers';
 
 // spec 000 §8: alert titles for campaigns, verbatim; the rule messages are ours, in Dutch.
 export const CampaignMessages = {
@@ -92,19 +93,12 @@ export function isCalendarDate(v: string): boolean {
   );
 }
 
-// spec 000 §5: addresses is parsed as an integer; empty means 0.
-const addresses = z
-  .union([z.number(), z.string()], { error: CampaignMessages.addressesInvalid })
-  .transform((v, ctx) => {
-    const s = typeof v === 'number' ? String(v) : v.trim();
-    if (s === '') return 0;
-    const n = /^\d+$/.test(s) ? Number(s) : Number.NaN;
-    if (!Number.isSafeInteger(n) || n > MAX_ADDRESSES) {
-      ctx.addIssue({ code: 'custom', message: CampaignMessages.addressesInvalid });
-      return z.NEVER;
-    }
-    return n;
-  });
+// spec 000 §5: addresses is parsed as an integer (Dutch thousands separators allowed); empty means 0.
+const addresses = integerField({
+  max: MAX_ADDRESSES,
+  empty: 0,
+  messages: oneMessage(CampaignMessages.addressesInvalid),
+});
 
 // spec 000 §3/§5: budget is text holding a number; a comma is accepted and stored as a dot.
 const budget = z

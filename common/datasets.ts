@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { isIsoDate } from './dataset-rates';
 import { LabelNameSchema } from './labels';
+import { integerField, oneMessage } from './numbers';
 import { PartnerMessages } from './partners';
 import { personFields, RequiredEmailSchema } from './person';
 
@@ -53,12 +54,7 @@ export const DatasetInputSchema = z.object({
   emailColumnName: z.string().trim().max(200).default(''),
   active: z.boolean().default(true),
   separateInvoice: z.boolean().default(false),
-  sort: z
-    .number({ error: DatasetMessages.sortInvalid })
-    .int(DatasetMessages.sortInvalid)
-    .min(0, DatasetMessages.sortInvalid)
-    .max(DATASET_SORT_MAX, DatasetMessages.sortInvalid)
-    .default(0),
+  sort: integerField({ max: DATASET_SORT_MAX, messages: oneMessage(DatasetMessages.sortInvalid) }).default(0),
 });
 export type DatasetInput = z.input<typeof DatasetInputSchema>;
 export type DatasetValues = z.output<typeof DatasetInputSchema>;

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { isValidEmail } from './email';
+import { parseInteger } from './numbers';
 import { GenderSchema } from './person';
 
 export const SettingsMessages = {
@@ -34,11 +35,14 @@ export const SettingsSchema = z.object({ minMailings, solarId });
 export type Settings = z.infer<typeof SettingsSchema>;
 
 /**
- * spec 001 §5: 'Minimale verzendingen' is typed as text; a numeric text becomes a number, any
+ * spec 001 §5: 'Minimale verzendingen' is typed as text; a numeric text becomes a number (a whole
+ * number read by parseInteger, so '1.000' is 1000; a decimal or negative one as written), any
  * other text is kept as typed (and then refused by the number rule). Returns the value to send.
  */
 export function toMinMailings(text: unknown): unknown {
   if (typeof text !== 'string') return text;
+  const parsed = parseInteger(text);
+  if (parsed.ok) return parsed.value;
   const trimmed = text.trim().replace(',', '.');
   return /^-?\d+(\.\d+)?$/.test(trimmed) ? Number(trimmed) : text;
 }

@@ -63,6 +63,11 @@ describe('POST /api/campaigns', () => {
     expect(c).toMatchObject({ start: null, type: null, addresses: 12, budget: '3.5' });
   });
 
+  it("reads addresses with Dutch thousands separators, as the list shows them: '12.500' is 12500 (issue 15 §6)", async () => {
+    expect((await create({ name: 'Duizendtallen', addresses: '12.500' })).addresses).toBe(12_500);
+    expect((await create({ name: 'Miljoen', addresses: '1.000.000' })).addresses).toBe(1_000_000);
+  });
+
   it.each([
     ['no name', { customer: 'x' }, CampaignMessages.nameRequired],
     ['a blank name', { name: '   ' }, CampaignMessages.nameRequired],
@@ -70,6 +75,7 @@ describe('POST /api/campaigns', () => {
     ['a start in DD-MM-YYYY', { name: 'x', start: '01-03-2024' }, CampaignMessages.startInvalid],
     ['negative addresses', { name: 'x', addresses: '-5' }, CampaignMessages.addressesInvalid],
     ['fractional addresses', { name: 'x', addresses: 1.5 }, CampaignMessages.addressesInvalid],
+    ['decimal-comma addresses', { name: 'x', addresses: '1,5' }, CampaignMessages.addressesInvalid],
     ['text addresses', { name: 'x', addresses: '12abc' }, CampaignMessages.addressesInvalid],
     ['too many addresses', { name: 'x', addresses: '99999999999' }, CampaignMessages.addressesInvalid],
     ['a text budget', { name: 'x', budget: 'duizend' }, CampaignMessages.budgetInvalid],

@@ -72,6 +72,14 @@ describe('POST /api/datasets/:partnerId', () => {
     });
   });
 
+  it("reads sort as typed: '12' and Dutch-grouped '1.000' (issue 15 §6)", async () => {
+    const partnerId = await makePartner(t.db);
+    const sortOf = async (name: string, sort: string) =>
+      (await t.api('POST', `/api/datasets/${partnerId}`, { name, sort })).json().sort;
+    expect(await sortOf('S1', '12')).toBe(12);
+    expect(await sortOf('S2', '1.000')).toBe(1000);
+  });
+
   it('gives every dataset its own key', async () => {
     const partnerId = await makePartner(t.db);
     const a = await create(partnerId, { name: 'A1' });
@@ -87,6 +95,8 @@ describe('POST /api/datasets/:partnerId', () => {
     ['negative sort', { name: 'X', sort: -1 }, DatasetMessages.sortInvalid],
     ['fractional sort', { name: 'X', sort: 1.5 }, DatasetMessages.sortInvalid],
     ['sort as text', { name: 'X', sort: 'eerst' }, DatasetMessages.sortInvalid],
+    ["a decimal comma in sort ('1,5' is not 15)", { name: 'X', sort: '1,5' }, DatasetMessages.sortInvalid],
+    ["a minus in sort ('-3' is not 3)", { name: 'X', sort: '-3' }, DatasetMessages.sortInvalid],
     ['an empty label', { name: 'X', types: [' '] }, LabelMessages.empty],
   ])('%s answers 400 with the Dutch message in message and error', async (_case, payload, message) => {
     const partnerId = await makePartner(t.db);

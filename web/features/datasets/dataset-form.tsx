@@ -4,7 +4,6 @@ import {
   Group,
   Loader,
   MultiSelect,
-  NumberInput,
   Paper,
   SimpleGrid,
   Stack,
@@ -37,7 +36,7 @@ interface Values {
   emailColumnName: string;
   active: boolean;
   separateInvoice: boolean;
-  sort: number | string;
+  sort: string;
 }
 
 const EMPTY: Values = {
@@ -47,12 +46,12 @@ const EMPTY: Values = {
   emailColumnName: '',
   active: true,
   separateInvoice: false,
-  sort: 0,
+  sort: '0',
 };
 
 function toValues(ds: Dataset): Values {
   const { name, description, types, emailColumnName, active, separateInvoice, sort } = ds;
-  return { name, description, types, emailColumnName, active, separateInvoice, sort };
+  return { name, description, types, emailColumnName, active, separateInvoice, sort: String(sort) };
 }
 
 /**
@@ -178,12 +177,10 @@ export function DatasetFormPage() {
               {...form.getInputProps('types')}
             />
             <SimpleGrid cols={{ base: 1, sm: 2 }}>
-              <NumberInput
+              <TextInput
                 label="Sortering"
                 description="Lager is eerder: bij een adres in meerdere bestanden telt het bestand met de laagste sortering"
-                min={0}
-                allowDecimal={false}
-                allowNegative={false}
+                inputMode="numeric"
                 {...form.getInputProps('sort')}
               />
               {isEdit && (
