@@ -4,33 +4,39 @@ import {
   copyDescription,
   LimitInputSchema,
   MailingInputSchema,
+  MailingMessages,
   normalizeLimitInput,
   remainingAddresses,
 } from './mailings';
 
-describe('normalizeLimitInput (spec 001 §5)', () => {
+describe('normalizeLimitInput (spec 001 §5, issue 15 §6)', () => {
   it.each([
     ['', ''],
-    ['  ', ''],
+    ['  ', '  '],
     ['-5', '0'],
     ['-', '0'],
-    ['007', '7'],
-    ['1.000', '1000'],
-    ['abc', ''],
-    ['12a3', '123'],
+    ['007', '007'],
+    ['1.000', '1.000'],
+    ['1,5', '1,5'],
+    ['abc', 'abc'],
+    ['12a3', '12a3'],
   ])('%j becomes %j', (typed, shown) => {
     expect(normalizeLimitInput(typed)).toBe(shown);
   });
 
-  it('always gives empty or a whole number of 0 or more that the server accepts', () => {
+  it('keeps what is not negative as typed; the schema reads it or refuses it, never changes it', () => {
     fc.assert(
       fc.property(fc.string(), (typed) => {
         const shown = normalizeLimitInput(typed);
-        if (shown === '') return;
-        expect(shown).toMatch(/^(0|[1-9]\d*)$/);
-        if (shown.length <= 10) expect(LimitInputSchema.safeParse({ limit: shown }).success).toBe(true);
+        if (shown !== '0') expect(shown).toBe(typed);
       }),
     );
+    expect(LimitInputSchema.parse({ limit: '1.000' }).limit).toBe(1000);
+    expect(LimitInputSchema.parse({ limit: '007' }).limit).toBe(7);
+    for (const limit of ['1,5', '12a3', 'abc', '', -1, 1.5])
+      expect(LimitInputSchema.safeParse({ limit }).error?.issues[0]?.message).toBe(
+        MailingMessages.limitInvalid,
+      );
   });
 });
 

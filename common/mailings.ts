@@ -7,6 +7,7 @@ import {
   EXTERNAL_PARTIES,
   isValidExternalId,
 } from './campaigns';
+import { integerField, oneMessage } from './numbers';
 
 // spec 001 §8: alert titles and success texts for mailings, verbatim; rule messages are ours, in Dutch.
 export const MailingMessages = {
@@ -219,26 +220,17 @@ export const CopyResultSchema = z.object({
   copied: z.number(),
 });
 
-/** Body of POST .../limit (spec 001 §5): a whole number of 0 or more (a numeric string is taken too). */
+/** Body of POST .../limit (spec 001 §5): a whole number of 0 or more, read by parseInteger ('1.000' is 1000). */
 export const LimitInputSchema = z.object({
-  limit: z.union([z.number(), z.string()], { error: MailingMessages.limitInvalid }).transform((v, ctx) => {
-    const s = typeof v === 'number' ? String(v) : v.trim();
-    const n = /^\d{1,10}$/.test(s) ? Number(s) : Number.NaN;
-    if (!Number.isSafeInteger(n)) {
-      ctx.addIssue({ code: 'custom', message: MailingMessages.limitInvalid });
-      return z.NEVER;
-    }
-    return n;
-  }),
+  limit: integerField({ max: 9_999_999_999, messages: oneMessage(MailingMessages.limitInvalid) }),
 });
 
-/** spec 001 §5: the limit input as typed: digits only, a negative value becomes 0; empty stays empty. */
+/**
+ * spec 001 §5: the limit input as typed; a negative value becomes 0 (the spec's rule), anything
+ * else stays as typed so a decimal or other text is refused with limitInvalid, never changed (issue 15 §6).
+ */
 export function normalizeLimitInput(typed: string): string {
-  const t = typed.trim();
-  if (t === '') return '';
-  if (/^-/.test(t)) return '0';
-  const digits = t.replace(/\D/g, '');
-  return digits === '' ? '' : String(Number(digits));
+  return /^\s*-/.test(typed) ? '0' : typed;
 }
 
 /** The answer of limit and pressure delete: how many addresses were removed. */

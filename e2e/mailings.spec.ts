@@ -93,6 +93,13 @@ test('mailings: create, pressure check and limit, results, copy, Definitief with
   await expect(page.getByRole('dialog').getByRole('button', { name: 'Maximeren' })).toBeDisabled();
   await limit.fill('-5');
   await expect(limit).toHaveValue('0');
+  // A decimal is kept as typed and refused with the rule, not read as 15 (issue 15 §6).
+  await limit.fill('1,5');
+  await page.getByRole('dialog').getByRole('button', { name: 'Maximeren' }).click();
+  await expect(page.getByRole('dialog')).toContainText(
+    'Het maximum moet een geheel getal van 0 of meer zijn',
+  );
+  await expect(limit).toHaveValue('1,5');
   await limit.fill('3');
   await page.getByRole('dialog').getByRole('button', { name: 'Maximeren' }).click();
   await expectAlert(

@@ -1,7 +1,12 @@
 import { Button, Group, Loader, Modal, Table, Text, TextInput } from '@mantine/core';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
-import { type Mailing, MailingMessages, normalizeLimitInput } from '../../../common/mailings';
+import {
+  LimitInputSchema,
+  type Mailing,
+  MailingMessages,
+  normalizeLimitInput,
+} from '../../../common/mailings';
 import { hideAlert, showDanger, showInfo, showSuccess } from '../../lib/alerts';
 import { useFailedQueryAlert } from '../../lib/use-failed-query-alert';
 import { checkPressure, deletePressure, limitMailing, mailingsKey, pressureKey } from './api';
@@ -94,8 +99,10 @@ export function PressureModal({ mailing, onClose }: MailingModalProps) {
 export function LimitModal({ mailing, onClose }: MailingModalProps) {
   const client = useQueryClient();
   const [limit, setLimit] = useState('');
+  const [limitError, setLimitError] = useState<string | null>(null);
   const close = () => {
     setLimit('');
+    setLimitError(null);
     onClose();
   };
   const run = useMutation({
@@ -121,7 +128,10 @@ export function LimitModal({ mailing, onClose }: MailingModalProps) {
       <form
         onSubmit={(e) => {
           e.preventDefault();
-          if (limit !== '') run.mutate(Number(limit));
+          if (limit === '') return;
+          const parsed = LimitInputSchema.safeParse({ limit });
+          if (parsed.success) run.mutate(parsed.data.limit);
+          else setLimitError(MailingMessages.limitInvalid);
         }}
       >
         <Text size="sm" mb="xs">
@@ -131,7 +141,11 @@ export function LimitModal({ mailing, onClose }: MailingModalProps) {
           label="Maximaal aantal adressen"
           inputMode="numeric"
           value={limit}
-          onChange={(e) => setLimit(normalizeLimitInput(e.currentTarget.value))}
+          onChange={(e) => {
+            setLimit(normalizeLimitInput(e.currentTarget.value));
+            setLimitError(null);
+          }}
+          error={limitError}
           data-autofocus
         />
         <Group mt="md">
