@@ -1,54 +1,16 @@
-import crypto from 'node:crypto';
-import fs from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
-import { drizzle } from 'drizzle-orm/node-postgres';
-import { migrate } from 'drizzle-orm/node-postgres/migrator';
-import pg from 'pg';
-import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { recordsPartition } from '../features/imports/records.queries';
-import { withDatabase } from '../test/global-setup';
-import { type Database, migrateDatabase, openDatabase } from './client';
+import { setupDatabaseMigratedTo } from '../test/migrations';
+import { migrateDatabase } from './client';
 
 // Migration 0009 turns records.raw from a jsonb object into text[] positioned by
 // dataset_mappings.raw_columns: no stored value may get lost or moved to another column.
 // Migration 0010 moves each dataset's records into a partition of its own.
-const migrations = path.join(import.meta.dirname, 'migrations');
-let url: string;
-let database: Database;
-let before: string;
-
-beforeAll(async () => {
-  const name = `lw_mig_${crypto.randomBytes(4).toString('hex')}`;
-  const admin = new pg.Client({ connectionString: inject('adminUrl') });
-  await admin.connect();
-  await admin.query(`CREATE DATABASE ${name}`);
-  await admin.end();
-  url = withDatabase(inject('adminUrl'), name);
-  database = openDatabase(url, 2);
-  // The migrations up to 0008 in a folder of their own.
-  before = fs.mkdtempSync(path.join(os.tmpdir(), 'lw-mig-'));
-  fs.mkdirSync(path.join(before, 'meta'));
-  const journal = JSON.parse(fs.readFileSync(path.join(migrations, 'meta', '_journal.json'), 'utf8'));
-  journal.entries = journal.entries.filter((e: { idx: number }) => e.idx <= 8);
-  fs.writeFileSync(path.join(before, 'meta', '_journal.json'), JSON.stringify(journal));
-  for (const e of journal.entries as { tag: string }[])
-    fs.copyFileSync(path.join(migrations, `${e.tag}.sql`), path.join(before, `${e.tag}.sql`));
-  await migrate(drizzle(database.pool), { migrationsFolder: before });
-});
-
-afterAll(async () => {
-  await database.close();
-  fs.rmSync(before, { recursive: true, force: true });
-  const admin = new pg.Client({ connectionString: inject('adminUrl') });
-  await admin.connect();
-  await admin.query(`DROP DATABASE IF EXISTS ${new URL(url).pathname.slice(1)} WITH (FORCE)`);
-  await admin.end();
-});
+const m = setupDatabaseMigratedTo(8);
 
 describe('migrations 0009 (raw as text[]) and 0010 (records partitioned by dataset)', () => {
   it("keeps every stored raw value under its column, in its dataset's partition", async () => {
-    const q = (text: string) => database.pool.query(text);
+    const q = (text: string) => m.database.pool.query(text);
     await q(`INSERT INTO partners (id, name) VALUES ('p1', 'Partner')`);
     await q(`INSERT INTO datasets (id, partner_id, name) VALUES ('d1', 'p1', 'een'), ('d2', 'p1', 'twee')`);
     await q(`INSERT INTO dataset_mappings (dataset_id, headers) VALUES ('d1', '{email,naam,stad}')`);
@@ -62,7 +24,7 @@ describe('migrations 0009 (raw as text[]) and 0010 (records partitioned by datas
     await q(`INSERT INTO records (dataset_id, address_id, raw, attrs)
       SELECT 'd2', id, '{"E-mail":"A@M.NL"}'::jsonb, '{}' FROM addresses WHERE email = 'a@m.nl'`);
 
-    await migrateDatabase(database);
+    await migrateDatabase(m.database);
 
     const columns = await q(`SELECT dataset_id, raw_columns FROM dataset_mappings ORDER BY dataset_id`);
     expect(columns.rows).toEqual([
