@@ -74,12 +74,7 @@ export async function updateUser(
   id: string,
   values: { name: string; username: string; passwordHash?: string; role?: Role },
 ): Promise<UserRow | undefined> {
-  const [row] = await db
-    .update(users)
-    .set({ ...values, updatedAt: new Date() })
-    .where(eq(users.id, id))
-    .returning();
-  return row;
+  return updateUserRow(db, id, values);
 }
 
 /**
@@ -91,18 +86,12 @@ export async function setTwoFactor(
   id: string,
   secret: string | null,
 ): Promise<UserRow | undefined> {
-  const [row] = await db
-    .update(users)
-    .set({
-      totpSecret: secret,
-      totpPendingSecret: null,
-      twoFactorEnabled: secret !== null,
-      totpLastStep: null,
-      updatedAt: new Date(),
-    })
-    .where(eq(users.id, id))
-    .returning();
-  return row;
+  return updateUserRow(db, id, {
+    totpSecret: secret,
+    totpPendingSecret: null,
+    twoFactorEnabled: secret !== null,
+    totpLastStep: null,
+  });
 }
 
 /** Stores a secret as pending (2fa as it was until its first code is confirmed); returns the row or undefined when absent. */
@@ -111,12 +100,7 @@ export async function setPendingTwoFactor(
   id: string,
   secret: string,
 ): Promise<UserRow | undefined> {
-  const [row] = await db
-    .update(users)
-    .set({ totpPendingSecret: secret, updatedAt: new Date() })
-    .where(eq(users.id, id))
-    .returning();
-  return row;
+  return updateUserRow(db, id, { totpPendingSecret: secret });
 }
 
 /**
@@ -162,4 +146,18 @@ export async function claimTotpStep(db: Db, id: string, step: number): Promise<b
 export async function deleteUser(db: DbOrTx, id: string): Promise<boolean> {
   const rows = await db.delete(users).where(eq(users.id, id)).returning({ id: users.id });
   return rows.length > 0;
+}
+
+/** Updates one user by id with `values` and a new updatedAt; returns the row or undefined when absent. */
+async function updateUserRow(
+  db: DbOrTx,
+  id: string,
+  values: Partial<typeof users.$inferInsert>,
+): Promise<UserRow | undefined> {
+  const [row] = await db
+    .update(users)
+    .set({ ...values, updatedAt: new Date() })
+    .where(eq(users.id, id))
+    .returning();
+  return row;
 }
