@@ -111,6 +111,26 @@ export function downloadedValue(keys: ColumnKeys, stored: string): string {
 }
 
 /**
+ * Runs `copySql` (a `COPY ... TO STDOUT WITH (FORMAT csv)`) on the client and yields its CSV a
+ * chunk at a time as the reader takes it, with CRLF line ends and stored ciphertext decrypted
+ * (CsvOutput). Every CSV download goes through here.
+ */
+export async function* copyOutCsv(
+  client: pg.PoolClient,
+  copySql: string,
+  keys: () => ColumnKeys,
+): AsyncGenerator<Buffer> {
+  const source = client.query(copyTo(copySql));
+  const output = new CsvOutput((stored) => downloadedValue(keys(), stored));
+  for await (const chunk of source as AsyncIterable<Buffer>) {
+    const converted = output.convert(chunk);
+    if (converted.length > 0) yield converted;
+  }
+  const rest = output.end();
+  if (rest.length > 0) yield rest;
+}
+
+/**
  * Streams a dataset's records as CSV with the original columns as uploaded (encrypted ones
  * decrypted). PostgreSQL writes the CSV itself by one `COPY ... TO STDOUT` (an empty value as an
  * empty field, as a missing one); Node passes it on a chunk at a time (CsvOutput), read only as fast
@@ -137,17 +157,12 @@ export async function* datasetCsv(
   let complete = false;
   try {
     const dataset = client.escapeLiteral(datasetId);
-    const source = client.query(
-      copyTo(`COPY (SELECT ${values.join(', ')} FROM records r ${join}
-        WHERE r.dataset_id = ${dataset} ORDER BY r.address_id) TO STDOUT WITH (FORMAT csv)`),
+    yield* copyOutCsv(
+      client,
+      `COPY (SELECT ${values.join(', ')} FROM records r ${join}
+        WHERE r.dataset_id = ${dataset} ORDER BY r.address_id) TO STDOUT WITH (FORMAT csv)`,
+      keys,
     );
-    const output = new CsvOutput((stored) => downloadedValue(keys(), stored));
-    for await (const chunk of source as AsyncIterable<Buffer>) {
-      const converted = output.convert(chunk);
-      if (converted.length > 0) yield converted;
-    }
-    const rest = output.end();
-    if (rest.length > 0) yield rest;
     complete = true;
   } finally {
     // A download broken off leaves the COPY running: that connection is closed, not reused.

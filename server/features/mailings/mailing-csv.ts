@@ -1,9 +1,8 @@
 import type pg from 'pg';
-import { to as copyTo } from 'pg-copy-streams';
 import type { ExportColumn } from '../../../common/export-columns';
 import type { ColumnKeys } from '../imports/crypto';
 import { CIPHERTEXT_PREFIX } from '../imports/crypto';
-import { CsvOutput, csvLine, downloadedValue } from '../imports/csv-download';
+import { copyOutCsv, csvLine } from '../imports/csv-download';
 
 // DESIGN §4 CSV exports: mailing, selection and test list downloads are RFC 4180 CSV written by
 // PostgreSQL (COPY ... TO STDOUT) and passed on a chunk at a time, as the dataset CSV is: email plus
@@ -45,14 +44,7 @@ export async function* copyCsv(
   try {
     // The joins of a million addresses with their records hash in memory, not in batches on disk.
     await client.query("SET work_mem = '256MB'");
-    const source = client.query(copyTo(`COPY (${select(client)}) TO STDOUT WITH (FORMAT csv)`));
-    const output = new CsvOutput((stored) => downloadedValue(keys(), stored));
-    for await (const chunk of source as AsyncIterable<Buffer>) {
-      const converted = output.convert(chunk);
-      if (converted.length > 0) yield converted;
-    }
-    const rest = output.end();
-    if (rest.length > 0) yield rest;
+    yield* copyOutCsv(client, `COPY (${select(client)}) TO STDOUT WITH (FORMAT csv)`, keys);
     await client.query('RESET work_mem');
     complete = true;
   } finally {
