@@ -1,28 +1,19 @@
 import { sql } from 'drizzle-orm';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { CampaignMessages } from '../../../common/campaigns';
 import { COPY_TYPES, type CopyType, MailingMessages } from '../../../common/mailings';
-import { createTestApp, type TestApp } from '../../test/app';
-import { makeDataset, makePartner, makeSession } from '../../test/factories';
+import { setupTestApp } from '../../test/app';
+import { makeDataset, makePartner } from '../../test/factories';
 import {
   addResults,
   allocate,
-  caller,
   heldBy,
   makeAddresses,
   makeCampaign,
   makeMailing,
 } from './mailing.test-helpers';
 
-let t: TestApp;
-let cookie: string;
-let call: ReturnType<typeof caller>;
-beforeAll(async () => {
-  t = await createTestApp({ startWorker: false });
-  cookie = (await makeSession(t.app, t.database.db)).cookie;
-  call = caller(t, cookie);
-});
-afterAll(() => t.close());
+const t = setupTestApp({ startWorker: false });
 
 const url = (c: string, m: string, rest = '') => `/api/campaigns/${c}/mailings/${m}${rest}`;
 
@@ -31,8 +22,8 @@ describe('POST .../limit', () => {
     const partner = await makePartner(t.database.db);
     const low = await makeDataset(t.database.db, partner, { sort: 1 });
     const high = await makeDataset(t.database.db, partner, { sort: 9 });
-    const c = await makeCampaign(t, cookie);
-    const m = await makeMailing(t, cookie, c);
+    const c = await makeCampaign(t, t.cookie);
+    const m = await makeMailing(t, t.cookie, c);
     const ids = await makeAddresses(t, 8);
     // i: 0,1 clicks; 2,3 opens; 4 new/low, 5 new/high; 6 none/low, 7 none/high
     const cat = [
@@ -47,7 +38,7 @@ describe('POST .../limit', () => {
     ];
     const ds = [low, high, low, high, low, high, low, high];
     await allocate(t, m._id, ids, { category: (i) => cat[i], datasetId: (i) => ds[i] });
-    const limit = async (n: unknown) => call('POST', url(c, m._id, '/limit'), { limit: n });
+    const limit = async (n: unknown) => t.api('POST', url(c, m._id, '/limit'), { limit: n });
     const order: number[][] = [];
     let before = await heldBy(t, m._id);
     for (const n of [7, 6, 5, 4, 3, 2, 1]) {
@@ -59,70 +50,70 @@ describe('POST .../limit', () => {
     }
     expect(order.flat()).toEqual([ids[7], ids[6], ids[5], ids[4], ids[3], ids[2], ids[1]]);
     expect((await limit(5)).json()).toEqual({ deleted: 0 });
-    expect((await call('GET', url(c, m._id))).json().recordCount).toBe(1);
+    expect((await t.api('GET', url(c, m._id))).json().recordCount).toBe(1);
     expect((await limit(0)).json()).toEqual({ deleted: 1 });
   });
 
   it.each([[-1], ['-3'], ['tien'], [1.5], [null], ['']])('answers 400 for limit %s', async (limit) => {
-    const c = await makeCampaign(t, cookie);
-    const m = await makeMailing(t, cookie, c);
-    const res = await call('POST', url(c, m._id, '/limit'), { limit });
+    const c = await makeCampaign(t, t.cookie);
+    const m = await makeMailing(t, t.cookie, c);
+    const res = await t.api('POST', url(c, m._id, '/limit'), { limit });
     expect(res.statusCode).toBe(400);
     expect(res.json().message).toBe(MailingMessages.limitInvalid);
   });
 
   it('answers 409 for a mailing that is not a draft and 404 for an unknown one', async () => {
-    const c = await makeCampaign(t, cookie);
-    const m = await makeMailing(t, cookie, c, { state: 'final' });
-    const res = await call('POST', url(c, m._id, '/limit'), { limit: 1 });
+    const c = await makeCampaign(t, t.cookie);
+    const m = await makeMailing(t, t.cookie, c, { state: 'final' });
+    const res = await t.api('POST', url(c, m._id, '/limit'), { limit: 1 });
     expect(res.statusCode).toBe(409);
     expect(res.json().message).toBe(MailingMessages.draftOnly);
-    expect((await call('POST', url(c, 'nee', '/limit'), { limit: 1 })).statusCode).toBe(404);
+    expect((await t.api('POST', url(c, 'nee', '/limit'), { limit: 1 })).statusCode).toBe(404);
   });
 });
 
 describe('GET and DELETE .../pressure', () => {
   it('counts and removes the draft’s addresses another Definitief or Aangeboden mailing of its week holds', async () => {
-    const c = await makeCampaign(t, cookie);
+    const c = await makeCampaign(t, t.cookie);
     const ids = await makeAddresses(t, 10);
-    const final = await makeMailing(t, cookie, c, { plannedSend: '2032-03-01T10:00:00Z' });
-    const offered = await makeMailing(t, cookie, c, { plannedSend: '2032-03-07T10:00:00Z' });
-    const otherWeek = await makeMailing(t, cookie, c, { plannedSend: '2032-03-08T10:00:00Z' });
-    const draft = await makeMailing(t, cookie, c, { plannedSend: '2032-03-04T10:00:00Z' });
-    const otherDraft = await makeMailing(t, cookie, c, { plannedSend: '2032-03-04T10:00:00Z' });
+    const final = await makeMailing(t, t.cookie, c, { plannedSend: '2032-03-01T10:00:00Z' });
+    const offered = await makeMailing(t, t.cookie, c, { plannedSend: '2032-03-07T10:00:00Z' });
+    const otherWeek = await makeMailing(t, t.cookie, c, { plannedSend: '2032-03-08T10:00:00Z' });
+    const draft = await makeMailing(t, t.cookie, c, { plannedSend: '2032-03-04T10:00:00Z' });
+    const otherDraft = await makeMailing(t, t.cookie, c, { plannedSend: '2032-03-04T10:00:00Z' });
     await allocate(t, final._id, ids.slice(0, 3));
     await allocate(t, offered._id, ids.slice(3, 5));
     await allocate(t, otherWeek._id, ids.slice(5, 7));
     await allocate(t, otherDraft._id, ids.slice(7, 9));
     const cat = ['new', 'notOpenedOrClicked', 'opens', 'clicks', 'clicks', 'new', 'new', 'new', 'new', 'new'];
     await allocate(t, draft._id, ids, { category: (i) => cat[i] });
-    await call('PUT', url(c, final._id), { name: 'f', state: 'final' });
-    await call('PUT', url(c, offered._id), { name: 'o', state: 'offered' });
-    await call('PUT', url(c, otherWeek._id), { name: 'w', state: 'final' });
-    const check = await call('GET', url(c, draft._id, '/pressure'));
+    await t.api('PUT', url(c, final._id), { name: 'f', state: 'final' });
+    await t.api('PUT', url(c, offered._id), { name: 'o', state: 'offered' });
+    await t.api('PUT', url(c, otherWeek._id), { name: 'w', state: 'final' });
+    const check = await t.api('GET', url(c, draft._id, '/pressure'));
     expect(check.json()).toEqual({ new: 1, none: 1, opened: 1, clicked: 2 });
-    const del = await call('DELETE', url(c, draft._id, '/pressure'));
+    const del = await t.api('DELETE', url(c, draft._id, '/pressure'));
     expect(del.json()).toEqual({ deleted: 5 });
     expect(await heldBy(t, draft._id)).toEqual(ids.slice(5));
-    expect((await call('GET', url(c, draft._id, '/pressure'))).json()).toEqual({
+    expect((await t.api('GET', url(c, draft._id, '/pressure'))).json()).toEqual({
       new: 0,
       none: 0,
       opened: 0,
       clicked: 0,
     });
-    expect((await call('GET', url(c, draft._id))).json().recordCount).toBe(5);
+    expect((await t.api('GET', url(c, draft._id))).json().recordCount).toBe(5);
     // Now the draft can be Definitief.
-    expect((await call('PUT', url(c, draft._id), { name: 'd', state: 'final' })).statusCode).toBe(200);
-    expect((await call('GET', url(c, draft._id, '/pressure'))).statusCode).toBe(409);
-    expect((await call('DELETE', url(c, draft._id, '/pressure'))).statusCode).toBe(409);
+    expect((await t.api('PUT', url(c, draft._id), { name: 'd', state: 'final' })).statusCode).toBe(200);
+    expect((await t.api('GET', url(c, draft._id, '/pressure'))).statusCode).toBe(409);
+    expect((await t.api('DELETE', url(c, draft._id, '/pressure'))).statusCode).toBe(409);
   });
 });
 
 describe('POST .../copy', () => {
   async function source() {
-    const c = await makeCampaign(t, cookie, 'Bron');
-    const a = await makeMailing(t, cookie, c, { name: 'A' });
-    const b = await makeMailing(t, cookie, c, { name: 'B' });
+    const c = await makeCampaign(t, t.cookie, 'Bron');
+    const a = await makeMailing(t, t.cookie, c, { name: 'A' });
+    const b = await makeMailing(t, t.cookie, c, { name: 'B' });
     const ids = await makeAddresses(t, 7);
     await allocate(t, a._id, ids.slice(0, 5));
     await allocate(t, b._id, ids.slice(3, 7));
@@ -156,9 +147,9 @@ describe('POST .../copy', () => {
     async (type) => {
       const s = await source();
       const want = expected(s.ids)[type];
-      const target = await makeCampaign(t, cookie, 'Doel');
-      const one = await makeMailing(t, cookie, target);
-      const res = await call('POST', url(target, one._id, '/copy'), {
+      const target = await makeCampaign(t, t.cookie, 'Doel');
+      const one = await makeMailing(t, t.cookie, target);
+      const res = await t.api('POST', url(target, one._id, '/copy'), {
         campaign: s.c,
         mailing: s.a._id,
         type,
@@ -167,14 +158,14 @@ describe('POST .../copy', () => {
       expect(res.statusCode, res.body).toBe(200);
       expect(res.json()).toMatchObject({ message: MailingMessages.copied, copied: want.one.length });
       expect(await heldBy(t, one._id)).toEqual(want.one);
-      const all = await makeMailing(t, cookie, target);
-      const res2 = await call('POST', url(target, all._id, '/copy'), {
+      const all = await makeMailing(t, t.cookie, target);
+      const res2 = await t.api('POST', url(target, all._id, '/copy'), {
         campaign: s.c,
         type,
         description: '',
       });
       expect(await heldBy(t, all._id)).toEqual(want.all);
-      const m = (await call('GET', url(target, all._id))).json();
+      const m = (await t.api('GET', url(target, all._id))).json();
       expect(m.selections).toEqual([res2.json().selectionId]);
       expect(m.recordCount).toBe(want.all.length);
     },
@@ -182,25 +173,25 @@ describe('POST .../copy', () => {
 
   it('skips what the draft already holds and refuses a non-draft, unknown source or bad type', async () => {
     const s = await source();
-    const first = await call('POST', url(s.c, s.b._id, '/copy'), { campaign: s.c, type: 'opens' });
+    const first = await t.api('POST', url(s.c, s.b._id, '/copy'), { campaign: s.c, type: 'opens' });
     // b holds ids 3..6; the opens of all are 0, 1 and 4: 4 is there already.
     expect(first.json().copied).toBe(2);
-    const again = await call('POST', url(s.c, s.b._id, '/copy'), { campaign: s.c, type: 'opens' });
+    const again = await t.api('POST', url(s.c, s.b._id, '/copy'), { campaign: s.c, type: 'opens' });
     expect(again.json().copied).toBe(0);
-    const final = await makeMailing(t, cookie, s.c, { state: 'final' });
+    const final = await makeMailing(t, t.cookie, s.c, { state: 'final' });
     expect(
-      (await call('POST', url(s.c, final._id, '/copy'), { campaign: s.c, type: 'opens' })).statusCode,
+      (await t.api('POST', url(s.c, final._id, '/copy'), { campaign: s.c, type: 'opens' })).statusCode,
     ).toBe(409);
-    const unknown = await call('POST', url(s.c, s.b._id, '/copy'), { campaign: 'nee', type: 'opens' });
+    const unknown = await t.api('POST', url(s.c, s.b._id, '/copy'), { campaign: 'nee', type: 'opens' });
     expect(unknown.statusCode).toBe(404);
     expect(unknown.json().message).toBe(CampaignMessages.notFound);
-    const other = await call('POST', url(s.c, s.b._id, '/copy'), {
+    const other = await t.api('POST', url(s.c, s.b._id, '/copy'), {
       campaign: s.c,
       mailing: 'nee',
       type: 'opens',
     });
     expect(other.json().message).toBe(MailingMessages.notFound);
-    const bad = await call('POST', url(s.c, s.b._id, '/copy'), { campaign: s.c, type: 'bounces' });
+    const bad = await t.api('POST', url(s.c, s.b._id, '/copy'), { campaign: s.c, type: 'bounces' });
     expect(bad.statusCode).toBe(400);
     expect(bad.json().message).toBe(MailingMessages.copyTypeInvalid);
   });

@@ -1,23 +1,17 @@
 import { sql } from 'drizzle-orm';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { MailingMessages } from '../../../common/mailings';
-import { createTestApp, type TestApp } from '../../test/app';
-import { makeSession } from '../../test/factories';
+import { setupTestApp } from '../../test/app';
 import { columnMapping, importFile, setupDataset } from '../../test/imports';
-import { allocate, caller, makeCampaign, makeMailing } from './mailing.test-helpers';
+import { allocate, makeCampaign, makeMailing } from './mailing.test-helpers';
 
-let t: TestApp;
-let cookie: string;
-let call: ReturnType<typeof caller>;
+const t = setupTestApp({ startWorker: true });
 let campaign: string;
 let datasetId: string;
 let partnerId: string;
 let ids: Map<string, number>;
 
 beforeAll(async () => {
-  t = await createTestApp({ startWorker: true });
-  cookie = (await makeSession(t.app, t.database.db)).cookie;
-  call = caller(t, cookie);
   const s = await setupDataset(t, [
     columnMapping('email', 'email'),
     columnMapping('naam', 'voornaam'),
@@ -30,7 +24,7 @@ beforeAll(async () => {
   partnerId = s.partnerId;
   await importFile(
     t,
-    cookie,
+    t.cookie,
     s,
     [
       'email,naam,geboren,bedrag,code,plaats',
@@ -50,23 +44,22 @@ beforeAll(async () => {
     ['code', 'string'],
     ['plaats', 'string'],
   ]) {
-    expect((await call('POST', '/api/export/columns', { column, type })).statusCode).toBe(200);
+    expect((await t.api('POST', '/api/export/columns', { column, type })).statusCode).toBe(200);
   }
-  campaign = await makeCampaign(t, cookie);
+  campaign = await makeCampaign(t, t.cookie);
 });
-afterAll(() => t.close());
 
 const url = (m: string, rest: string) => `/api/campaigns/${campaign}/mailings/${m}${rest}`;
 const HEADER = 'email,bedrag,code,geboortedatum,plaats,voornaam';
 
 describe('GET .../csv and .../selections/{s}/csv', () => {
   it('streams email plus the export columns formatted by type, decrypted, RFC 4180', async () => {
-    const m = await makeMailing(t, cookie, campaign);
+    const m = await makeMailing(t, t.cookie, campaign);
     const first = await allocate(t, m._id, [ids.get('jan@voorbeeld.nl')!, ids.get('piet@voorbeeld.nl')!], {
       datasetId,
     });
     const second = await allocate(t, m._id, [ids.get('kees@voorbeeld.nl')!], { datasetId });
-    const res = await call('GET', url(m._id, '/csv'));
+    const res = await t.api('GET', url(m._id, '/csv'));
     expect(res.statusCode).toBe(200);
     expect(res.headers['content-type']).toContain('text/csv');
     expect(res.headers['content-disposition']).toContain('attachment');
@@ -80,20 +73,20 @@ describe('GET .../csv and .../selections/{s}/csv', () => {
     const [header, ...body] = res.body.slice(0, -2).split('\r\n');
     expect(header).toBe(HEADER);
     expect(body.sort()).toEqual(Object.values(lines).sort());
-    const sel = await call('GET', url(m._id, `/selections/${second}/csv`));
+    const sel = await t.api('GET', url(m._id, `/selections/${second}/csv`));
     expect(sel.body).toBe(`${HEADER}\r\n${lines['kees@voorbeeld.nl']}\r\n`);
-    const one = await call('GET', url(m._id, `/selections/${first}/csv`));
+    const one = await t.api('GET', url(m._id, `/selections/${first}/csv`));
     expect(one.body.split('\r\n')).toHaveLength(4);
-    const unknown = await call('GET', url(m._id, '/selections/nee/csv'));
+    const unknown = await t.api('GET', url(m._id, '/selections/nee/csv'));
     expect(unknown.statusCode).toBe(404);
     expect(unknown.json().message).toBe(MailingMessages.selectionNotFound);
   });
 
   it('takes each address’s columns from the record of its own dataset (empty when that record is gone)', async () => {
-    const m = await makeMailing(t, cookie, campaign);
+    const m = await makeMailing(t, t.cookie, campaign);
     await allocate(t, m._id, [ids.get('jan@voorbeeld.nl')!], { datasetId });
     await allocate(t, m._id, [ids.get('piet@voorbeeld.nl')!], { datasetId: 'verwijderd' });
-    const body = (await call('GET', url(m._id, '/csv'))).body.slice(0, -2).split('\r\n');
+    const body = (await t.api('GET', url(m._id, '/csv'))).body.slice(0, -2).split('\r\n');
     expect(body.slice(1).sort()).toEqual([
       'jan@voorbeeld.nl,12.5,geheim1,17-05-1980,"Den Haag, NL",Jan',
       'piet@voorbeeld.nl,,,,,',
@@ -101,9 +94,9 @@ describe('GET .../csv and .../selections/{s}/csv', () => {
   });
 
   it('answers a header only for an empty mailing and 404 for an unknown one', async () => {
-    const m = await makeMailing(t, cookie, campaign);
-    expect((await call('GET', url(m._id, '/csv'))).body).toBe(`${HEADER}\r\n`);
-    const res = await call('GET', url('nee', '/csv'));
+    const m = await makeMailing(t, t.cookie, campaign);
+    expect((await t.api('GET', url(m._id, '/csv'))).body).toBe(`${HEADER}\r\n`);
+    const res = await t.api('GET', url('nee', '/csv'));
     expect(res.statusCode).toBe(404);
     expect(res.json().message).toBe(MailingMessages.notFound);
   });
@@ -111,8 +104,8 @@ describe('GET .../csv and .../selections/{s}/csv', () => {
 
 describe('GET .../testcsv', () => {
   it('lists the global test person and the test persons of the mailing’s datasets, Definitief only', async () => {
-    await call('POST', '/api/export/columns', { column: 'Achternaam', type: 'string' });
-    const put = await call('PUT', '/api/testperson', {
+    await t.api('POST', '/api/export/columns', { column: 'Achternaam', type: 'string' });
+    const put = await t.api('PUT', '/api/testperson', {
       firstName: 'Tess',
       preposition: 'de',
       lastName: 'Test',
@@ -120,24 +113,24 @@ describe('GET .../testcsv', () => {
       email: 'tess@lijstwerk.nl',
     });
     expect(put.statusCode, put.body).toBe(200);
-    const tp = await call('POST', `/api/datasets/${partnerId}/${datasetId}/testpersons`, {
+    const tp = await t.api('POST', `/api/datasets/${partnerId}/${datasetId}/testpersons`, {
       firstName: 'Dirk',
       lastName: 'Data',
       email: 'dirk@partner.nl',
     });
     expect(tp.statusCode, tp.body).toBe(200);
     const other = await setupDataset(t);
-    await call('POST', `/api/datasets/${other.partnerId}/${other.datasetId}/testpersons`, {
+    await t.api('POST', `/api/datasets/${other.partnerId}/${other.datasetId}/testpersons`, {
       firstName: 'Niet',
       email: 'niet@elders.nl',
     });
-    const m = await makeMailing(t, cookie, campaign);
+    const m = await makeMailing(t, t.cookie, campaign);
     await allocate(t, m._id, [ids.get('jan@voorbeeld.nl')!], { datasetId });
-    const draft = await call('GET', url(m._id, '/testcsv'));
+    const draft = await t.api('GET', url(m._id, '/testcsv'));
     expect(draft.statusCode).toBe(409);
     expect(draft.json().message).toBe(MailingMessages.finalOnly);
-    await call('PUT', `/api/campaigns/${campaign}/mailings/${m._id}`, { name: 'x', state: 'final' });
-    const res = await call('GET', url(m._id, '/testcsv'));
+    await t.api('PUT', `/api/campaigns/${campaign}/mailings/${m._id}`, { name: 'x', state: 'final' });
+    const res = await t.api('GET', url(m._id, '/testcsv'));
     expect(res.statusCode).toBe(200);
     expect(res.body).toBe(
       [

@@ -1,7 +1,6 @@
 import { sql } from 'drizzle-orm';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestApp, type TestApp } from '../../test/app';
-import { makeSession } from '../../test/factories';
+import { describe, expect, it } from 'vitest';
+import { setupTestApp } from '../../test/app';
 import { allocate, makeAddresses, makeCampaign, makeMailing } from './mailing.test-helpers';
 import {
   importProviderResults,
@@ -10,13 +9,7 @@ import {
   type ResultsProvider,
 } from './providers';
 
-let t: TestApp;
-let cookie: string;
-beforeAll(async () => {
-  t = await createTestApp({ startWorker: false });
-  cookie = (await makeSession(t.app, t.database.db)).cookie;
-});
-afterAll(() => t.close());
+const t = setupTestApp({ startWorker: false });
 
 /** A provider that answers from memory and records which ids it was asked for. */
 class FakeProvider implements ResultsProvider {
@@ -33,11 +26,11 @@ class FakeProvider implements ResultsProvider {
 
 describe('importProviderResults', () => {
   it('applies the events of every external id like a results file, idempotently', async () => {
-    const c = await makeCampaign(t, cookie);
+    const c = await makeCampaign(t, t.cookie);
     const tag = Math.random().toString(36).slice(2, 8);
     const emails = [`x.${tag}@voorbeeld.nl`, `y.${tag}@voorbeeld.nl`];
     const ids = await makeAddresses(t, 2, emails);
-    const m = await makeMailing(t, cookie, c, {
+    const m = await makeMailing(t, t.cookie, c, {
       externalParty: 'webpower',
       externalId: ['12:34', '12:35'],
       interests: ['Tuin'],
@@ -67,14 +60,14 @@ describe('importProviderResults', () => {
   });
 
   it('refuses a provider without an adapter, a mailing without external id, and an unknown mailing', async () => {
-    const c = await makeCampaign(t, cookie);
-    const tripolis = await makeMailing(t, cookie, c, { externalId: ['MAIL-1'] });
+    const c = await makeCampaign(t, t.cookie);
+    const tripolis = await makeMailing(t, t.cookie, c, { externalId: ['MAIL-1'] });
     const fake = new FakeProvider('webpower', {});
     await expect(importProviderResults(t.database, tripolis._id, { webpower: fake })).rejects.toMatchObject({
       statusCode: 409,
       message: ProviderMessages.noAdapter('tripolis'),
     });
-    const bare = await makeMailing(t, cookie, c, { externalParty: 'webpower' });
+    const bare = await makeMailing(t, t.cookie, c, { externalParty: 'webpower' });
     await expect(importProviderResults(t.database, bare._id, { webpower: fake })).rejects.toMatchObject({
       statusCode: 409,
       message: ProviderMessages.noExternalId,

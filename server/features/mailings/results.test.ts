@@ -1,21 +1,12 @@
 import { sql } from 'drizzle-orm';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { MailingMessages } from '../../../common/mailings';
-import { createTestApp, type TestApp } from '../../test/app';
-import { makeSession } from '../../test/factories';
+import { setupTestApp } from '../../test/app';
 import { waitForTask } from '../../test/imports';
 import { multipartBody } from '../../test/multipart';
-import { allocate, caller, makeAddresses, makeCampaign, makeMailing } from './mailing.test-helpers';
+import { allocate, makeAddresses, makeCampaign, makeMailing } from './mailing.test-helpers';
 
-let t: TestApp;
-let cookie: string;
-let call: ReturnType<typeof caller>;
-beforeAll(async () => {
-  t = await createTestApp();
-  cookie = (await makeSession(t.app, t.database.db)).cookie;
-  call = caller(t, cookie);
-});
-afterAll(() => t.close());
+const t = setupTestApp();
 
 function upload(campaign: string, mailing: string, content: string) {
   const body = multipartBody({}, { name: 'resultaten.csv', content });
@@ -23,14 +14,14 @@ function upload(campaign: string, mailing: string, content: string) {
     method: 'POST',
     url: `/api/campaigns/${campaign}/mailings/${mailing}/results`,
     payload: body.payload,
-    headers: { ...body.headers, cookie },
+    headers: { ...body.headers, cookie: t.cookie },
   });
 }
 
 async function importResults(campaign: string, mailing: string, content: string) {
   const res = await upload(campaign, mailing, content);
   expect(res.statusCode, res.body).toBe(200);
-  const task = await waitForTask(t, cookie, res.json().task._id);
+  const task = await waitForTask(t, t.cookie, res.json().task._id);
   expect(task.state, task.error).toBe('done');
   return task.result;
 }
@@ -45,13 +36,13 @@ const engagement = async (ids: number[]) =>
 
 describe('POST .../results', () => {
   it('stores the events of the mailing’s addresses and updates their engagement, idempotently', async () => {
-    const c = await makeCampaign(t, cookie);
+    const c = await makeCampaign(t, t.cookie);
     const tag = Math.random().toString(36).slice(2, 8);
     const emails = ['an', 'bo', 'cor', 'dirk'].map((n) => `${n}.${tag}@voorbeeld.nl`);
     const ids = await makeAddresses(t, 4, emails);
     const outsider = `buiten.${tag}@voorbeeld.nl`;
     await makeAddresses(t, 1, [outsider]);
-    const m = await makeMailing(t, cookie, c, { interests: ['Reizen', 'Koken'] });
+    const m = await makeMailing(t, t.cookie, c, { interests: ['Reizen', 'Koken'] });
     await allocate(t, m._id, ids);
     // Earlier interests and os stay; the new ones are added once.
     await t.database.db.execute(
@@ -89,7 +80,7 @@ describe('POST .../results', () => {
       open_interests: [],
     });
     expect(rows[2]).toMatchObject({ last_open_at: null, hard_bounced_at: null });
-    const view = (await call('GET', `/api/campaigns/${c}/mailings/${m._id}`)).json();
+    const view = (await t.api('GET', `/api/campaigns/${c}/mailings/${m._id}`)).json();
     expect(view.results).toEqual({ opens: 1, clicks: 1, bounces: 1 });
 
     const again = await importResults(c, m._id, file);
@@ -103,12 +94,12 @@ describe('POST .../results', () => {
   });
 
   it('refuses a file without email, event or date columns, failing its task, and 404 for an unknown mailing', async () => {
-    const c = await makeCampaign(t, cookie);
-    const m = await makeMailing(t, cookie, c);
+    const c = await makeCampaign(t, t.cookie);
+    const m = await makeMailing(t, t.cookie, c);
     const res = await upload(c, m._id, 'email,datum\nx@voorbeeld.nl,2030-01-01\n');
     expect(res.statusCode).toBe(400);
     expect(res.json().message).toBe(MailingMessages.resultsColumns);
-    const tasks = (await call('GET', '/api/tasks')).json() as { type: string; state: string }[];
+    const tasks = (await t.api('GET', '/api/tasks')).json() as { type: string; state: string }[];
     expect(tasks.filter((x) => x.type === 'mailing-results').map((x) => x.state)).toContain('failed');
     const none = await upload(c, 'bestaatniet', 'email,event,date\n');
     expect(none.statusCode).toBe(404);

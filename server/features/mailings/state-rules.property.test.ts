@@ -1,25 +1,16 @@
 import { sql } from 'drizzle-orm';
 import fc from 'fast-check';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { MAILING_STATES, type MailingState } from '../../../common/mailings';
-import { createTestApp, type TestApp } from '../../test/app';
-import { makeSession } from '../../test/factories';
-import { allocate, caller, makeAddresses, makeCampaign, makeMailing } from './mailing.test-helpers';
+import { setupTestApp } from '../../test/app';
+import { allocate, makeAddresses, makeCampaign, makeMailing } from './mailing.test-helpers';
 import { mailingWindow } from './pressure.sql';
 
 // DESIGN §6: after any sequence of state changes (some of them at the same moment), the sent facts
 // of every address equal what its Aangeboden mailings say, and no address is ever held by two
 // Definitief/Aangeboden mailings of one week.
 
-let t: TestApp;
-let cookie: string;
-let call: ReturnType<typeof caller>;
-beforeAll(async () => {
-  t = await createTestApp({ startWorker: false });
-  cookie = (await makeSession(t.app, t.database.db)).cookie;
-  call = caller(t, cookie);
-});
-afterAll(() => t.close());
+const t = setupTestApp({ startWorker: false });
 
 // Three planned sends: two in one calendar week (Tuesday, Sunday evening), one in the next.
 const SENDS = ['2033-05-03T09:00:00.000Z', '2033-05-08T19:30:00.000Z', '2033-05-10T09:00:00.000Z'];
@@ -92,11 +83,11 @@ describe('state changes (property)', () => {
     let conflicts = 0;
     await fc.assert(
       fc.asyncProperty(membership, initialSends, steps, async (members, sends, plan) => {
-        const campaign = await makeCampaign(t, cookie);
+        const campaign = await makeCampaign(t, t.cookie);
         const ids = await makeAddresses(t, ADDRESSES);
         const mailings: { _id: string }[] = [];
         for (let i = 0; i < MAILINGS; i++) {
-          const m = await makeMailing(t, cookie, campaign, { name: `m${i}`, plannedSend: SENDS[sends[i]] });
+          const m = await makeMailing(t, t.cookie, campaign, { name: `m${i}`, plannedSend: SENDS[sends[i]] });
           await allocate(
             t,
             m._id,
@@ -107,7 +98,7 @@ describe('state changes (property)', () => {
         for (const batch of plan) {
           const results = await Promise.all(
             batch.map((c) =>
-              call('PUT', `/api/campaigns/${campaign}/mailings/${mailings[c.mailing]._id}`, {
+              t.api('PUT', `/api/campaigns/${campaign}/mailings/${mailings[c.mailing]._id}`, {
                 name: `m${c.mailing}`,
                 state: c.state,
                 ...(c.send === undefined ? {} : { plannedSend: SENDS[c.send] }),

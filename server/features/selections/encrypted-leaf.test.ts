@@ -1,47 +1,40 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import type { ResultRow } from '../../../common/selections';
-import { createTestApp, type TestApp } from '../../test/app';
-import { makeSession } from '../../test/factories';
+import { setupTestApp } from '../../test/app';
 import { columnMapping, type ImportSetup, importFile, setupDataset, waitForTask } from '../../test/imports';
-import { caller, makeCampaign, makeMailing } from '../mailings/mailing.test-helpers';
+import { makeCampaign, makeMailing } from '../mailings/mailing.test-helpers';
 import { CompileMessages } from './compile';
 
 // An attribute stored encrypted by one dataset and plain by another: match and in find both
 // (blind index where encrypted), wildcards and ranges on it are refused.
-let t: TestApp;
-let cookie: string;
-let api: ReturnType<typeof caller>;
+const t = setupTestApp();
 let secret: ImportSetup;
 let plain: ImportSetup;
 let url: string;
 beforeAll(async () => {
-  t = await createTestApp();
-  ({ cookie } = await makeSession(t.app, t.database.db));
-  api = caller(t, cookie);
   secret = await setupDataset(t, [columnMapping('bsn', 'bsn', { encrypted: true })], 'email');
   plain = await setupDataset(t, [columnMapping('bsn', 'bsn')], 'email');
   await importFile(
     t,
-    cookie,
+    t.cookie,
     secret,
     'email,bsn\ne1@voorbeeld.nl,111\ne2@voorbeeld.nl,222\ne3@voorbeeld.nl,\n',
   );
-  await importFile(t, cookie, plain, 'email,bsn\np1@voorbeeld.nl,111\np2@voorbeeld.nl,333\n');
-  const campaignId = await makeCampaign(t, cookie);
-  const mailing = await makeMailing(t, cookie, campaignId);
+  await importFile(t, t.cookie, plain, 'email,bsn\np1@voorbeeld.nl,111\np2@voorbeeld.nl,333\n');
+  const campaignId = await makeCampaign(t, t.cookie);
+  const mailing = await makeMailing(t, t.cookie, campaignId);
   url = `/api/campaigns/${campaignId}/mailings/${mailing._id}/selections`;
 });
-afterAll(() => t?.close());
 
 const open = { useCampaignLabel: false, activeDatasetsOnly: false, useBlacklist: false, useDate: false };
 
 async function run(query: unknown) {
-  const created = await api('POST', url, { query, ...open });
+  const created = await t.api('POST', url, { query, ...open });
   if (created.statusCode !== 200) return created;
   const id = created.json().selectionId;
-  const res = await api('GET', `${url}/${id}/query`);
+  const res = await t.api('GET', `${url}/${id}/query`);
   if (res.statusCode !== 200) return res;
-  const task = await waitForTask(t, cookie, res.json().task._id);
+  const task = await waitForTask(t, t.cookie, res.json().task._id);
   expect(task.state, task.error).toBe('done');
   return Object.fromEntries((task.result as ResultRow[]).map((r) => [r.dataset.id, r.total]));
 }

@@ -1,16 +1,13 @@
 import { sql } from 'drizzle-orm';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { QueryMessages } from '../../../common/query-tree';
 import { type ResultRow, SelectionMessages } from '../../../common/selections';
-import { createTestApp, type TestApp } from '../../test/app';
-import { makeSession } from '../../test/factories';
+import { setupTestApp } from '../../test/app';
 import { columnMapping, type ImportSetup, importFile, setupDataset, waitForTask } from '../../test/imports';
 import { multipartBody } from '../../test/multipart';
-import { caller, makeCampaign, makeMailing } from '../mailings/mailing.test-helpers';
+import { makeCampaign, makeMailing } from '../mailings/mailing.test-helpers';
 
-let t: TestApp;
-let cookie: string;
-let api: ReturnType<typeof caller>;
+const t = setupTestApp();
 let a: ImportSetup;
 let b: ImportSetup;
 
@@ -21,23 +18,19 @@ const file = (from: number, to: number) =>
   header + Array.from({ length: to - from + 1 }, (_, k) => line(from + k)).join('');
 
 beforeAll(async () => {
-  t = await createTestApp();
-  ({ cookie } = await makeSession(t.app, t.database.db));
-  api = caller(t, cookie);
   const mappings = [columnMapping('postcode', 'postcode'), columnMapping('geslacht', 'gender')];
   a = await setupDataset(t, mappings, 'email');
   b = await setupDataset(t, mappings, 'email');
   await t.database.db.execute(sql`UPDATE datasets SET sort = CASE id WHEN ${a.datasetId} THEN 1 ELSE 2 END
     WHERE id IN (${a.datasetId}, ${b.datasetId})`);
-  await importFile(t, cookie, a, file(1, 20));
-  await importFile(t, cookie, b, file(11, 30));
+  await importFile(t, t.cookie, a, file(1, 20));
+  await importFile(t, t.cookie, b, file(11, 30));
 });
-afterAll(() => t?.close());
 
 /** A draft mailing of a new campaign, and the base URL of its selections. */
 async function draft() {
-  const campaignId = await makeCampaign(t, cookie);
-  const mailing = await makeMailing(t, cookie, campaignId);
+  const campaignId = await makeCampaign(t, t.cookie);
+  const mailing = await makeMailing(t, t.cookie, campaignId);
   return {
     campaignId,
     mailingId: mailing._id,
@@ -49,9 +42,9 @@ async function draft() {
 const open = { useCampaignLabel: false, activeDatasetsOnly: false, useBlacklist: false, useDate: false };
 
 async function rowsOf(url: string, method: 'GET' | 'POST' = 'GET', table?: unknown[]): Promise<ResultRow[]> {
-  const res = await api(method, url, method === 'POST' ? { table } : undefined);
+  const res = await t.api(method, url, method === 'POST' ? { table } : undefined);
   expect(res.statusCode, res.body).toBe(200);
-  const task = await waitForTask(t, cookie, res.json().task._id);
+  const task = await waitForTask(t, t.cookie, res.json().task._id);
   expect(task.state, task.error).toBe('done');
   return task.result as ResultRow[];
 }
@@ -59,7 +52,7 @@ async function rowsOf(url: string, method: 'GET' | 'POST' = 'GET', table?: unkno
 describe('selections of a mailing', () => {
   it('creates, lists, reads, updates and deletes a selection', async () => {
     const m = await draft();
-    const created = await api('POST', m.url, {
+    const created = await t.api('POST', m.url, {
       description: 'Eerste',
       query: { and: [{ match: { postcode: '10*' }, _ui: 1 }], _open: true },
       ...open,
@@ -67,7 +60,7 @@ describe('selections of a mailing', () => {
     });
     expect(created.statusCode, created.body).toBe(200);
     const id = created.json().selectionId;
-    const one = (await api('GET', `${m.url}/${id}`)).json();
+    const one = (await t.api('GET', `${m.url}/${id}`)).json();
     expect(one).toMatchObject({
       _id: id,
       description: 'Eerste',
@@ -77,34 +70,34 @@ describe('selections of a mailing', () => {
     });
     expect(one.query).toEqual({ and: [{ match: { postcode: '10*' } }] });
     expect(one.pressure).toEqual({ age: null });
-    const put = await api('PUT', `${m.url}/${id}`, {
+    const put = await t.api('PUT', `${m.url}/${id}`, {
       description: 'Tweede',
       pressure: { age: '07-01-2030' },
     });
     expect(put.json()).toMatchObject({ description: 'Tweede', pressure: { age: '2030-01-07' } });
-    expect((await api('GET', m.url)).json().map((s: { _id: string }) => s._id)).toEqual([id]);
-    const del = await api('DELETE', `${m.url}/${id}`);
+    expect((await t.api('GET', m.url)).json().map((s: { _id: string }) => s._id)).toEqual([id]);
+    const del = await t.api('DELETE', `${m.url}/${id}`);
     expect(del.json()).toEqual({ message: SelectionMessages.deleted });
-    expect((await api('GET', `${m.url}/${id}`)).statusCode).toBe(404);
+    expect((await t.api('GET', `${m.url}/${id}`)).statusCode).toBe(404);
   });
 
   it('refuses a tree that breaks a line rule with its Dutch message, and unknown ids with 404', async () => {
     const m = await draft();
-    const res = await api('POST', m.url, { query: { and: [{ in: { postcode: [' '] } }] } });
+    const res = await t.api('POST', m.url, { query: { and: [{ in: { postcode: [' '] } }] } });
     expect(res.statusCode).toBe(400);
     expect(res.json().message).toContain(QueryMessages.valuesRequired);
     expect(
-      (await api('POST', `/api/campaigns/${m.campaignId}/mailings/onbekend/selections`, {})).statusCode,
+      (await t.api('POST', `/api/campaigns/${m.campaignId}/mailings/onbekend/selections`, {})).statusCode,
     ).toBe(404);
-    expect((await api('GET', `${m.url}/onbekend`)).json().message).toBe(SelectionMessages.notFound);
+    expect((await t.api('GET', `${m.url}/onbekend`)).json().message).toBe(SelectionMessages.notFound);
   });
 });
 
 describe('running and saving a selection', () => {
   it('counts each address once in its best dataset, allocates exactly the table, and shows the saved rows', async () => {
     const m = await draft();
-    const id = (await api('POST', m.url, { query: { and: [] }, ...open })).json().selectionId;
-    const query = await api('GET', `${m.url}/${id}/query`);
+    const id = (await t.api('POST', m.url, { query: { and: [] }, ...open })).json().selectionId;
+    const query = await t.api('GET', `${m.url}/${id}/query`);
     expect(query.json().query).toBe('*:*');
     const rows = await rowsOf(`${m.url}/${id}/query`);
     // a1..a20 in A wins (sort 1); a21..a30 only in B. Everyone is new (no results yet).
@@ -124,33 +117,33 @@ describe('running and saving a selection', () => {
       [a.datasetId, false, 1, 15],
       [b.datasetId, false, 2, 7],
     ]);
-    const mailing = (await api('GET', `/api/campaigns/${m.campaignId}/mailings/${m.mailingId}`)).json();
+    const mailing = (await t.api('GET', `/api/campaigns/${m.campaignId}/mailings/${m.mailingId}`)).json();
     expect(mailing.recordCount).toBe(8);
-    expect((await api('GET', `${m.url}/${id}`)).json().recordCount).toBe(8);
+    expect((await t.api('GET', `${m.url}/${id}`)).json().recordCount).toBe(8);
   });
 
   it('refuses more than a cell holds with 400 and allocates nothing', async () => {
     const m = await draft();
-    const id = (await api('POST', m.url, { query: { and: [{ match: { gender: 'm' } }] }, ...open })).json()
+    const id = (await t.api('POST', m.url, { query: { and: [{ match: { gender: 'm' } }] }, ...open })).json()
       .selectionId;
-    const res = await api('POST', `${m.url}/${id}/query`, { table: [{ dataset: b.datasetId, new: 6 }] });
+    const res = await t.api('POST', `${m.url}/${id}/query`, { table: [{ dataset: b.datasetId, new: 6 }] });
     expect(res.statusCode).toBe(400);
     const { rows } = await t.database.db.execute(
       sql`SELECT count(*)::int AS n FROM mailing_addresses WHERE mailing_id = ${m.mailingId}`,
     );
     expect(rows[0].n).toBe(0);
-    const bad = await api('POST', `${m.url}/${id}/query`, { table: [{ dataset: b.datasetId, new: -1 }] });
+    const bad = await t.api('POST', `${m.url}/${id}/query`, { table: [{ dataset: b.datasetId, new: -1 }] });
     expect(bad.statusCode).toBe(400);
     expect(bad.json().message).toBe(SelectionMessages.countInvalid);
   });
 
   it('two saves of one mailing at once never allocate an address twice', async () => {
     const m = await draft();
-    const s1 = (await api('POST', m.url, { query: { and: [] }, ...open })).json().selectionId;
-    const s2 = (await api('POST', m.url, { query: { and: [] }, ...open })).json().selectionId;
+    const s1 = (await t.api('POST', m.url, { query: { and: [] }, ...open })).json().selectionId;
+    const s2 = (await t.api('POST', m.url, { query: { and: [] }, ...open })).json().selectionId;
     const [r1, r2] = await Promise.all([
-      api('POST', `${m.url}/${s1}/query`, { table: [{ dataset: a.datasetId, new: 12 }] }),
-      api('POST', `${m.url}/${s2}/query`, { table: [{ dataset: a.datasetId, new: 12 }] }),
+      t.api('POST', `${m.url}/${s1}/query`, { table: [{ dataset: a.datasetId, new: 12 }] }),
+      t.api('POST', `${m.url}/${s2}/query`, { table: [{ dataset: a.datasetId, new: 12 }] }),
     ]);
     // 20 in A: one save gets its 12, the other finds 8 left and is refused.
     expect([r1.statusCode, r2.statusCode].sort()).toEqual([200, 400]);
@@ -162,17 +155,17 @@ describe('running and saving a selection', () => {
 
   it('a selection of a mailing that left Concept can only toggle preDefined, and appears in /pre-queries', async () => {
     const m = await draft();
-    const id = (await api('POST', m.url, { query: { and: [] }, description: 'Sjabloon', ...open })).json()
+    const id = (await t.api('POST', m.url, { query: { and: [] }, description: 'Sjabloon', ...open })).json()
       .selectionId;
     await t.database.db.execute(sql`UPDATE mailings SET state = 'final' WHERE id = ${m.mailingId}`);
-    expect((await api('PUT', `${m.url}/${id}`, { description: 'x' })).statusCode).toBe(409);
-    expect((await api('DELETE', `${m.url}/${id}`)).statusCode).toBe(409);
+    expect((await t.api('PUT', `${m.url}/${id}`, { description: 'x' })).statusCode).toBe(409);
+    expect((await t.api('DELETE', `${m.url}/${id}`)).statusCode).toBe(409);
     expect(
-      (await api('POST', `${m.url}/${id}/query`, { table: [{ dataset: a.datasetId, new: 1 }] })).statusCode,
+      (await t.api('POST', `${m.url}/${id}/query`, { table: [{ dataset: a.datasetId, new: 1 }] })).statusCode,
     ).toBe(409);
-    const put = await api('PUT', `${m.url}/${id}`, { preDefined: true });
+    const put = await t.api('PUT', `${m.url}/${id}`, { preDefined: true });
     expect(put.statusCode, put.body).toBe(200);
-    const pre = (await api('GET', '/api/pre-queries')).json();
+    const pre = (await t.api('GET', '/api/pre-queries')).json();
     const campaign = pre.find((c: { _id: string }) => c._id === m.campaignId);
     expect(campaign.mailings[0].selections).toEqual([
       { _id: id, query: { and: [] }, description: 'Sjabloon' },
@@ -184,7 +177,7 @@ describe('running and saving a selection', () => {
     const tree = (kind: 'intersect' | 'complement') => ({
       and: [{ [kind]: { id: 'l1', name: 'lijst.csv', fields: ['postcode', 'gen_id'] } }],
     });
-    const id = (await api('POST', m.url, { query: tree('intersect'), ...open })).json().selectionId;
+    const id = (await t.api('POST', m.url, { query: tree('intersect'), ...open })).json().selectionId;
     // Rows: a3 (postcode matches), a4 with a wrong postcode, a25 in B; a blank row and an invalid e-mail.
     const csv =
       'mail;pc\nA3@Voorbeeld.nl ; 1003ab\na4@voorbeeld.nl;9999ZZ\na25@voorbeeld.nl;1025AB\n;\nkapot;1001AB\n';
@@ -202,23 +195,23 @@ describe('running and saving a selection', () => {
       method: 'POST',
       url: `${m.url}/${id}/l1/csv`,
       payload: body.payload,
-      headers: { ...body.headers, cookie },
+      headers: { ...body.headers, cookie: t.cookie },
     });
     expect(up.statusCode, up.body).toBe(200);
-    const task = await waitForTask(t, cookie, up.json().task._id);
+    const task = await waitForTask(t, t.cookie, up.json().task._id);
     expect(task.state, task.error).toBe('done');
     const rows = await rowsOf(`${m.url}/${id}/query`);
     expect(rows.map((r) => [r.dataset.id, r.total])).toEqual([
       [a.datasetId, 1],
       [b.datasetId, 1],
     ]);
-    await api('PUT', `${m.url}/${id}`, { query: tree('complement') });
+    await t.api('PUT', `${m.url}/${id}`, { query: tree('complement') });
     const rest = await rowsOf(`${m.url}/${id}/query`);
     expect(rest.map((r) => [r.dataset.id, r.total])).toEqual([
       [a.datasetId, 19],
       [b.datasetId, 9],
     ]);
-    expect((await api('GET', `${m.url}/${id}/query`)).json().query).toBe(
+    expect((await t.api('GET', `${m.url}/${id}/query`)).json().query).toBe(
       '{!complement file="lijst.csv" fields="postcode,gen_id"}',
     );
   });
@@ -226,7 +219,7 @@ describe('running and saving a selection', () => {
   it('refuses a line file without a mapped column, and a run whose line has no file', async () => {
     const m = await draft();
     const id = (
-      await api('POST', m.url, { query: { intersect: { id: 'l9', fields: ['postcode'] } }, ...open })
+      await t.api('POST', m.url, { query: { intersect: { id: 'l9', fields: ['postcode'] } }, ...open })
     ).json().selectionId;
     const body = multipartBody(
       { mappings: JSON.stringify([{ field: 'pc', mapped: '' }]) },
@@ -236,11 +229,11 @@ describe('running and saving a selection', () => {
       method: 'POST',
       url: `${m.url}/${id}/l9/csv`,
       payload: body.payload,
-      headers: { ...body.headers, cookie },
+      headers: { ...body.headers, cookie: t.cookie },
     });
     expect(up.statusCode).toBe(400);
     expect(up.json().message).toBe('Map minstens één kolom');
-    const run = await api('GET', `${m.url}/${id}/query`);
+    const run = await t.api('GET', `${m.url}/${id}/query`);
     expect(run.statusCode).toBe(400);
     expect(run.json().message).toBe(SelectionMessages.lineUnknown);
   });
