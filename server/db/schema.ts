@@ -17,3 +17,4 @@ export * from '../features/settings/settings.table';
 export * from '../features/tasks/task.table';
 export * from '../features/users/user.table';
 export * from '../features/selections/selection-file.table';
+export * from '../features/enrichment/enrichment.table';

@@ -1,0 +1,38 @@
+import { bigint, integer, jsonb, pgTable, text, timestamp } from 'drizzle-orm/pg-core';
+
+/** How one column of an enrichment file is used (spec 001 §3 enrichment CSV mapping). */
+export interface EnrichmentColumn {
+  /** The column's name in the file. */
+  field: string;
+  /** The global attribute it is mapped onto. */
+  mapped: string;
+  /** true: the column finds addresses (Match); false: it enriches them (Verrijk). */
+  match: boolean;
+}
+
+/**
+ * An uploaded enrichment file (spec 001 §3 Enrichment file; DESIGN §6 Enrichment files): its name
+ * (unique: DELETE /api/enrichment/files/{name}), the date it was applied (the later file wins
+ * between files) and recordCount, the number of addresses it matched.
+ */
+export const enrichmentFiles = pgTable('enrichment_files', {
+  id: text('id').primaryKey(),
+  name: text('name').notNull().unique('enrichment_files_name_key'),
+  // Set under the enrichment lock when the file is applied, so date order is the order of application.
+  date: timestamp('date', { withTimezone: true }).notNull().defaultNow(),
+  recordCount: integer('record_count').notNull().default(0),
+  columns: jsonb('columns').$type<EnrichmentColumn[]>().notNull(),
+  taskId: text('task_id'),
+});
+
+/**
+ * What one file added to one address: its Verrijk values ({attribute: value}), so deleting the file
+ * removes exactly that and the values of earlier files come back. The winning values of every file
+ * together are kept on the address (addresses.enrichment) for the selection engine to read.
+ * No index: it is written in bulk by an upload and read in bulk only when a file is deleted.
+ */
+export const enrichmentValues = pgTable('enrichment_values', {
+  fileId: text('file_id').notNull(),
+  addressId: bigint('address_id', { mode: 'number' }).notNull(),
+  attrs: jsonb('attrs').$type<Record<string, string>>().notNull(),
+});
