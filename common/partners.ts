@@ -196,3 +196,10 @@ export type ContactCreate = z.output<typeof ContactCreateSchema>;
 /** Edit contact: the password is validated only when filled. */
 export const ContactUpdateSchema = z.object(contactFields).superRefine(contactRules(false));
 export type ContactUpdate = z.output<typeof ContactUpdateSchema>;
+
+/**
+ * The edit form's rule for a contact with or without a stored password: without one, a username
+ * needs a password as on create (the server refuses the same, spec 000 §5).
+ */
+export const contactUpdateSchemaFor = (hasPassword: boolean) =>
+  hasPassword ? ContactUpdateSchema : ContactCreateSchema;

@@ -1,6 +1,6 @@
 import { and, eq } from 'drizzle-orm';
 import type { Contact } from '../../../common/partners';
-import type { Db } from '../../db/client';
+import type { Db, DbOrTx } from '../../db/client';
 import { newId } from '../../lib/ids';
 import { partnerContacts } from './partner.table';
 
@@ -34,13 +34,19 @@ export function presentContact(row: ContactRow): Contact {
   };
 }
 
-/** One contact of a partner; undefined when absent. */
-export async function getContact(db: Db, partnerId: string, id: string): Promise<ContactRow | undefined> {
-  const [row] = await db
+/** One contact of a partner (locked for update when `lock`); undefined when absent. */
+export async function getContact(
+  db: DbOrTx,
+  partnerId: string,
+  id: string,
+  lock = false,
+): Promise<ContactRow | undefined> {
+  const query = db
     .select()
     .from(partnerContacts)
     .where(and(eq(partnerContacts.partnerId, partnerId), eq(partnerContacts.id, id)))
     .limit(1);
+  const [row] = lock ? await query.for('update') : await query;
   return row;
 }
 
@@ -55,7 +61,7 @@ export async function insertContact(db: Db, partnerId: string, values: ContactVa
 
 /** Updates a contact; a passwordHash of undefined keeps the stored one. Returns the row or undefined. */
 export async function updateContact(
-  db: Db,
+  db: DbOrTx,
   partnerId: string,
   id: string,
   values: ContactValues,

@@ -190,6 +190,32 @@ describe('contacts API', () => {
     expect(last.passwordHash).not.toBe(before.passwordHash);
   });
 
+  it('asks a password of a contact that gets a username on edit (the create rule)', async () => {
+    const partnerId = await makePartner(t.db);
+    const c = (await t.api('POST', `/api/crud-partner/${partnerId}/contacts`, { firstName: 'Kees' })).json();
+    const url = `/api/crud-partner/${partnerId}/contacts/${c._id}`;
+    for (const password of [undefined, '']) {
+      const res = await t.api('PUT', url, { firstName: 'Kees', username: 'kees_login', password });
+      expect(res.statusCode).toBe(400);
+      expect(res.json().errors).toEqual(['Het wachtwoord is een verplicht veld']);
+    }
+    const [unchanged] = await t.db.select().from(partnerContacts).where(eq(partnerContacts.id, c._id));
+    expect(unchanged).toMatchObject({ username: null, passwordHash: null });
+    const ok = await t.api('PUT', url, { firstName: 'Kees', username: 'kees_login', password: 'Geheim123' });
+    expect(ok.statusCode).toBe(200);
+    expect(ok.json()).toMatchObject({ username: 'kees_login', hasPassword: true });
+    // With a password stored, a renamed username keeps it; clearing the username drops it.
+    const renamed = await t.api('PUT', url, { firstName: 'Kees', username: 'kees2', password: '' });
+    expect(renamed.json()).toMatchObject({ username: 'kees2', hasPassword: true });
+    const cleared = await t.api('PUT', url, { firstName: 'Kees', username: '' });
+    expect(cleared.json()).toMatchObject({ username: '', hasPassword: false });
+    const again = await t.api('PUT', url, { firstName: 'Kees', username: 'kees3' });
+    expect(again.statusCode).toBe(400);
+    expect(
+      (await t.api('PUT', `/api/crud-partner/${partnerId}/contacts/onbekend`, { username: 'x' })).statusCode,
+    ).toBe(404);
+  });
+
   it('refuses a username that another contact has (409)', async () => {
     const partnerId = await makePartner(t.db);
     await t.api('POST', `/api/crud-partner/${partnerId}/contacts`, {

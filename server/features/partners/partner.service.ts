@@ -6,11 +6,18 @@ import {
   PartnerMessages,
   type PartnerUpdate,
 } from '../../../common/partners';
+import { PasswordMessages } from '../../../common/password';
 import type { Db } from '../../db/client';
 import { badRequest, conflict, notFound } from '../../lib/http-errors';
 import { isUniqueViolation } from '../../lib/pg-errors';
 import { hashPassword } from '../auth/password';
-import { type ContactRow, type ContactValues, insertContact, updateContact } from './contact.queries';
+import {
+  type ContactRow,
+  type ContactValues,
+  getContact,
+  insertContact,
+  updateContact,
+} from './contact.queries';
 import { deletePartner, getPartner, insertPartner, type PartnerRow, updatePartner } from './partner.queries';
 
 /** Creates a partner; throws 409 when the id is taken. */
@@ -80,17 +87,28 @@ export async function createContact(db: Db, partnerId: string, input: ContactCre
   }
 }
 
-/** Saves a contact; an empty password keeps the stored one. Throws 404 or 409. */
+/**
+ * Saves a contact; an empty password keeps the stored one. Throws 404, 409, or 400 when the contact
+ * gets a username but has no password and none is given (the create rule, spec 000 §5).
+ */
 export async function saveContact(
   db: Db,
   partnerId: string,
   id: string,
   input: ContactUpdate,
 ): Promise<ContactRow> {
+  const values = await contactValues(input, true);
   try {
-    const row = await updateContact(db, partnerId, id, await contactValues(input, true));
-    if (!row) throw notFound(ContactMessages.notFound);
-    return row;
+    return await db.transaction(async (tx) => {
+      const stored = await getContact(tx, partnerId, id, true);
+      if (!stored) throw notFound(ContactMessages.notFound);
+      if (values.username !== null && values.passwordHash === undefined && stored.passwordHash === null) {
+        throw badRequest(PasswordMessages.required, [PasswordMessages.required]);
+      }
+      const row = await updateContact(tx, partnerId, id, values);
+      if (!row) throw notFound(ContactMessages.notFound);
+      return row;
+    });
   } catch (err) {
     if (isUniqueViolation(err)) throw conflict(ContactMessages.usernameTaken);
     throw err;

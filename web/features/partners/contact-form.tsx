@@ -3,7 +3,7 @@ import { useForm } from '@mantine/form';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useEffect, useState } from 'react';
 import { useNavigate, useParams } from 'react-router';
-import { ContactCreateSchema, ContactMessages, ContactUpdateSchema } from '../../../common/partners';
+import { ContactCreateSchema, ContactMessages, contactUpdateSchemaFor } from '../../../common/partners';
 import { FormActions } from '../../components/form-actions';
 import { FormErrors } from '../../components/form-errors';
 import { PageTitle } from '../../components/page-title';
@@ -66,7 +66,8 @@ export function ContactFormPage() {
 
   function handleSubmit(values: Values) {
     const payload = { ...values, password: values.username.trim() ? values.password : '' };
-    const checked = checkWith(isEdit ? ContactUpdateSchema : ContactCreateSchema, payload);
+    const schema = isEdit ? contactUpdateSchemaFor(contact.data?.hasPassword ?? false) : ContactCreateSchema;
+    const checked = checkWith(schema, payload);
     form.setErrors(checked.fieldErrors);
     setMessages(checked.messages);
     if (checked.data) save.mutate(payload);
