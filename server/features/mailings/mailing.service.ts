@@ -62,13 +62,17 @@ async function applyStateRules(
   const entersPressure = holdsPressure(state) && (before === null || !holdsPressure(before.state) || moved);
   if (entersPressure || (before?.state === 'offered') !== (state === 'offered') || moved)
     await allowBulkMemory(tx);
+  const wasOffered = before?.state === 'offered';
+  const isOffered = state === 'offered';
+  const changesSent = (wasOffered && (!isOffered || moved)) || (isOffered && (!wasOffered || moved));
+  // The sent facts are serialized on the same lock: undoSent reads the other offered mailings of an
+  // address, and a statement that waited for a row lock still reads them as of its own start, so two
+  // mailings leaving Aangeboden at once could each count the other as still offered.
+  if (entersPressure || changesSent) await tx.execute(pressureLockSql());
   if (entersPressure) {
-    await tx.execute(pressureLockSql());
     const counts = await countPressureConflicts(tx, mailingId, mailingWindow(plannedSend));
     if (totalConflicts(counts) > 0) throw pressureConflictError(counts);
   }
-  const wasOffered = before?.state === 'offered';
-  const isOffered = state === 'offered';
   if (wasOffered && (!isOffered || moved) && before) await undoSent(tx, mailingId, before.plannedSend);
   if (isOffered && (!wasOffered || moved)) await applySent(tx, mailingId, plannedSend);
 }
@@ -114,6 +118,7 @@ export async function deleteMailing(db: Db, campaignId: string, mailingId: strin
  * mailings) is deleted, so no address keeps a send that no mailing says any more.
  */
 export async function releaseCampaignMailings(tx: DbOrTx, campaignId: string): Promise<void> {
+  await tx.execute(pressureLockSql());
   const res = await tx.execute<{ id: string; planned_send: Date | string }>(sql`
     SELECT id, planned_send FROM mailings WHERE campaign_id = ${campaignId} AND state = 'offered'
     ORDER BY id FOR UPDATE`);
