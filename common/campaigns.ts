@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { CAMPAIGN_DAYS_DEFAULT } from './constants';
+import { CAMPAIGN_DAYS_DEFAULT, MAILING_STATES } from './constants';
 import { LABEL_MAX_LENGTH } from './labels';
 import { integerField, oneMessage } from './numbers';
 
@@ -49,10 +49,22 @@ export function isValidExternalId(party: ExternalParty, id: string): boolean {
   return (party === 'webpower' ? WEBPOWER_ID : TRIPOLIS_ID).test(id);
 }
 
+/** A mailing as a campaign lists it (spec 001 §3 Campaign `mailings`): newest planned send first. */
+export const CampaignMailingSchema = z.object({
+  _id: z.string(),
+  name: z.string(),
+  state: z.enum(MAILING_STATES),
+  plannedSend: z.string(),
+  addresses: z.number(),
+  recordCount: z.number(),
+});
+export type CampaignMailing = z.infer<typeof CampaignMailingSchema>;
+
 /** A campaign as the API presents it; recordCount is absent when the count was skipped (noCount). */
 export const CampaignSchema = z.object({
   _id: z.string(),
   name: z.string(),
+  mailings: z.array(CampaignMailingSchema),
   customer: z.string(),
   start: z.string().nullable(),
   type: z.string().nullable(),

@@ -25,3 +25,5 @@ export const INTEREST_TYPE_PAGE_SIZE = 10;
 export const DEFAULT_COUNTRY = 'NL';
 export const DEFAULT_GENDER = 'M';
 export const POSTCODE_COMPANIONS = ['pc1', 'pc2', 'pc3', 'pc4', 'pc6'] as const;
+/** spec 001 §4: the mailing states (Concept, Definitief, Aangeboden, Geannuleerd). */
+export const MAILING_STATES = ['draft', 'final', 'offered', 'cancelled'] as const;

@@ -7,6 +7,7 @@ import {
   EXTERNAL_PARTIES,
   isValidExternalId,
 } from './campaigns';
+import { MAILING_STATES } from './constants';
 import { integerField, oneMessage } from './numbers';
 
 // spec 001 §8: alert titles and success texts for mailings, verbatim; rule messages are ours, in Dutch.
@@ -55,7 +56,7 @@ export const MailingMessages = {
   resultsColumns: 'Het bestand moet de kolommen email, event en date bevatten',
 } as const;
 
-export const MAILING_STATES = ['draft', 'final', 'offered', 'cancelled'] as const;
+export { MAILING_STATES };
 export type MailingState = (typeof MAILING_STATES)[number];
 /** spec 001 §4: the Dutch name of each state, in the order the mailings screen groups them. */
 export const MAILING_STATE_LABELS: Record<MailingState, string> = {

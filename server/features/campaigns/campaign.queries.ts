@@ -1,18 +1,24 @@
 import { type AnyColumn, and, asc, count, desc, eq, gte, isNotNull, or, type SQL, sql } from 'drizzle-orm';
-import type { Campaign, CampaignValues, ExternalParty } from '../../../common/campaigns';
+import type { Campaign, CampaignMailing, CampaignValues, ExternalParty } from '../../../common/campaigns';
+import type { MailingState } from '../../../common/mailings';
 import type { Db } from '../../db/client';
 import { newId } from '../../lib/ids';
+import { pgTextArray } from '../../lib/pg-array';
 import type { Conn } from '../labels/label.queries';
-import { sumCampaignRecords } from '../mailings/mailing.queries';
+import { mailings } from '../mailings/mailing.table';
 import { campaigns } from './campaign.table';
 
 export type CampaignRow = typeof campaigns.$inferSelect;
 
-/** Presents a campaign row as API JSON; recordCount only when it was counted. */
-export function presentCampaign(row: CampaignRow, recordCount?: number): Campaign {
+/**
+ * Presents a campaign row as API JSON with its mailings; recordCount (the sum of its mailings'
+ * records, spec 001 §3) only when counted (not for noCount).
+ */
+export function presentCampaign(row: CampaignRow, mailings: CampaignMailing[], isCounted = true): Campaign {
   return {
     _id: row.id,
     name: row.name,
+    mailings,
     customer: row.customer,
     start: row.start,
     type: row.type,
@@ -20,13 +26,38 @@ export function presentCampaign(row: CampaignRow, recordCount?: number): Campaig
     budget: row.budget,
     externalParty: row.externalParty as ExternalParty,
     externalIds: row.externalIds,
-    ...(recordCount === undefined ? {} : { recordCount }),
+    ...(isCounted ? { recordCount: mailings.reduce((n, m) => n + m.recordCount, 0) } : {}),
   };
 }
 
-/** The number of records of each campaign: the sum of its mailings' records (spec 001 §3). */
-export function countCampaignRecords(db: Conn, ids: string[]): Promise<Map<string, number>> {
-  return sumCampaignRecords(db, ids);
+/** The mailings of each campaign (spec 001 §3 Campaign `mailings`), newest planned send first. */
+export async function listCampaignMailings(db: Conn, ids: string[]): Promise<Map<string, CampaignMailing[]>> {
+  const byCampaign = new Map(ids.map((id) => [id, [] as CampaignMailing[]]));
+  if (ids.length === 0) return byCampaign;
+  const rows = await db
+    .select({
+      campaignId: mailings.campaignId,
+      id: mailings.id,
+      name: mailings.name,
+      state: mailings.state,
+      plannedSend: mailings.plannedSend,
+      addresses: mailings.addresses,
+      recordCount: mailings.recordCount,
+    })
+    .from(mailings)
+    .where(sql`${mailings.campaignId} = ANY(${pgTextArray(ids)}::text[])`)
+    .orderBy(desc(mailings.plannedSend), asc(mailings.id));
+  for (const r of rows) {
+    byCampaign.get(r.campaignId)?.push({
+      _id: r.id,
+      name: r.name,
+      state: r.state as MailingState,
+      plannedSend: r.plannedSend.toISOString(),
+      addresses: r.addresses,
+      recordCount: r.recordCount,
+    });
+  }
+  return byCampaign;
 }
 
 // Newest start first; campaigns without a start last, then the newest made first.

@@ -33,6 +33,7 @@ describe('POST /api/campaigns', () => {
     expect(c).toEqual({
       _id: expect.stringMatching(/^[0-9a-f]{24}$/),
       name: 'Voorjaarsactie',
+      mailings: [],
       customer: 'Bakkerij Jansen',
       start: '2024-03-01',
       type: 'Nieuwsbrief',
@@ -157,6 +158,47 @@ describe('GET /api/campaigns/:id', () => {
     expect((await t.api('GET', `/api/campaigns/${c._id}?noCount=false`)).json().recordCount).toBe(0);
   });
 
+  it('lists its mailings (spec 001 §3 Campaign) on every campaign call, newest planned send first', async () => {
+    const c = await create({ name: unique('Met mailings'), start: new Date().toISOString().slice(0, 10) });
+    const mailing = async (body: object) => {
+      const res = await t.api('POST', `/api/campaigns/${c._id}/mailings`, body);
+      expect(res.statusCode, res.body).toBe(200);
+      return res.json();
+    };
+    const older = await mailing({ name: 'Eerste', plannedSend: '2030-01-07', addresses: '1.000' });
+    const newer = await mailing({ name: 'Tweede', plannedSend: '2030-02-04', state: 'cancelled' });
+    const expected = [
+      {
+        _id: newer._id,
+        name: 'Tweede',
+        state: 'cancelled',
+        plannedSend: newer.plannedSend,
+        addresses: 0,
+        recordCount: 0,
+      },
+      {
+        _id: older._id,
+        name: 'Eerste',
+        state: 'draft',
+        plannedSend: older.plannedSend,
+        addresses: 1000,
+        recordCount: 0,
+      },
+    ];
+    expect(newer.plannedSend > older.plannedSend).toBe(true);
+    const one = (await t.api('GET', `/api/campaigns/${c._id}`)).json();
+    expect(one.mailings).toEqual(expected);
+    expect((await t.api('GET', `/api/campaigns/${c._id}?noCount`)).json().mailings).toEqual(expected);
+    const recent = (await t.api('GET', '/api/campaigns?days=1')).json() as Campaign[];
+    expect(recent.find((x) => x._id === c._id)?.mailings).toEqual(expected);
+    const page = (await t.api('GET', `/api/pagcampaignsearch/1/20/${encodeURIComponent(c.name)}`)).json();
+    expect(page.items.map((x: Campaign) => x.mailings)).toEqual([expected]);
+    const saved = await t.api('PUT', `/api/campaigns/${c._id}`, { name: c.name });
+    expect(saved.json().mailings).toEqual(expected);
+    // Another campaign's mailings stay its own.
+    expect((await create({ name: unique('Leeg') })).mailings).toEqual([]);
+  });
+
   it('answers 404 for an unknown id and 401 without a session', async () => {
     const res = await t.api('GET', '/api/campaigns/bestaatniet');
     expect(res.statusCode).toBe(404);
@@ -183,6 +225,7 @@ describe('PUT /api/campaigns/:id', () => {
     const expected = {
       _id: c._id,
       name: 'Najaarsactie',
+      mailings: [],
       customer: '',
       start: '2024-10-05',
       type: 'Actie',

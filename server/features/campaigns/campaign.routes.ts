@@ -13,8 +13,8 @@ import type { AppContext } from '../../context';
 import { notFound } from '../../lib/http-errors';
 import {
   type CampaignRow,
-  countCampaignRecords,
   getCampaign,
+  listCampaignMailings,
   listCampaignPage,
   listRecentCampaigns,
   presentCampaign,
@@ -35,16 +35,18 @@ const NoCountQuery = z.object({ noCount: z.string().optional() });
 
 /** Campaigns (spec 000 §7): paginated list and search, recent list, get, create, update, delete. */
 export function campaignRoutes(ctx: AppContext): FastifyPluginAsyncZod {
-  const withCounts = async (rows: CampaignRow[]) => {
-    const counts = await countCampaignRecords(
+  const present = async (rows: CampaignRow[]) => {
+    const mailings = await listCampaignMailings(
       ctx.db,
       rows.map((r) => r.id),
     );
-    return rows.map((r) => presentCampaign(r, counts.get(r.id) ?? 0));
+    return rows.map((r) => presentCampaign(r, mailings.get(r.id) ?? []));
   };
+  const presentOne = async (row: CampaignRow, isCounted = true) =>
+    presentCampaign(row, (await listCampaignMailings(ctx.db, [row.id])).get(row.id) ?? [], isCounted);
   const page = async (pageNo: number, pageSize: number, term?: string) => {
     const { rows, total } = await listCampaignPage(ctx.db, pageNo, pageSize, term);
-    return { pages: Math.ceil(total / pageSize), items: await withCounts(rows), total };
+    return { pages: Math.ceil(total / pageSize), items: await present(rows), total };
   };
 
   return async (app) => {
@@ -63,7 +65,7 @@ export function campaignRoutes(ctx: AppContext): FastifyPluginAsyncZod {
     app.get(
       '/campaigns',
       { schema: { querystring: CampaignDaysQuerySchema, response: { 200: z.array(CampaignSchema) } } },
-      async (request) => withCounts(await listRecentCampaigns(ctx.db, request.query.days)),
+      async (request) => present(await listRecentCampaigns(ctx.db, request.query.days)),
     );
 
     app.get(
@@ -73,23 +75,21 @@ export function campaignRoutes(ctx: AppContext): FastifyPluginAsyncZod {
         const row = await getCampaign(ctx.db, request.params.id);
         if (!row) throw notFound(CampaignMessages.notFound);
         const { noCount } = request.query;
-        if (noCount !== undefined && noCount !== 'false' && noCount !== '0') return presentCampaign(row);
-        return presentCampaign(row, (await countCampaignRecords(ctx.db, [row.id])).get(row.id) ?? 0);
+        return presentOne(row, noCount === undefined || noCount === 'false' || noCount === '0');
       },
     );
 
     app.post(
       '/campaigns',
       { schema: { body: CampaignInputSchema, response: { 200: CampaignSchema } } },
-      async (request) => presentCampaign(await createCampaign(ctx.db, request.body), 0),
+      async (request) => presentCampaign(await createCampaign(ctx.db, request.body), []),
     );
 
     app.put(
       '/campaigns/:id',
       { schema: { params: IdParams, body: CampaignInputSchema, response: { 200: CampaignSchema } } },
       async (request) => {
-        const row = await saveCampaign(ctx.db, request.params.id, request.body);
-        return presentCampaign(row, (await countCampaignRecords(ctx.db, [row.id])).get(row.id) ?? 0);
+        return presentOne(await saveCampaign(ctx.db, request.params.id, request.body));
       },
     );
 

@@ -225,14 +225,3 @@ export async function refreshRecordCounts(db: DbOrTx, mailingId: string): Promis
     UPDATE mailings SET record_count = (SELECT count(*)::int FROM mailing_addresses WHERE mailing_id = ${mailingId})
     WHERE id = ${mailingId}`);
 }
-
-/** The record count of each campaign: the sum of its mailings' (spec 001 §3); 0 without mailings. */
-export async function sumCampaignRecords(db: DbOrTx, campaignIds: string[]): Promise<Map<string, number>> {
-  const counts = new Map(campaignIds.map((id) => [id, 0]));
-  if (campaignIds.length === 0) return counts;
-  const res = await db.execute<{ campaign_id: string; n: number }>(sql`
-    SELECT campaign_id, sum(record_count)::bigint AS n FROM mailings
-    WHERE campaign_id IN ${campaignIds} GROUP BY campaign_id`);
-  for (const r of res.rows) counts.set(r.campaign_id, Number(r.n));
-  return counts;
-}
