@@ -9,8 +9,9 @@ import { pgTextArray } from '../../lib/pg-array';
 import { blindIndex, blindIndexKey, type ColumnKeys } from '../imports/crypto';
 
 // DESIGN §6: a query tree becomes one boolean SQL expression over a record `r` (records), its
-// address `a` (addresses) and its dataset `d` (datasets). Every value goes in as a parameter;
-// attribute names too (as the key of `->>`), so nothing a user typed is ever SQL text.
+// address `a` (addresses, with its enrichment attributes) and its dataset `d` (datasets). Every
+// value goes in as a parameter; attribute names too (as the key of `->>`), so nothing a user typed
+// is ever SQL text.
 
 /** Messages of values the compiler refuses (400). */
 export const CompileMessages = {
@@ -62,7 +63,9 @@ export function compileQuery(node: QueryNode, ctx: CompileContext): SQL {
 
 const folded = (expr: SQL, ctx: CompileContext) =>
   sql`lower(btrim(${expr}, ${VALUE_TRIM_CHARS}) COLLATE ${sql.identifier(ctx.collation)})`;
-const attrText = (attr: string) => sql`(r.attrs ->> ${attr}::text)`;
+// An attribute's value (DESIGN §6): the record's own (a key present in its attrs; empty values are
+// never stored there) wins, else the address's enrichment value (server/features/enrichment).
+const attrText = (attr: string) => sql`coalesce(r.attrs ->> ${attr}::text, a.enrichment ->> ${attr}::text)`;
 
 // A leaf on one attribute: its plain-text test, and for datasets that store it encrypted the
 // blind-index test (the same attribute can be plain in one dataset and encrypted in another).
