@@ -28,6 +28,8 @@ export interface WorldAddress {
   os: string[];
   openInterests: string[];
   clickInterests: string[];
+  /** Attributes from enrichment files (the winning value per attribute). */
+  enrichment: Record<string, string>;
 }
 export interface WorldRecord {
   datasetId: string;
@@ -112,22 +114,26 @@ const wildcard = (pattern: string) =>
       .join('[\\s\\S]*')}$`,
   );
 
+// DESIGN §6: the record's own value wins; without one, the address's enrichment value.
+const attrValue = (r: WorldRecord, a: WorldAddress, attr: string): string | undefined =>
+  attr in r.attrs ? r.attrs[attr] : a.enrichment[attr];
+
 function leafHolds(node: QueryNode, r: WorldRecord, a: WorldAddress, d: WorldDataset, now: Date): boolean {
   if ('match' in node) {
     const [attr, value] = Object.entries(node.match)[0];
-    const v = r.attrs[attr];
+    const v = attrValue(r, a, attr);
     if (v === undefined) return false;
     const p = fold(value);
     return p.includes('*') ? wildcard(p).test(fold(v)) : fold(v) === p;
   }
   if ('in' in node) {
     const [attr, values] = Object.entries(node.in)[0];
-    const v = r.attrs[attr];
+    const v = attrValue(r, a, attr);
     return v !== undefined && values.map(fold).includes(fold(v));
   }
   if ('range' in node) {
     const [attr, [from, to]] = Object.entries(node.range)[0];
-    const v = r.attrs[attr];
+    const v = attrValue(r, a, attr);
     if (v === undefined) return false;
     const lo = asNumber(from);
     const hi = asNumber(to);
@@ -139,7 +145,7 @@ function leafHolds(node: QueryNode, r: WorldRecord, a: WorldAddress, d: WorldDat
   }
   if ('dateRange' in node) {
     const [attr, [from, to]] = Object.entries(node.dateRange)[0];
-    const v = r.attrs[attr];
+    const v = attrValue(r, a, attr);
     const day = v === undefined ? null : asDay(v);
     const lo = resolveDateBound(from, now);
     const hi = resolveDateBound(to, now);

@@ -37,6 +37,10 @@ export const ATTRIBUTE_VALUES: Record<string, string[]> = {
   ],
   city: ['Amsterdam', 'amsterdam ', 'Den Haag', 'Élancourt', 'élancourt', 'Zwolle', 'ZWOLLE'],
 };
+/** An attribute only enrichment files give (the others can come from records and enrichment both). */
+export const ENRICHMENT_ONLY_VALUES: Record<string, string[]> = {
+  klantwaarde: ['A', 'b', ' B ', '3', '12', '2001-06-01'],
+};
 const OS = ['ios', 'android', 'windows'];
 const INTERESTS = ['auto', 'reizen', 'sport'];
 const LABELS = ['lifestyle', 'b2b'];
@@ -73,6 +77,12 @@ export function makeWorld(seed: number): World {
       os: some(OS, 0.3),
       openInterests: some(INTERESTS, 0.3),
       clickInterests: some(INTERESTS, 0.2),
+      // Enrichment values, also of attributes records have: the record's own must win.
+      enrichment: Object.fromEntries(
+        Object.entries({ ...ATTRIBUTE_VALUES, ...ENRICHMENT_ONLY_VALUES })
+          .filter(() => rnd() < 0.3)
+          .map(([k, vs]) => [k, pick(vs)]),
+      ),
     };
   });
   const records = addresses.flatMap((a) =>
@@ -184,9 +194,10 @@ export async function insertWorld(db: Db, w: World): Promise<void> {
   }
   for (const a of w.addresses) {
     await db.execute(sql`INSERT INTO addresses (id, email, domain, sent_count, last_open_at, last_click_at,
-        hard_bounced_at, os, open_interests, click_interests) OVERRIDING SYSTEM VALUE
+        hard_bounced_at, os, open_interests, click_interests, enrichment) OVERRIDING SYSTEM VALUE
       VALUES (${a.id}, ${a.email}, ${a.domain}, ${a.sentCount}, ${a.lastOpenAt}, ${a.lastClickAt},
-        ${a.hardBouncedAt}, ${pgTextArray(a.os)}::text[], ${pgTextArray(a.openInterests)}::text[], ${pgTextArray(a.clickInterests)}::text[])`);
+        ${a.hardBouncedAt}, ${pgTextArray(a.os)}::text[], ${pgTextArray(a.openInterests)}::text[], ${pgTextArray(a.clickInterests)}::text[],
+        ${Object.keys(a.enrichment).length > 0 ? JSON.stringify(a.enrichment) : null}::jsonb)`);
   }
   await db.execute(sql`INSERT INTO records (dataset_id, address_id, raw, attrs)
     SELECT x.d, x.a, '{}', x.attrs FROM jsonb_to_recordset(${JSON.stringify(
@@ -256,13 +267,14 @@ export function settingsArb(w: World): fc.Arbitrary<EvalSettings> {
 
 /** Random query trees of every (non-file) leaf over the world's attributes, nested three deep. */
 export function treeArb(w: World): fc.Arbitrary<QueryNode> {
-  const attr = fc.constantFrom(...Object.keys(ATTRIBUTE_VALUES));
-  const valueOf = (a: string) =>
-    fc.constantFrom(...ATTRIBUTE_VALUES[a], '*', '10*', '*ab', 'a*dam', '*e*', 'AMSTERDAM');
+  const attrValues: Record<string, string[]> = { ...ATTRIBUTE_VALUES, ...ENRICHMENT_ONLY_VALUES };
+  const attr = fc.constantFrom(...Object.keys(attrValues));
+  const valuesOf = (a: string) =>
+    fc.constantFrom(...attrValues[a], '*', '10*', '*ab', 'a*dam', '*e*', 'AMSTERDAM');
   const leaf: fc.Arbitrary<QueryNode> = fc.oneof(
-    attr.chain((a) => valueOf(a).map((v) => ({ match: { [a]: v } }))),
+    attr.chain((a) => valuesOf(a).map((v) => ({ match: { [a]: v } }))),
     attr.chain((a) =>
-      fc.array(valueOf(a), { minLength: 1, maxLength: 3 }).map((vs) => ({ in: { [a]: vs } })),
+      fc.array(valuesOf(a), { minLength: 1, maxLength: 3 }).map((vs) => ({ in: { [a]: vs } })),
     ),
     fc
       .constantFrom<[string, string, string]>(
@@ -272,6 +284,8 @@ export function treeArb(w: World): fc.Arbitrary<QueryNode> {
         ['postcode', '1011', '1012'],
         ['city', 'a', 'm'],
         ['gender', 'f', 'm'],
+        ['klantwaarde', '2', '12'],
+        ['klantwaarde', 'a', 'b'],
         ['city', 'den haag', 'zwolle'],
       )
       .map(([a, lo, hi]) => ({ range: { [a]: [lo, hi] as [string, string] } })),
@@ -283,7 +297,11 @@ export function treeArb(w: World): fc.Arbitrary<QueryNode> {
         ['1980-05-17', '1980-05-17'],
         ['2001-01-01', '2010-12-31'],
       )
-      .map(([lo, hi]) => ({ dateRange: { birthDate: [lo, hi] as [string, string] } })),
+      .chain(([lo, hi]) =>
+        fc
+          .constantFrom('birthDate', 'klantwaarde')
+          .map((a) => ({ dateRange: { [a]: [lo, hi] as [string, string] } })),
+      ),
     fc.array(fc.constantFrom(...OS), { minLength: 1, maxLength: 2 }).map((os) => ({ contains: { os } })),
     fc
       .array(fc.constantFrom('gmail.com', '@hotmail.com', 'WWW.ziggo.nl', 'kpn.nl '), {
