@@ -1,21 +1,28 @@
+import { Readable } from 'node:stream';
+import type { FastifyReply } from 'fastify';
 import type pg from 'pg';
 import { to as copyTo } from 'pg-copy-streams';
+import { CSV_DELIMITERS, type CsvFormat } from '../../../common/csv-download';
 import type { ColumnKeys } from './crypto';
 import { CIPHERTEXT_PREFIX, decryptValue } from './crypto';
 
-/** One CSV field per RFC 4180: quoted when it holds a comma, quote or line break. */
-export function csvField(value: string | null | undefined): string {
+/** The UTF-8 byte order mark every CSV download starts with (Excel then reads the file as UTF-8). */
+export const UTF8_BOM = Buffer.from([0xef, 0xbb, 0xbf]);
+
+const NEEDS_QUOTES = { ',': /[",\r\n]/, ';': /[";\r\n]/ } as const;
+
+/** One CSV field per RFC 4180: quoted when it holds the delimiter (a comma unless told), a quote or a line break. */
+export function csvField(value: string | null | undefined, delimiter: ',' | ';' = ','): string {
   const v = value ?? '';
-  return /[",\r\n]/.test(v) ? `"${v.replace(/"/g, '""')}"` : v;
+  return NEEDS_QUOTES[delimiter].test(v) ? `"${v.replace(/"/g, '""')}"` : v;
 }
 
-/** One CSV line (CRLF-terminated, RFC 4180). */
-export function csvLine(values: (string | null | undefined)[]): string {
-  return `${values.map(csvField).join(',')}\r\n`;
+/** One CSV line (CRLF-terminated, RFC 4180; fields separated by `delimiter`, a comma unless told). */
+export function csvLine(values: (string | null | undefined)[], delimiter: ',' | ';' = ','): string {
+  return `${values.map((v) => csvField(v, delimiter)).join(delimiter)}\r\n`;
 }
 
 const QUOTE = 34;
-const COMMA = 44;
 const LF = 10;
 const CR = 13;
 const E = 101;
@@ -26,15 +33,22 @@ const CIPHER_PREFIX = Buffer.from(CIPHERTEXT_PREFIX);
  * Turns PostgreSQL's CSV output (`COPY ... TO STDOUT WITH (FORMAT csv)`: LF line ends, fields
  * quoted where needed) into the download's RFC 4180 CSV, a chunk at a time: CRLF line ends, and
  * each field of stored ciphertext replaced by its plain value, quoted where needed. Quoted fields
- * pass unchanged (their line breaks are the values'); chunks may end anywhere.
+ * pass unchanged (their line breaks are the values'); chunks may end anywhere. `delimiter` is the
+ * one the COPY wrote (a comma unless told).
  */
 export class CsvOutput {
   private inQuotes = false;
   private fieldStart = true;
   /** The start of an unquoted field beginning with 'e', kept until its end arrives. */
   private carry: Buffer | null = null;
+  private readonly separator: number;
 
-  constructor(private readonly decrypt: (stored: string) => string) {}
+  constructor(
+    private readonly decrypt: (stored: string) => string,
+    private readonly delimiter: ',' | ';' = ',',
+  ) {
+    this.separator = delimiter.charCodeAt(0);
+  }
 
   /** The converted bytes of `chunk` (what is complete of it). */
   convert(chunk: Buffer): Buffer {
@@ -56,12 +70,13 @@ export class CsvOutput {
     let out = Buffer.allocUnsafe(n * 2 + 2);
     let o = 0;
     let i = 0;
+    const separator = this.separator;
     while (i < n) {
       const c = input[i];
       if (c === E && this.fieldStart && !this.inQuotes) {
         // An unquoted field (no comma or line break in it) that may be ciphertext.
         let end = i + 1;
-        while (end < n && input[end] !== COMMA && input[end] !== LF) end++;
+        while (end < n && input[end] !== separator && input[end] !== LF) end++;
         if (end === n && !final) {
           this.carry = Buffer.from(input.subarray(i));
           break;
@@ -70,7 +85,10 @@ export class CsvOutput {
           end - i >= CIPHER_PREFIX.length &&
           input.compare(CIPHER_PREFIX, 0, CIPHER_PREFIX.length, i, i + CIPHER_PREFIX.length) === 0
         ) {
-          const plain = Buffer.from(csvField(this.decrypt(input.toString('utf8', i, end))), 'utf8');
+          const plain = Buffer.from(
+            csvField(this.decrypt(input.toString('utf8', i, end)), this.delimiter),
+            'utf8',
+          );
           if (o + plain.length + 2 * (n - end) + 2 > out.length) {
             const grown = Buffer.allocUnsafe(o + plain.length + 2 * (n - end) + 2);
             out.copy(grown, 0, 0, o);
@@ -85,7 +103,7 @@ export class CsvOutput {
       this.fieldStart = false;
       if (c === QUOTE) this.inQuotes = !this.inQuotes;
       else if (!this.inQuotes) {
-        if (c === COMMA) this.fieldStart = true;
+        if (c === separator) this.fieldStart = true;
         else if (c === LF) {
           out[o++] = CR;
           this.fieldStart = true;
@@ -111,17 +129,20 @@ export function downloadedValue(keys: ColumnKeys, stored: string): string {
 }
 
 /**
- * Runs `copySql` (a `COPY ... TO STDOUT WITH (FORMAT csv)`) on the client and yields its CSV a
- * chunk at a time as the reader takes it, with CRLF line ends and stored ciphertext decrypted
- * (CsvOutput). Every CSV download goes through here.
+ * Runs `COPY (select) TO STDOUT` as CSV with the delimiter of `format` on the client and yields
+ * its CSV a chunk at a time as the reader takes it, with CRLF line ends and stored ciphertext
+ * decrypted (CsvOutput). Every CSV download goes through here (csvDownload).
  */
 export async function* copyOutCsv(
   client: pg.PoolClient,
-  copySql: string,
+  select: string,
   keys: () => ColumnKeys,
+  format: CsvFormat = 'csv',
 ): AsyncGenerator<Buffer> {
-  const source = client.query(copyTo(copySql));
-  const output = new CsvOutput((stored) => downloadedValue(keys(), stored));
+  const delimiter = CSV_DELIMITERS[format];
+  const options = delimiter === ',' ? 'FORMAT csv' : `FORMAT csv, DELIMITER '${delimiter}'`;
+  const source = client.query(copyTo(`COPY (${select}) TO STDOUT WITH (${options})`));
+  const output = new CsvOutput((stored) => downloadedValue(keys(), stored), delimiter);
   for await (const chunk of source as AsyncIterable<Buffer>) {
     const converted = output.convert(chunk);
     if (converted.length > 0) yield converted;
@@ -131,17 +152,65 @@ export async function* copyOutCsv(
 }
 
 /**
- * Streams a dataset's records as CSV with the original columns as uploaded (encrypted ones
- * decrypted). PostgreSQL writes the CSV itself by one `COPY ... TO STDOUT` (an empty value as an
- * empty field, as a missing one); Node passes it on a chunk at a time (CsvOutput), read only as fast
- * as the client takes it: memory stays flat whatever the size.
+ * A CSV download (issue 15 §3): the UTF-8 byte order mark, the `header` line and the rows of
+ * `select` (a SELECT whose columns follow the header, given a connection to escape literals with)
+ * written by PostgreSQL in `format` (copyOutCsv), a chunk at a time: memory stays flat whatever
+ * the size. `workMem` is set on the connection for the COPY. A download broken off closes its
+ * connection rather than reuse it mid-COPY.
  */
-export async function* datasetCsv(
+export async function* csvDownload(
+  pool: pg.Pool,
+  keys: () => ColumnKeys,
+  options: {
+    header: string[];
+    select: (client: pg.PoolClient) => string;
+    format: CsvFormat;
+    workMem?: string;
+  },
+): AsyncGenerator<Buffer> {
+  yield Buffer.concat([
+    UTF8_BOM,
+    Buffer.from(csvLine(options.header, CSV_DELIMITERS[options.format]), 'utf8'),
+  ]);
+  const client = await pool.connect();
+  let complete = false;
+  try {
+    if (options.workMem) await client.query(`SET work_mem = ${client.escapeLiteral(options.workMem)}`);
+    yield* copyOutCsv(client, options.select(client), keys, options.format);
+    if (options.workMem) await client.query('RESET work_mem');
+    complete = true;
+  } finally {
+    client.release(complete ? undefined : true);
+  }
+}
+
+/**
+ * Sends a CSV download as an attachment named `fileName` (an ASCII fallback plus the UTF-8 name
+ * of RFC 6266, so that a dataset named 'José €' neither breaks the header nor the name).
+ */
+export function sendCsv(reply: FastifyReply, fileName: string, body: AsyncIterable<Buffer>): FastifyReply {
+  const ascii = fileName.replace(/[^A-Za-z0-9._ -]/g, '_');
+  return reply
+    .header('content-type', 'text/csv; charset=utf-8')
+    .header(
+      'content-disposition',
+      `attachment; filename="${ascii}"; filename*=UTF-8''${encodeURIComponent(fileName)}`,
+    )
+    .send(Readable.from(body));
+}
+
+/**
+ * Streams a dataset's records as CSV with the original columns as uploaded (encrypted ones
+ * decrypted), in `format`. PostgreSQL writes the CSV itself by one `COPY ... TO STDOUT` (an empty
+ * value as an empty field, as a missing one); Node passes it on a chunk at a time (csvDownload).
+ */
+export function datasetCsv(
   pool: pg.Pool,
   keys: () => ColumnKeys,
   datasetId: string,
   headers: string[],
   rawColumns: string[],
+  format: CsvFormat = 'csv',
 ): AsyncGenerator<Buffer> {
   const columns = headers.length > 0 ? headers : ['email'];
   const values = columns.map((h, i) => {
@@ -152,20 +221,10 @@ export async function* datasetCsv(
     return at > 0 ? `nullif(r.raw[${at}], '')` : 'NULL';
   });
   const join = headers.length === 0 ? 'JOIN addresses a ON a.id = r.address_id' : '';
-  yield Buffer.from(csvLine(columns), 'utf8');
-  const client = await pool.connect();
-  let complete = false;
-  try {
-    const dataset = client.escapeLiteral(datasetId);
-    yield* copyOutCsv(
-      client,
-      `COPY (SELECT ${values.join(', ')} FROM records r ${join}
-        WHERE r.dataset_id = ${dataset} ORDER BY r.address_id) TO STDOUT WITH (FORMAT csv)`,
-      keys,
-    );
-    complete = true;
-  } finally {
-    // A download broken off leaves the COPY running: that connection is closed, not reused.
-    client.release(complete ? undefined : true);
-  }
+  return csvDownload(pool, keys, {
+    header: columns,
+    format,
+    select: (client) => `SELECT ${values.join(', ')} FROM records r ${join}
+        WHERE r.dataset_id = ${client.escapeLiteral(datasetId)} ORDER BY r.address_id`,
+  });
 }

@@ -1,6 +1,7 @@
 import { parse } from 'csv-parse/sync';
 import { describe, expect, it } from 'vitest';
 import { setupTestApp } from '../../test/app';
+import { csvBody } from '../../test/csv';
 import { columnMapping as col, importFile, recordsOf, setupDataset, waitForTask } from '../../test/imports';
 import { datasetCsv } from './csv-download';
 
@@ -133,12 +134,44 @@ describe('dataset CSV download', () => {
     expect(res.statusCode).toBe(200);
     expect(res.headers['content-type']).toContain('text/csv');
     expect(res.headers['content-disposition']).toContain('attachment');
-    const rows = parse(res.body) as string[][];
+    const rows = parse(csvBody(res)) as string[][];
     expect(rows[0]).toEqual(['email', 'Naam', 'Telefoon']);
     expect(rows.slice(1).sort()).toEqual([
       ['a@csv.nl', 'Zeg "hoi"', ''],
       ['b@csv.nl', 'Jansen, J.', '0612'],
     ]);
+  });
+
+  it('offers the Excel variant: BOM, semicolons, fields quoted for ; " and line breaks, ciphertext decrypted', async () => {
+    const s = await setupDataset(t, [col('Telefoon', 'phone', { encrypted: true })]);
+    await importFile(
+      t,
+      t.cookie,
+      s,
+      'email,Naam,Telefoon\na@xl.nl,"José; ""Jos"" Jansen","06;12\n34"\nb@xl.nl,"Smit, A.",\n',
+    );
+    const url = `/api/datasets/${s.partnerId}/${s.datasetId}/csv`;
+    const excel = await t.api('GET', `${url}?format=excel`);
+    expect(excel.statusCode).toBe(200);
+    expect(excel.headers['content-type']).toContain('text/csv');
+    expect(excel.rawPayload.subarray(0, 3)).toEqual(Buffer.from([0xef, 0xbb, 0xbf]));
+    const body = csvBody(excel);
+    // Rows by address id (new addresses go in in e-mail order). A comma needs no quotes here.
+    expect(body).toBe(
+      'email;Naam;Telefoon\r\na@xl.nl;"José; ""Jos"" Jansen";"06;12\n34"\r\nb@xl.nl;Smit, A.;\r\n',
+    );
+    expect(parse(body, { delimiter: ';' })).toEqual([
+      ['email', 'Naam', 'Telefoon'],
+      ['a@xl.nl', 'José; "Jos" Jansen', '06;12\n34'],
+      ['b@xl.nl', 'Smit, A.', ''],
+    ]);
+    // The comma file of the same records, with the same BOM.
+    expect(csvBody(await t.api('GET', url))).toBe(
+      'email,Naam,Telefoon\r\na@xl.nl,"José; ""Jos"" Jansen","06;12\n34"\r\nb@xl.nl,"Smit, A.",\r\n',
+    );
+    expect(csvBody(await t.api('GET', `${url}?format=csv`))).toContain('"Smit, A."');
+    const bad = await t.api('GET', `${url}?format=xlsx`);
+    expect(bad.statusCode).toBe(400);
   });
 
   it("streams many rows through PostgreSQL's CSV: line breaks, quotes, empty values, ciphertext decrypted", async () => {
@@ -160,8 +193,8 @@ describe('dataset CSV download', () => {
     expect(stored.rows[0].n).toBe(16_000);
     const res = await t.api('GET', `/api/datasets/${s.partnerId}/${s.datasetId}/csv`);
     expect(res.statusCode).toBe(200);
-    expect(res.body.split('\r\n')).toHaveLength(20_002);
-    const csv = parse(res.body) as string[][];
+    expect(csvBody(res).split('\r\n')).toHaveLength(20_002);
+    const csv = parse(csvBody(res)) as string[][];
     expect(csv[0]).toEqual(['email', 'Naam', 'Telefoon']);
     expect(csv.slice(1).sort((x, y) => x[0].localeCompare(y[0]))).toEqual(rows);
   });
@@ -172,14 +205,14 @@ describe('dataset CSV download', () => {
     await importFile(t, t.cookie, s, file);
     const pool = t.database.pool;
     const download = datasetCsv(pool, t.ctx.columnKeys, s.datasetId, ['email'], ['email']);
-    expect((await download.next()).value?.toString()).toBe('email\r\n');
+    expect((await download.next()).value?.toString()).toBe('\uFEFFemail\r\n');
     expect((await download.next()).value?.length).toBeGreaterThan(0);
     // Its connection is in the middle of a COPY: closed, never handed out again.
     const during = pool.totalCount;
     await download.return(undefined);
     expect(pool.totalCount).toBe(during - 1);
     const res = await t.api('GET', `/api/datasets/${s.partnerId}/${s.datasetId}/csv`);
-    expect(parse(res.body)).toHaveLength(30_001);
+    expect(parse(csvBody(res))).toHaveLength(30_001);
   });
 
   it('keeps each value under its column when a later file has other columns in another order', async () => {
@@ -192,7 +225,7 @@ describe('dataset CSV download', () => {
       { email: 'c@kol.nl', stad: 'Ommen' },
     ]);
     const csv = parse(
-      (await t.api('GET', `/api/datasets/${s.partnerId}/${s.datasetId}/csv`)).body,
+      csvBody(await t.api('GET', `/api/datasets/${s.partnerId}/${s.datasetId}/csv`)),
     ) as string[][];
     expect(csv[0]).toEqual(['tel', 'stad', 'email']);
     expect(csv.slice(1).sort((x, y) => x[2].localeCompare(y[2]))).toEqual([

@@ -1,7 +1,7 @@
-import { Readable } from 'node:stream';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { MessageSchema } from '../../../common/api-error';
+import { CsvDownloadQuerySchema } from '../../../common/csv-download';
 import {
   MappingListSchema,
   MappingMessages,
@@ -12,7 +12,7 @@ import {
 } from '../../../common/mappings';
 import type { AppContext } from '../../context';
 import { notFound } from '../../lib/http-errors';
-import { datasetCsv } from './csv-download';
+import { datasetCsv, sendCsv } from './csv-download';
 import { getDatasetById } from './import.queries';
 import { getDatasetMapping } from './mapping.queries';
 import {
@@ -78,15 +78,14 @@ export function mappingRoutes(ctx: AppContext): FastifyPluginAsyncZod {
 
     app.get(
       '/datasets/:partnerId/:datasetId/csv',
-      { schema: { params: IdParams } },
+      { schema: { params: IdParams, querystring: CsvDownloadQuerySchema } },
       async (request, reply) => {
         const ds = await dataset(request.params.partnerId, request.params.datasetId);
         const { headers, rawColumns } = await getDatasetMapping(ctx.db, ds.id);
-        reply
-          .header('content-type', 'text/csv; charset=utf-8')
-          .header('content-disposition', `attachment; filename="${ds.partnerId}-${ds.name}.csv"`);
-        return reply.send(
-          Readable.from(datasetCsv(ctx.database.pool, ctx.columnKeys, ds.id, headers, rawColumns)),
+        return sendCsv(
+          reply,
+          `${ds.partnerId}-${ds.name}.csv`,
+          datasetCsv(ctx.database.pool, ctx.columnKeys, ds.id, headers, rawColumns, request.query.format),
         );
       },
     );

@@ -1,7 +1,7 @@
-import { Readable } from 'node:stream';
 import { sql } from 'drizzle-orm';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
+import { CsvDownloadQuerySchema } from '../../../common/csv-download';
 import {
   CopyInputSchema,
   CopyResultSchema,
@@ -13,6 +13,7 @@ import {
 import type { AppContext } from '../../context';
 import { conflict, notFound } from '../../lib/http-errors';
 import { listExportColumns, presentExportColumn } from '../exportcolumns/export-column.queries';
+import { sendCsv } from '../imports/csv-download';
 import { copyAddresses } from './copy.service';
 import { listMailingDatasets } from './mailing.queries';
 import { MailingParams } from './mailing.routes';
@@ -73,37 +74,36 @@ export function mailingActionRoutes(ctx: AppContext): FastifyPluginAsyncZod {
 
     app.get(
       '/campaigns/:campaignId/mailings/:mailingId/csv',
-      { schema: { params: MailingParams } },
+      { schema: { params: MailingParams, querystring: CsvDownloadQuerySchema } },
       async (request, reply) => {
         const m = await found(request.params.campaignId, request.params.mailingId);
-        reply
-          .header('content-type', 'text/csv; charset=utf-8')
-          .header('content-disposition', `attachment; filename="mailing-${m.id}.csv"`);
         const datasets = await listMailingDatasets(ctx.db, m.id);
-        return reply.send(
-          Readable.from(mailingCsv(ctx.database.pool, ctx.columnKeys, await columns(), datasets, m.id)),
+        const { format } = request.query;
+        return sendCsv(
+          reply,
+          `mailing-${m.id}.csv`,
+          mailingCsv(ctx.database.pool, ctx.columnKeys, await columns(), datasets, m.id, undefined, format),
         );
       },
     );
 
     app.get(
       '/campaigns/:campaignId/mailings/:mailingId/testcsv',
-      { schema: { params: MailingParams } },
+      { schema: { params: MailingParams, querystring: CsvDownloadQuerySchema } },
       async (request, reply) => {
         const m = await found(request.params.campaignId, request.params.mailingId);
         if (m.state !== 'final') throw conflict(MailingMessages.finalOnly);
-        reply
-          .header('content-type', 'text/csv; charset=utf-8')
-          .header('content-disposition', `attachment; filename="testlijst-${m.id}.csv"`);
-        return reply.send(
-          Readable.from(testListCsv(ctx.database.pool, ctx.columnKeys, await columns(), m.id)),
+        return sendCsv(
+          reply,
+          `testlijst-${m.id}.csv`,
+          testListCsv(ctx.database.pool, ctx.columnKeys, await columns(), m.id, request.query.format),
         );
       },
     );
 
     app.get(
       '/campaigns/:campaignId/mailings/:mailingId/selections/:selectionId/csv',
-      { schema: { params: SelectionParams } },
+      { schema: { params: SelectionParams, querystring: CsvDownloadQuerySchema } },
       async (request, reply) => {
         const { campaignId, mailingId, selectionId } = request.params;
         const m = await found(campaignId, mailingId);
@@ -111,19 +111,17 @@ export function mailingActionRoutes(ctx: AppContext): FastifyPluginAsyncZod {
           sql`SELECT 1 FROM selections WHERE id = ${selectionId} AND mailing_id = ${m.id}`,
         );
         if (sel.rows.length === 0) throw notFound(MailingMessages.selectionNotFound);
-        reply
-          .header('content-type', 'text/csv; charset=utf-8')
-          .header('content-disposition', `attachment; filename="selectie-${selectionId}.csv"`);
-        return reply.send(
-          Readable.from(
-            mailingCsv(
-              ctx.database.pool,
-              ctx.columnKeys,
-              await columns(),
-              await listMailingDatasets(ctx.db, m.id, selectionId),
-              m.id,
-              selectionId,
-            ),
+        return sendCsv(
+          reply,
+          `selectie-${selectionId}.csv`,
+          mailingCsv(
+            ctx.database.pool,
+            ctx.columnKeys,
+            await columns(),
+            await listMailingDatasets(ctx.db, m.id, selectionId),
+            m.id,
+            selectionId,
+            request.query.format,
           ),
         );
       },

@@ -2,6 +2,7 @@ import { sql } from 'drizzle-orm';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { MailingMessages } from '../../../common/mailings';
 import { setupTestApp } from '../../test/app';
+import { csvBody } from '../../test/csv';
 import { columnMapping, importFile, setupDataset } from '../../test/imports';
 import { allocate, makeCampaign, makeMailing } from './mailing.test-helpers';
 
@@ -70,13 +71,13 @@ describe('GET .../csv and .../selections/{s}/csv', () => {
     };
     // Rows in no particular order: the header first, every address once, CRLF-terminated.
     expect(res.body.endsWith('\r\n')).toBe(true);
-    const [header, ...body] = res.body.slice(0, -2).split('\r\n');
+    const [header, ...body] = csvBody(res).slice(0, -2).split('\r\n');
     expect(header).toBe(HEADER);
     expect(body.sort()).toEqual(Object.values(lines).sort());
     const sel = await t.api('GET', url(m._id, `/selections/${second}/csv`));
-    expect(sel.body).toBe(`${HEADER}\r\n${lines['kees@voorbeeld.nl']}\r\n`);
+    expect(csvBody(sel)).toBe(`${HEADER}\r\n${lines['kees@voorbeeld.nl']}\r\n`);
     const one = await t.api('GET', url(m._id, `/selections/${first}/csv`));
-    expect(one.body.split('\r\n')).toHaveLength(4);
+    expect(csvBody(one).split('\r\n')).toHaveLength(4);
     const unknown = await t.api('GET', url(m._id, '/selections/nee/csv'));
     expect(unknown.statusCode).toBe(404);
     expect(unknown.json().message).toBe(MailingMessages.selectionNotFound);
@@ -86,16 +87,38 @@ describe('GET .../csv and .../selections/{s}/csv', () => {
     const m = await makeMailing(t, t.cookie, campaign);
     await allocate(t, m._id, [ids.get('jan@voorbeeld.nl')!], { datasetId });
     await allocate(t, m._id, [ids.get('piet@voorbeeld.nl')!], { datasetId: 'verwijderd' });
-    const body = (await t.api('GET', url(m._id, '/csv'))).body.slice(0, -2).split('\r\n');
+    const body = csvBody(await t.api('GET', url(m._id, '/csv')))
+      .slice(0, -2)
+      .split('\r\n');
     expect(body.slice(1).sort()).toEqual([
       'jan@voorbeeld.nl,12.5,geheim1,17-05-1980,"Den Haag, NL",Jan',
       'piet@voorbeeld.nl,,,,,',
     ]);
   });
 
+  it('offers the Excel variant of the mailing and selection CSV: BOM, semicolons, ; and " quoted, ciphertext decrypted', async () => {
+    const m = await makeMailing(t, t.cookie, campaign);
+    const sel = await allocate(t, m._id, [ids.get('jan@voorbeeld.nl')!, ids.get('piet@voorbeeld.nl')!], {
+      datasetId,
+    });
+    const expected = [
+      'jan@voorbeeld.nl;12.5;geheim1;17-05-1980;Den Haag, NL;Jan',
+      'piet@voorbeeld.nl;;geheim2;17-06-1990;"Zeg ""hoi""";Piet',
+    ];
+    for (const path of ['/csv?format=excel', `/selections/${sel}/csv?format=excel`]) {
+      const res = await t.api('GET', url(m._id, path));
+      expect(res.statusCode).toBe(200);
+      expect(res.rawPayload.subarray(0, 3)).toEqual(Buffer.from([0xef, 0xbb, 0xbf]));
+      const [header, ...body] = csvBody(res).slice(0, -2).split('\r\n');
+      expect(header).toBe(HEADER.replaceAll(',', ';'));
+      expect(body.sort()).toEqual(expected);
+    }
+    expect((await t.api('GET', url(m._id, '/csv?format=ods'))).statusCode).toBe(400);
+  });
+
   it('answers a header only for an empty mailing and 404 for an unknown one', async () => {
     const m = await makeMailing(t, t.cookie, campaign);
-    expect((await t.api('GET', url(m._id, '/csv'))).body).toBe(`${HEADER}\r\n`);
+    expect(csvBody(await t.api('GET', url(m._id, '/csv')))).toBe(`${HEADER}\r\n`);
     const res = await t.api('GET', url('nee', '/csv'));
     expect(res.statusCode).toBe(404);
     expect(res.json().message).toBe(MailingMessages.notFound);
@@ -132,7 +155,17 @@ describe('GET .../testcsv', () => {
     await t.api('PUT', `/api/campaigns/${campaign}/mailings/${m._id}`, { name: 'x', state: 'final' });
     const res = await t.api('GET', url(m._id, '/testcsv'));
     expect(res.statusCode).toBe(200);
-    expect(res.body).toBe(
+    const excel = await t.api('GET', url(m._id, '/testcsv?format=excel'));
+    expect(excel.headers['content-disposition']).toContain(`testlijst-${m._id}.csv`);
+    expect(csvBody(excel)).toBe(
+      [
+        'email;Achternaam;bedrag;code;geboortedatum;plaats;voornaam',
+        'tess@lijstwerk.nl;Test;;;;;Tess',
+        'dirk@partner.nl;Data;;;;;Dirk',
+        '',
+      ].join('\r\n'),
+    );
+    expect(csvBody(res)).toBe(
       [
         'email,Achternaam,bedrag,code,geboortedatum,plaats,voornaam',
         'tess@lijstwerk.nl,Test,,,,,Tess',

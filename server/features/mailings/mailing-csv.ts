@@ -1,8 +1,9 @@
 import type pg from 'pg';
+import type { CsvFormat } from '../../../common/csv-download';
 import type { ExportColumn } from '../../../common/export-columns';
 import type { ColumnKeys } from '../imports/crypto';
 import { CIPHERTEXT_PREFIX } from '../imports/crypto';
-import { copyOutCsv, csvLine } from '../imports/csv-download';
+import { csvDownload } from '../imports/csv-download';
 
 // DESIGN §4 CSV exports: mailing, selection and test list downloads are RFC 4180 CSV written by
 // PostgreSQL (COPY ... TO STDOUT) and passed on a chunk at a time, as the dataset CSV is: email plus
@@ -13,7 +14,7 @@ import { copyOutCsv, csvLine } from '../imports/csv-download';
 // Encrypted values are decrypted on the way out and pass unformatted.
 
 /** The SQL of one export column's value (`v`, a text expression), formatted by its type. */
-export function exportValueSql(client: pg.PoolClient, v: string, column: ExportColumn): string {
+export function exportValueSql(client: pg.ClientBase, v: string, column: ExportColumn): string {
   const cipher = `${v} LIKE ${client.escapeLiteral(`${CIPHERTEXT_PREFIX}%`)}`;
   if (column.type === 'number') {
     const n = `replace(btrim(${v}), ',', '.')`;
@@ -29,27 +30,18 @@ export function exportValueSql(client: pg.PoolClient, v: string, column: ExportC
 
 /**
  * Streams the CSV of `select(client)` (a SELECT whose columns follow `header`) written by
- * PostgreSQL, with CRLF line ends and ciphertext decrypted; memory stays flat whatever the size.
- * A download broken off closes its connection rather than reuse it mid-COPY.
+ * PostgreSQL in `format` (csvDownload: byte order mark, CRLF line ends, ciphertext decrypted);
+ * memory stays flat whatever the size.
  */
-export async function* copyCsv(
+export function copyCsv(
   pool: pg.Pool,
   keys: () => ColumnKeys,
   header: string[],
   select: (client: pg.PoolClient) => string,
+  format: CsvFormat,
 ): AsyncGenerator<Buffer> {
-  yield Buffer.from(csvLine(header), 'utf8');
-  const client = await pool.connect();
-  let complete = false;
-  try {
-    // The joins of a million addresses with their records hash in memory, not in batches on disk.
-    await client.query("SET work_mem = '256MB'");
-    yield* copyOutCsv(client, `COPY (${select(client)}) TO STDOUT WITH (FORMAT csv)`, keys);
-    await client.query('RESET work_mem');
-    complete = true;
-  } finally {
-    client.release(complete ? undefined : true);
-  }
+  // The joins of a million addresses with their records hash in memory, not in batches on disk.
+  return csvDownload(pool, keys, { header, select, format, workMem: '256MB' });
 }
 
 /** The header of every mailing download: email and the export columns. */
@@ -70,26 +62,42 @@ export function mailingCsv(
   columns: ExportColumn[],
   datasetIds: string[],
   mailingId: string,
-  selectionId?: string,
+  selectionId: string | undefined,
+  format: CsvFormat,
 ): AsyncGenerator<Buffer> {
-  return copyCsv(pool, keys, exportHeader(columns), (client) => {
-    // Each attribute is read from the record once (v1, v2, ...) and formatted outside the branches:
-    // a format names its value several times, and each naming would look it up in attrs again.
-    const raw = columns.map((c, i) => `, r.attrs ->> ${client.escapeLiteral(c._id)} AS v${i + 1}`).join('');
-    const formatted = columns.map((c, i) => `, ${exportValueSql(client, `v${i + 1}`, c)}`).join('');
-    const selection = selectionId ? `AND ma.selection_id = ${client.escapeLiteral(selectionId)}` : '';
-    const branch = (datasetId: string) => {
-      const ds = client.escapeLiteral(datasetId);
-      return `SELECT a.email${raw}
-        FROM mailing_addresses ma JOIN addresses a ON a.id = ma.address_id
-        LEFT JOIN records r ON r.dataset_id = ${ds} AND r.address_id = ma.address_id
-        WHERE ma.mailing_id = ${client.escapeLiteral(mailingId)} AND ma.dataset_id = ${ds} ${selection}`;
-    };
-    // No dataset (an empty mailing): an empty result with the right columns.
-    return datasetIds.length > 0
-      ? `SELECT email${formatted} FROM (${datasetIds.map(branch).join('\nUNION ALL\n')}) x`
-      : `SELECT ''::text${columns.map(() => ', NULL::text').join('')} WHERE false`;
-  });
+  return copyCsv(
+    pool,
+    keys,
+    exportHeader(columns),
+    (client) => mailingSelect(client, columns, datasetIds, mailingId, selectionId),
+    format,
+  );
+}
+
+/** The SELECT of `mailingCsv` (email and the formatted export columns), for its COPY. */
+export function mailingSelect(
+  client: pg.ClientBase,
+  columns: ExportColumn[],
+  datasetIds: string[],
+  mailingId: string,
+  selectionId?: string,
+): string {
+  // Each attribute is read from the record once (v1, v2, ...) and formatted outside the branches:
+  // a format names its value several times, and each naming would look it up in attrs again.
+  const raw = columns.map((c, i) => `, r.attrs ->> ${client.escapeLiteral(c._id)} AS v${i + 1}`).join('');
+  const formatted = columns.map((c, i) => `, ${exportValueSql(client, `v${i + 1}`, c)}`).join('');
+  const selection = selectionId ? `AND ma.selection_id = ${client.escapeLiteral(selectionId)}` : '';
+  const branch = (datasetId: string) => {
+    const ds = client.escapeLiteral(datasetId);
+    return `SELECT a.email${raw}
+      FROM mailing_addresses ma JOIN addresses a ON a.id = ma.address_id
+      LEFT JOIN records r ON r.dataset_id = ${ds} AND r.address_id = ma.address_id
+      WHERE ma.mailing_id = ${client.escapeLiteral(mailingId)} AND ma.dataset_id = ${ds} ${selection}`;
+  };
+  // No dataset (an empty mailing): an empty result with the right columns.
+  return datasetIds.length > 0
+    ? `SELECT email${formatted} FROM (${datasetIds.map(branch).join('\nUNION ALL\n')}) x`
+    : `SELECT ''::text${columns.map(() => ', NULL::text').join('')} WHERE false`;
 }
 
 // The test persons' fields that fill export columns of these names (case-insensitive).
@@ -115,11 +123,16 @@ export function testListCsv(
   keys: () => ColumnKeys,
   columns: ExportColumn[],
   mailingId: string,
+  format: CsvFormat,
 ): AsyncGenerator<Buffer> {
-  return copyCsv(pool, keys, exportHeader(columns), (client) => {
-    const values = columns.map((c) => PERSON_FIELDS[c._id.toLowerCase()] ?? 'NULL::text');
-    const id = client.escapeLiteral(mailingId);
-    return `SELECT email${values.map((v) => `, ${v}`).join('')} FROM (
+  return copyCsv(
+    pool,
+    keys,
+    exportHeader(columns),
+    (client) => {
+      const values = columns.map((c) => PERSON_FIELDS[c._id.toLowerCase()] ?? 'NULL::text');
+      const id = client.escapeLiteral(mailingId);
+      return `SELECT email${values.map((v) => `, ${v}`).join('')} FROM (
         SELECT 0 AS g, 0 AS sort, '' AS dataset, email, first_name, preposition, last_name, gender
         FROM test_person WHERE email <> ''
         UNION ALL
@@ -127,5 +140,7 @@ export function testListCsv(
         FROM dataset_test_persons tp JOIN datasets d ON d.id = tp.dataset_id
         WHERE tp.dataset_id IN (SELECT DISTINCT dataset_id FROM mailing_addresses WHERE mailing_id = ${id})
         ) p ORDER BY g, sort, dataset, email`;
-  });
+    },
+    format,
+  );
 }
