@@ -24,6 +24,10 @@ export interface UploadTask {
   datasetName: string | null;
   /** How this upload words a file it cannot read (400: not .csv, empty, not CSV, a bad row); default as is. */
   badFile?: (err: HttpError) => HttpError;
+  /** Who the task is for when no staff user sends it (the partner API); default the session's user. */
+  username?: string;
+  /** A check of the file's bytes on their way to the staging table (the partner API's encoding rule). */
+  screen?: (file: Readable) => Readable;
 }
 
 // A multipart error as the Dutch answer: @fastify/multipart's limits, a client that broke off,
@@ -148,12 +152,13 @@ export async function receiveUpload(
         throw task.badFile ? task.badFile(refused) : refused;
       }
       // stageUpload fails its task and drops its table itself when the file does not arrive.
+      const file = watch.chunks(part.file, request);
       staged = await stageUpload(ctx, {
         ...task,
-        file: watch.chunks(part.file, request),
+        file: task.screen ? task.screen(file) : file,
         fileName: part.filename,
         expectedBytes: Number(request.headers['content-length'] ?? 0),
-        username: currentUser(request).username,
+        username: task.username ?? currentUser(request).username,
       });
     }
     watch.pause();
