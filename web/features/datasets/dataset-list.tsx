@@ -5,6 +5,7 @@ import type { ReactNode } from 'react';
 import { Link, useParams } from 'react-router';
 import { type DatasetListItem, DatasetMessages } from '../../../common/datasets';
 import { confirmAction } from '../../components/confirm';
+import { CsvDownload } from '../../components/csv-download';
 import { ListView } from '../../components/list-view';
 import { PageTitle } from '../../components/page-title';
 import { showDanger, showSuccess } from '../../lib/alerts';
@@ -125,7 +126,7 @@ export function DatasetListPage() {
                 to={`/upload/${encodeURIComponent(partnerId)}/${encodeURIComponent(ds._id)}`}
                 icon={<IconUpload size={18} />}
               />
-              <RowAction
+              <CsvDownload
                 label={`Download CSV van ${ds.name}`}
                 href={datasetCsvUrl(partnerId, ds._id)}
                 icon={<IconDownload size={18} />}

@@ -11,7 +11,7 @@ import {
   Text,
   Title,
 } from '@mantine/core';
-import { IconDeviceFloppy, IconDownload, IconPlus } from '@tabler/icons-react';
+import { IconDeviceFloppy, IconPlus } from '@tabler/icons-react';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import { Link, useParams } from 'react-router';
@@ -28,6 +28,7 @@ import {
   withPostcodeCompanions,
 } from '../../../common/mapping-editor';
 import { MappingMessages } from '../../../common/mappings';
+import { CsvDownload } from '../../components/csv-download';
 import { PageTitle } from '../../components/page-title';
 import { showDanger, showSuccess } from '../../lib/alerts';
 import { useFailedQueryAlert } from '../../lib/use-failed-query-alert';
@@ -159,15 +160,7 @@ export function MappingEditorPage() {
           <Button variant="default" component={Link} to={importPaths.datasets(partnerId)}>
             Terug naar bestanden
           </Button>
-          <Button
-            variant="default"
-            component="a"
-            href={datasetCsvUrl(partnerId, datasetId)}
-            download
-            leftSection={<IconDownload size={16} />}
-          >
-            Download CSV
-          </Button>
+          <CsvDownload href={datasetCsvUrl(partnerId, datasetId)} label="Download CSV" />
         </>
       }
     >

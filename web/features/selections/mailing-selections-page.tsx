@@ -1,4 +1,4 @@
-import { ActionIcon, Anchor, Switch, Tooltip } from '@mantine/core';
+import { ActionIcon, Anchor, Switch } from '@mantine/core';
 import { IconDownload, IconPencil, IconTrash } from '@tabler/icons-react';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useMemo } from 'react';
@@ -6,6 +6,7 @@ import { Link, useParams } from 'react-router';
 import { MailingMessages } from '../../../common/mailings';
 import { type Selection, SelectionMessages } from '../../../common/selections';
 import { confirmAction } from '../../components/confirm';
+import { CsvDownload } from '../../components/csv-download';
 import { ListView } from '../../components/list-view';
 import { PageTitle } from '../../components/page-title';
 import { showDanger, showSuccess } from '../../lib/alerts';
@@ -89,16 +90,11 @@ export function MailingSelectionsPage() {
         ]}
         actions={(s) => (
           <>
-            <Tooltip label="Download CSV">
-              <ActionIcon
-                variant="subtle"
-                component="a"
-                href={selectionCsvUrl(campaignId, mailingId, s._id)}
-                aria-label={`Download CSV van ${s._id}`}
-              >
-                <IconDownload size={18} />
-              </ActionIcon>
-            </Tooltip>
+            <CsvDownload
+              href={selectionCsvUrl(campaignId, mailingId, s._id)}
+              label={`Download CSV van ${s._id}`}
+              icon={<IconDownload size={18} />}
+            />
             {isDraft && (
               <>
                 <ActionIcon
