@@ -25,7 +25,7 @@ const fill = (url: string) => url.replace(/:[^/]+/g, 'x').replace(/\*/g, 'x');
 const label = (r: RouteEntry) => `${r.method} ${r.url}`;
 
 describe('route table', () => {
-  it('holds the known routes, and only login and logout are public', () => {
+  it('holds the known routes, and only login, logout and the "who is logged in" call are public', () => {
     const routes = apiRoutes().map(label);
     expect(routes).toEqual(
       expect.arrayContaining([
@@ -51,7 +51,8 @@ describe('route table', () => {
         .filter((r) => r.isPublic)
         .map(label)
         .sort(),
-    ).toEqual(['POST /api/auth/login', 'POST /api/auth/logout']);
+      // GET (and HEAD) /api/auth/me answers an anonymous caller only 204 (with ?optional=true) or 401.
+    ).toEqual(['GET /api/auth/me', 'HEAD /api/auth/me', 'POST /api/auth/login', 'POST /api/auth/logout']);
   });
 
   it('every non-public /api route answers 401 without a cookie, before reading the body', async () => {

@@ -2,6 +2,7 @@ import { sql } from 'drizzle-orm';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { AuthMessages } from '../../../common/auth';
 import { UserMessages } from '../../../common/users';
+import { SESSION_COOKIE } from '../../plugins/auth';
 import { setupTestApp } from '../../test/app';
 import { enableTwoFactor, loginCookie, makeSession, makeUser } from '../../test/factories';
 import { createTotpSecret, generateTotp } from './totp';
@@ -63,6 +64,29 @@ describe('POST /api/auth/login', () => {
     expect(me.json().username).toBe(user.row.username);
     const anon = await t.app.inject({ method: 'GET', url: '/api/auth/me' });
     expect(anon.statusCode).toBe(401);
+    expect(anon.json().message).toBe(AuthMessages.notLoggedIn);
+  });
+
+  it('GET /api/auth/me?optional=true answers 204 for nobody, so the login page logs no failed request', async () => {
+    const user = await makeUser(t.db);
+    const cookie = await loginCookie(t.app, user);
+    const url = '/api/auth/me?optional=true';
+    const me = await t.app.inject({ method: 'GET', url, headers: { cookie } });
+    expect(me.statusCode).toBe(200);
+    expect(me.json().username).toBe(user.row.username);
+    const anon = await t.app.inject({ method: 'GET', url });
+    expect(anon.statusCode).toBe(204);
+    expect(anon.body).toBe('');
+    const stale = await t.app.inject({
+      method: 'GET',
+      url,
+      headers: { cookie: `${SESSION_COOKIE}=onbekend` },
+    });
+    expect(stale.statusCode).toBe(204);
+    for (const query of ['', '?optional=false']) {
+      expect((await t.app.inject({ method: 'GET', url: `/api/auth/me${query}` })).statusCode).toBe(401);
+    }
+    expect((await t.app.inject({ method: 'GET', url: '/api/auth/me?optional=ja' })).statusCode).toBe(400);
   });
 });
 

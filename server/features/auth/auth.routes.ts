@@ -21,6 +21,7 @@ import { totpLink } from './totp';
 import { confirmTwoFactor, disableTwoFactor, enableTwoFactor } from './two-factor.service';
 
 const UserIdParams = z.object({ userId: z.string().min(1).max(100) });
+const MeQuery = z.object({ optional: z.enum(['true', 'false']).optional() });
 
 /** Login, logout, the current account and 2FA management (spec 001 §7 Auth and shell). */
 export function authRoutes(ctx: AppContext): FastifyPluginAsyncZod {
@@ -85,8 +86,20 @@ export function authRoutes(ctx: AppContext): FastifyPluginAsyncZod {
       },
     );
 
-    app.get('/auth/me', { schema: { response: { 200: AccountSchema } } }, async (request) =>
-      presentUser(currentUser(request)),
+    // The web app asks on start whether anyone is logged in (`?optional=true`): "nobody" is an
+    // answer there (204), not a failure the browser logs as a failed request (issue 15 §7). Without
+    // the flag, 401 like every other call; so the route is public only to answer "nobody".
+    app.get(
+      '/auth/me',
+      {
+        config: { public: true },
+        schema: { querystring: MeQuery, response: { 200: AccountSchema, 204: z.null(), 401: MessageSchema } },
+      },
+      async (request, reply) => {
+        if (request.user) return presentUser(request.user);
+        if (request.query.optional === 'true') return reply.status(204).send(null);
+        return reply.status(401).send({ message: AuthMessages.notLoggedIn });
+      },
     );
 
     app.post(

@@ -6,10 +6,13 @@ import { http } from '../../lib/http';
 
 export const accountKey = ['auth', 'me'] as const;
 
-/** The logged-in account, or null when the session is missing or expired. */
+/**
+ * The logged-in account, or null when the session is missing or expired: asked with
+ * `optional=true`, so "nobody" answers 204 instead of a 401 the browser would log as an error.
+ */
 export async function fetchAccount() {
   try {
-    return await http.get('/auth/me', AccountSchema, { isAuthCall: true });
+    return await http.get('/auth/me?optional=true', NullableAccount, { isAuthCall: true });
   } catch (err) {
     if ((err as { status?: number }).status === 401) return null;
     throw err;
