@@ -39,6 +39,41 @@ export const TaskMessages = {
   orphaned: 'Taak afgebroken: het proces dat hem uitvoerde is gestopt',
 } as const;
 
+// Issue 15 §7: /tasks shows types and states in Dutch; an unknown one shows as stored.
+const TASK_TYPE_LABELS: Record<string, string> = {
+  import: 'Upload',
+  remap: 'Opnieuw mappen',
+  deleteall: 'Verwijderen uit bestand',
+  'mailing-results': 'Resultaten van een verzending',
+  'blacklist-email': 'Blacklist e-mailadressen',
+  'blacklist-domain': 'Blacklist domeinen',
+  'partner-blacklist': 'Blacklist partner en bestand',
+  'dns-check': 'DNS-controle',
+  'selection-query': 'Selectie uitvoeren',
+  'selection-file': 'Selectiebestand',
+  enrichment: 'Verrijking',
+};
+const TASK_STATE_LABELS: Record<string, string> = {
+  queued: 'In de wachtrij',
+  parsing: 'Inlezen',
+  sorting: 'Sorteren',
+  saving: 'Opslaan',
+  updating: 'Bijwerken',
+  executing: 'Uitvoeren',
+  done: 'Klaar',
+  failed: 'Mislukt',
+};
+
+/** The Dutch name of a task type ('import' is 'Upload'); an unknown type as it is. */
+export function taskTypeLabel(type: string): string {
+  return Object.hasOwn(TASK_TYPE_LABELS, type) ? TASK_TYPE_LABELS[type] : type;
+}
+
+/** The Dutch name of a task state ('failed' is 'Mislukt'); an unknown state as it is. */
+export function taskStateLabel(state: string): string {
+  return Object.hasOwn(TASK_STATE_LABELS, state) ? TASK_STATE_LABELS[state] : state;
+}
+
 /** Whether a task has finished (done or failed). */
 export function isTaskFinished(state: string): boolean {
   return state === 'done' || state === 'failed';

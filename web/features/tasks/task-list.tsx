@@ -3,7 +3,14 @@ import { IconSearch } from '@tabler/icons-react';
 import { useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
 import { TASK_LIST_POLL_MS, TASK_SEARCH_MAX_LENGTH } from '../../../common/constants';
-import { type Task, TaskMessages, taskColor } from '../../../common/tasks';
+import {
+  isTaskFinished,
+  type Task,
+  TaskMessages,
+  taskColor,
+  taskStateLabel,
+  taskTypeLabel,
+} from '../../../common/tasks';
 import { PageTitle } from '../../components/page-title';
 import { formatDateTime } from '../../lib/dates';
 import { listTasks, tasksKey } from './api';
@@ -24,6 +31,7 @@ function Field({ label, value }: { label: string; value: string | null | undefin
 function TaskCard({ task }: { task: Task }) {
   const color = taskColor(task.state);
   const summary = taskSummary(task);
+  const isRunning = !isTaskFinished(task.state);
   return (
     <Card
       withBorder
@@ -35,7 +43,9 @@ function TaskCard({ task }: { task: Task }) {
     >
       <Stack gap={2}>
         <Group justify="space-between">
-          <Text fw={700}>{task.type}</Text>
+          <Text fw={700} data-testid="task-type">
+            {taskTypeLabel(task.type)}
+          </Text>
           <Text size="sm" c="dimmed">
             {formatDateTime(task.date)}
           </Text>
@@ -47,7 +57,7 @@ function TaskCard({ task }: { task: Task }) {
           <Text span fw={600} c="black">
             Status:
           </Text>{' '}
-          {task.state}
+          <span data-testid="task-state">{taskStateLabel(task.state)}</span>
           {task.error ? ` (${task.error})` : ''}
         </Text>
         <Field label="Bestandsnaam" value={task.file} />
@@ -59,8 +69,16 @@ function TaskCard({ task }: { task: Task }) {
             {summary}
           </Text>
         )}
+        {/* A finished task's bar stands still: a failed one keeps where it stopped, in red. */}
         {task.percentage < 100 && (
-          <Progress value={task.percentage} color={color} mt={4} aria-label={`Voortgang ${task.percentage}%`} animated />
+          <Progress
+            value={task.percentage}
+            color={color}
+            mt={4}
+            aria-label={`Voortgang ${task.percentage}%`}
+            animated={isRunning}
+            striped={isRunning}
+          />
         )}
       </Stack>
     </Card>

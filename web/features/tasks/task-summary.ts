@@ -1,4 +1,4 @@
-import type { Task } from '../../../common/tasks';
+import { type Task, taskStateLabel, taskTypeLabel } from '../../../common/tasks';
 
 const LABELS: [keyof ResultCounts, string][] = [
   ['read', 'Gevonden'],
@@ -22,9 +22,19 @@ export function taskSummary(task: Pick<Task, 'result'>): string | null {
     .join(', ');
 }
 
-/** Whether a task matches the search term: type, username, state or error, case-insensitive. */
+/**
+ * Whether a task matches the search term: type or state (stored or as shown in Dutch), username or
+ * error, case-insensitive.
+ */
 export function taskMatches(task: Task, term: string): boolean {
   const needle = term.trim().toLowerCase();
   if (!needle) return true;
-  return [task.type, task.username, task.state, task.error].some((v) => v?.toLowerCase().includes(needle));
+  return [
+    task.type,
+    taskTypeLabel(task.type),
+    task.username,
+    task.state,
+    taskStateLabel(task.state),
+    task.error,
+  ].some((v) => v?.toLowerCase().includes(needle));
 }
