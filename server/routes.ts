@@ -8,6 +8,7 @@ import { datasetRoutes } from './features/datasets/dataset.routes';
 import { rateRoutes } from './features/datasets/rate.routes';
 import { testPersonRoutes } from './features/datasets/testperson.routes';
 import { dnsCheckRoutes } from './features/dnscheck/dns-check.routes';
+import { enrichmentRoutes } from './features/enrichment/enrichment.routes';
 import { exportColumnRoutes } from './features/exportcolumns/export-column.routes';
 import { globalAttributeRoutes } from './features/imports/global-attribute.routes';
 import { importRoutes } from './features/imports/import.routes';
@@ -50,5 +51,6 @@ export function apiRoutes(ctx: AppContext): FastifyPluginAsyncZod[] {
     dnsCheckRoutes(ctx),
     selectionRoutes(ctx),
     countRoutes(ctx),
+    enrichmentRoutes(ctx),
   ];
 }

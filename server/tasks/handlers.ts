@@ -5,6 +5,7 @@ import {
   runPartnerBlacklistImport,
 } from '../features/blacklists/blacklist-import.service';
 import { runDnsCheck } from '../features/dnscheck/dns-check.service';
+import { runEnrichment } from '../features/enrichment/enrichment.service';
 import { dropStaging } from '../features/imports/csv-staging';
 import { runDeleteAll } from '../features/imports/deleteall.service';
 import { listOrphanStagingTables } from '../features/imports/import.queries';
@@ -27,6 +28,7 @@ export function registerTaskHandlers(ctx: AppContext): void {
   ctx.tasks.register('dns-check', (task, tctx) => runDnsCheck(ctx, task, tctx));
   ctx.tasks.register('selection-query', (task, tctx) => runSelectionQuery(ctx, task, tctx));
   ctx.tasks.register('selection-file', (task, tctx) => runLineFile(ctx, task, tctx));
+  ctx.tasks.register('enrichment', (task, tctx) => runEnrichment(ctx, task, tctx));
   // Staging tables of uploads whose process died are dropped once their task is failed.
   ctx.tasks.onReap(async () => {
     for (const table of await listOrphanStagingTables(ctx.db)) await dropStaging(ctx.database.pool, table);

@@ -1,0 +1,87 @@
+import { z } from 'zod';
+
+// Enrichment files (Verrijking; spec 001 §2, §3, §5, §7; DESIGN §6): a file's Match columns find
+// addresses, its Verrijk columns become attributes of them. The contract of the screens and the API.
+
+export const EnrichmentMessages = {
+  nameRequired: 'Vul een bestandsnaam in',
+  nameTooLong: 'De bestandsnaam mag maximaal 200 tekens lang zijn',
+  nameTaken: (name: string) => `Er bestaat al een verrijkingsbestand met de naam ${name}`,
+  mappingRequired: 'Koppel minstens één kolom aan een kenmerk',
+  matchRequired: 'Zet minstens één gekoppelde kolom op Match',
+  attributeTwice: (attr: string) => `Het kenmerk ${attr} is aan twee kolommen gekoppeld`,
+  columnUnknown: (field: string) => `Het bestand heeft geen kolom ${field}`,
+  mappingsInvalid: 'De mappings zijn geen geldige JSON',
+  encrypted: (attr: string) =>
+    `Kenmerk ${attr} is versleuteld: daarop kan een verrijkingsbestand niet matchen`,
+  emailEnriched: 'Het kenmerk email kan niet worden verrijkt, alleen gematcht',
+  notFound: 'Dit verrijkingsbestand bestaat niet',
+  deleted: 'Het verrijkingsbestand is verwijderd',
+  uploadingTitle: 'Aan het uploaden',
+  uploading: 'Het verrijkingsbestand wordt verwerkt.',
+  uploadedTitle: 'Upload complete',
+  uploaded: (n: number) => `Het verrijkingsbestand is verwerkt: ${n} adressen gevonden.`,
+  failedTitle: (file: string) => `Error while uploading ${file}`,
+  listFailed: 'Kon de verrijkingsbestanden niet ophalen',
+  empty: 'Er zijn nog geen verrijkingsbestanden.',
+  deleteTitle: 'Verrijkingsbestand verwijderen?',
+  deleteConfirm: (name: string) =>
+    `Weet je zeker dat je ${name} wilt verwijderen? De kenmerken die het toevoegde verdwijnen.`,
+  deleteFailed: 'Kon het verrijkingsbestand niet verwijderen',
+} as const;
+
+/** The attribute a Match column maps onto to find addresses by their own e-mail address. */
+export const ENRICHMENT_EMAIL = 'email';
+
+/** The file name of an enrichment file (spec 001 §2: required, placeholder 'Bestandsnaam'). */
+export const EnrichmentNameSchema = z
+  .string()
+  .trim()
+  .min(1, EnrichmentMessages.nameRequired)
+  .max(200, EnrichmentMessages.nameTooLong);
+
+/** One column of an enrichment file (spec 001 §3 enrichment CSV mapping): match false means Verrijk. */
+export const EnrichmentColumnSchema = z.object({
+  field: z.string().trim().min(1).max(500),
+  mapped: z.string().trim().max(200),
+  match: z.boolean(),
+});
+export type EnrichmentColumnInput = z.output<typeof EnrichmentColumnSchema>;
+
+/**
+ * The `mappings` field of POST /api/enrichment/files: the columns (unmapped ones are left out);
+ * spec 001 §5: at least one mapped column and at least one of them set to Match; an attribute once.
+ */
+export const EnrichmentMappingsSchema = z
+  .array(EnrichmentColumnSchema)
+  .max(1000)
+  .transform((ms) => ms.filter((m) => m.mapped !== ''))
+  .superRefine((ms, ctx) => {
+    if (ms.length === 0) ctx.addIssue({ code: 'custom', message: EnrichmentMessages.mappingRequired });
+    else if (!ms.some((m) => m.match))
+      ctx.addIssue({ code: 'custom', message: EnrichmentMessages.matchRequired });
+    const seen = new Set<string>();
+    for (const m of ms) {
+      const key = m.mapped.toLowerCase();
+      if (seen.has(key))
+        ctx.addIssue({ code: 'custom', message: EnrichmentMessages.attributeTwice(m.mapped) });
+      seen.add(key);
+      if (!m.match && key === ENRICHMENT_EMAIL)
+        ctx.addIssue({ code: 'custom', message: EnrichmentMessages.emailEnriched });
+    }
+  });
+
+/** Whether the upload form may be sent (spec 001 §2/§5): a mapped column, and a mapped one on Match. */
+export function canUploadEnrichment(columns: { mapped: string; match: boolean }[]): boolean {
+  const mapped = columns.filter((c) => c.mapped.trim() !== '');
+  return mapped.length > 0 && mapped.some((c) => c.match);
+}
+
+/** An enrichment file as the API presents it (spec 001 §3 Enrichment file). */
+export const EnrichmentFileSchema = z.object({
+  _id: z.string(),
+  name: z.string(),
+  date: z.string(),
+  recordCount: z.number(),
+});
+export type EnrichmentFile = z.infer<typeof EnrichmentFileSchema>;

@@ -1,0 +1,205 @@
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import type pg from 'pg';
+import { normalizeEmail } from '../../../common/email';
+import {
+  ENRICHMENT_EMAIL,
+  EnrichmentMappingsSchema,
+  EnrichmentMessages,
+  EnrichmentNameSchema,
+} from '../../../common/enrichment';
+import { trimValue } from '../../../common/values';
+import type { AppContext } from '../../context';
+import { badRequest, conflict, HttpError, notFound } from '../../lib/http-errors';
+import { newId } from '../../lib/ids';
+import { type TaskContext, TaskError } from '../../tasks/worker';
+import { normalizePass } from '../blacklists/blacklist-pass';
+import { dropStaging } from '../imports/csv-staging';
+import { addGlobalAttributes } from '../imports/global-attribute.queries';
+import { receiveUpload } from '../imports/upload';
+import { caseCollation } from '../selections/compile';
+import type { TaskRow } from '../tasks/task.queries';
+import {
+  createSideTable,
+  deleteEnrichment,
+  enrichmentFileExists,
+  insertEnrichment,
+  listEncryptedAttributes,
+  lockEnrichment,
+  matchAddresses,
+} from './enrichment.queries';
+import type { EnrichmentColumn } from './enrichment.table';
+
+/** What an enrichment task gets: the file's name, where it is staged and its mapped columns. */
+export interface EnrichmentPayload extends Record<string, unknown> {
+  name: string;
+  staging: string;
+  rows: number;
+  /** The mapped columns, each with its 0-based index into the staging table's c1..cN. */
+  columns: (EnrichmentColumn & { index: number })[];
+}
+
+/** The counters of an enrichment upload: rows read, addresses matched (saved), rows without a usable Match value. */
+export interface EnrichmentResult {
+  read: number;
+  saved: number;
+  skipped: number;
+}
+
+// A 400 listing every rule the mapping breaks.
+function refused(messages: string[]): HttpError {
+  const unique = [...new Set(messages)];
+  return new HttpError(400, unique.join('\n'), unique);
+}
+
+/**
+ * Receives POST /api/enrichment/files (multipart: name, file, mappings as JSON; spec 001 §7) and
+ * queues the task that applies it. 400 for a missing or bad name, bad mappings (spec 001 §5), a
+ * column the file lacks or a Match on an encrypted attribute; 409 for a name in use. Returns the task.
+ */
+export async function receiveEnrichmentFile(
+  ctx: AppContext,
+  request: FastifyRequest,
+  reply: FastifyReply,
+): Promise<TaskRow> {
+  const encrypted = await listEncryptedAttributes(ctx.database.pool);
+  return receiveUpload(
+    ctx,
+    request,
+    reply,
+    { type: 'enrichment', partnerId: null, datasetName: null },
+    async (staged, fields) => {
+      const name = EnrichmentNameSchema.safeParse(fields.name ?? '');
+      let raw: unknown;
+      try {
+        raw = JSON.parse(fields.mappings ?? '[]');
+      } catch {
+        throw badRequest(EnrichmentMessages.mappingsInvalid);
+      }
+      const mappings = EnrichmentMappingsSchema.safeParse(raw);
+      const problems = [
+        ...(name.success ? [] : name.error.issues.map((i) => i.message)),
+        ...(mappings.success ? [] : mappings.error.issues.map((i) => i.message)),
+      ];
+      if (!name.success || !mappings.success) throw refused(problems);
+      const lower = staged.headers.map((h) => h.trim().toLowerCase());
+      const columns = mappings.data.map((m) => {
+        const index = lower.indexOf(m.field.toLowerCase());
+        if (index < 0) problems.push(EnrichmentMessages.columnUnknown(m.field));
+        if (m.match && encrypted.has(m.mapped)) problems.push(EnrichmentMessages.encrypted(m.mapped));
+        return { ...m, index };
+      });
+      if (problems.length > 0) throw refused(problems);
+      if (await enrichmentFileExists(ctx.database.pool, name.data))
+        throw conflict(EnrichmentMessages.nameTaken(name.data));
+      const payload: EnrichmentPayload = {
+        name: name.data,
+        staging: staged.table,
+        rows: staged.rows,
+        columns,
+      };
+      return payload;
+    },
+  );
+}
+
+// One connection holds the transaction (under the enrichment lock) and its temporary tables.
+async function inEnrichmentTransaction<T>(
+  ctx: AppContext,
+  work: (client: pg.PoolClient) => Promise<T>,
+): Promise<T> {
+  const client = await ctx.database.pool.connect();
+  let broken = false;
+  try {
+    await client.query('BEGIN');
+    await lockEnrichment(client);
+    const result = await work(client);
+    await client.query('COMMIT');
+    return result;
+  } catch (err) {
+    // A COPY broken off half-way can leave the connection unusable: it is closed, not reused.
+    broken = true;
+    await client.query('ROLLBACK').catch(() => {});
+    throw err;
+  } finally {
+    client.release(broken);
+  }
+}
+
+/**
+ * The enrichment task (DESIGN §6 Enrichment files): the staged file's rows are normalised in Node
+ * (the e-mail address as every stored address, other Match values trimmed and lower-cased, empty
+ * Verrijk values left out) and copied into a temporary table; the addresses they match get the
+ * Verrijk values as attributes, over those of earlier files. All in one transaction: a failed
+ * task leaves nothing. Returns the counters; fails (TaskError) when the name was taken meanwhile.
+ */
+export async function runEnrichment(
+  ctx: AppContext,
+  task: TaskRow,
+  tctx: TaskContext,
+): Promise<EnrichmentResult> {
+  const p = task.payload as EnrichmentPayload;
+  const matches = p.columns.filter((c) => c.match);
+  const emailColumn = matches.find((c) => c.mapped.toLowerCase() === ENRICHMENT_EMAIL);
+  const attributeColumns = matches.filter((c) => c !== emailColumn);
+  const enrichColumns = p.columns.filter((c) => !c.match);
+  const collation = await caseCollation(ctx.db);
+  try {
+    const result = await inEnrichmentTransaction(ctx, async (client) => {
+      await tctx.progress(5, 'saving');
+      await createSideTable(client, attributeColumns.length);
+      const read = [emailColumn, ...attributeColumns, ...enrichColumns].filter((c) => c !== undefined);
+      const select = `SELECT ln, ${read.map((c) => `c${c.index + 1}`).join(', ')} FROM ${p.staging}`;
+      const { written } = await normalizePass(ctx.database.pool, client, select, 'enr_side', (fields) => {
+        let i = 1;
+        const row: (string | null)[] = [fields[0]];
+        if (emailColumn) {
+          const email = normalizeEmail(fields[i++]);
+          if (!email) return null;
+          row.push(email);
+        } else row.push(null);
+        for (const _ of attributeColumns) {
+          const v = trimValue(fields[i++] ?? '');
+          if (v === '') return null;
+          row.push(v.toLowerCase());
+        }
+        const attrs: Record<string, string> = {};
+        for (const c of enrichColumns) {
+          const v = trimValue(fields[i++] ?? '');
+          if (v !== '') attrs[c.mapped] = v;
+        }
+        row.push(JSON.stringify(attrs));
+        return row;
+      });
+      await tctx.progress(40, 'updating');
+      const recordCount = await matchAddresses(client, {
+        byEmail: emailColumn !== undefined,
+        attributes: attributeColumns.map((c) => c.mapped),
+        collation,
+      });
+      await tctx.progress(70, 'updating');
+      const inserted = await insertEnrichment(client, {
+        id: newId(),
+        name: p.name,
+        columns: p.columns.map(({ field, mapped, match }) => ({ field, mapped, match })),
+        taskId: task.id,
+        recordCount,
+      });
+      if (!inserted) throw new TaskError(EnrichmentMessages.nameTaken(p.name));
+      return { read: p.rows, saved: recordCount, skipped: p.rows - written };
+    });
+    // The Verrijk attributes join the shared names: the selection builder's autocomplete lists them.
+    await addGlobalAttributes(
+      ctx.db,
+      enrichColumns.map((c) => c.mapped),
+    );
+    return result;
+  } finally {
+    await dropStaging(ctx.database.pool, p.staging).catch(() => {});
+  }
+}
+
+/** Deletes an enrichment file and exactly what it added (DESIGN §6); throws 404 for an unknown name. */
+export async function removeEnrichmentFile(ctx: AppContext, name: string): Promise<void> {
+  const deleted = await inEnrichmentTransaction(ctx, (client) => deleteEnrichment(client, name));
+  if (!deleted) throw notFound(EnrichmentMessages.notFound);
+}
