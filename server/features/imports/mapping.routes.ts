@@ -10,6 +10,7 @@ import {
   ValueMappedSchema,
   ValueMappingSchema,
 } from '../../../common/mappings';
+import { RecordPreviewQuerySchema, RecordPreviewSchema } from '../../../common/record-preview';
 import type { AppContext } from '../../context';
 import { notFound } from '../../lib/http-errors';
 import { datasetCsv, sendCsv } from './csv-download';
@@ -23,6 +24,7 @@ import {
   saveMappings,
   uniqueValues,
 } from './mapping.service';
+import { getRecordPreview } from './record-preview';
 
 const NOT_FOUND = 'Dit bestand kon niet worden gevonden';
 const IdParams = z.object({ partnerId: z.string().min(1).max(100), datasetId: z.string().min(1).max(100) });
@@ -73,6 +75,21 @@ export function mappingRoutes(ctx: AppContext): FastifyPluginAsyncZod {
       async (request) => {
         const ds = await dataset(request.params.partnerId, request.params.datasetId);
         return uniqueValues(ctx.db, ds.id, request.params.field);
+      },
+    );
+
+    app.get(
+      '/datasets/:partnerId/:datasetId/preview',
+      {
+        schema: {
+          params: IdParams,
+          querystring: RecordPreviewQuerySchema,
+          response: { 200: RecordPreviewSchema },
+        },
+      },
+      async (request) => {
+        const ds = await dataset(request.params.partnerId, request.params.datasetId);
+        return getRecordPreview(ctx.db, ctx.columnKeys(), ds.id, request.query.limit);
       },
     );
 

@@ -184,3 +184,19 @@ export async function dropDeadDetachedPartitions(pool: pg.Pool): Promise<string[
   }
   return dropped;
 }
+
+/** The first `limit` records of a dataset by address id, with their e-mail, raw values and attrs (the mapping screen's preview). */
+export async function listRecordSample(
+  db: DbOrTx,
+  datasetId: string,
+  limit: number,
+): Promise<{ email: string; raw: (string | null)[]; attrs: Record<string, unknown> }[]> {
+  const result = await db.execute<{
+    email: string;
+    raw: (string | null)[] | null;
+    attrs: Record<string, unknown>;
+  }>(sql`
+    SELECT a.email, r.raw, r.attrs FROM records r JOIN addresses a ON a.id = r.address_id
+    WHERE r.dataset_id = ${datasetId} ORDER BY r.address_id LIMIT ${limit}`);
+  return result.rows.map((r) => ({ email: r.email, raw: r.raw ?? [], attrs: r.attrs ?? {} }));
+}

@@ -7,6 +7,7 @@ import {
   ValueMappedSchema,
   ValueMappingSchema,
 } from '../../../common/mappings';
+import { RecordPreviewSchema } from '../../../common/record-preview';
 import { TaskStartedSchema } from '../../../common/tasks';
 import { http, uploadFile } from '../../lib/http';
 
@@ -85,3 +86,9 @@ export const importPaths = {
     `/partners/${enc(partnerId)}/datasets/${enc(datasetId)}/${enc(field)}/mappings${mapped ? `?mapped=${enc(mapped)}` : ''}`,
   datasets: (partnerId: string) => `/partners/${enc(partnerId)}/datasets`,
 };
+
+/** The mapping screen's preview: a sample of the dataset's records (refreshed with the dataset's queries). */
+export const previewKey = (partnerId: string, datasetId: string) =>
+  ['datasets', partnerId, datasetId, 'preview'] as const;
+export const getRecordPreview = (partnerId: string, datasetId: string) =>
+  http.get(`${d(partnerId, datasetId)}/preview`, RecordPreviewSchema);

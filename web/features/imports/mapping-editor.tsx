@@ -35,8 +35,17 @@ import { useFailedQueryAlert } from '../../lib/use-failed-query-alert';
 import { datasetCsvUrl } from '../datasets/api';
 import { useDataset } from '../datasets/use-dataset';
 import { globalMappingsKey, listGlobalMappings } from '../exportcolumns/api';
-import { getHeaders, getMappings, headersKey, importPaths, mappingsKey, saveMappings } from './api';
+import {
+  getHeaders,
+  getMappings,
+  headersKey,
+  importPaths,
+  mappingsKey,
+  previewKey,
+  saveMappings,
+} from './api';
 import { ColumnHead, ColumnRowView, ExtraHead, ExtraRowView } from './mapping-rows';
+import { RecordPreview } from './record-preview';
 import { RemapButton } from './remap-button';
 import { ResultCounters } from './upload-status';
 
@@ -140,6 +149,7 @@ export function MappingEditorPage() {
       setShowErrors(false);
       void client.invalidateQueries({ queryKey: mappingsKey(partnerId, datasetId) });
       void client.invalidateQueries({ queryKey: globalMappingsKey });
+      void client.invalidateQueries({ queryKey: previewKey(partnerId, datasetId) });
     },
     onError: (err) => showDanger(MappingMessages.saveFailed, err),
   });
@@ -283,6 +293,7 @@ export function MappingEditorPage() {
           )}
         </Group>
         {remapResult && <ResultCounters result={remapResult} />}
+        <RecordPreview partnerId={partnerId} datasetId={datasetId} />
       </Stack>
     </>
   );
