@@ -85,3 +85,6 @@ export const EnrichmentFileSchema = z.object({
   recordCount: z.number(),
 });
 export type EnrichmentFile = z.infer<typeof EnrichmentFileSchema>;
+
+/** spec 001 §9: an enrichment upload's task is polled every second. */
+export const ENRICHMENT_TASK_POLL_MS = 1000;
