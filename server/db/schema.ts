@@ -18,3 +18,4 @@ export * from '../features/tasks/task.table';
 export * from '../features/users/user.table';
 export * from '../features/selections/selection-file.table';
 export * from '../features/enrichment/enrichment.table';
+export * from '../features/imports/skipped-row.table';
