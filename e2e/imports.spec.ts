@@ -73,7 +73,7 @@ test('imports: upload, column and value mapping, remap, download, value-mapped o
   await expect(page.getByRole('heading', { name: 'Map', exact: true })).toBeVisible();
   // The breadcrumb of the dataset shows its name, not its generated id.
   await expect(page.getByRole('navigation', { name: 'Kruimelpad' })).toHaveText(
-    new RegExp(`^Partners\\s*/\\s*${partnerId}\\s*/\\s*Bestanden\\s*/\\s*${name}\\s*/\\s*Map$`),
+    new RegExp(`^Partners\\s*/\\s*Importeur BV\\s*/\\s*Bestanden\\s*/\\s*${name}\\s*/\\s*Map$`),
   );
   await expect(page.getByTestId('mapping-row')).toHaveCount(4);
   await expect(page.getByTestId('mapping-row').first()).toHaveAttribute('data-field', 'email');

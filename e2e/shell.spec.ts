@@ -1,5 +1,4 @@
 import { expect, test } from '@playwright/test';
-import { NAV_SECTIONS } from '../web/shell/nav';
 import { loginAsAdmin, unique } from './support/session';
 
 // spec 001 §2 Shell: the 404 page, the sidebar, breadcrumbs, versions, connector status, logo.
@@ -9,6 +8,52 @@ test('an unknown path shows the 404 page', async ({ page }) => {
   await expect(page.getByText('Deze pagina kon niet worden gevonden')).toBeVisible();
   await expect(page.getByText(/neem contact op met de ontwikkelaars/)).toBeVisible();
 });
+
+// spec 001 §2 Shell: the sidebar's sections and links, in order (the sidebar is made from the route
+// table, web/routes.tsx; this is the spec's list, written out apart from it).
+const NAV_SECTIONS: { title: string; links: { to: string; label: string }[] }[] = [
+  {
+    title: 'Partners',
+    links: [
+      { to: '/partners', label: 'Partners' },
+      { to: '/partners/new', label: 'Nieuwe partner' },
+      { to: '/types', label: 'Labels' },
+      { to: '/valuemapped', label: 'Waardemappings' },
+    ],
+  },
+  {
+    title: 'Campagnes',
+    links: [
+      { to: '/campaigns', label: 'Campagnes' },
+      { to: '/selection-builder', label: 'Doelgroep selecteren' },
+      { to: '/counts', label: 'Tellingen' },
+      { to: '/interest-types', label: 'Interesse types' },
+      { to: '/tasks', label: 'Taken' },
+      { to: '/csv-columns', label: 'Export kolommen' },
+      { to: '/pressure', label: 'Maildruk' },
+      { to: '/settings', label: 'Instellingen' },
+    ],
+  },
+  { title: 'Gebruikers', links: [{ to: '/users', label: 'Gebruikers' }] },
+  {
+    title: 'Upload CSV',
+    links: [
+      { to: '/upload', label: 'Upload CSV' },
+      { to: '/deleteall', label: 'Verwijder uit bestand' },
+      { to: '/blacklist/upload', label: 'Blacklist uploaden' },
+      { to: '/blacklist', label: 'Blacklist' },
+      { to: '/blacklist/domain', label: 'Domein blacklist' },
+      { to: '/dns-check', label: 'DNS Check' },
+    ],
+  },
+  {
+    title: 'Verrijking',
+    links: [
+      { to: '/enrichment/upload', label: 'Verrijkingsbestand uploaden' },
+      { to: '/enrichment', label: 'Verrijkingsbestanden' },
+    ],
+  },
+];
 
 test('the sidebar has every section and link of the menu', async ({ page }) => {
   await loginAsAdmin(page, '/users');
@@ -26,15 +71,6 @@ test('the sidebar has every section and link of the menu', async ({ page }) => {
       await expect(anchor).toHaveAttribute('href', link.to);
     }
   }
-  // The spec's sections, in its order.
-  expect(NAV_SECTIONS.map((s) => s.title)).toEqual([
-    'Partners',
-    'Campagnes',
-    'Gebruikers',
-    'Upload CSV',
-    'Verrijking',
-  ]);
-
   // A link navigates.
   await menu.getByRole('link', { name: 'Taken', exact: true }).click();
   await expect(page).toHaveURL(/\/tasks$/);

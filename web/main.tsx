@@ -12,7 +12,6 @@ import dayjs from 'dayjs';
 import 'dayjs/locale/nl';
 import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
-import { BrowserRouter } from 'react-router';
 import { App } from './app';
 
 dayjs.locale('nl');
@@ -30,9 +29,8 @@ createRoot(document.getElementById('root')!).render(
         <DatesProvider settings={{ locale: 'nl', firstDayOfWeek: 1 }}>
           <ModalsProvider labels={{ confirm: 'Ja', cancel: 'Nee' }}>
             <Notifications position="top-right" limit={5} />
-            <BrowserRouter>
-              <App />
-            </BrowserRouter>
+            {/* The logged-in shell makes its own data router (web/shell/logged-in-app.tsx). */}
+            <App />
           </ModalsProvider>
         </DatesProvider>
       </QueryClientProvider>

@@ -1,13 +1,12 @@
-import { Anchor, AppShell, Breadcrumbs, Burger, Group, NavLink, ScrollArea, Text } from '@mantine/core';
+import { Anchor, AppShell, Burger, Group, NavLink, ScrollArea, Text } from '@mantine/core';
 import { useDisclosure } from '@mantine/hooks';
 import { IconListDetails } from '@tabler/icons-react';
 import { useQuery } from '@tanstack/react-query';
 import { type ReactNode, useEffect } from 'react';
 import { Link, useLocation } from 'react-router';
 import type { Account } from '../../common/auth';
-import { datasetKey, getDataset } from '../features/datasets/api';
 import { fetchStylesheet } from './api';
-import { breadcrumbsFor, datasetInPath } from './breadcrumbs';
+import { BreadcrumbBar } from './breadcrumb-bar';
 import { navSectionsFor } from './nav';
 import { SidebarStatus } from './sidebar-status';
 
@@ -22,18 +21,8 @@ export function Layout({ account, onLogout, children }: LayoutProps) {
   const [opened, { toggle, close }] = useDisclosure(false);
   const location = useLocation();
   // Close the small-screen menu after navigating.
+  // biome-ignore lint/correctness/useExhaustiveDependencies: the path is the trigger, not an input
   useEffect(() => close(), [location.pathname, close]);
-  // A dataset's crumb shows its name (shared query cache with the dataset screens; a failure is
-  // reported by the screen itself, the crumb then keeps the id).
-  const inPath = datasetInPath(location.pathname);
-  const dataset = useQuery({
-    queryKey: datasetKey(inPath?.partnerId ?? '', inPath?.datasetId ?? ''),
-    queryFn: () => getDataset(inPath!.partnerId, inPath!.datasetId),
-    enabled: inPath !== null,
-    retry: false,
-  });
-  const names = inPath && dataset.data ? { [inPath.to]: dataset.data.name } : {};
-  const crumbs = breadcrumbsFor(location.pathname, names);
   useCustomStylesheet();
 
   return (
@@ -92,24 +81,7 @@ export function Layout({ account, onLogout, children }: LayoutProps) {
         </AppShell.Section>
       </AppShell.Navbar>
       <AppShell.Main>
-        {crumbs.length > 0 && (
-          // A nav landmark: Breadcrumbs' root is a plain div, on which aria-label names nothing.
-          <nav aria-label="Kruimelpad">
-            <Breadcrumbs mb="md">
-              {crumbs.map((c, i) =>
-                i === crumbs.length - 1 ? (
-                  <Text key={c.to} size="sm">
-                    {c.title}
-                  </Text>
-                ) : (
-                  <Anchor key={c.to} component={Link} to={c.to} size="sm">
-                    {c.title}
-                  </Anchor>
-                ),
-              )}
-            </Breadcrumbs>
-          </nav>
-        )}
+        <BreadcrumbBar />
         {children}
       </AppShell.Main>
     </AppShell>

@@ -1,4 +1,6 @@
 import type { Role } from '../../common/users';
+import { appRoutes } from '../routes';
+import { type AppRoute, MENU_SECTIONS, type MenuSection } from './crumbs';
 
 /** One sidebar link. */
 export interface NavLinkItem {
@@ -8,57 +10,33 @@ export interface NavLinkItem {
 
 /** One sidebar section; `isAdminOnly` sections are shown to administrators only. */
 export interface NavSection {
-  title: string;
+  title: MenuSection;
   links: NavLinkItem[];
   isAdminOnly?: boolean;
 }
 
-/** The sidebar sections and links of spec 001 §2 Shell, in order. */
-export const NAV_SECTIONS: NavSection[] = [
-  {
-    title: 'Partners',
-    links: [
-      { to: '/partners', label: 'Partners' },
-      { to: '/partners/new', label: 'Nieuwe partner' },
-      { to: '/types', label: 'Labels' },
-      { to: '/valuemapped', label: 'Waardemappings' },
-    ],
-  },
-  {
-    title: 'Campagnes',
-    links: [
-      { to: '/campaigns', label: 'Campagnes' },
-      { to: '/selection-builder', label: 'Doelgroep selecteren' },
-      { to: '/counts', label: 'Tellingen' },
-      { to: '/interest-types', label: 'Interesse types' },
-      { to: '/tasks', label: 'Taken' },
-      { to: '/csv-columns', label: 'Export kolommen' },
-      { to: '/pressure', label: 'Maildruk' },
-      { to: '/settings', label: 'Instellingen' },
-    ],
-  },
-  // Only administrators manage users (docs/decisions.md Auth); others reach their own account
-  // through 'Mijn account' in the header.
-  { title: 'Gebruikers', links: [{ to: '/users', label: 'Gebruikers' }], isAdminOnly: true },
-  {
-    title: 'Upload CSV',
-    links: [
-      { to: '/upload', label: 'Upload CSV' },
-      { to: '/deleteall', label: 'Verwijder uit bestand' },
-      { to: '/blacklist/upload', label: 'Blacklist uploaden' },
-      { to: '/blacklist', label: 'Blacklist' },
-      { to: '/blacklist/domain', label: 'Domein blacklist' },
-      { to: '/dns-check', label: 'DNS Check' },
-    ],
-  },
-  {
-    title: 'Verrijking',
-    links: [
-      { to: '/enrichment/upload', label: 'Verrijkingsbestand uploaden' },
-      { to: '/enrichment', label: 'Verrijkingsbestanden' },
-    ],
-  },
-];
+// Only administrators manage users (docs/decisions.md Auth); others reach their own account
+// through 'Mijn account' in the header.
+const ADMIN_ONLY: ReadonlySet<MenuSection> = new Set(['Gebruikers']);
+
+/**
+ * The sidebar of spec 001 §2 Shell, made from the route table: per section (in the spec's order)
+ * the routes with a menu place, by their order, labelled with their title. A section without
+ * routes (yet) is left out.
+ */
+export function navSectionsFrom(routes: readonly AppRoute[]): NavSection[] {
+  return MENU_SECTIONS.map((title) => ({
+    title,
+    links: routes
+      .filter((r) => r.menu?.section === title)
+      .sort((a, b) => (a.menu?.order ?? 0) - (b.menu?.order ?? 0))
+      .map((r) => ({ to: r.path, label: typeof r.title === 'string' ? r.title : r.path })),
+    isAdminOnly: ADMIN_ONLY.has(title) || undefined,
+  })).filter((section) => section.links.length > 0);
+}
+
+/** The sidebar sections of the route table. */
+export const NAV_SECTIONS: NavSection[] = navSectionsFrom(appRoutes);
 
 /** The sections the account may see: without the administrators' ones for other staff. */
 export function navSectionsFor(role: Role): NavSection[] {

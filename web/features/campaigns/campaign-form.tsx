@@ -71,7 +71,7 @@ function parseTypedDate(text: string): string | null {
 
 /** /campaigns/new and /campaigns/{id}/edit: the campaign's master data. */
 export function CampaignFormPage() {
-  const { id } = useParams();
+  const { campaignId: id } = useParams();
   const isEdit = Boolean(id);
   const navigate = useNavigate();
   const client = useQueryClient();

@@ -28,7 +28,7 @@ type Values = typeof EMPTY;
 
 /** Contact create/edit: the password field shows only when a username is filled (spec 000 §3). */
 export function ContactFormPage() {
-  const { id, contactId } = useParams() as { id: string; contactId?: string };
+  const { partnerId: id, contactId } = useParams() as { partnerId: string; contactId?: string };
   const isEdit = Boolean(contactId);
   const navigate = useNavigate();
   const client = useQueryClient();

@@ -13,7 +13,7 @@ import { deleteContact, getPartner, partnerKey } from './api';
 
 /** /partners/{id}/contacts: the partner's contact persons with new, edit and delete. */
 export function ContactListPage() {
-  const { id } = useParams() as { id: string };
+  const { partnerId: id } = useParams() as { partnerId: string };
   const client = useQueryClient();
   const partner = useQuery({ queryKey: partnerKey(id), queryFn: () => getPartner(id), retry: false });
   useFailedQueryAlert(partner.error, PartnerMessages.fetchFailed);

@@ -58,7 +58,7 @@ function toPayload(v: Values) {
 
 /** /partners/new and /partners/{id}/edit: every partner field; the id is read-only once created. */
 export function PartnerFormPage() {
-  const { id } = useParams();
+  const { partnerId: id } = useParams();
   const isEdit = Boolean(id);
   const navigate = useNavigate();
   const client = useQueryClient();
