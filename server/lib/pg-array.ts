@@ -1,4 +1,4 @@
-/** A PostgreSQL array literal of strings (`{"a","b"}`), to bind as one `text[]` parameter. */
-export function pgTextArray(values: string[]): string {
-  return `{${values.map((v) => `"${v.replace(/\\/g, '\\\\').replace(/"/g, '\\"')}"`).join(',')}}`;
+/** A PostgreSQL array literal of strings (`{"a","b"}`, null as NULL), to bind as one `text[]` parameter. */
+export function pgTextArray(values: (string | null)[]): string {
+  return `{${values.map((v) => (v === null ? 'NULL' : `"${v.replace(/\\/g, '\\\\').replace(/"/g, '\\"')}"`)).join(',')}}`;
 }

@@ -119,7 +119,24 @@ describe('copyPass', () => {
     const inline = await pass(0);
     const parallel = await pass(2);
     expect(parallel).toEqual(inline);
-    expect(inline.counts).toEqual({ rows: ROWS, written: Math.floor(ROWS / 3), side: inline.sides.length });
+    expect(inline.counts).toMatchObject({
+      rows: ROWS,
+      written: Math.floor(ROWS / 3),
+      side: inline.sides.length,
+    });
+    // The rows left out, noted by the mapper on either thread alike (the parallel pass equals this
+    // one): without an address id, 'geen adres' is invalid, any other not led by a tab a repeat.
+    const lns = Array.from({ length: ROWS }, (_, i) => i + 1).filter((ln) => ln % 3 !== 0 && ln % 10 !== 1);
+    expect(inline.counts.skipped.counts).toEqual({
+      invalid: lns.filter((ln) => ln % 10 === 0).length,
+      repeated: lns.filter((ln) => ln % 10 !== 0).length,
+      excluded: 0,
+    });
+    expect(inline.counts.skipped.first().slice(0, 3)).toEqual([
+      [2, 'repeated', 'Persoon2@Voorbeeld.nl'],
+      [4, 'repeated', 'Persoon4@Voorbeeld.nl'],
+      [5, 'repeated', 'Persoon5@Voorbeeld.nl'],
+    ]);
     // Side rows: the tab-led e-mails without an address id (ln ending in 1: 500, less the 166 of
     // them that are also a multiple of 3).
     expect(inline.sides.length).toBe(334);

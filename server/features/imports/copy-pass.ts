@@ -8,6 +8,7 @@ import { BINARY_HEADER, BINARY_TRAILER } from './copy-binary';
 import { type MappedBlock, mapBlock } from './copy-text';
 import type { ColumnKeys } from './crypto';
 import { createRowMapper, type MapSpec, writesBinary } from './row-mappers';
+import { type SkippedBlock, SkippedRows } from './skip-log';
 
 /** Below this many rows a pass maps on the main thread: starting workers would cost more. */
 export const WORKER_THRESHOLD = 50_000;
@@ -33,11 +34,24 @@ class MapperThreads {
       });
       worker.on(
         'message',
-        (m: { seq: number; out?: string | Uint8Array; side?: string; rows?: number; error?: string }) => {
+        (m: {
+          seq: number;
+          out?: string | Uint8Array;
+          side?: string;
+          rows?: number;
+          skipped?: SkippedBlock | null;
+          error?: string;
+        }) => {
           const waiter = this.waiting.get(m.seq);
           this.waiting.delete(m.seq);
           if (m.error !== undefined) waiter?.reject(new Error(m.error));
-          else waiter?.resolve({ out: m.out ?? '', side: m.side ?? '', rows: m.rows ?? 0 });
+          else
+            waiter?.resolve({
+              out: m.out ?? '',
+              side: m.side ?? '',
+              rows: m.rows ?? 0,
+              skipped: m.skipped ?? null,
+            });
         },
       );
       worker.on('error', (err: Error) => this.fail(err));
@@ -69,11 +83,12 @@ class MapperThreads {
   }
 }
 
-/** What a pass did: rows read, lines written into the target and into the side target. */
+/** What a pass did: rows read, lines written into the target and into the side target, the rows its mapper skipped. */
 export interface PassCounts {
   rows: number;
   written: number;
   side: number;
+  skipped: SkippedRows;
 }
 
 /**
@@ -116,6 +131,7 @@ export async function copyPass(options: {
   const reader = await pool.connect();
   let mapped = 0;
   let reported = 0;
+  const skipped = new SkippedRows();
   try {
     for (const statement of options.prepare ?? []) await reader.query(statement);
   } catch (err) {
@@ -155,8 +171,9 @@ export async function copyPass(options: {
         : Buffer.from(out.buffer, out.byteOffset, out.length);
     if (binary) yield BINARY_HEADER;
     const done = async () => {
-      const { out, side, rows } = await pending.shift()!;
+      const { out, side, rows, skipped: skips } = await pending.shift()!;
       mapped += rows;
+      skipped.addBlock(skips);
       if (mapped - reported >= 10_000) {
         reported = mapped;
         onRows(mapped);
@@ -197,7 +214,7 @@ export async function copyPass(options: {
     onRows(mapped);
     for (const statement of options.cleanup ?? []) await reader.query(statement);
     reader.release();
-    return { rows: mapped, written: into.rowCount, side: sideInto?.rowCount ?? 0 };
+    return { rows: mapped, written: into.rowCount, side: sideInto?.rowCount ?? 0, skipped };
   } catch (err) {
     // A connection left in the middle of a COPY is closed, not reused.
     sideLines?.destroy();

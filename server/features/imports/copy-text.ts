@@ -1,4 +1,5 @@
 import type { BinaryWriter } from './copy-binary';
+import type { SkippedBlock } from './skip-log';
 
 // PostgreSQL's COPY text format: rows end in \n, fields are separated by \t, \N is NULL, and
 // backslash escapes stand for the special characters.
@@ -41,6 +42,8 @@ export interface RowMapper {
   map(fields: (string | null)[], rawText: string, line?: string): string;
   /** The side output gathered since the last call (lines with their breaks), if the mapper has one. */
   takeSide?(): string;
+  /** The rows it skipped since the last call (SkipLog), null for none, if the mapper notes them. */
+  takeSkipped?(): SkippedBlock | null;
   /**
    * Where `map` writes its rows when they are binary COPY (and returns ''). Its blocks then come
    * as byte strings of the UTF-8 rows (`Buffer.toString('latin1')`), so that raw values go out as
@@ -49,11 +52,15 @@ export interface RowMapper {
   writer?: BinaryWriter;
 }
 
-/** What a block of rows maps to: the output (lines, or binary rows), the side output's lines, the rows read. */
+/**
+ * What a block of rows maps to: the output (lines, or binary rows), the side output's lines, the
+ * rows read and the rows the mapper skipped (null for none).
+ */
 export interface MappedBlock {
   out: string | Uint8Array;
   side: string;
   rows: number;
+  skipped: SkippedBlock | null;
 }
 
 /** Decodes the fields of a COPY text row in place. */
@@ -96,5 +103,10 @@ export function mapBlock(text: string, mapper: RowMapper): MappedBlock {
     const mapped = mapper.map(fields, rawText, bytes);
     if (mapped !== '') out += `${mapped}\n`;
   }
-  return { out: writer ? writer.take() : out, side: mapper.takeSide?.() ?? '', rows };
+  return {
+    out: writer ? writer.take() : out,
+    side: mapper.takeSide?.() ?? '',
+    rows,
+    skipped: mapper.takeSkipped?.() ?? null,
+  };
 }

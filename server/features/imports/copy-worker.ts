@@ -15,8 +15,8 @@ const mapper = createRowMapper(spec, {
 
 parentPort?.on('message', (message: { seq: number; text: string }) => {
   try {
-    const { out, side, rows } = mapBlock(message.text, mapper);
-    parentPort?.postMessage({ seq: message.seq, out, side, rows });
+    const { out, side, rows, skipped } = mapBlock(message.text, mapper);
+    parentPort?.postMessage({ seq: message.seq, out, side, rows, skipped });
   } catch (err) {
     parentPort?.postMessage({ seq: message.seq, error: (err as Error).message ?? String(err) });
   }

@@ -4,7 +4,7 @@ import type { AppContext } from '../../context';
 import { type Db, withClientTransaction } from '../../db/client';
 import { isAddressRace } from '../../lib/pg-errors';
 import type { TaskContext } from '../../tasks/worker';
-import { copyPass } from './copy-pass';
+import { copyPass, type PassCounts } from './copy-pass';
 import {
   estimatedAddressCount,
   insertNewAddresses,
@@ -16,6 +16,7 @@ import { markMappingApplied, saveDatasetHeaders, saveRawColumns } from './mappin
 import { compileSqlEmailCheck } from './record-mapper';
 import { attachPartition, createDetachedPartition, dropDetachedPartition } from './records.queries';
 import { type hashOrder, IMPORT_WORK_COLUMNS, storedRawColumns } from './row-mappers';
+import { listRepeatedRows, saveSkippedRows } from './skipped-rows';
 
 type FileOrder = ReturnType<typeof hashOrder>;
 
@@ -50,7 +51,8 @@ export function getFirstImportTables(staging: string): { firsts: string; side: s
  *    in the file than the record of the same address replaces it;
  * 5. the table gets its key and is attached, last.
  * A failure rolls back the transaction (no address, no count) and drops the unattached table;
- * one a killed process leaves is dropped by the next import or the worker's sweep.
+ * one a killed process leaves is dropped by the next import or the worker's sweep. The skipped
+ * rows (the pass's, and the side's repeats) are stored for task `taskId` (issue 15 §4).
  */
 export async function runFirstImport(
   ctx: AppContext,
@@ -60,6 +62,7 @@ export async function runFirstImport(
   order: FileOrder,
   mappings: MappingEntry[],
   lap: () => number,
+  taskId: string,
 ): Promise<ImportResult> {
   const pool = ctx.database.pool;
   const staging = p.staging;
@@ -95,7 +98,7 @@ export async function runFirstImport(
     const writer = await pool.connect();
     const sider = await pool.connect();
     let table: string;
-    let counts: { written: number; side: number };
+    let counts: PassCounts;
     try {
       // The table is created, filled (frozen) and committed in one transaction of the writer's:
       // should the pass fail or the process die, it never existed.
@@ -167,6 +170,18 @@ export async function runFirstImport(
         WHERE NOT EXISTS (SELECT 1 FROM ${firstsTable} f WHERE f.id = ka.key AND f.ln < ka.ln)
         ORDER BY ka.key`);
       kept += Number(inserted.rowCount ?? 0) - Number(replaced.rowCount ?? 0);
+      // The side rows not written (a repeat of an earlier row) and the records they replaced.
+      counts.skipped.keep(
+        await listRepeatedRows(
+          tx,
+          staging,
+          `c${p.emailIndex + 1}`,
+          `SELECT w.ln FROM ${side} w WHERE NOT EXISTS (
+             SELECT 1 FROM ka WHERE ka.ln = w.ln
+               AND NOT EXISTS (SELECT 1 FROM ${firsts} f WHERE f.id = ka.key AND f.ln < ka.ln))
+           UNION ALL SELECT f.ln FROM ka JOIN ${firsts} f ON f.id = ka.key WHERE ka.ln < f.ln`,
+        ),
+      );
       tctx.log.debug({ ms: lap() }, 'import: side rows');
     }
     await tctx.progress(90);
@@ -180,8 +195,9 @@ export async function runFirstImport(
     await tx.execute(sql`DROP TABLE IF EXISTS ${sql.raw(staging)}`);
     await attachPartition(tx, p.datasetId);
     tctx.log.debug({ ms: lap() }, 'import: keyed and attached');
+    const skippedBy = await saveSkippedRows(tx, taskId, p.rows - kept, counts.skipped);
     await tctx.progress(99);
-    return { read: p.rows, saved: kept, skipped: p.rows - kept, deleted: 0, unchanged: 0 };
+    return { read: p.rows, saved: kept, skipped: p.rows - kept, deleted: 0, unchanged: 0, skippedBy };
   } catch (err) {
     // The transaction rolls back; the unattached table is dropped while the dataset is still
     // locked (if the transaction holds a lock on it, the next import or the sweep drops it).

@@ -1,11 +1,14 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { TaskStartedSchema } from '../../../common/tasks';
+import { CsvDownloadQuerySchema } from '../../../common/csv-download';
+import { TaskMessages, TaskStartedSchema } from '../../../common/tasks';
 import type { AppContext } from '../../context';
 import { HttpError, notFound } from '../../lib/http-errors';
 import { currentUser } from '../../plugins/auth';
-import { presentTask } from '../tasks/task.queries';
+import { getTask, presentTask } from '../tasks/task.queries';
+import { sendCsv } from './csv-download';
 import { getDatasetById, getDatasetByName } from './import.queries';
+import { skippedRowsCsv } from './skipped-rows';
 import { receiveUpload } from './upload';
 import { importPayload } from './upload.service';
 
@@ -16,7 +19,7 @@ const NameParams = z.object({
 });
 const IdParams = z.object({ partnerId: z.string().min(1).max(100), datasetId: z.string().min(1).max(100) });
 
-/** Upload into a dataset, remap, and delete-from-file (spec 000 §7, spec 001 §7). */
+/** Upload into a dataset, remap, delete-from-file (spec 000 §7, spec 001 §7) and an import's skipped rows (issue 15 §4). */
 export function importRoutes(ctx: AppContext): FastifyPluginAsyncZod {
   return async (app) => {
     app.post(
@@ -74,6 +77,25 @@ export function importRoutes(ctx: AppContext): FastifyPluginAsyncZod {
           },
         );
         return { task: presentTask(task) };
+      },
+    );
+
+    app.get(
+      '/tasks/:id/skipped',
+      {
+        schema: {
+          params: z.object({ id: z.string().min(1).max(100) }),
+          querystring: CsvDownloadQuerySchema,
+        },
+      },
+      async (request, reply) => {
+        const task = await getTask(ctx.db, request.params.id);
+        if (!task) throw notFound(TaskMessages.notFound);
+        return sendCsv(
+          reply,
+          `overgeslagen-${task.id}.csv`,
+          skippedRowsCsv(ctx.database.pool, ctx.columnKeys, task.id, request.query.format),
+        );
       },
     );
   };

@@ -1,5 +1,6 @@
 import { sql } from 'drizzle-orm';
 import { ImportMessages } from '../../../common/imports';
+import type { SkippedBy } from '../../../common/skipped-rows';
 import type { AppContext } from '../../context';
 import { withClientTransaction } from '../../db/client';
 import { type TaskContext, TaskError } from '../../tasks/worker';
@@ -37,6 +38,7 @@ import {
   IMPORT_WORK_COLUMNS,
   storedRawColumns,
 } from './row-mappers';
+import { listRepeatedRows, saveSkippedRows } from './skipped-rows';
 
 // The upload refusals are shared with the browser (common/imports.ts).
 export { ImportMessages };
@@ -51,13 +53,14 @@ export interface ImportPayload {
   deleteOld: boolean;
 }
 
-/** The counters of spec 000 §3 Upload result (DESIGN §4 defines them). */
+/** The counters of spec 000 §3 Upload result (DESIGN §4 defines them); an import adds the skipped rows per reason. */
 export interface ImportResult {
   read: number;
   saved: number;
   skipped: number;
   deleted: number;
   unchanged: number;
+  skippedBy?: SkippedBy;
 }
 
 /** Milliseconds since the previous call (the first call counts from creation). */
@@ -117,7 +120,7 @@ export async function runImport(ctx: AppContext, task: TaskRow, tctx: TaskContex
       const rawIsFile =
         rawColumns.length === order.headers.length && rawColumns.every((c, i) => c === order.headers[i]);
       if (fresh && rawIsFile && canImportDirectly(mappings))
-        return await runFirstImport(ctx, tctx, tx, p, order, mappings, lap);
+        return await runFirstImport(ctx, tctx, tx, p, order, mappings, lap, task.id);
       const known = hadRecords && (await isMappingApplied(tx, p.datasetId));
       const spec = {
         kind: 'import' as const,
@@ -163,7 +166,7 @@ export async function runImport(ctx: AppContext, task: TaskRow, tctx: TaskContex
         ? `SELECT ${columns}, s.ln, c.raw_hash, c.row_hash, c.address_id, c.email FROM ${p.staging} s
            LEFT JOIN ${current} c ON c.email = lower(btrim(s.c${p.emailIndex + 1})) COLLATE "C"`
         : `SELECT ${columns}, s.ln FROM ${p.staging} s`;
-      await copyPass({
+      const pass = await copyPass({
         pool: ctx.database.pool,
         client,
         prepare,
@@ -195,12 +198,22 @@ export async function runImport(ctx: AppContext, task: TaskRow, tctx: TaskContex
       const lookup = Number(counts.rows[0].lookup);
       const lookups = addressCount > 4 * lookup;
       const sorted = lookups && lookup * 2 > valid;
+      // n: the rows of each e-mail, so that the repeats (issue 15 §4) are found among few e-mails.
       const dedup = await tx.execute(sql`
         CREATE TEMP TABLE k ON COMMIT DROP AS
-        SELECT min(ln) AS ln, email, min(key) AS key FROM ${sql.raw(work)} WHERE email IS NOT NULL GROUP BY email
+        SELECT min(ln) AS ln, email, min(key) AS key, count(*) AS n FROM ${sql.raw(work)} WHERE email IS NOT NULL GROUP BY email
         ${sorted ? sql`ORDER BY email` : sql``}`);
       await tx.execute(sql`ANALYZE k`);
       const kept = Number(dedup.rowCount ?? 0); // rows of k
+      if (valid > kept)
+        pass.skipped.keep(
+          await listRepeatedRows(
+            tx,
+            p.staging,
+            `c${p.emailIndex + 1}`,
+            `SELECT w.ln FROM ${work} w JOIN k ON k.email = w.email WHERE k.n > 1 AND w.ln > k.ln`,
+          ),
+        );
       await tctx.progress(55);
       tctx.log.debug({ ms: lap() }, 'import: dedup');
 
@@ -309,7 +322,8 @@ export async function runImport(ctx: AppContext, task: TaskRow, tctx: TaskContex
       tctx.log.debug({ ms: lap() }, 'import: deleted and counted');
       await tctx.progress(99);
       const saved = Number(inserted) + Number(updated);
-      return { read: p.rows, saved, skipped: p.rows - kept, deleted, unchanged: kept - saved };
+      const skippedBy = await saveSkippedRows(tx, task.id, p.rows - kept, pass.skipped);
+      return { read: p.rows, saved, skipped: p.rows - kept, deleted, unchanged: kept - saved, skippedBy };
     });
   } finally {
     for (const table of [p.staging, ...Object.values(getFirstImportTables(p.staging))])

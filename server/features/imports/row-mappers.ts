@@ -15,6 +15,7 @@ import {
   rawHashStart,
   rowHash,
 } from './row-hash';
+import { SkipLog } from './skip-log';
 
 /**
  * What a pass maps, as plain data (it goes to worker threads): an import's staged file rows, or
@@ -127,14 +128,20 @@ export function createRowMapper(spec: MapSpec, keys: ColumnKeys): RowMapper {
     const stored = spec.stored === true || spec.known === true;
     const known = spec.known === true;
     const start = rawHashStart(spec.headers);
+    const skips = new SkipLog();
     // The row is c1..cN, ln (with `stored`: then raw_hash, row_hash, address id, e-mail): the
     // values without a copy.
     return {
       rawFields: last,
+      takeSkipped: () => skips.take(),
       map(values, rawText) {
         const ln = values[last];
-        const email = mapper.excluded(values) ? null : normalizeEmail(values[spec.emailIndex]);
-        if (email === null) return `${ln}\t\\N\t\\N\t\\N\t\\N\t\\N\t\\N\t\\N`;
+        const excluded = mapper.excluded(values);
+        const email = excluded ? null : normalizeEmail(values[spec.emailIndex]);
+        if (email === null) {
+          skips.add(excluded ? 'excluded' : 'invalid', ln, values[spec.emailIndex]);
+          return `${ln}\t\\N\t\\N\t\\N\t\\N\t\\N\t\\N\t\\N`;
+        }
         const rawHash = rawHashOf(start, raw.text(values, rawText));
         const storedHash = stored ? values[last + 2] : null;
         // The record SQL found is this address's record only if SQL normalised the e-mail alike
@@ -187,19 +194,27 @@ function createDirectMapper(spec: Extract<MapSpec, { kind: 'direct' }>, keys: Co
   const dataset = utf8Bytes(spec.datasetId);
   const writer = new BinaryWriter();
   const start = rawHashStart(spec.headers);
+  const skips = new SkipLog();
   let side = '';
   return {
     rawFields: last,
     writer,
+    takeSkipped: () => skips.take(),
     map(values, rawText, line) {
       const address = values[last + 1];
       // Without an address id: a repeat of an e-mail SQL took (left out), or a row for the side
       // (with an id the e-mail is valid: SQL's check implies normalizeEmail's).
       let email: string | null = null;
       if (address === null) {
-        if (isSqlValidEmail(values[spec.emailIndex])) return '';
+        if (isSqlValidEmail(values[spec.emailIndex])) {
+          skips.add('repeated', values[last], values[spec.emailIndex]);
+          return '';
+        }
         email = normalizeEmail(values[spec.emailIndex]);
-        if (email === null) return '';
+        if (email === null) {
+          skips.add('invalid', values[last], values[spec.emailIndex]);
+          return '';
+        }
       }
       if (address !== null) {
         // The hashes of the bytes written, as rowHash takes them of the texts (no column is

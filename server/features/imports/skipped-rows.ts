@@ -1,0 +1,84 @@
+import { sql } from 'drizzle-orm';
+import type pg from 'pg';
+import type { CsvFormat } from '../../../common/csv-download';
+import {
+  SKIP_REASON_LABELS,
+  SKIP_REASONS,
+  SKIPPED_ROWS_HEADER,
+  SKIPPED_ROWS_KEPT,
+  type SkippedBy,
+} from '../../../common/skipped-rows';
+import type { DbOrTx } from '../../db/client';
+import { pgTextArray } from '../../lib/pg-array';
+import type { ColumnKeys } from './crypto';
+import { csvDownload } from './csv-download';
+import type { SkippedRow, SkippedRows } from './skip-log';
+
+// The skipped rows of an import as stored and downloaded (issue 15 §4); the mappers' notes of them
+// are skip-log.ts.
+
+/**
+ * The repeats an import's SQL knows: the rows of `from` (a SELECT of `ln`) with the e-mail field of
+ * their staged row (`staging`, its column `emailColumn`), the first SKIPPED_ROWS_KEPT by row.
+ */
+export async function listRepeatedRows(
+  tx: DbOrTx,
+  staging: string,
+  emailColumn: string,
+  from: string,
+): Promise<SkippedRow[]> {
+  const result = await tx.execute<{ ln: string; email: string | null }>(
+    sql.raw(`SELECT x.ln, s.${emailColumn} AS email FROM (${from}) x JOIN ${staging} s ON s.ln = x.ln
+      ORDER BY x.ln LIMIT ${SKIPPED_ROWS_KEPT}`),
+  );
+  return result.rows.map((r) => [Number(r.ln), 'repeated', r.email]);
+}
+
+/** Stores a task's first skipped rows (one statement; at most SKIPPED_ROWS_KEPT). */
+export async function insertSkippedRows(tx: DbOrTx, taskId: string, rows: SkippedRow[]): Promise<void> {
+  if (rows.length === 0) return;
+  await tx.execute(sql`
+    INSERT INTO import_skipped_rows (task_id, row, reason, email)
+    SELECT ${taskId}, x.row::bigint, x.reason, x.email
+    FROM unnest(${pgTextArray(rows.map((r) => String(r[0])))}::text[], ${pgTextArray(rows.map((r) => r[1]))}::text[],
+      ${pgTextArray(rows.map((r) => r[2]))}::text[]) AS x(row, reason, email)`);
+}
+
+/**
+ * Stores the first skipped rows of an import task and returns its skipped rows per reason: the
+ * mappers counted the invalid and excluded ones; the others of the `skipped` are repeats.
+ */
+export async function saveSkippedRows(
+  tx: DbOrTx,
+  taskId: string,
+  skipped: number,
+  rows: SkippedRows,
+): Promise<SkippedBy> {
+  await insertSkippedRows(tx, taskId, rows.first());
+  const { invalid, excluded } = rows.counts;
+  return { invalid, excluded, repeated: skipped - invalid - excluded };
+}
+
+/**
+ * The skipped-rows download of a task: regel (the row's line in the file: its number plus the
+ * header line, exact while no value holds a line break), reden (in Dutch) and the e-mail as in the
+ * file, by line, in `format` (csvDownload).
+ */
+export function skippedRowsCsv(
+  pool: pg.Pool,
+  keys: () => ColumnKeys,
+  taskId: string,
+  format: CsvFormat,
+): AsyncGenerator<Buffer> {
+  return csvDownload(pool, keys, {
+    header: SKIPPED_ROWS_HEADER,
+    format,
+    select: (client) => {
+      const reason = SKIP_REASONS.map(
+        (r) => `WHEN ${client.escapeLiteral(r)} THEN ${client.escapeLiteral(SKIP_REASON_LABELS[r])}`,
+      ).join(' ');
+      return `SELECT row + 1, CASE reason ${reason} ELSE reason END, email FROM import_skipped_rows
+        WHERE task_id = ${client.escapeLiteral(taskId)} ORDER BY row`;
+    },
+  });
+}
