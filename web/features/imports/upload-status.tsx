@@ -1,6 +1,7 @@
 import { Alert, Group, Paper, Progress, Stack, Table, Text } from '@mantine/core';
 import { UPLOAD_COUNTERS, type UploadResult, uploadResultOf } from '../../../common/imports';
 import { type Task, taskColor } from '../../../common/tasks';
+import { SkippedRows } from './skipped-rows';
 import type { UploadPhase } from './use-upload-task';
 
 /** The counters of a finished task as a small table (Rows, Saved, ...); only those the task reports. */
@@ -70,6 +71,7 @@ export function UploadStatus(props: {
           <>
             <Alert color="green" title={props.doneText} />
             <ResultCounters result={uploadResultOf(task.result)} elapsedMs={elapsedMs} />
+            <SkippedRows task={task} />
           </>
         )}
         {phase === 'failed' && props.error && (
