@@ -10,14 +10,18 @@ import {
   idCounter,
   mergeRows,
   toSaveBody,
-  trimFromInput,
+  trimProblem,
+  trimToSave,
   unmappedRow,
   withPostcodeCompanions,
 } from './mapping-editor';
 import { columnMapping, type MappingEntry, MappingMessages } from './mappings';
 
-const column = (field: string, mapped: string, extra: Partial<ColumnRow> = {}): MappingEntry =>
-  columnMapping(field, mapped, extra);
+const column = (
+  field: string,
+  mapped: string,
+  extra: Partial<Omit<ColumnRow, 'trim'>> & { trim?: number | null } = {},
+): MappingEntry => columnMapping(field, mapped, extra);
 // Mapped names: postcode (with stray spaces), its companions, other attributes, anything typed.
 const mappedArb = fc.oneof(
   fc.constantFrom('', 'postcode', ' postcode ', ...POSTCODE_COMPANIONS, ' pc4', 'city', 'firstName'),
@@ -240,11 +244,32 @@ describe('checkRows', () => {
   });
 });
 
-describe('trimFromInput', () => {
-  it('reads an empty input as null and numbers as numbers', () => {
-    expect(trimFromInput('')).toBeNull();
-    expect(trimFromInput(0)).toBe(0);
-    expect(trimFromInput('4')).toBe(4);
-    expect(trimFromInput('x')).toBeNull();
+describe('the typed trim (issue 15 §6)', () => {
+  it('saves a whole number as the number and an empty text as none', () => {
+    expect(trimToSave('')).toBeNull();
+    expect(trimToSave('  ')).toBeNull();
+    expect(trimToSave(null)).toBeNull();
+    expect(trimToSave(0)).toBe(0);
+    expect(trimToSave('4')).toBe(4);
+    expect(trimToSave(' 12 ')).toBe(12);
+    expect(trimToSave('1.000')).toBe(1000);
+    expect(trimProblem('4')).toBeNull();
+    expect(trimProblem('')).toBeNull();
+  });
+
+  it("keeps '1,5', '-3' and text as typed, so saving refuses them with the trim message", () => {
+    for (const typed of ['1,5', '1.5', '-3', 'x', '4a']) {
+      expect(trimToSave(typed)).toBe(typed);
+      expect(trimProblem(typed)).toBe(MappingMessages.trimInvalid);
+      const result = checkRows([{ ...unmappedRow('zip', 'r1'), mapped: 'zip', trim: typed }]);
+      expect(result.messages).toEqual([MappingMessages.trimInvalid]);
+      expect(result.rowErrors.r1.trim).toBe(MappingMessages.trimInvalid);
+    }
+  });
+
+  it('sends the typed whole number as a number', () => {
+    const result = checkRows([{ ...unmappedRow('zip', 'r1'), mapped: 'zip', trim: '1.000' }]);
+    expect(result.messages).toEqual([]);
+    expect(result.body[0]).toMatchObject({ field: 'zip', mapped: 'zip', trim: 1000 });
   });
 });

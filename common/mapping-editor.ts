@@ -1,5 +1,12 @@
 import { POSTCODE_COMPANIONS } from './constants';
-import { columnMapping, type MappingEntry, MappingListSchema, type ValueMapping } from './mappings';
+import {
+  columnMapping,
+  type MappingEntry,
+  MappingListSchema,
+  MappingMessages,
+  type ValueMapping,
+} from './mappings';
+import { parseInteger } from './numbers';
 
 // The rules of the column mapping editor (spec 000 §4 Mapping editor), pure so they can be tested
 // without a browser. Editor rows carry a client id (the React key) that is never sent.
@@ -14,7 +21,8 @@ export interface ColumnRow {
   lower: boolean;
   strip: boolean;
   emailDomain: boolean;
-  trim: number | null;
+  /** A whole number, null for none, or the text as typed while it is not one (saving refuses it). */
+  trim: number | string | null;
   date: string;
   exclude: string;
   values: ValueMapping[];
@@ -155,7 +163,8 @@ export function toSaveBody(rows: EditorRow[]): MappingEntry[] {
     if (row.type === 'extra')
       return { type: 'extra', mapped: row.mapped.trim(), value: row.value, encrypted: row.encrypted };
     const { id: _id, ...entry } = row;
-    return { ...entry, mapped: row.mapped.trim() };
+    // A typed trim that is not a whole number stays text, so the contract refuses it with its message.
+    return { ...entry, mapped: row.mapped.trim(), trim: trimToSave(row.trim) as number | null };
   });
 }
 
@@ -198,9 +207,20 @@ export function checkRows(rows: EditorRow[]): RowCheck {
   return { body, rowErrors, messages };
 }
 
-/** The trim option from a number input: a whole number of 0 or more, or null when empty. */
-export function trimFromInput(value: string | number): number | null {
-  if (value === '' || value === null || value === undefined) return null;
-  const n = typeof value === 'number' ? value : Number(value);
-  return Number.isFinite(n) ? n : null;
+/**
+ * The trim option as saved, read by common/numbers.ts parseInteger (issue 15 §6): typed text that
+ * is a whole number of 0 or more ('4', '1.000') becomes the number, an empty text null; anything
+ * else ('1,5', '-3', 'x') is kept as typed, so saving refuses it with the trim message instead of
+ * changing it (as reading '1,5' as 15 did).
+ */
+export function trimToSave(value: number | string | null): number | string | null {
+  if (value === null || typeof value === 'number') return value;
+  if (value.trim() === '') return null;
+  const parsed = parseInteger(value);
+  return parsed.ok ? parsed.value : value;
+}
+
+/** The message for a typed trim that cannot be saved, or null when it can. */
+export function trimProblem(value: number | string | null): string | null {
+  return typeof trimToSave(value) === 'string' ? MappingMessages.trimInvalid : null;
 }

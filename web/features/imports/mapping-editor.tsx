@@ -14,7 +14,7 @@ import {
 import { IconDeviceFloppy, IconPlus } from '@tabler/icons-react';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
-import { Link, useParams } from 'react-router';
+import { Link, useNavigate, useParams } from 'react-router';
 import { GlobalAttributeMessages } from '../../../common/global-attributes';
 import { MappingScreenMessages, type UploadResult } from '../../../common/imports';
 import {
@@ -30,6 +30,7 @@ import {
 import { MappingMessages } from '../../../common/mappings';
 import { CsvDownload } from '../../components/csv-download';
 import { PageTitle } from '../../components/page-title';
+import { useUnsavedChangesPrompt } from '../../components/unsaved-changes';
 import { showDanger, showSuccess } from '../../lib/alerts';
 import { useFailedQueryAlert } from '../../lib/use-failed-query-alert';
 import { datasetCsvUrl } from '../datasets/api';
@@ -48,6 +49,11 @@ import { ColumnHead, ColumnRowView, ExtraHead, ExtraRowView } from './mapping-ro
 import { RecordPreview } from './record-preview';
 import { RemapButton } from './remap-button';
 import { ResultCounters } from './upload-status';
+
+const MappingScreenTexts = {
+  /** A column's 'Waarden' with unsaved changes that cannot be saved: the title above the reasons. */
+  valuesNeedSave: 'De waarden openen pas na opslaan, en opslaan lukt nog niet',
+} as const;
 
 /** Per row, its accessible name: the file column (extras: 'extra kenmerk n'), numbered from the second row of a column on. */
 function rowLabels(rows: EditorRow[]): Map<string, string> {
@@ -163,6 +169,37 @@ export function MappingEditorPage() {
     save.mutate(check.body);
   };
 
+  // Leaving with unsaved changes asks first (issue 15 §1).
+  const { prompt, allowNextNavigation } = useUnsavedChangesPrompt(dirty);
+  const navigate = useNavigate();
+  // A column's 'Waarden' needs its mapping saved (the value editor reads the saved mapping): with
+  // unsaved changes it saves them first and then opens the values, or says why it cannot.
+  const latest = useRef({ dirty, check, saveAsync: save.mutateAsync });
+  latest.current = { dirty, check, saveAsync: save.mutateAsync };
+  const onOpenValues = useCallback(
+    (href: string) => {
+      const { dirty: isDirty, check: current, saveAsync } = latest.current;
+      if (!isDirty || !current) {
+        void navigate(href);
+        return;
+      }
+      if (current.messages.length > 0) {
+        setShowErrors(true);
+        showDanger(MappingScreenTexts.valuesNeedSave, current.messages.join('\n'));
+        return;
+      }
+      saveAsync(current.body).then(
+        () => {
+          allowNextNavigation();
+          void navigate(href);
+        },
+        // onError of the mutation has shown why the save failed; the editor stays.
+        () => {},
+      );
+    },
+    [navigate, allowNextNavigation],
+  );
+
   const title = (
     <PageTitle
       actions={
@@ -212,6 +249,7 @@ export function MappingEditorPage() {
   return (
     <>
       {title}
+      {prompt}
       <Text mb="md" c="dimmed">
         Kolommen van bestand <strong>{dataset.data?.name ?? datasetId}</strong> van partner {partnerId}. Kies
         per kolom het kenmerk waarop hij wordt opgeslagen; kolommen zonder kenmerk worden alleen bewaard.
@@ -235,6 +273,7 @@ export function MappingEditorPage() {
                     key={row.id}
                     row={row}
                     {...rowProps(row)}
+                    onOpenValues={onOpenValues}
                     valuesHref={
                       row.mapped.trim()
                         ? importPaths.values(

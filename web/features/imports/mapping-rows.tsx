@@ -1,18 +1,8 @@
-import {
-  ActionIcon,
-  Anchor,
-  Autocomplete,
-  Checkbox,
-  NumberInput,
-  Table,
-  Text,
-  TextInput,
-  Tooltip,
-} from '@mantine/core';
+import { ActionIcon, Anchor, Autocomplete, Checkbox, Table, Text, TextInput, Tooltip } from '@mantine/core';
 import { IconTrash } from '@tabler/icons-react';
 import { memo } from 'react';
 import { Link } from 'react-router';
-import { type ColumnRow, type ExtraRow, trimFromInput } from '../../../common/mapping-editor';
+import { type ColumnRow, type ExtraRow, trimProblem } from '../../../common/mapping-editor';
 
 type Errors = Record<string, string> | undefined;
 
@@ -57,7 +47,11 @@ export function ColumnHead() {
 
 /** One file column: its attribute (free text with suggestions), the options, and a link to its values. */
 export const ColumnRowView = memo(function ColumnRowView(
-  props: RowProps<ColumnRow> & { valuesHref: string | null },
+  props: RowProps<ColumnRow> & {
+    valuesHref: string | null;
+    /** Opens the values (saving unsaved changes first); the link itself is for a new tab. */
+    onOpenValues: (href: string) => void;
+  },
 ) {
   const { row, label, errors } = props;
   const mapped = row.mapped.trim() !== '';
@@ -93,17 +87,15 @@ export const ColumnRowView = memo(function ColumnRowView(
         </Table.Td>
       ))}
       <Table.Td w={90}>
-        <NumberInput
+        {/* Text, read by parseInteger when saved: '1,5' or '-3' is refused with a message, never changed. */}
+        <TextInput
           aria-label={`Trim ${label}`}
-          value={row.trim ?? ''}
-          onChange={(value) => set({ trim: trimFromInput(value) })}
-          min={0}
-          max={1000}
-          allowNegative={false}
-          allowDecimal={false}
-          hideControls
+          value={row.trim === null ? '' : String(row.trim)}
+          onChange={(e) => set({ trim: e.currentTarget.value })}
+          inputMode="numeric"
+          maxLength={10}
           disabled={!mapped}
-          error={errors?.trim}
+          error={(mapped ? trimProblem(row.trim) : null) ?? errors?.trim}
         />
       </Table.Td>
       <Table.Td miw={140}>
@@ -130,7 +122,18 @@ export const ColumnRowView = memo(function ColumnRowView(
       </Table.Td>
       <Table.Td>
         {props.valuesHref && (
-          <Anchor component={Link} to={props.valuesHref} aria-label={`Waarden van ${label}`}>
+          <Anchor
+            component={Link}
+            to={props.valuesHref}
+            aria-label={`Waarden van ${label}`}
+            onClick={(event) => {
+              // A plain click stays in the app through the editor; ctrl/cmd-click opens a tab.
+              if (event.button !== 0 || event.metaKey || event.ctrlKey || event.shiftKey || event.altKey)
+                return;
+              event.preventDefault();
+              if (props.valuesHref) props.onOpenValues(props.valuesHref);
+            }}
+          >
             Waarden{row.values.length > 0 ? ` (${row.values.length})` : ''}
           </Anchor>
         )}
