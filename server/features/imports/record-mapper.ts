@@ -44,7 +44,7 @@ export function isSqlValidEmail(value: string | null): boolean {
  * view of the string it came from, so a cached field value would keep its whole block of rows
  * (~150 KB) in memory (3,000 such keys held 500 MB).
  */
-function ownString(s: string): string {
+export function ownString(s: string): string {
   return ` ${s}`.slice(1);
 }
 
