@@ -28,11 +28,22 @@ export const enrichmentFiles = pgTable('enrichment_files', {
 /**
  * What one file added to one address: its Verrijk values ({attribute: value}), so deleting the file
  * removes exactly that and the values of earlier files come back. The winning values of every file
- * together are kept on the address (addresses.enrichment) for the selection engine to read.
+ * together are kept in address_enrichment for the selection engine to read.
  * No index: it is written in bulk by an upload and read in bulk only when a file is deleted.
  */
 export const enrichmentValues = pgTable('enrichment_values', {
   fileId: text('file_id').notNull(),
   addressId: bigint('address_id', { mode: 'number' }).notNull(),
+  attrs: jsonb('attrs').$type<Record<string, string>>().notNull(),
+});
+
+/**
+ * The enrichment attributes of an address (DESIGN §6): for each attribute the value of the latest
+ * file that set it, maintained on upload and delete. A narrow table of its own, not a column of
+ * addresses: rewriting a million wide address rows (two indexes each) took 9-24 s of an upload,
+ * inserting here about one second (docs/performance.md, Enrichment).
+ */
+export const addressEnrichment = pgTable('address_enrichment', {
+  addressId: bigint('address_id', { mode: 'number' }).primaryKey(),
   attrs: jsonb('attrs').$type<Record<string, string>>().notNull(),
 });

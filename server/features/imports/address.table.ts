@@ -20,9 +20,6 @@ export const addresses = pgTable(
     os: text('os').array().notNull().default([]),
     openInterests: text('open_interests').array().notNull().default([]),
     clickInterests: text('click_interests').array().notNull().default([]),
-    // The address's enrichment attributes (DESIGN §6): for each attribute the value of the latest
-    // enrichment file that set it (server/features/enrichment); NULL when none did.
-    enrichment: jsonb('enrichment').$type<Record<string, string>>(),
   },
   // No index on domain: what reads it (blacklisted domains, the DNS check) joins or groups whole
   // sets, where a hash join beats an index, and each index costs every import ~1.5 µs a new address.
