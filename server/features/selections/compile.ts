@@ -9,7 +9,7 @@ import { pgTextArray } from '../../lib/pg-array';
 import { blindIndex, blindIndexKey, type ColumnKeys } from '../imports/crypto';
 
 // DESIGN §6: a query tree becomes one boolean SQL expression over a record `r` (records), its
-// address `a` (addresses, with its enrichment attributes) and its dataset `d` (datasets). Every
+// address `a` (addresses; its enrichment in address_enrichment) and its dataset `d` (datasets). Every
 // value goes in as a parameter; attribute names too (as the key of `->>`), so nothing a user typed
 // is ever SQL text.
 
@@ -28,6 +28,8 @@ export interface CompileContext {
   keys: () => ColumnKeys;
   /** Attributes stored encrypted by at least one dataset's mapping. */
   encrypted: ReadonlySet<string>;
+  /** Attributes enrichment files give addresses (the fallback of records without a value). */
+  enriched?: ReadonlySet<string>;
   /** The collation whose lower() folds case like JavaScript's toLowerCase (see caseCollation). */
   collation: string;
   /** The moment relative dates (NOW-30YEARS) are counted from. */
@@ -64,8 +66,12 @@ export function compileQuery(node: QueryNode, ctx: CompileContext): SQL {
 const folded = (expr: SQL, ctx: CompileContext) =>
   sql`lower(btrim(${expr}, ${VALUE_TRIM_CHARS}) COLLATE ${sql.identifier(ctx.collation)})`;
 // An attribute's value (DESIGN §6): the record's own (a key present in its attrs; empty values are
-// never stored there) wins, else the address's enrichment value (server/features/enrichment).
-const attrText = (attr: string) => sql`coalesce(r.attrs ->> ${attr}::text, a.enrichment ->> ${attr}::text)`;
+// never stored there) wins, else, for an attribute enrichment files give, the address's enrichment
+// value (server/features/enrichment), looked up only for records without a value of their own.
+const attrText = (attr: string, ctx: CompileContext) =>
+  ctx.enriched?.has(attr)
+    ? sql`coalesce(r.attrs ->> ${attr}::text, (SELECT ae.attrs ->> ${attr}::text FROM address_enrichment ae WHERE ae.address_id = r.address_id))`
+    : sql`(r.attrs ->> ${attr}::text)`;
 
 // A leaf on one attribute: its plain-text test, and for datasets that store it encrypted the
 // blind-index test (the same attribute can be plain in one dataset and encrypted in another).
@@ -83,15 +89,15 @@ function compileLeaf(node: QueryNode, ctx: CompileContext): SQL {
     if (hasWildcard && ctx.encrypted.has(attr)) throw badRequest(CompileMessages.wildcardEncrypted(attr));
     const lowered = v.toLowerCase();
     const plain = hasWildcard
-      ? sql`${folded(attrText(attr), ctx)} LIKE ${likePattern(lowered)}`
-      : sql`${folded(attrText(attr), ctx)} = ${lowered}`;
+      ? sql`${folded(attrText(attr, ctx), ctx)} LIKE ${likePattern(lowered)}`
+      : sql`${folded(attrText(attr, ctx), ctx)} = ${lowered}`;
     const bi = blindIndexKey(attr);
     return attributeTest(attr, plain, sql`(r.attrs ->> ${bi}::text) = ${blindIndex(ctx.keys(), v)}`, ctx);
   }
   if ('in' in node) {
     const [attr, values] = Object.entries(node.in)[0];
     const trimmed = values.map(trimValue);
-    const plain = sql`${folded(attrText(attr), ctx)} = ANY(${pgTextArray(trimmed.map((v) => v.toLowerCase()))}::text[])`;
+    const plain = sql`${folded(attrText(attr, ctx), ctx)} = ANY(${pgTextArray(trimmed.map((v) => v.toLowerCase()))}::text[])`;
     const bi = blindIndexKey(attr);
     const hashes = trimmed.map((v) => blindIndex(ctx.keys(), v));
     return attributeTest(
@@ -108,9 +114,9 @@ function compileLeaf(node: QueryNode, ctx: CompileContext): SQL {
     const hi = toNumber(to);
     // Numeric when both bounds are numbers (DESIGN §6), text order otherwise.
     if (lo !== null && hi !== null) {
-      return sql`lw_to_numeric(${attrText(attr)}) BETWEEN ${String(lo)}::numeric AND ${String(hi)}::numeric`;
+      return sql`lw_to_numeric(${attrText(attr, ctx)}) BETWEEN ${String(lo)}::numeric AND ${String(hi)}::numeric`;
     }
-    const value = sql`${folded(attrText(attr), ctx)} COLLATE "C"`;
+    const value = sql`${folded(attrText(attr, ctx), ctx)} COLLATE "C"`;
     return sql`(${value} >= ${trimValue(from).toLowerCase()} AND ${value} <= ${trimValue(to).toLowerCase()})`;
   }
   if ('dateRange' in node) {
@@ -120,7 +126,7 @@ function compileLeaf(node: QueryNode, ctx: CompileContext): SQL {
     const hi = resolveDateBound(to, ctx.now);
     if (!lo) throw badRequest(CompileMessages.dateBound(from));
     if (!hi) throw badRequest(CompileMessages.dateBound(to));
-    return sql`lw_to_date(${attrText(attr)}) BETWEEN ${lo}::date AND ${hi}::date`;
+    return sql`lw_to_date(${attrText(attr, ctx)}) BETWEEN ${lo}::date AND ${hi}::date`;
   }
   if ('contains' in node) {
     if ('os' in node.contains) return sql`a.os && ${pgTextArray(node.contains.os)}::text[]`;
