@@ -1,6 +1,8 @@
+import { sql } from 'drizzle-orm';
 import type pg from 'pg';
 import type { EnrichmentFile } from '../../../common/enrichment';
 import { VALUE_TRIM_CHARS } from '../../../common/values';
+import type { DbOrTx } from '../../db/client';
 import type { EnrichmentColumn } from './enrichment.table';
 
 // Every statement on enrichment_files, enrichment_values and addresses.enrichment (DESIGN §6
@@ -39,50 +41,63 @@ export async function listEncryptedAttributes(pool: pg.Pool): Promise<Set<string
   return new Set(rows.map((r) => r.name));
 }
 
-/**
- * Creates the temporary table `enr_side` (dropped at commit) that a file's normalised rows are
- * copied into: ln (the row's order in the file), email (normalised, when a Match column is the
- * e-mail address), m1..mN (the other Match values, trimmed and lower-cased) and attrs (the
- * row's Verrijk values as a JSON object).
- */
-export async function createSideTable(client: pg.PoolClient, attributeMatches: number): Promise<void> {
-  const m = Array.from({ length: attributeMatches }, (_, i) => `, m${i + 1} text`).join('');
-  await client.query(
-    `CREATE TEMPORARY TABLE enr_side (ln bigint, email text COLLATE "C"${m}, attrs jsonb) ON COMMIT DROP`,
-  );
+/** The attributes enrichment files give (their Verrijk columns), for the selection compiler. */
+export async function listEnrichedAttributes(db: DbOrTx): Promise<Set<string>> {
+  const { rows } = await db.execute(sql`SELECT DISTINCT c->>'mapped' AS name
+    FROM enrichment_files f, jsonb_array_elements(f.columns) c WHERE NOT (c->>'match')::boolean`);
+  return new Set((rows as { name: string }[]).map((r) => r.name));
+}
+
+/** How a file's staged rows are read: the staging table and the 0-based columns of each kind. */
+export interface StagedEnrichment {
+  staging: string;
+  /** The Match column mapped onto the e-mail address, if any. */
+  email?: number;
+  /** The other Match columns and the record attributes they are compared with. */
+  attributes: { index: number; mapped: string }[];
+  /** The Verrijk columns and the attributes they give. */
+  enrich: { index: number; mapped: string }[];
+  /** The collation whose lower() folds case like JavaScript's (compile.ts caseCollation). */
+  collation: string;
 }
 
 /**
- * Finds the addresses the rows of `enr_side` match into the temporary table `enr_hit` (address_id,
- * attrs): by their own e-mail address and/or by records of theirs whose attributes equal every
- * other Match value (trimmed, case-insensitive, as a selection's match line compares); an address
- * several rows match takes the last of them. Returns the number of matched addresses.
+ * Finds the addresses a staged file's rows match into the temporary table `enr_hit` (address_id,
+ * attrs: the row's non-empty Verrijk values, trimmed), all in SQL: by their own e-mail address
+ * (the file's value trimmed and lower-cased as stored addresses are) and/or by a record of theirs
+ * whose attributes equal every other Match value (trimmed, case-insensitive, as a selection's match
+ * line compares). An address several rows match takes the last of them. Returns how many matched.
  */
-export async function matchAddresses(
-  client: pg.PoolClient,
-  input: { byEmail: boolean; attributes: string[]; collation: string },
-): Promise<number> {
-  await client.query('ANALYZE enr_side');
-  // $1 the characters a value is trimmed of, as everywhere (common/values.ts); then the attributes.
+export async function matchAddresses(client: pg.PoolClient, f: StagedEnrichment): Promise<number> {
+  // $1 the characters a value is trimmed of, as everywhere (common/values.ts); then the names.
   const params: string[] = [VALUE_TRIM_CHARS];
-  const folded = (attr: string) => {
-    params.push(attr);
-    return `lower(btrim(r.attrs ->> $${params.length}::text, $1::text) COLLATE "${input.collation}")`;
+  const param = (v: string) => {
+    params.push(v);
+    return `$${params.length}::text`;
   };
-  let matched: string;
-  if (input.attributes.length === 0) {
-    matched =
-      'SELECT a.id AS address_id, s.ln, s.attrs FROM enr_side s JOIN addresses a ON a.email = s.email';
+  const col = (i: number) => `s.c${i + 1}`;
+  const fold = (expr: string) => `nullif(lower(btrim(${expr}, $1::text) COLLATE "${f.collation}"), '')`;
+  const attrs = f.enrich.length
+    ? `jsonb_strip_nulls(jsonb_build_object(${f.enrich
+        .map((c) => `${param(c.mapped)}, nullif(btrim(${col(c.index)}, $1::text), '')`)
+        .join(', ')}))`
+    : `'{}'::jsonb`;
+  const email = f.email === undefined ? '' : `a.email = (${fold(col(f.email))})::text COLLATE "C"`;
+  let from: string;
+  if (f.attributes.length === 0) {
+    from = `${f.staging} s JOIN addresses a ON ${email}`;
   } else {
-    const on = input.attributes.map((attr, i) => `${folded(attr)} = s.m${i + 1}`).join(' AND ');
-    matched = `SELECT r.address_id, s.ln, s.attrs FROM enr_side s JOIN records r ON ${on}${
-      input.byEmail ? ' JOIN addresses a ON a.id = r.address_id AND a.email = s.email' : ''
+    const on = f.attributes.map((c) => `${fold(`r.attrs ->> ${param(c.mapped)}`)} = ${fold(col(c.index))}`);
+    from = `${f.staging} s JOIN records r ON ${on.join(' AND ')}${
+      email ? ` JOIN addresses a ON a.id = r.address_id AND ${email}` : ''
     }`;
   }
+  const id = f.attributes.length === 0 ? 'a.id' : 'r.address_id';
+  await client.query(`ANALYZE ${f.staging}`);
   await client.query(
     `CREATE TEMPORARY TABLE enr_hit ON COMMIT DROP AS
-     SELECT DISTINCT ON (address_id) address_id, attrs FROM (${matched}) x ORDER BY address_id, ln DESC`,
-    input.attributes.length === 0 ? [] : params,
+     SELECT DISTINCT ON (${id}) ${id} AS address_id, ${attrs} AS attrs FROM ${from} ORDER BY ${id}, s.ln DESC`,
+    params,
   );
   const { rows } = await client.query<{ n: number }>('SELECT count(*)::int AS n FROM enr_hit');
   return rows[0].n;
@@ -109,16 +124,17 @@ export async function insertEnrichment(
     [file.id],
   );
   // An address whose enrichment holds these values already is not written again.
-  await client.query(`UPDATE addresses a SET enrichment = coalesce(a.enrichment, '{}') || h.attrs
-    FROM enr_hit h
-    WHERE a.id = h.address_id AND h.attrs <> '{}' AND NOT coalesce(a.enrichment, '{}') @> h.attrs`);
+  await client.query(`INSERT INTO address_enrichment AS e (address_id, attrs)
+    SELECT address_id, attrs FROM enr_hit WHERE attrs <> '{}'
+    ON CONFLICT (address_id) DO UPDATE SET attrs = e.attrs || excluded.attrs
+    WHERE NOT e.attrs @> excluded.attrs`);
   return true;
 }
 
 /**
  * Deletes a file and exactly what it added: its values are removed, and each address it enriched
- * gets the values of the remaining files laid over each other by date again (NULL when none is
- * left). Returns false when no file has this name.
+ * gets the values of the remaining files laid over each other by date again (its row goes when
+ * none is left). Returns false when no file has this name.
  */
 export async function deleteEnrichment(client: pg.PoolClient, name: string): Promise<boolean> {
   const file = await client.query<{ id: string }>(
@@ -129,18 +145,21 @@ export async function deleteEnrichment(client: pg.PoolClient, name: string): Pro
   await client.query('CREATE TEMPORARY TABLE enr_gone (address_id bigint) ON COMMIT DROP');
   await client.query(
     `WITH d AS (DELETE FROM enrichment_values WHERE file_id = $1 RETURNING address_id)
-     INSERT INTO enr_gone SELECT DISTINCT address_id FROM d`,
+     INSERT INTO enr_gone SELECT address_id FROM d`,
     [file.rows[0].id],
   );
   await client.query('ANALYZE enr_gone');
   // jsonb_object_agg keeps the last value of a key: ordered by file date, the latest file wins.
-  await client.query(`UPDATE addresses a SET enrichment = m.attrs
-    FROM (SELECT g.address_id, x.attrs FROM enr_gone g LEFT JOIN (
-        SELECT v.address_id, jsonb_object_agg(e.key, e.value ORDER BY f.date, f.id) AS attrs
-        FROM enrichment_values v JOIN enrichment_files f ON f.id = v.file_id
-        CROSS JOIN LATERAL jsonb_each(v.attrs) e
-        WHERE v.address_id IN (SELECT address_id FROM enr_gone)
-        GROUP BY v.address_id) x ON x.address_id = g.address_id) m
-    WHERE a.id = m.address_id AND a.enrichment IS DISTINCT FROM m.attrs`);
+  await client.query(`CREATE TEMPORARY TABLE enr_merged ON COMMIT DROP AS
+    SELECT v.address_id, jsonb_object_agg(e.key, e.value ORDER BY f.date, f.id) AS attrs
+    FROM enrichment_values v JOIN enrichment_files f ON f.id = v.file_id
+    CROSS JOIN LATERAL jsonb_each(v.attrs) e
+    WHERE v.address_id IN (SELECT address_id FROM enr_gone)
+    GROUP BY v.address_id`);
+  await client.query(`DELETE FROM address_enrichment ae USING enr_gone g
+    WHERE ae.address_id = g.address_id
+      AND NOT EXISTS (SELECT 1 FROM enr_merged m WHERE m.address_id = g.address_id)`);
+  await client.query(`UPDATE address_enrichment ae SET attrs = m.attrs FROM enr_merged m
+    WHERE ae.address_id = m.address_id AND ae.attrs IS DISTINCT FROM m.attrs`);
   return true;
 }

@@ -11,7 +11,14 @@ import { caseCollation, compileQuery } from './compile';
 import { countsOf, type EvalSettings, evaluate, useFiles, type World } from './evaluator.test-helpers';
 import { fileRowsSql, loadSelectionFiles } from './selection-file.queries';
 import { allocateCandidates, countCandidates, type RunSettings } from './selection-run';
-import { insertWorld, makeWorld, settingsArb, treeArb } from './world.test-helpers';
+import {
+  ATTRIBUTE_VALUES,
+  ENRICHMENT_ONLY_VALUES,
+  insertWorld,
+  makeWorld,
+  settingsArb,
+  treeArb,
+} from './world.test-helpers';
 
 // The engine's counts and allocations equal an evaluator written apart from it (DESIGN §4/§6),
 // on random worlds, random trees of every leaf nested three deep and random settings: 5 worlds ×
@@ -42,6 +49,8 @@ function compile(tree: unknown) {
   const ctx = {
     keys: () => keys,
     encrypted: new Set<string>(),
+    // Every attribute can come from enrichment in the worlds (as listEnrichedAttributes would say).
+    enriched: new Set([...Object.keys(ATTRIBUTE_VALUES), ...Object.keys(ENRICHMENT_ONLY_VALUES)]),
     collation,
     now: NOW,
     fileRows: (lineId: string, fields: string[]) => fileRowsSql(files, selectionId, lineId, fields, ctx),

@@ -14,6 +14,7 @@ import type { Db, DbOrTx } from '../../db/client';
 import { conflict, HttpError, notFound } from '../../lib/http-errors';
 import type { TaskContext } from '../../tasks/worker';
 import { getCampaign } from '../campaigns/campaign.queries';
+import { listEnrichedAttributes } from '../enrichment/enrichment.queries';
 import type { MailingRow } from '../mailings/mailing.queries';
 import { refreshRecordCounts } from '../mailings/mailing.queries';
 import { requireDraft, requireMailing } from '../mailings/mailing.service';
@@ -139,6 +140,7 @@ export async function compileSelection(ctx: AppContext, db: DbOrTx, selection: S
   const compileCtx: CompileContext = {
     keys: ctx.columnKeys,
     encrypted: await encryptedAttributes(db),
+    enriched: await listEnrichedAttributes(db),
     collation: await caseCollation(ctx.db),
     now: new Date(),
     fileRows: (lineId, fields) => fileRowsSql(files, selection.id, lineId, fields, compileCtx),

@@ -194,10 +194,13 @@ export async function insertWorld(db: Db, w: World): Promise<void> {
   }
   for (const a of w.addresses) {
     await db.execute(sql`INSERT INTO addresses (id, email, domain, sent_count, last_open_at, last_click_at,
-        hard_bounced_at, os, open_interests, click_interests, enrichment) OVERRIDING SYSTEM VALUE
+        hard_bounced_at, os, open_interests, click_interests) OVERRIDING SYSTEM VALUE
       VALUES (${a.id}, ${a.email}, ${a.domain}, ${a.sentCount}, ${a.lastOpenAt}, ${a.lastClickAt},
-        ${a.hardBouncedAt}, ${pgTextArray(a.os)}::text[], ${pgTextArray(a.openInterests)}::text[], ${pgTextArray(a.clickInterests)}::text[],
-        ${Object.keys(a.enrichment).length > 0 ? JSON.stringify(a.enrichment) : null}::jsonb)`);
+        ${a.hardBouncedAt}, ${pgTextArray(a.os)}::text[], ${pgTextArray(a.openInterests)}::text[], ${pgTextArray(a.clickInterests)}::text[])`);
+    if (Object.keys(a.enrichment).length > 0)
+      await db.execute(
+        sql`INSERT INTO address_enrichment (address_id, attrs) VALUES (${a.id}, ${JSON.stringify(a.enrichment)}::jsonb)`,
+      );
   }
   await db.execute(sql`INSERT INTO records (dataset_id, address_id, raw, attrs)
     SELECT x.d, x.a, '{}', x.attrs FROM jsonb_to_recordset(${JSON.stringify(
