@@ -1,16 +1,28 @@
-import { getCampaign } from '../features/campaigns/api';
-import { getDataset, getTestPerson } from '../features/datasets/api';
-import { getMailing } from '../features/mailings/api';
-import { getContact, getPartner } from '../features/partners/api';
-import { getSelection } from '../features/selections/api';
-import { getUser } from '../features/users/api';
+import { z } from 'zod';
+import { http } from '../lib/http';
 import type { NameLoader, RouteParams } from './crumbs';
 
 // How the route table's crumbs load the names they show instead of ids. Each loads one entity by
 // the route's params (own query keys: only the name is needed); the fallback is a plain word,
-// never the id, shown while loading and when the entity cannot be loaded.
+// never the id, shown while loading and when the entity cannot be loaded. A crumb's 401/403 does
+// not log out (the screen's own call decides that): a staff member on another user's page sees
+// 'Geen toegang', not the login page.
 
-const p = (params: RouteParams, name: string): string => params[name] ?? '';
+const p = (params: RouteParams, name: string): string => encodeURIComponent(params[name] ?? '');
+
+const Named = z.object({ name: z.string() });
+const Person = z.object({
+  firstName: z.string(),
+  preposition: z.string(),
+  lastName: z.string(),
+  email: z.string(),
+  username: z.string().optional(),
+});
+
+/** GETs `url` (under /api) and reads what the crumb shows from the answer. */
+function fetchName<T>(url: string, schema: z.ZodType<T>, pick: (answer: T) => string): Promise<string> {
+  return http.get(url, schema, { isAuthCall: true }).then(pick);
+}
 
 /** 'Jan de Vries' from a person's name parts; '' when all are empty. */
 function personName(x: { firstName: string; preposition: string; lastName: string }): string {
@@ -28,20 +40,23 @@ function short(text: string): string {
 
 export const partnerName = (params: RouteParams): NameLoader => ({
   key: ['crumb', 'partner', p(params, 'partnerId')],
-  load: () => getPartner(p(params, 'partnerId')).then((x) => x.name),
+  load: () => fetchName(`/crud-partner/${p(params, 'partnerId')}`, Named, (x) => x.name),
   fallback: 'Partner',
 });
 
 export const datasetName = (params: RouteParams): NameLoader => ({
   key: ['crumb', 'dataset', p(params, 'partnerId'), p(params, 'datasetId')],
-  load: () => getDataset(p(params, 'partnerId'), p(params, 'datasetId')).then((x) => x.name),
+  load: () =>
+    fetchName(`/datasets/${p(params, 'partnerId')}/${p(params, 'datasetId')}`, Named, (x) => x.name),
   fallback: 'Bestand',
 });
 
 export const contactName = (params: RouteParams): NameLoader => ({
   key: ['crumb', 'contact', p(params, 'partnerId'), p(params, 'contactId')],
   load: () =>
-    getContact(p(params, 'partnerId'), p(params, 'contactId')).then(
+    fetchName(
+      `/crud-partner/${p(params, 'partnerId')}/contacts/${p(params, 'contactId')}`,
+      Person,
       (x) => personName(x) || x.username || x.email || 'Contactpersoon',
     ),
   fallback: 'Contactpersoon',
@@ -50,7 +65,9 @@ export const contactName = (params: RouteParams): NameLoader => ({
 export const testPersonName = (params: RouteParams): NameLoader => ({
   key: ['crumb', 'testperson', p(params, 'partnerId'), p(params, 'datasetId'), p(params, 'personId')],
   load: () =>
-    getTestPerson(p(params, 'partnerId'), p(params, 'datasetId'), p(params, 'personId')).then(
+    fetchName(
+      `/datasets/${p(params, 'partnerId')}/${p(params, 'datasetId')}/testpersons/${p(params, 'personId')}`,
+      Person,
       (x) => personName(x) || x.email || 'Testpersoon',
     ),
   fallback: 'Testpersoon',
@@ -61,7 +78,7 @@ export const campaignName =
   (param = 'campaignId') =>
   (params: RouteParams): NameLoader => ({
     key: ['crumb', 'campaign', p(params, param)],
-    load: () => getCampaign(p(params, param), true).then((x) => x.name),
+    load: () => fetchName(`/campaigns/${p(params, param)}?noCount`, Named, (x) => x.name),
     fallback: 'Campagne',
   });
 
@@ -70,7 +87,12 @@ export const mailingName =
   (campaignParam = 'campaignId', mailingParam = 'mailingId') =>
   (params: RouteParams): NameLoader => ({
     key: ['crumb', 'mailing', p(params, campaignParam), p(params, mailingParam)],
-    load: () => getMailing(p(params, campaignParam), p(params, mailingParam)).then((x) => x.name),
+    load: () =>
+      fetchName(
+        `/campaigns/${p(params, campaignParam)}/mailings/${p(params, mailingParam)}`,
+        Named,
+        (x) => x.name,
+      ),
     fallback: 'Verzending',
   });
 
@@ -78,7 +100,9 @@ export const mailingName =
 export const selectionName = (params: RouteParams): NameLoader => ({
   key: ['crumb', 'selection', p(params, 'campaign'), p(params, 'mailing'), p(params, 'selection')],
   load: () =>
-    getSelection(p(params, 'campaign'), p(params, 'mailing'), p(params, 'selection')).then(
+    fetchName(
+      `/campaigns/${p(params, 'campaign')}/mailings/${p(params, 'mailing')}/selections/${p(params, 'selection')}`,
+      z.object({ description: z.string() }),
       (x) => short(x.description) || 'Selectie',
     ),
   fallback: 'Selectie',
@@ -86,7 +110,8 @@ export const selectionName = (params: RouteParams): NameLoader => ({
 
 export const userName = (params: RouteParams): NameLoader => ({
   key: ['crumb', 'user', p(params, 'userId')],
-  load: () => getUser(p(params, 'userId')).then((x) => x.username),
+  load: () =>
+    fetchName(`/users/${p(params, 'userId')}`, z.object({ username: z.string() }), (x) => x.username),
   fallback: 'Gebruiker',
 });
 
