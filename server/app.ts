@@ -14,10 +14,12 @@ import {
   validatorCompiler,
   type ZodTypeProvider,
 } from 'fastify-type-provider-zod';
+import { PARTNER_API_BASE, PARTNER_API_TAG, PARTNER_API_VERSION } from '../common/partner-api';
 import type { AppConfig } from './config';
 import type { AppContext } from './context';
 import type { Database } from './db/client';
 import { type ColumnKeys, loadColumnKeys } from './features/imports/crypto';
+import { partnerApiRoutes } from './features/partnerapi/partner-api.routes';
 import { registerAuthGuard } from './plugins/auth';
 import { registerErrorHandling, safeErrorSerializer } from './plugins/errors';
 import { registerInputGuard } from './plugins/input-guard';
@@ -49,8 +51,7 @@ declare module 'fastify' {
   }
 }
 
-/** The tag that puts a route into the public partner API documentation at /apidocs. */
-export const PARTNER_API_TAG = 'Partner API';
+export { PARTNER_API_TAG };
 
 /** Builds the Fastify app with its plugins, routes and task runner (not yet started); returns both. */
 export async function buildApp(options: BuildOptions): Promise<{ app: FastifyInstance; ctx: AppContext }> {
@@ -123,14 +124,21 @@ export async function buildApp(options: BuildOptions): Promise<{ app: FastifyIns
   await app.register(swagger, {
     openapi: {
       openapi: '3.0.3',
-      info: { title: 'Lijstwerk partner API', version: '1.0.1' },
+      info: { title: 'Lijstwerk partner API', version: PARTNER_API_VERSION },
+      // The servers end with the API's base path, so the documented paths are /partnerlist...
       servers: [
-        { url: 'https://api.lijstwerk.nl', description: 'Productie' },
-        { url: 'https://beta-api.lijstwerk.nl', description: 'Beta' },
+        { url: config.partnerApiUrl, description: 'Productie' },
+        { url: config.partnerApiBetaUrl, description: 'Beta' },
       ],
       components: { securitySchemes: { apiKey: { type: 'apiKey', in: 'header', name: 'X-API-Key' } } },
     },
-    transform: jsonSchemaTransform,
+    transform: (input) => {
+      const out = jsonSchemaTransform(input);
+      return {
+        ...out,
+        url: out.url.startsWith(`${PARTNER_API_BASE}/`) ? out.url.slice(PARTNER_API_BASE.length) : out.url,
+      };
+    },
     // Only the partner API is documented publicly; the back office's own calls stay internal.
     hiddenTag: 'internal',
     hideUntagged: true,
@@ -144,6 +152,9 @@ export async function buildApp(options: BuildOptions): Promise<{ app: FastifyIns
     { prefix: '/api' },
   );
 
+  // The partner API: its own base path, its own key guard, no staff session (DESIGN §6).
+  await app.register(partnerApiRoutes(ctx), { prefix: PARTNER_API_BASE });
+
   registerWebApp(app, config.webDir);
   return { app, ctx };
 }
@@ -156,7 +167,7 @@ function registerWebApp(app: FastifyInstance, webDir: string): void {
   if (hasWeb) app.register(fastifyStatic, { root: webDir, wildcard: false, index: false, prefix: '/' });
   app.setNotFoundHandler((request, reply) => {
     const url = request.url.split('?')[0];
-    if (hasWeb && request.method === 'GET' && !url.startsWith('/api/') && url !== '/api') {
+    if (hasWeb && request.method === 'GET' && !/^\/(api|partner-api)(\/|$)/.test(url)) {
       return reply.type('text/html').header('cache-control', 'no-cache').send(fs.createReadStream(index));
     }
     return reply.status(404).send({ message: `Niet gevonden: ${request.method} ${url}` });

@@ -37,6 +37,11 @@ export interface AppConfig {
   dnsConcurrency: number;
   dnsTimeoutMs: number;
   dnsRetries: number;
+  /** The partner API's production and beta server addresses in its OpenAPI document (each ends with /partner-api). */
+  partnerApiUrl: string;
+  partnerApiBetaUrl: string;
+  /** Partner API calls per key (dataset) per minute. */
+  partnerApiRateMax: number;
 }
 
 /** An http(s) address, or undefined when unset; anything else stops the start with a clear error. */
@@ -105,5 +110,12 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
     dnsTimeoutMs: intFromEnv(env.DNS_TIMEOUT_MS, 3000),
     dnsRetries:
       Number.parseInt(env.DNS_RETRIES ?? '', 10) >= 0 ? Number.parseInt(env.DNS_RETRIES ?? '', 10) : 2,
+    partnerApiUrl:
+      urlFromEnv('PARTNER_API_URL', env.PARTNER_API_URL)?.replace(/\/$/, '') ??
+      'https://api.lijstwerk.nl/partner-api',
+    partnerApiBetaUrl:
+      urlFromEnv('PARTNER_API_BETA_URL', env.PARTNER_API_BETA_URL)?.replace(/\/$/, '') ??
+      'https://beta-api.lijstwerk.nl/partner-api',
+    partnerApiRateMax: intFromEnv(env.PARTNER_API_RATE_MAX, 600),
   };
 }

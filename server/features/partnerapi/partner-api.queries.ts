@@ -1,0 +1,262 @@
+import crypto from 'node:crypto';
+import type pg from 'pg';
+import type { MappingEntry } from '../../../common/mappings';
+import type { Database } from '../../db/client';
+import { recordsPartition } from '../imports/records.queries';
+
+// Every statement of the partner API (spec 001 §7). The writes run on the pg client of one
+// transaction that holds the dataset row locked, as imports do (DESIGN §6: API writes and imports
+// of one dataset serialize).
+
+/** The dataset a key belongs to, as the partner API needs it. */
+export interface KeyDataset {
+  id: string;
+  partnerId: string;
+  name: string;
+}
+
+/** SHA-256 of a key, as migration 0018's lw_api_key_hash computes it. */
+export function keyHash(key: string): Buffer {
+  return crypto.createHash('sha256').update(key, 'utf8').digest();
+}
+
+/**
+ * The dataset whose API key is `key`, or undefined. Looked up by the key's SHA-256 (index of
+ * migration 0018), then compared in constant time: the time taken never depends on how much of
+ * a guess matches a real key.
+ */
+export async function findDatasetByKey(database: Database, key: string): Promise<KeyDataset | undefined> {
+  const hash = keyHash(key);
+  const { rows } = await database.pool.query<{
+    id: string;
+    partner_id: string;
+    name: string;
+    api_key: string;
+  }>('SELECT id, partner_id, name, api_key FROM datasets WHERE lw_api_key_hash(api_key) = $1', [hash]);
+  const row = rows[0];
+  if (!row || !crypto.timingSafeEqual(keyHash(row.api_key), hash)) return undefined;
+  return { id: row.id, partnerId: row.partner_id, name: row.name };
+}
+
+/** A dataset locked for a write, with what mapping a record needs. */
+export interface LockedDataset {
+  mappings: MappingEntry[];
+  headers: string[];
+  rawColumns: string[];
+  /** Whether its records table exists as a partition of records (none before its first write). */
+  partition: 'none' | 'attached' | 'detached';
+}
+
+/**
+ * Locks the dataset row for the rest of the transaction (the lock every import and remap takes:
+ * lockDatasetForImport) and reads its mapping and the state of its records table in the same
+ * round trip; undefined when the dataset is gone.
+ */
+export async function lockDatasetForWrite(
+  client: pg.ClientBase,
+  datasetId: string,
+): Promise<LockedDataset | undefined> {
+  const { rows } = await client.query<{
+    mappings: MappingEntry[] | null;
+    headers: string[] | null;
+    raw_columns: string[] | null;
+    partition: LockedDataset['partition'];
+  }>(
+    `SELECT m.mappings, m.headers, m.raw_columns,
+       CASE WHEN p.oid IS NULL THEN 'none'
+         WHEN EXISTS (SELECT 1 FROM pg_inherits i WHERE i.inhrelid = p.oid) THEN 'attached' ELSE 'detached' END AS partition
+     FROM datasets d
+     LEFT JOIN dataset_mappings m ON m.dataset_id = d.id
+     CROSS JOIN LATERAL (SELECT to_regclass(quote_ident($2)) AS oid) p
+     WHERE d.id = $1 FOR UPDATE OF d`,
+    [datasetId, recordsPartition(datasetId)],
+  );
+  const row = rows[0];
+  if (!row) return undefined;
+  return {
+    mappings: row.mappings ?? [],
+    headers: row.headers ?? [],
+    rawColumns: row.raw_columns ?? [],
+    partition: row.partition,
+  };
+}
+
+/** Stores a dataset's headers and raw column positions after a write added fields to them. */
+export async function saveWriteColumns(
+  client: pg.ClientBase,
+  datasetId: string,
+  headers: string[],
+  rawColumns: string[],
+): Promise<void> {
+  await client.query(
+    `INSERT INTO dataset_mappings (dataset_id, headers, raw_columns) VALUES ($1, $2, $3)
+     ON CONFLICT (dataset_id) DO UPDATE SET headers = excluded.headers, raw_columns = excluded.raw_columns`,
+    [datasetId, headers, rawColumns],
+  );
+}
+
+/**
+ * Inserts the addresses among `emails` (normalised) that do not exist yet, in e-mail order (the
+ * order imports insert in, so two writers wait for each other instead of deadlocking); one
+ * another transaction adds meanwhile is skipped.
+ */
+export async function insertAddresses(client: pg.ClientBase, emails: string[]): Promise<void> {
+  await client.query(
+    `INSERT INTO addresses (email, domain)
+     SELECT e, split_part(e, '@', 2) FROM unnest($1::text[]) e
+     WHERE NOT EXISTS (SELECT 1 FROM addresses a WHERE a.email = e COLLATE "C")
+     ORDER BY e COLLATE "C"
+     ON CONFLICT (email) DO NOTHING`,
+    [emails],
+  );
+}
+
+/** A record ready to store: its address and its columns as the import writes them. */
+export interface RecordRow {
+  email: string;
+  raw: (string | null)[];
+  /** The attrs JSON text (RecordMapper.attrs). */
+  attrs: string;
+  hash: string;
+  rawHash: string;
+}
+
+/** The rows as one JSON array for jsonb_to_recordset (the attrs text is JSON already). */
+function rowsJson(rows: RecordRow[]): string {
+  return `[${rows
+    .map(
+      (r) =>
+        `{"email":${JSON.stringify(r.email)},"raw":${JSON.stringify(r.raw)},"attrs":${r.attrs},"hash":"${r.hash}","raw_hash":"${r.rawHash}"}`,
+    )
+    .join(',')}]`;
+}
+
+const ROWS = `jsonb_to_recordset($2::jsonb) AS x(email text, raw text[], attrs jsonb, hash text, raw_hash text)`;
+
+/**
+ * Writes records into the dataset's records table and keeps its record_count, in one statement:
+ * - upsert: inserts new records and replaces stored ones whose row hash differs (unchanged ones
+ *   are not written);
+ * - insert: inserts only records the dataset does not hold;
+ * - update: replaces only records the dataset holds (always written).
+ * Returns how many were inserted and how many replaced, and how many rows found their address
+ * (fewer than given means an address vanished meanwhile). The dataset row must be locked.
+ */
+export async function writeRecordRows(
+  client: pg.ClientBase,
+  datasetId: string,
+  rows: RecordRow[],
+  mode: 'upsert' | 'insert' | 'update',
+): Promise<{ inserted: number; modified: number }> {
+  const table = `"${recordsPartition(datasetId)}"`;
+  const source = `SELECT a.id, x.raw, x.attrs, x.hash, x.raw_hash FROM ${ROWS} JOIN addresses a ON a.email = x.email COLLATE "C"`;
+  let write: string;
+  if (mode === 'update') {
+    write = `UPDATE ${table} r SET raw = s.raw, attrs = s.attrs, row_hash = s.hash, raw_hash = s.raw_hash, updated_at = now()
+      FROM (${source}) s WHERE r.address_id = s.id RETURNING false AS ins`;
+  } else {
+    const conflict =
+      mode === 'insert'
+        ? 'ON CONFLICT (address_id) DO NOTHING'
+        : `ON CONFLICT (address_id) DO UPDATE SET raw = excluded.raw, attrs = excluded.attrs, row_hash = excluded.row_hash,
+             raw_hash = excluded.raw_hash, updated_at = now()
+           WHERE r.row_hash IS DISTINCT FROM excluded.row_hash`;
+    // In address order: two writers of one dataset never meet (the row lock), and its primary key grows at its right edge.
+    write = `INSERT INTO ${table} AS r (dataset_id, address_id, raw, attrs, row_hash, raw_hash)
+      SELECT $1, s.id, s.raw, s.attrs, s.hash, s.raw_hash FROM (${source}) s ORDER BY s.id
+      ${conflict} RETURNING (r.xmax = 0) AS ins`;
+  }
+  const { rows: counts } = await client.query<{ inserted: number; modified: number }>(
+    `WITH w AS (${write}),
+     n AS (SELECT count(*) FILTER (WHERE ins)::int AS inserted, count(*) FILTER (WHERE NOT ins)::int AS modified FROM w),
+     c AS (UPDATE datasets SET record_count = record_count + n.inserted FROM n WHERE id = $1 AND n.inserted > 0)
+     SELECT inserted, modified FROM n`,
+    [datasetId, rowsJson(rows)],
+  );
+  return counts[0];
+}
+
+/** Deletes the dataset's record of `email` and keeps its record_count; false when it held none. */
+export async function deleteRecordRow(
+  client: pg.ClientBase,
+  datasetId: string,
+  email: string,
+): Promise<boolean> {
+  const { rows } = await client.query<{ n: number }>(
+    `WITH d AS (DELETE FROM records r USING addresses a
+       WHERE r.dataset_id = $1 AND r.address_id = a.id AND a.email = $2 COLLATE "C" RETURNING 1),
+     c AS (UPDATE datasets SET record_count = greatest(record_count - (SELECT count(*) FROM d), 0)
+       WHERE id = $1 AND EXISTS (SELECT 1 FROM d))
+     SELECT count(*)::int AS n FROM d`,
+    [datasetId, email],
+  );
+  return rows[0].n > 0;
+}
+
+/** The stored record of `email` in the dataset with the dataset's raw column names; undefined when absent. */
+export async function getRecordRow(
+  database: Database,
+  datasetId: string,
+  email: string,
+): Promise<
+  | { email: string; raw: (string | null)[]; rawColumns: string[]; createdAt: Date; updatedAt: Date }
+  | undefined
+> {
+  const { rows } = await database.pool.query<{
+    email: string;
+    raw: (string | null)[];
+    raw_columns: string[] | null;
+    created_at: Date;
+    updated_at: Date;
+  }>(
+    `SELECT a.email, r.raw, m.raw_columns, r.created_at, r.updated_at
+     FROM addresses a JOIN records r ON r.address_id = a.id AND r.dataset_id = $1
+     LEFT JOIN dataset_mappings m ON m.dataset_id = $1
+     WHERE a.email = $2 COLLATE "C"`,
+    [datasetId, email],
+  );
+  const row = rows[0];
+  if (!row) return undefined;
+  return {
+    email: row.email,
+    raw: row.raw,
+    rawColumns: row.raw_columns ?? [],
+    createdAt: row.created_at,
+    updatedAt: row.updated_at,
+  };
+}
+
+/** A CSV task of the partner API by id, when it belongs to the dataset; undefined otherwise. */
+export async function getDatasetTask(
+  database: Database,
+  datasetId: string,
+  taskId: string,
+): Promise<
+  | {
+      id: string;
+      state: string;
+      percentage: number;
+      file: string | null;
+      createdAt: Date;
+      error: string | null;
+      result: unknown;
+    }
+  | undefined
+> {
+  const { rows } = await database.pool.query(
+    `SELECT id, state, percentage, file, created_at, error, result FROM tasks
+     WHERE id = $1 AND type = 'import' AND payload ->> 'datasetId' = $2`,
+    [taskId, datasetId],
+  );
+  const row = rows[0];
+  if (!row) return undefined;
+  return {
+    id: row.id,
+    state: row.state,
+    percentage: row.percentage,
+    file: row.file,
+    createdAt: row.created_at,
+    error: row.error,
+    result: row.result,
+  };
+}

@@ -1,0 +1,269 @@
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { validatorCompiler } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import {
+  MAX_UPSERT_RECORDS,
+  PARTNER_API_TAG,
+  PartnerApiMessages,
+  PartnerCreatedSchema,
+  PartnerEmailParams,
+  PartnerMessageSchema,
+  PartnerRecordOutSchema,
+  PartnerRecordSchema,
+  PartnerRecordUpdateSchema,
+  PartnerTaskAcceptedSchema,
+  PartnerTaskParams,
+  PartnerTaskSchema,
+  PartnerUpsertResultSchema,
+  PartnerUpsertSchema,
+} from '../../../common/partner-api';
+import type { AppContext } from '../../context';
+import { HttpError } from '../../lib/http-errors';
+import { presentPartnerTask, uploadPartnerCsv } from './partner-api.csv';
+import { keyDataset, registerPartnerErrors, registerPartnerKeyGuard } from './partner-api.guard';
+import { getDatasetTask } from './partner-api.queries';
+import { deleteRecord, getRecord, writeRecords } from './partner-api.service';
+
+// The partner API (spec 001 §7, DESIGN §6), mounted at /partner-api outside /api: every call
+// carries its dataset's X-API-Key and reaches that dataset only. Thin routes: the schema
+// validates (and documents), the guard finds the dataset, the service writes.
+
+/** Body limit of one record's calls; a larger body is 400 (spec 001 §8 invalid input). */
+const RECORD_BODY_LIMIT = 1024 * 1024;
+/** Body limit of an upsert: MAX_UPSERT_RECORDS records of a few KB; larger is 413. */
+const UPSERT_BODY_LIMIT = 32 * 1024 * 1024;
+
+const unauthorized = PartnerMessageSchema.meta({ example: { message: PartnerApiMessages.unauthorized } });
+const invalid = PartnerMessageSchema.meta({
+  example: { message: PartnerApiMessages.missingEmail, errors: [PartnerApiMessages.missingEmail] },
+});
+const recordNotFound = PartnerMessageSchema.meta({ example: { message: PartnerApiMessages.recordNotFound } });
+const tooMany = PartnerMessageSchema.meta({ example: { message: PartnerApiMessages.tooManyRequests } });
+const failed = PartnerMessageSchema.meta({ example: { message: PartnerApiMessages.failedUpdate } });
+
+/** The multipart body of the CSV call, for the document only (the upload is streamed, not parsed). */
+const CsvBodySchema = z
+  .object({
+    file: z.string().meta({
+      format: 'binary',
+      description: 'The CSV file (UTF-8; comma, semicolon, tab or pipe separated) with a column email',
+    }),
+    deleteOld: z
+      .boolean()
+      .default(true)
+      .meta({ description: 'Remove the records of the dataset that are not in the file (default true)' }),
+  })
+  .meta({ example: { file: 'email,voornaam\njan@example.nl,Jan\n', deleteOld: true } });
+
+/** The partner API's calls; `base` is the prefix they are registered under. */
+export function partnerApiRoutes(ctx: AppContext): FastifyPluginAsyncZod {
+  return async (app) => {
+    registerPartnerKeyGuard(app, ctx);
+    registerPartnerErrors(app);
+    // Per key (its dataset): a partner's burst cannot starve the others (DESIGN §6).
+    const rateLimit = {
+      max: ctx.config.partnerApiRateMax,
+      timeWindow: 60_000,
+      keyGenerator: (request: { partnerDataset?: { id: string }; ip: string }) =>
+        request.partnerDataset?.id ?? request.ip,
+    };
+    const common = { tags: [PARTNER_API_TAG], security: [{ apiKey: [] }] };
+
+    app.post(
+      '/partnerlist',
+      {
+        bodyLimit: RECORD_BODY_LIMIT,
+        config: { rateLimit },
+        schema: {
+          ...common,
+          summary: 'Add one record',
+          description:
+            "Adds a record to the key's dataset through the dataset's mapping. 409 when the dataset holds the address already.",
+          body: PartnerRecordSchema,
+          response: {
+            200: PartnerCreatedSchema,
+            400: invalid,
+            401: unauthorized,
+            409: PartnerMessageSchema.meta({ example: { message: PartnerApiMessages.exists } }),
+            429: tooMany,
+            500: failed,
+          },
+        },
+      },
+      async (request) => {
+        const result = await writeRecords(ctx, keyDataset(request), [request.body], 'insert');
+        if (result.skipped > 0) throw new HttpError(400, PartnerApiMessages.excluded);
+        return { message: PartnerApiMessages.created, id: String(request.body.email).trim().toLowerCase() };
+      },
+    );
+
+    app.post(
+      '/partnerlist/upsert',
+      {
+        bodyLimit: UPSERT_BODY_LIMIT,
+        config: { rateLimit },
+        // 413 before the records are validated one by one.
+        preValidation: async (request) => {
+          if (Array.isArray(request.body) && request.body.length > MAX_UPSERT_RECORDS)
+            throw new HttpError(413, PartnerApiMessages.tooManyRecords);
+        },
+        schema: {
+          ...common,
+          summary: 'Insert or replace records',
+          description: `Inserts each record, or replaces the stored record of its address, in one transaction (all or none). At most ${MAX_UPSERT_RECORDS} records a call. \`modified\` counts stored records whose values changed.`,
+          body: PartnerUpsertSchema,
+          response: {
+            200: PartnerUpsertResultSchema,
+            400: PartnerMessageSchema.meta({
+              example: {
+                message: PartnerApiMessages.invalidEmailList,
+                errors: [`1.email: ${PartnerApiMessages.invalidEmail}`],
+              },
+            }),
+            401: unauthorized,
+            413: PartnerMessageSchema.meta({ example: { message: PartnerApiMessages.tooManyRecords } }),
+            429: tooMany,
+            500: failed,
+          },
+        },
+      },
+      async (request) => {
+        const result = await writeRecords(ctx, keyDataset(request), request.body, 'upsert');
+        return { message: 'Records saved', ...result };
+      },
+    );
+
+    app.post(
+      '/partnerlist/csv',
+      {
+        config: { rateLimit },
+        // The file is streamed into the database as it arrives: the schema documents the body, nothing parses it.
+        validatorCompiler: (route) =>
+          route.httpPart === 'body' ? () => ({ value: undefined }) : validatorCompiler(route as never),
+        schema: {
+          ...common,
+          summary: 'Upload a CSV file',
+          description:
+            "Imports a CSV file into the key's dataset as a task, exactly like an upload in the back office: the same mapping; with deleteOld (default true) the dataset's records that are not in the file are removed. 200 with the task when it finished within two seconds, else 202 with its id to poll.",
+          consumes: ['multipart/form-data'],
+          body: CsvBodySchema,
+          response: {
+            200: PartnerTaskSchema,
+            202: PartnerTaskAcceptedSchema,
+            400: PartnerMessageSchema.meta({ example: { message: PartnerApiMessages.unexpectedEncoding } }),
+            401: unauthorized,
+            404: PartnerMessageSchema.meta({ example: { message: PartnerApiMessages.datasetNotFound } }),
+            429: tooMany,
+            500: PartnerMessageSchema.meta({ example: { message: PartnerApiMessages.failedUpload } }),
+          },
+        },
+      },
+      async (request, reply) => {
+        const outcome = await uploadPartnerCsv(ctx, keyDataset(request), request, reply);
+        if (outcome.status === 200) return reply.status(200).send(outcome.task);
+        return reply.status(202).send({ message: PartnerApiMessages.accepted, id: outcome.id });
+      },
+    );
+
+    app.get(
+      '/partnerlist/csv/:taskId',
+      {
+        config: { rateLimit },
+        schema: {
+          ...common,
+          summary: 'The state of a CSV task',
+          description: 'States: sorting (the file is read), updating (records are written), done, failed.',
+          params: PartnerTaskParams,
+          response: {
+            200: PartnerTaskSchema,
+            401: unauthorized,
+            404: PartnerMessageSchema.meta({ example: { message: PartnerApiMessages.taskNotFound } }),
+            429: tooMany,
+          },
+        },
+      },
+      async (request) => {
+        const task = await getDatasetTask(ctx.database, keyDataset(request).id, request.params.taskId);
+        if (!task) throw new HttpError(404, PartnerApiMessages.taskNotFound);
+        return presentPartnerTask(task);
+      },
+    );
+
+    app.get(
+      '/partnerlist/:email',
+      {
+        config: { rateLimit },
+        schema: {
+          ...common,
+          summary: 'Get one record',
+          description:
+            "The dataset's record of the address: its fields and _id, email, dataset, partner, createdAt, updatedAt.",
+          params: PartnerEmailParams,
+          response: { 200: PartnerRecordOutSchema, 401: unauthorized, 404: recordNotFound, 429: tooMany },
+        },
+      },
+      async (request) => getRecord(ctx, keyDataset(request), request.params.email),
+    );
+
+    app.put(
+      '/partnerlist/:email',
+      {
+        bodyLimit: RECORD_BODY_LIMIT,
+        config: { rateLimit },
+        schema: {
+          ...common,
+          summary: 'Replace one record',
+          description:
+            "Replaces the dataset's record of the address with the fields sent (through the mapping).",
+          params: PartnerEmailParams,
+          body: PartnerRecordUpdateSchema,
+          response: {
+            200: PartnerCreatedSchema.meta({
+              example: { message: PartnerApiMessages.updated, id: 'jan@example.nl' },
+            }),
+            400: invalid,
+            401: unauthorized,
+            404: recordNotFound,
+            429: tooMany,
+            500: failed,
+          },
+        },
+      },
+      async (request) => {
+        const { email } = request.params;
+        const body = request.body as Record<string, unknown>;
+        if (
+          body.email !== undefined &&
+          String(body.email).trim().toLowerCase() !== email.trim().toLowerCase()
+        )
+          throw new HttpError(400, PartnerApiMessages.emailMismatch);
+        const result = await writeRecords(ctx, keyDataset(request), [body], 'update', email);
+        if (result.skipped > 0) throw new HttpError(400, PartnerApiMessages.excluded);
+        return { message: PartnerApiMessages.updated, id: email.trim().toLowerCase() };
+      },
+    );
+
+    app.delete(
+      '/partnerlist/:email',
+      {
+        config: { rateLimit },
+        schema: {
+          ...common,
+          summary: 'Delete one record',
+          params: PartnerEmailParams,
+          response: {
+            200: PartnerMessageSchema.meta({ example: { message: PartnerApiMessages.deleted } }),
+            401: unauthorized,
+            404: recordNotFound,
+            429: tooMany,
+            500: PartnerMessageSchema.meta({ example: { message: PartnerApiMessages.failedDelete } }),
+          },
+        },
+      },
+      async (request) => {
+        await deleteRecord(ctx, keyDataset(request), request.params.email);
+        return { message: PartnerApiMessages.deleted };
+      },
+    );
+  };
+}
