@@ -123,11 +123,15 @@ export async function insertEnrichment(
      SELECT $1, address_id, attrs FROM enr_hit WHERE attrs <> '{}'`,
     [file.id],
   );
-  // An address whose enrichment holds these values already is not written again.
-  await client.query(`INSERT INTO address_enrichment AS e (address_id, attrs)
-    SELECT address_id, attrs FROM enr_hit WHERE attrs <> '{}'
-    ON CONFLICT (address_id) DO UPDATE SET attrs = e.attrs || excluded.attrs
-    WHERE NOT e.attrs @> excluded.attrs`);
+  // An update of the addresses enriched before, then an insert of the others: a third faster than
+  // one INSERT ... ON CONFLICT (bench/enrichment.ts). Safe because only enrichment writes this
+  // table, under the enrichment lock. An address whose values are there already is not rewritten.
+  await client.query('ANALYZE enr_hit');
+  await client.query(`UPDATE address_enrichment e SET attrs = e.attrs || h.attrs FROM enr_hit h
+    WHERE e.address_id = h.address_id AND h.attrs <> '{}' AND NOT e.attrs @> h.attrs`);
+  await client.query(`INSERT INTO address_enrichment (address_id, attrs)
+    SELECT address_id, attrs FROM enr_hit h
+    WHERE attrs <> '{}' AND NOT EXISTS (SELECT 1 FROM address_enrichment e WHERE e.address_id = h.address_id)`);
   return true;
 }
 
