@@ -153,7 +153,10 @@ test('imports: upload, column and value mapping, remap, download, value-mapped o
     page.waitForEvent('download'),
     page.getByRole('link', { name: 'Download CSV' }).click(),
   ]);
-  const csv = await fs.readFile((await download.path())!, 'utf8');
+  const file = await fs.readFile((await download.path())!, 'utf8');
+  // Every CSV download starts with a UTF-8 byte order mark (issue 15 §3).
+  expect(file.startsWith('\uFEFF')).toBe(true);
+  const csv = file.slice(1);
   expect(csv.split(/\r?\n/)[0]).toBe(HEADER);
   expect(csv.split(/\r?\n/).filter(Boolean)).toHaveLength(4);
 
