@@ -13,6 +13,7 @@ import {
 } from '../../../common/tasks';
 import { PageTitle } from '../../components/page-title';
 import { formatDateTime } from '../../lib/dates';
+import { SkippedRows } from '../imports/skipped-rows';
 import { listTasks, tasksKey } from './api';
 import { taskMatches, taskSummary } from './task-summary';
 
@@ -69,6 +70,7 @@ function TaskCard({ task }: { task: Task }) {
             {summary}
           </Text>
         )}
+        <SkippedRows task={task} compact />
         {/* A finished task's bar stands still: a failed one keeps where it stopped, in red. */}
         {task.percentage < 100 && (
           <Progress
