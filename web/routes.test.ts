@@ -1,6 +1,8 @@
 import { matchPath } from 'react-router';
 import { describe, expect, it } from 'vitest';
+import { LINE_TYPES } from './features/selections/line-editor-page';
 import { appRoutes } from './routes';
+import { lineTypeTitle } from './shell/crumb-names';
 import { crumbTrail, paramNames, type RouteParams, titleOf } from './shell/crumbs';
 import { NAV_SECTIONS } from './shell/nav';
 
@@ -94,6 +96,11 @@ describe('the route table', () => {
     expect(titleOf(route, { type: 'commission' })).toBe('Commissies');
     expect(titleOf(route, { type: 'participation' })).toBe('Extra inzet');
     expect(titleOf(route, { type: 'iets' })).toBe('Waarden');
+  });
+
+  it("titles the line editor's types as its menu does", () => {
+    for (const t of LINE_TYPES) expect(lineTypeTitle({ type: t.type })).toBe(t.label);
+    expect(lineTypeTitle({ type: 'onbekend' })).toBe('Regel');
   });
 });
 
