@@ -49,13 +49,16 @@ export interface LockedDataset {
 
 /**
  * Locks the dataset row for the rest of the transaction (the lock every import and remap takes:
- * lockDatasetForImport) and reads its mapping and the state of its records table in the same
- * round trip; undefined when the dataset is gone.
+ * lockDatasetForImport), then reads its mapping and the state of its records table; undefined
+ * when the dataset is gone. Two statements: the second's snapshot is taken after the lock came,
+ * so it sees what the writer that held the lock committed (its new records table, its columns).
  */
 export async function lockDatasetForWrite(
   client: pg.ClientBase,
   datasetId: string,
 ): Promise<LockedDataset | undefined> {
+  const locked = await client.query('SELECT id FROM datasets WHERE id = $1 FOR UPDATE', [datasetId]);
+  if (locked.rows.length === 0) return undefined;
   const { rows } = await client.query<{
     mappings: MappingEntry[] | null;
     headers: string[] | null;
@@ -65,10 +68,8 @@ export async function lockDatasetForWrite(
     `SELECT m.mappings, m.headers, m.raw_columns,
        CASE WHEN p.oid IS NULL THEN 'none'
          WHEN EXISTS (SELECT 1 FROM pg_inherits i WHERE i.inhrelid = p.oid) THEN 'attached' ELSE 'detached' END AS partition
-     FROM datasets d
-     LEFT JOIN dataset_mappings m ON m.dataset_id = d.id
-     CROSS JOIN LATERAL (SELECT to_regclass(quote_ident($2)) AS oid) p
-     WHERE d.id = $1 FOR UPDATE OF d`,
+     FROM (SELECT to_regclass(quote_ident($2)) AS oid) p
+     LEFT JOIN dataset_mappings m ON m.dataset_id = $1`,
     [datasetId, recordsPartition(datasetId)],
   );
   const row = rows[0];
