@@ -238,6 +238,47 @@ describe('enrichment files', () => {
     await t.api('DELETE', '/api/enrichment/files/Een');
     expect(await enrichmentOf('e5@verrijk.nl')).toEqual({ 'e5@verrijk.nl': null });
   });
+  it('two uploads at once are applied one after the other: the later-dated file wins', async () => {
+    const columns = JSON.stringify([match('email', 'email'), enrich('kanaal', 'kanaal')]);
+    const started = await Promise.all(
+      ['post', 'telefoon'].map((value) =>
+        post({ name: `Tegelijk ${value}`, mappings: columns }, `email,kanaal\ne3@verrijk.nl,${value}\n`),
+      ),
+    );
+    for (const res of started) {
+      expect(res.statusCode, res.body).toBe(200);
+      expect((await waitForTask(t, t.cookie, res.json().task._id)).state).toBe('done');
+    }
+    const both = (await files()).filter((f) => f.name.startsWith('Tegelijk '));
+    expect(both).toHaveLength(2);
+    const latest = both[1].name.replace('Tegelijk ', '');
+    expect(await enrichmentOf('e3@verrijk.nl')).toEqual({ 'e3@verrijk.nl': { kanaal: latest } });
+    await t.api('DELETE', `/api/enrichment/files/${encodeURIComponent(both[1].name)}`);
+    const earlier = both[0].name.replace('Tegelijk ', '');
+    expect(await enrichmentOf('e3@verrijk.nl')).toEqual({ 'e3@verrijk.nl': { kanaal: earlier } });
+    await t.api('DELETE', `/api/enrichment/files/${encodeURIComponent(both[0].name)}`);
+    expect(await enrichmentOf('e3@verrijk.nl')).toEqual({ 'e3@verrijk.nl': null });
+  });
+  it('two uploads of one name at once: one file, the other refused (409) or failed with the reason', async () => {
+    const columns = JSON.stringify([match('email', 'email'), enrich('x', 'tweeling')]);
+    const started = await Promise.all(
+      [1, 2].map((n) => post({ name: 'Tweeling', mappings: columns }, `email,x\ne3@verrijk.nl,${n}\n`)),
+    );
+    const outcomes: string[] = [];
+    for (const res of started) {
+      if (res.statusCode === 409) {
+        outcomes.push(res.json().message);
+        continue;
+      }
+      expect(res.statusCode, res.body).toBe(200);
+      const task = await waitForTask(t, t.cookie, res.json().task._id);
+      outcomes.push(task.state === 'done' ? 'done' : task.error);
+    }
+    expect([...outcomes].sort()).toEqual([EnrichmentMessages.nameTaken('Tweeling'), 'done'].sort());
+    expect((await files()).filter((f) => f.name === 'Tweeling')).toHaveLength(1);
+    await t.api('DELETE', '/api/enrichment/files/Tweeling');
+    expect(await enrichmentOf('e3@verrijk.nl')).toEqual({ 'e3@verrijk.nl': null });
+  });
 });
 
 describe('enrichment bad input', () => {
