@@ -1,4 +1,5 @@
 import crypto from 'node:crypto';
+import { sql } from 'drizzle-orm';
 import type { InjectOptions } from 'fastify';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { TextInputMessages } from '../common/text-input';
@@ -16,8 +17,8 @@ import {
 } from './test/fuzz-values';
 import { multipartBody } from './test/multipart';
 
-// Walks the whole route table (new routes are covered by construction) and sends every route,
-// with a session, path parameters and body fields holding NUL, lone surrogates, 5,000-character
+// Walks the whole route table (new routes are covered by construction: /api and the partner API at
+// /partner-api) and sends every route, with a session and the fuzz dataset's X-API-Key, path parameters and body fields holding NUL, lone surrogates, 5,000-character
 // strings, '../', numbers out of range and wrong types. No answer may be a 5xx.
 
 const t = setupTestApp({ startWorker: false });
@@ -27,6 +28,8 @@ const realParams: Record<string, string> = {};
 const madeIds: Record<string, string> = {};
 /** Per route, a body the route accepts (or the best sample found), which the fuzzer breaks one field of. */
 const baselines = new Map<string, unknown>();
+/** The fuzz dataset's partner API key, sent with every request (staff routes ignore it). */
+const apiKey = crypto.randomBytes(24).toString('hex');
 
 beforeAll(async () => {
   const partnerId = await makePartner(t.db);
@@ -35,6 +38,7 @@ beforeAll(async () => {
     name: datasetName,
     emailColumnName: 'email',
   });
+  await t.db.execute(sql`UPDATE datasets SET api_key = ${apiKey} WHERE id = ${datasetId}`);
   const other = await makeUser(t.db);
   Object.assign(realParams, {
     partnerId,
@@ -73,7 +77,7 @@ async function findBaseline(route: RouteEntry): Promise<unknown> {
     const res = await t.app.inject({
       method: route.method as InjectOptions['method'],
       url,
-      headers: { cookie: t.cookie },
+      headers: { cookie: t.cookie, 'x-api-key': apiKey },
       payload: body as object,
     });
     if (res.statusCode < 300) {
@@ -88,12 +92,13 @@ async function findBaseline(route: RouteEntry): Promise<unknown> {
 
 const label = (r: RouteEntry) => `${r.method} ${r.url}`;
 
-/** The /api routes (HEAD mirrors GET and is left out), writes before deletes so fixtures live long. */
+/** The /api and /partner-api routes (HEAD mirrors GET and is left out), writes before deletes so fixtures live long. */
 function apiRoutes(): RouteEntry[] {
   const seen = new Set<string>();
   const routes = t.app.routeTable.filter((r) => {
     const key = label(r);
-    if (!r.url.startsWith('/api/') || r.method === 'HEAD' || seen.has(key)) return false;
+    const walked = r.url.startsWith('/api/') || r.url.startsWith('/partner-api/');
+    if (!walked || r.method === 'HEAD' || seen.has(key)) return false;
     seen.add(key);
     return true;
   });
@@ -133,7 +138,10 @@ async function send(
   what: string,
   session = t.cookie,
 ): Promise<number> {
-  const res = await t.app.inject({ ...options, headers: { cookie: session, ...options.headers } });
+  const res = await t.app.inject({
+    ...options,
+    headers: { cookie: session, 'x-api-key': apiKey, ...options.headers },
+  });
   // FUZZ_DEBUG=1 prints every answer, to see how deep the baselines reach.
   if (process.env.FUZZ_DEBUG)
     console.log('FZ', res.statusCode, what.slice(0, 140), res.statusCode < 300 ? '' : res.body.slice(0, 120));
