@@ -189,7 +189,7 @@ function leafHolds(node: QueryNode, r: WorldRecord, a: WorldAddress, d: WorldDat
       if (c.base === 'domain') return strip(raw).toLowerCase().replace(/^@/, '') === a.domain;
       if (c.base === 'dataset') return strip(raw) === d.id;
       if (c.base === 'datasetDescription') return fold(raw) === fold(d.description);
-      const v = r.attrs[c.mapped ?? c.name];
+      const v = attrValue(r, a, c.mapped ?? c.name);
       return v !== undefined && fold(v) === fold(raw);
     }),
   );

@@ -5,6 +5,7 @@ import { SelectionMessages } from '../../../common/selections';
 import { trimValue, VALUE_TRIM_CHARS } from '../../../common/values';
 import type { DbOrTx } from '../../db/client';
 import { badRequest } from '../../lib/http-errors';
+import { recordAttributeSql } from '../enrichment/enrichment.sql';
 import type { CompileContext } from './compile';
 import type { SelectionFileColumn } from './selection-file.table';
 
@@ -71,7 +72,7 @@ export function fileRowsSql(
     else if (c.base === 'domain') recordSide.push(sql`a.domain`);
     else if (c.base === 'dataset') recordSide.push(sql`r.dataset_id`);
     else if (c.base === 'datasetDescription') recordSide.push(fold(sql`d.description`));
-    else recordSide.push(fold(sql`(r.attrs ->> ${c.mapped ?? c.name}::text)`));
+    else recordSide.push(fold(recordAttributeSql(c.mapped ?? c.name, ctx.enriched)));
     if (c.base && c.basePartner) partners.push(c.basePartner);
   }
   const rows = sql`SELECT ${sql.join(fileSide, sql`, `)} FROM selection_file_rows f
