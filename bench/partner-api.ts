@@ -1,0 +1,252 @@
+// Benchmark of the partner API (issue 20): the app's server on a fresh database, then
+// 1. batches: C clients (default 20), each upserting 1,000-record batches into its own dataset for
+//    S seconds (default 60): records/s in all and the latency of a batch (p50/p95/p99). About a
+//    third of each batch updates addresses the client sent before (new values), the rest are new.
+//    Afterwards every dataset is read back: each record present exactly once with the values of
+//    its last write, and record_count equal to the records (the script checks and says so);
+// 2. single records: 50 clients, each on its own dataset, for S2 seconds (default 20), cycling
+//    POST /partnerlist (new), GET /partnerlist/{email} and PUT /partnerlist/{email}: p50/p95/p99
+//    per call;
+// with, measured in the same run, baselines: the same number of plain pg connections upserting
+// 1,000-row batches into a bare table with a primary key (the write floor, no HTTP, no mapping),
+// and the partner API's cheapest answer (401 without a key: HTTP and Fastify, no database) under
+// 50 clients. Prints figures; never fails on slowness (it exits 1 only when a record is wrong).
+//
+//   npx tsx bench/partner-api.ts [seconds=60] [clients=20] [singleSeconds=20]   embedded PostgreSQL
+//   DATABASE_URL=postgres://... npx tsx bench/partner-api.ts                     a PostgreSQL server
+import pg from 'pg';
+import { columnMapping } from '../common/mappings';
+import { createBenchDatabase } from './support/database';
+import { spawnBenchServer } from './support/server';
+
+const seconds = Number(process.argv[2] ?? 60);
+const clients = Number(process.argv[3] ?? 20);
+const singleSeconds = Number(process.argv[4] ?? 20);
+const SINGLE_CLIENTS = 50;
+const BATCH = 1000;
+
+const bench = await createBenchDatabase('partnerapi');
+const port = 19000 + Math.floor(Math.random() * 100);
+const server = spawnBenchServer(bench, {
+  port,
+  // The benchmark is the only partner: the per-key limit must not be what it measures.
+  env: { PARTNER_API_RATE_MAX: '100000000' },
+});
+const base = `http://127.0.0.1:${port}/partner-api`;
+
+function percentile(values: number[], p: number): number {
+  if (values.length === 0) return Number.NaN;
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)];
+}
+const ms = (v: number) => `${v.toFixed(1)} ms`;
+const spread = (v: number[]) =>
+  `p50 ${ms(percentile(v, 50))}, p95 ${ms(percentile(v, 95))}, p99 ${ms(percentile(v, 99))} (${v.length.toLocaleString('en')} calls)`;
+
+/** One call with a key; returns status and elapsed milliseconds. Throws on a network error. */
+async function call(
+  key: string | undefined,
+  method: string,
+  path: string,
+  body?: unknown,
+): Promise<{ status: number; ms: number; text: string }> {
+  const start = performance.now();
+  const res = await fetch(`${base}${path}`, {
+    method,
+    headers: {
+      ...(key ? { 'x-api-key': key } : {}),
+      ...(body === undefined ? {} : { 'content-type': 'application/json' }),
+    },
+    body: body === undefined ? undefined : JSON.stringify(body),
+  });
+  const text = await res.text();
+  return { status: res.status, ms: performance.now() - start, text };
+}
+
+/** Runs `clients` loops of `step` until `durationMs` has passed; returns when all have stopped. */
+async function runFor(clientCount: number, durationMs: number, step: (client: number) => Promise<void>) {
+  const end = performance.now() + durationMs;
+  await Promise.all(
+    Array.from({ length: clientCount }, async (_, c) => {
+      while (performance.now() < end) await step(c);
+    }),
+  );
+}
+
+const cities = ['Amsterdam', 'Rotterdam', 'Utrecht', 'Groningen', 'Zwolle', 'Eindhoven'];
+/** A partner's record: the fields of a real file (mapped: voornaam, postcode, plaats, geslacht). */
+function record(email: string, version: number, i: number) {
+  return {
+    email,
+    voornaam: `Naam${i % 997}-${version}`,
+    achternaam: `Achter${i % 1733}`,
+    postcode: `${1000 + (i % 8999)}AB`,
+    huisnummer: (i % 300) + 1,
+    plaats: cities[i % cities.length],
+    geslacht: i % 2 ? 'man' : 'vrouw',
+    nieuwsbrief: i % 3 === 0,
+  };
+}
+
+try {
+  await server.ready();
+  const { client } = server;
+  console.log(
+    `Partner API benchmark on ${bench.target}: ${clients} batch clients for ${seconds} s, ${SINGLE_CLIENTS} single-record clients for ${singleSeconds} s`,
+  );
+  // One dataset per client, with a key and a mapping as a partner's file has one.
+  const partnerId = `bench_api_${Date.now()}`;
+  await client.call('POST', '/crud-partner', { id: partnerId, name: 'Benchmark partner API' });
+  const datasets: { id: string; key: string }[] = [];
+  for (let i = 0; i < Math.max(clients, SINGLE_CLIENTS); i++) {
+    const made = await client.call<{ _id: string }>('POST', `/datasets/${partnerId}`, { name: `api${i}` });
+    const { key } = await client.call<{ key: string }>('GET', `/datasets/${partnerId}/${made._id}`);
+    await client.call('PUT', `/datasets/${partnerId}/${made._id}/mappings`, [
+      columnMapping('voornaam', 'firstName'),
+      columnMapping('postcode', 'postcode', { strip: true }),
+      columnMapping('plaats', 'city'),
+      columnMapping('geslacht', 'gender', {
+        values: [
+          { original: 'man', mapped: 'M', insensitive: true },
+          { original: 'vrouw', mapped: 'F', insensitive: true },
+        ],
+      }),
+    ]);
+    datasets.push({ id: made._id, key });
+  }
+
+  // Baseline 1: the write floor, plain pg upserts of 1,000 rows into a table with a primary key.
+  const floorPool = new pg.Pool({ connectionString: bench.url, max: clients });
+  await floorPool.query(
+    'CREATE TABLE bench_floor (client int, email text COLLATE "C", raw text[], attrs jsonb, PRIMARY KEY (client, email))',
+  );
+  let floorRows = 0;
+  const floorSeconds = Math.min(15, seconds);
+  const floorNext = new Array(clients).fill(0);
+  await runFor(clients, floorSeconds * 1000, async (c) => {
+    const rows = Array.from({ length: BATCH }, (_, k) => {
+      const n = floorNext[c] + k - (k % 3 === 0 && floorNext[c] > 0 ? Math.min(floorNext[c], 500) : 0);
+      const r = record(`c${c}.${n}@example.nl`, floorNext[c], n);
+      return {
+        email: r.email,
+        raw: Object.values(r).map(String),
+        attrs: { firstName: r.voornaam, city: r.plaats },
+      };
+    });
+    floorNext[c] += BATCH;
+    await floorPool.query(
+      `INSERT INTO bench_floor SELECT $1, x.email, x.raw, x.attrs
+       FROM (SELECT DISTINCT ON (email) * FROM jsonb_to_recordset($2::jsonb) AS x(email text, raw text[], attrs jsonb)) x
+       ON CONFLICT (client, email) DO UPDATE SET raw = excluded.raw, attrs = excluded.attrs`,
+      [c, JSON.stringify(rows)],
+    );
+    floorRows += BATCH;
+  });
+  await floorPool.end();
+  const floorRate = floorRows / floorSeconds;
+  console.log(
+    `  write floor (pg, ${clients} connections, 1,000-row upserts): ${Math.round(floorRate).toLocaleString('en')} rows/s`,
+  );
+
+  // 1. Batches.
+  const expected = Array.from({ length: clients }, () => new Map<string, string>());
+  const next = new Array(clients).fill(0);
+  const batchMs: number[] = [];
+  const failures: string[] = [];
+  let sent = 0;
+  const started = performance.now();
+  await runFor(clients, seconds * 1000, async (c) => {
+    const version = batchMs.length;
+    const seen = expected[c];
+    const batch = [];
+    // A third of the batch: addresses this client sent before (spread over all it sent), new values.
+    const old = Math.min(seen.size, Math.floor(BATCH / 3));
+    for (let k = 0; k < old; k++) {
+      const n = Math.floor(Math.random() * next[c]);
+      batch.push(record(`c${c}.${n}@example.nl`, version, n));
+    }
+    while (batch.length < BATCH) {
+      const n = next[c]++;
+      batch.push(record(`c${c}.${n}@example.nl`, version, n));
+    }
+    const res = await call(datasets[c].key, 'POST', '/partnerlist/upsert', batch);
+    if (res.status !== 200) {
+      failures.push(`${res.status} ${res.text.slice(0, 200)}`);
+      return;
+    }
+    batchMs.push(res.ms);
+    sent += BATCH;
+    // The last of two records with one address wins, here as in the API.
+    for (const r of batch) seen.set(r.email, r.voornaam);
+  });
+  const elapsed = (performance.now() - started) / 1000;
+  const rate = sent / elapsed;
+  console.log(
+    `  batches: ${Math.round(rate).toLocaleString('en')} records/s in all (${(rate / floorRate).toFixed(2)}× the write floor), ${spread(batchMs)}`,
+  );
+  if (failures.length) console.log(`  FAILED batches: ${failures.length}, first: ${failures[0]}`);
+
+  // The check: every record once, with its last values; record_count right.
+  const check = new pg.Client({ connectionString: bench.url });
+  await check.connect();
+  let wrong = 0;
+  let records = 0;
+  for (let c = 0; c < clients; c++) {
+    const { rows } = await check.query<{ email: string; first: string; n: number }>(
+      `SELECT a.email, min(r.attrs ->> 'firstName') AS first, count(*)::int AS n
+       FROM records r JOIN addresses a ON a.id = r.address_id WHERE r.dataset_id = $1 GROUP BY a.email`,
+      [datasets[c].id],
+    );
+    const { rows: count } = await check.query<{ n: string }>(
+      'SELECT record_count AS n FROM datasets WHERE id = $1',
+      [datasets[c].id],
+    );
+    records += rows.length;
+    const byEmail = new Map(rows.map((r) => [r.email, r]));
+    if (rows.length !== expected[c].size || Number(count[0].n) !== rows.length) wrong++;
+    for (const r of rows) if (r.n !== 1) wrong++;
+    for (const [email, first] of expected[c]) if (byEmail.get(email)?.first !== first) wrong++;
+  }
+  await check.end();
+  console.log(
+    `  check: ${records.toLocaleString('en')} records in ${clients} datasets, ${wrong === 0 ? 'each exactly once with its last values, record_count right' : `${wrong} WRONG`}`,
+  );
+
+  // Baseline 2: the API's cheapest answer (401, no database) under 50 clients.
+  const floorCalls: number[] = [];
+  await runFor(SINGLE_CLIENTS, Math.min(10, singleSeconds) * 1000, async () => {
+    floorCalls.push((await call(undefined, 'GET', '/partnerlist/x%40example.nl')).ms);
+  });
+  console.log(`  HTTP floor (401 without a key, ${SINGLE_CLIENTS} clients): ${spread(floorCalls)}`);
+
+  // 2. Single records.
+  const single = { post: [] as number[], get: [] as number[], put: [] as number[] };
+  const singleNext = new Array(SINGLE_CLIENTS).fill(0);
+  let singleFailures = 0;
+  await runFor(SINGLE_CLIENTS, singleSeconds * 1000, async (c) => {
+    const { key } = datasets[c];
+    const n = singleNext[c]++;
+    const email = `s${c}.${n}@example.nl`;
+    const post = await call(key, 'POST', '/partnerlist', record(email, 0, n));
+    const get = await call(key, 'GET', `/partnerlist/${encodeURIComponent(email)}`);
+    const { email: _e, ...fields } = record(email, 1, n);
+    const put = await call(key, 'PUT', `/partnerlist/${encodeURIComponent(email)}`, fields);
+    if (post.status !== 200 || get.status !== 200 || put.status !== 200) singleFailures++;
+    single.post.push(post.ms);
+    single.get.push(get.ms);
+    single.put.push(put.ms);
+  });
+  const all = [...single.post, ...single.get, ...single.put];
+  console.log(`  single records, ${SINGLE_CLIENTS} clients: all ${spread(all)}`);
+  console.log(`    POST ${spread(single.post)}`);
+  console.log(`    GET  ${spread(single.get)}`);
+  console.log(`    PUT  ${spread(single.put)}`);
+  console.log(
+    `    p99 ${(percentile(all, 99) / percentile(floorCalls, 99)).toFixed(1)}× the HTTP floor's p99${singleFailures ? `; ${singleFailures} FAILED cycles` : ''}`,
+  );
+  console.log(`  server memory peak (VmHWM): ${Math.round(server.statusKb('VmHWM') / 1024)} MB`);
+  if (wrong > 0 || failures.length > 0 || singleFailures > 0) process.exitCode = 1;
+} finally {
+  await server.stop();
+  await bench.drop();
+}
