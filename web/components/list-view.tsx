@@ -4,6 +4,7 @@ import { type ReactNode, useMemo, useState } from 'react';
 import { LIST_PAGE_SIZE, SEARCH_MAX_LENGTH } from '../../common/constants';
 import { pageCount } from '../lib/pagination';
 import { Paginator } from './paginator';
+import { ScrollTable } from './scroll-table';
 
 export interface ListColumn<T> {
   header: string;
@@ -71,7 +72,7 @@ export function ListView<T>(props: ListViewProps<T>) {
           {props.emptyMessage ?? 'Geen resultaten gevonden.'}
         </Text>
       ) : (
-        <Table striped highlightOnHover verticalSpacing="xs">
+        <ScrollTable striped highlightOnHover verticalSpacing="xs">
           <Table.Thead>
             <Table.Tr>
               {columns.map((c) => (
@@ -96,7 +97,7 @@ export function ListView<T>(props: ListViewProps<T>) {
               </Table.Tr>
             ))}
           </Table.Tbody>
-        </Table>
+        </ScrollTable>
       )}
       <Paginator page={current} total={total} onChange={setPage} />
     </div>

@@ -3,6 +3,7 @@ import { useQuery } from '@tanstack/react-query';
 import { useParams } from 'react-router';
 import { BlacklistMessages, partnerBlacklistTitle } from '../../../common/blacklists';
 import { PageTitle } from '../../components/page-title';
+import { ScrollTable } from '../../components/scroll-table';
 import { useFailedQueryAlert } from '../../lib/use-failed-query-alert';
 import { getPartnerBlacklist, partnerBlacklistKey } from './api';
 
@@ -24,7 +25,7 @@ export function PartnerBlacklistPage() {
         {rows.data && rows.data.length === 0 ? (
           <Text c="dimmed">Geen geblackliste adressen voor deze partner.</Text>
         ) : (
-          <Table striped aria-label="Blacklist per bestand">
+          <ScrollTable striped aria-label="Blacklist per bestand">
             <Table.Thead>
               <Table.Tr>
                 <Table.Th>Bestand</Table.Th>
@@ -39,7 +40,7 @@ export function PartnerBlacklistPage() {
                 </Table.Tr>
               ))}
             </Table.Tbody>
-          </Table>
+          </ScrollTable>
         )}
       </Paper>
     </>

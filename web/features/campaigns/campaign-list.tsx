@@ -1,4 +1,15 @@
-import { ActionIcon, Button, Center, Group, Loader, Table, Text, TextInput, Tooltip } from '@mantine/core';
+import {
+  ActionIcon,
+  Anchor,
+  Button,
+  Center,
+  Group,
+  Loader,
+  Table,
+  Text,
+  TextInput,
+  Tooltip,
+} from '@mantine/core';
 import { useDebouncedValue } from '@mantine/hooks';
 import { IconMail, IconPencil, IconSearch, IconTrash } from '@tabler/icons-react';
 import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
@@ -9,6 +20,7 @@ import { SEARCH_MAX_LENGTH } from '../../../common/constants';
 import { confirmAction } from '../../components/confirm';
 import { PageTitle } from '../../components/page-title';
 import { Paginator } from '../../components/paginator';
+import { ScrollTable } from '../../components/scroll-table';
 import { showDanger, showSuccess } from '../../lib/alerts';
 import { formatDate } from '../../lib/dates';
 import { useFailedQueryAlert } from '../../lib/use-failed-query-alert';
@@ -87,7 +99,7 @@ export function CampaignListPage() {
         </Text>
       ) : (
         <>
-          <Table striped highlightOnHover verticalSpacing="xs">
+          <ScrollTable striped highlightOnHover verticalSpacing="xs">
             <Table.Thead>
               <Table.Tr>
                 <Table.Th>Naam</Table.Th>
@@ -102,7 +114,9 @@ export function CampaignListPage() {
               {items.map((c) => (
                 <Table.Tr key={c._id}>
                   <Table.Td>
-                    <Link to={`/campaigns/${c._id}/mailings`}>{c.name}</Link>
+                    <Anchor component={Link} to={`/campaigns/${c._id}/mailings`}>
+                      {c.name}
+                    </Anchor>
                   </Table.Td>
                   <Table.Td>{c.customer}</Table.Td>
                   <Table.Td>{formatDate(c.start)}</Table.Td>
@@ -141,7 +155,7 @@ export function CampaignListPage() {
                 </Table.Tr>
               ))}
             </Table.Tbody>
-          </Table>
+          </ScrollTable>
           <Text c="dimmed" size="sm" mt="xs">
             {campaigns.data?.total} {campaigns.data?.total === 1 ? 'campagne' : 'campagnes'}
           </Text>

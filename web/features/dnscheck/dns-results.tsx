@@ -2,6 +2,7 @@ import { Badge, Checkbox, Table, Text } from '@mantine/core';
 import { useState } from 'react';
 import { DNS_CHECK_LABELS, DnsCheckMessages, type DnsResult } from '../../../common/dns-check';
 import { Paginator } from '../../components/paginator';
+import { ScrollTable } from '../../components/scroll-table';
 import { pageCount } from '../../lib/pagination';
 
 const PAGE_SIZE = 50;
@@ -42,7 +43,7 @@ export function DnsResults(props: {
   if (results.length === 0) return <Text c="dimmed">{DnsCheckMessages.noDomains}</Text>;
   return (
     <>
-      <Table striped verticalSpacing="xs" aria-label="Resultaten">
+      <ScrollTable striped verticalSpacing="xs" aria-label="Resultaten">
         <Table.Thead>
           <Table.Tr>
             <Table.Th w={40}>
@@ -90,7 +91,7 @@ export function DnsResults(props: {
             </Table.Tr>
           ))}
         </Table.Tbody>
-      </Table>
+      </ScrollTable>
       <Paginator page={current} total={total} onChange={setPage} />
     </>
   );

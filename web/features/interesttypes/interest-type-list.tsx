@@ -9,6 +9,7 @@ import { InterestTypeMessages } from '../../../common/interest-types';
 import { confirmAction } from '../../components/confirm';
 import { PageTitle } from '../../components/page-title';
 import { Paginator } from '../../components/paginator';
+import { ScrollTable } from '../../components/scroll-table';
 import { showDanger, showSuccess } from '../../lib/alerts';
 import { useFailedQueryAlert } from '../../lib/use-failed-query-alert';
 import { deleteInterestType, interestTypePageKey, interestTypesKey, pageInterestTypes } from './api';
@@ -78,7 +79,7 @@ export function InterestTypeListPage() {
           {result.error ? InterestTypeMessages.fetchFailed : InterestTypeMessages.empty}
         </Text>
       ) : (
-        <Table striped highlightOnHover verticalSpacing="xs">
+        <ScrollTable striped highlightOnHover verticalSpacing="xs">
           <Table.Thead>
             <Table.Tr>
               <Table.Th>Naam</Table.Th>
@@ -110,7 +111,7 @@ export function InterestTypeListPage() {
               </Table.Tr>
             ))}
           </Table.Tbody>
-        </Table>
+        </ScrollTable>
       )}
       <Paginator page={page} total={result.data?.pages ?? 0} onChange={setPage} />
     </>

@@ -3,6 +3,7 @@ import { useQuery } from '@tanstack/react-query';
 import dayjs from 'dayjs';
 import { Fragment } from 'react';
 import { PageTitle } from '../../components/page-title';
+import { ScrollTable } from '../../components/scroll-table';
 import { formatDate } from '../../lib/dates';
 import { useFailedQueryAlert } from '../../lib/use-failed-query-alert';
 import { listPressure, pressureKey } from './api';
@@ -27,7 +28,7 @@ export function PressurePage() {
       ) : rows.length === 0 ? (
         <Text c="dimmed">Geen Definitieve of Aangeboden verzendingen.</Text>
       ) : (
-        <Table maw={480} aria-label="Maildruk">
+        <ScrollTable maw={480} aria-label="Maildruk">
           <Table.Thead>
             <Table.Tr>
               <Table.Th>Datum</Table.Th>
@@ -54,7 +55,7 @@ export function PressurePage() {
               </Fragment>
             ))}
           </Table.Tbody>
-        </Table>
+        </ScrollTable>
       )}
     </>
   );

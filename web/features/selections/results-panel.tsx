@@ -2,6 +2,7 @@ import { Button, Checkbox, Group, NumberInput, Table, Tabs, Text, Textarea } fro
 import { useState } from 'react';
 import { CATEGORIES, type Category, DEFAULT_SELECTED_CATEGORIES } from '../../../common/extra-inzet';
 import { stripClientKeys } from '../../../common/query-tree';
+import { ScrollTable } from '../../components/scroll-table';
 import { type BuilderDraft, setDraft } from './builder-store';
 import {
   editCell,
@@ -52,7 +53,7 @@ function ResultsTable({ lines, isStale }: { lines: ResultLine[]; isStale: boolea
           Herverdeel met extra inzet
         </Button>
       </Group>
-      <Table striped verticalSpacing={4} data-testid="results-table">
+      <ScrollTable striped verticalSpacing={4} data-testid="results-table">
         <Table.Thead>
           <Table.Tr>
             <Table.Th />
@@ -152,7 +153,7 @@ function ResultsTable({ lines, isStale }: { lines: ResultLine[]; isStale: boolea
             <Table.Th data-testid="selected-total">{n(totals.selected.total)}</Table.Th>
           </Table.Tr>
         </Table.Tfoot>
-      </Table>
+      </ScrollTable>
     </>
   );
 }
