@@ -20,3 +20,19 @@ export function formatDecimal(value: number | null | undefined): string {
 export function formatCount(value: number): string {
   return value.toLocaleString('nl-NL', { maximumFractionDigits: 0 });
 }
+
+const FILE_SIZE_UNITS = ['kB', 'MB', 'GB', 'TB'];
+
+/** A file size as Dutch text: bytes under 1 kB ('512 bytes'), else kB, MB, GB or TB with at most one decimal ('1,5 kB'), Dutch
+ * separators as the lists show numbers. */
+export function formatFileSize(bytes: number): string {
+  if (bytes < 1024) return `${bytes.toLocaleString('nl-NL')} ${bytes === 1 ? 'byte' : 'bytes'}`;
+  let value = bytes / 1024;
+  let unit = 0;
+  // Carried on what is shown: 1023.96 kB would read '1024 kB'.
+  while (Math.round(value * 10) / 10 >= 1024 && unit < FILE_SIZE_UNITS.length - 1) {
+    value /= 1024;
+    unit++;
+  }
+  return `${value.toLocaleString('nl-NL', { maximumFractionDigits: 1 })} ${FILE_SIZE_UNITS[unit]}`;
+}

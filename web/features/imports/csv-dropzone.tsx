@@ -5,6 +5,7 @@ import Papa from 'papaparse';
 import { useEffect, useState } from 'react';
 import { hasEmailColumn, ImportMessages, isCsvName, UploadMessages } from '../../../common/imports';
 import { showDanger } from '../../lib/alerts';
+import { formatFileSize } from '../../lib/numbers';
 
 const ACCEPT = { 'text/csv': ['.csv'], 'application/vnd.ms-excel': ['.csv'] };
 
@@ -31,28 +32,35 @@ export function useCsvHeaders(file: File | null): string[] | null {
 }
 
 /**
- * A single-file .csv drop zone (spec 000 §5): anything else is refused with a message. Shows the
- * chosen file with its columns and, when `emailColumn` is given, warns when that column is missing.
+ * A single-file .csv drop zone (spec 000 §5), the one every upload screen uses: more than one file
+ * at once, or anything but a .csv, is refused with a message and nothing is taken. Shows the chosen
+ * file with its size and columns and, when `emailColumn` is given, warns when that column is
+ * missing. A page that needs the columns itself (to keep its upload button off) passes `headers`
+ * from its own useCsvHeaders, so the file is read once.
  */
 export function CsvDropzone(props: {
   file: File | null;
   onFile: (file: File | null) => void;
   /** The e-mail column the file must hold; omit for files without one (a selection's line file). */
   emailColumn?: string;
+  /** The chosen file's columns when the page reads them (useCsvHeaders); read here when omitted. */
+  headers?: string[] | null;
   disabled?: boolean;
 }) {
-  const headers = useCsvHeaders(props.file);
+  const ownHeaders = useCsvHeaders(props.headers === undefined ? props.file : null);
+  const headers = props.headers === undefined ? ownHeaders : props.headers;
   const refuse = (message: string) => showDanger(UploadMessages.refusedTitle, message);
 
-  const onDrop = (files: File[]) => {
-    if (files.length > 1) return refuse(UploadMessages.oneFile);
-    const [file] = files;
+  // Decided on everything dropped at once: react-dropzone takes one .csv out of a mixed drop
+  // (a .csv and a .txt) and refuses only the rest, which would hide that two files were dropped.
+  const handleDropAny = (files: File[], rejections: FileRejection[]) => {
+    const dropped = [...files, ...rejections.map((r) => r.file)];
+    if (dropped.length > 1) return refuse(UploadMessages.oneFile);
+    const [file] = dropped;
     if (!file) return;
-    if (!isCsvName(file.name)) return refuse(ImportMessages.onlyCsv);
+    if (rejections.length > 0 || !isCsvName(file.name)) return refuse(ImportMessages.onlyCsv);
     props.onFile(file);
   };
-  const onReject = (rejections: FileRejection[]) =>
-    refuse(rejections.length > 1 ? UploadMessages.oneFile : ImportMessages.onlyCsv);
 
   if (props.file) {
     return (
@@ -63,7 +71,7 @@ export function CsvDropzone(props: {
             <div>
               <Text fw={600}>{props.file.name}</Text>
               <Text size="xs" c="dimmed">
-                {(props.file.size / 1024).toLocaleString('nl-NL', { maximumFractionDigits: 1 })} kB
+                {formatFileSize(props.file.size)}
               </Text>
             </div>
           </Group>
@@ -101,8 +109,9 @@ export function CsvDropzone(props: {
 
   return (
     <Dropzone
-      onDrop={onDrop}
-      onReject={onReject}
+      onDropAny={handleDropAny}
+      // Handled by onDropAny, which sees the accepted and the refused files of one drop together.
+      onDrop={() => {}}
       accept={ACCEPT}
       maxFiles={1}
       multiple={false}

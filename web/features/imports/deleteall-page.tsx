@@ -3,12 +3,12 @@ import { IconTrash } from '@tabler/icons-react';
 import { useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { UPLOAD_TASK_POLL_MS } from '../../../common/constants';
-import { DeleteAllMessages, UploadMessages, uploadResultOf } from '../../../common/imports';
+import { DeleteAllMessages, hasEmailColumn, UploadMessages, uploadResultOf } from '../../../common/imports';
 import { confirmAction } from '../../components/confirm';
 import { PageTitle } from '../../components/page-title';
 import { showDanger, showSuccess } from '../../lib/alerts';
 import { importPaths, uploadDeleteAll } from './api';
-import { CsvDropzone } from './csv-dropzone';
+import { CsvDropzone, useCsvHeaders } from './csv-dropzone';
 import { DatasetPicker, useDatasetChoice } from './dataset-picker';
 import { UploadStatus } from './upload-status';
 import { failureText, useUploadTask } from './use-upload-task';
@@ -28,6 +28,9 @@ export function DeleteAllPage() {
   const [error, setError] = useState<string | null>(null);
   const [doneText, setDoneText] = useState('');
   const columnError = emailColumn.trim() === '' ? DeleteAllMessages.emailColumnRequired : null;
+  // Deleting stays off until the file's first row is read and holds the e-mail column.
+  const headers = useCsvHeaders(file);
+  const hasEmail = headers !== null && hasEmailColumn(headers, emailColumn);
 
   const upload = useUploadTask(UPLOAD_TASK_POLL_MS, {
     onDone: (task) => {
@@ -44,7 +47,7 @@ export function DeleteAllPage() {
     },
   });
 
-  const ready = Boolean(choice.partner && choice.dataset && file && !columnError) && !upload.busy;
+  const ready = Boolean(choice.partner && choice.dataset && file && hasEmail && !columnError) && !upload.busy;
   const send = () => {
     const { partnerId, dataset } = choice;
     if (!partnerId || !dataset || !file) {
@@ -87,6 +90,7 @@ export function DeleteAllPage() {
               if (f) upload.reset();
             }}
             emailColumn={emailColumn.trim() || 'email'}
+            headers={headers}
             disabled={upload.busy}
           />
           <Text size="sm" c="dimmed">

@@ -4,11 +4,17 @@ import { useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { Link } from 'react-router';
 import { UPLOAD_TASK_POLL_MS } from '../../../common/constants';
-import { emailColumnOf, UploadMessages, uploadResultOf, uploadSummary } from '../../../common/imports';
+import {
+  emailColumnOf,
+  hasEmailColumn,
+  UploadMessages,
+  uploadResultOf,
+  uploadSummary,
+} from '../../../common/imports';
 import { PageTitle } from '../../components/page-title';
 import { showDanger, showSuccess } from '../../lib/alerts';
 import { importPaths, uploadImport } from './api';
-import { CsvDropzone } from './csv-dropzone';
+import { CsvDropzone, useCsvHeaders } from './csv-dropzone';
 import { DatasetPicker, useDatasetChoice } from './dataset-picker';
 import { UploadStatus } from './upload-status';
 import { failureText, useUploadTask } from './use-upload-task';
@@ -25,6 +31,9 @@ export function UploadPage() {
   const [fileName, setFileName] = useState('');
   const [error, setError] = useState<string | null>(null);
   const emailColumn = emailColumnOf(choice.dataset);
+  // Uploading stays off until the file's first row is read and holds the e-mail column.
+  const headers = useCsvHeaders(file);
+  const hasEmail = headers !== null && hasEmailColumn(headers, emailColumn);
 
   const upload = useUploadTask(UPLOAD_TASK_POLL_MS, {
     onDone: (task, elapsedMs) => {
@@ -39,7 +48,7 @@ export function UploadPage() {
     },
   });
 
-  const ready = Boolean(choice.partner && choice.dataset && file) && !upload.busy;
+  const ready = Boolean(choice.partner && choice.dataset && file && hasEmail) && !upload.busy;
   const send = () => {
     if (!choice.partnerId || !choice.dataset || !file) {
       showDanger(UploadMessages.refusedTitle, UploadMessages.chooseFirst);
@@ -70,6 +79,7 @@ export function UploadPage() {
               if (f) upload.reset();
             }}
             emailColumn={emailColumn}
+            headers={headers}
             disabled={upload.busy}
           />
           <Group>

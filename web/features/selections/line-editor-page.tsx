@@ -1,4 +1,4 @@
-import { Card, Paper, SimpleGrid, Text } from '@mantine/core';
+import { Anchor, Card, Paper, SimpleGrid, Text } from '@mantine/core';
 import type { ReactNode } from 'react';
 import { Link, Navigate, useNavigate, useParams } from 'react-router';
 import type { QueryNode } from '../../../common/query-tree';
@@ -87,7 +87,9 @@ export function LineEditorPage() {
           ))}
         </SimpleGrid>
         <Text mt="md">
-          <Link to={backTo}>Terug naar de selectie</Link>
+          <Anchor component={Link} to={backTo}>
+            Terug naar de selectie
+          </Anchor>
         </Text>
       </>
     );
