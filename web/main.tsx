@@ -3,7 +3,7 @@ import '@mantine/core/styles.css';
 import '@mantine/notifications/styles.css';
 import '@mantine/dates/styles.css';
 import '@mantine/dropzone/styles.css';
-import { createTheme, MantineProvider } from '@mantine/core';
+import { Badge, createTheme, MantineProvider } from '@mantine/core';
 import { DatesProvider } from '@mantine/dates';
 import { ModalsProvider } from '@mantine/modals';
 import { Notifications } from '@mantine/notifications';
@@ -20,7 +20,13 @@ const queryClient = new QueryClient({
   defaultOptions: { queries: { refetchOnWindowFocus: false, retry: 1 } },
 });
 
-const theme = createTheme({ primaryColor: 'indigo' });
+const theme = createTheme({
+  primaryColor: 'indigo',
+  components: {
+    // Labels, column names and values in badges read as typed, not upper-cased (issue 15 §7).
+    Badge: Badge.extend({ styles: { root: { textTransform: 'none' } } }),
+  },
+});
 
 createRoot(document.getElementById('root')!).render(
   <StrictMode>
@@ -28,7 +34,8 @@ createRoot(document.getElementById('root')!).render(
       <QueryClientProvider client={queryClient}>
         <DatesProvider settings={{ locale: 'nl', firstDayOfWeek: 1 }}>
           <ModalsProvider labels={{ confirm: 'Ja', cancel: 'Nee' }}>
-            <Notifications position="top-right" limit={5} />
+            {/* Bottom right: at the top they covered 'Log uit' and the screen's own buttons. */}
+            <Notifications position="bottom-right" limit={5} />
             {/* The logged-in shell makes its own data router (web/shell/logged-in-app.tsx). */}
             <App />
           </ModalsProvider>

@@ -4,9 +4,12 @@ import { useQuery } from '@tanstack/react-query';
 import { CONNECTOR_POLL_MS, WEB_VERSION } from '../../common/constants';
 import { fetchConnectorStatus, fetchVersion } from './api';
 
-const STATUS_COLOR: Record<string, string> = { idle: 'green', busy: 'orange' };
+const STATUS_COLOR: Record<string, string> = { idle: 'green', busy: 'orange', loading: 'gray' };
 
-/** Connector status icon (idle green, busy orange, else red; polled every 2 s) and the versions. */
+/**
+ * Connector status icon (idle green, busy orange, else red; polled every 2 s) and the versions.
+ * Until the first answer it reads 'laden...' in grey, not a red 'unknown' (issue 15 §7).
+ */
 export function SidebarStatus() {
   const connector = useQuery({
     queryKey: ['connector', 'status'],
@@ -15,18 +18,24 @@ export function SidebarStatus() {
     retry: false,
   });
   const version = useQuery({ queryKey: ['version'], queryFn: fetchVersion, retry: false });
-  const status = connector.data?.status ?? (connector.isError ? 'error' : 'unknown');
+  const status = connector.data?.status ?? (connector.isError ? 'error' : 'loading');
   const color = STATUS_COLOR[status] ?? 'red';
+  const shown = status === 'loading' ? 'laden...' : status;
   return (
     <Stack gap={4} p="sm" style={{ borderTop: '1px solid var(--mantine-color-gray-3)' }}>
-      <Tooltip label={`Database connector: ${status}`}>
-        <Group gap={6} data-testid="connector-status" data-status={status}>
-          <IconDatabase size={18} color={`var(--mantine-color-${color}-6)`} aria-label={`connector ${status}`} />
-          <Text size="xs">Connector: {status}</Text>
+      <Tooltip label={`Database connector: ${shown}`}>
+        <Group gap={6} data-testid="connector-status" data-status={status} data-color={color}>
+          <IconDatabase
+            size={18}
+            color={`var(--mantine-color-${color}-6)`}
+            aria-label={`connector ${shown}`}
+          />
+          <Text size="xs">Connector: {shown}</Text>
         </Group>
       </Tooltip>
       <Text size="xs" c="dimmed" data-testid="version-info">
-        Website: {WEB_VERSION} · API: {version.data?.api ?? 'Unknown'} · Updater: {version.data?.updater ?? 'Unknown'}
+        Website: {WEB_VERSION} · API: {version.data?.api ?? 'Unknown'} · Updater:{' '}
+        {version.data?.updater ?? 'Unknown'}
       </Text>
     </Stack>
   );
