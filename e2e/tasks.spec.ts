@@ -54,7 +54,7 @@ test('shows a running task turn done, a failed task, and searches the list', asy
   // Failed: red, with the error in brackets and no result line.
   const failed = cardOf(page, failing._id);
   await expect(failed).toHaveAttribute('data-color', 'red');
-  await expect(failed).toContainText('failed (Bestand is kapot)');
+  await expect(failed).toContainText('Mislukt (Bestand is kapot)');
   await expect(failed.getByTestId('task-summary')).toHaveCount(0);
 
   // Released, the demo task finishes: green, the result line, no progress bar.
