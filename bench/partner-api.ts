@@ -31,6 +31,7 @@ const server = spawnBenchServer(bench, {
   port,
   // The benchmark is the only partner: the per-key limit must not be what it measures.
   env: { PARTNER_API_RATE_MAX: '100000000' },
+  nodeArgs: process.env.BENCH_NODE_ARGS ? process.env.BENCH_NODE_ARGS.split(' ') : [],
 });
 const base = `http://127.0.0.1:${port}/partner-api`;
 

@@ -55,7 +55,28 @@ const CsvBodySchema = z
   })
   .meta({ example: { file: 'email,voornaam\njan@example.nl,Jan\n', deleteOld: true } });
 
-/** The partner API's calls; `base` is the prefix they are registered under. */
+/** What each status means, as the document's response descriptions. */
+const STATUS_TEXT: Record<number, string> = {
+  200: 'OK',
+  202: 'Accepted: the task runs; poll it by its id',
+  400: 'Invalid input (spec 001 §8)',
+  401: 'No valid X-API-Key',
+  404: 'Not found in the dataset of the key',
+  409: 'The dataset holds a record of this address already',
+  413: `More than ${MAX_UPSERT_RECORDS} records`,
+  429: 'Too many calls for this key; try again in a minute',
+  500: 'The server failed',
+};
+
+/** The responses of a call, each schema with its status's description for the document. */
+function documented<R extends Record<number, z.ZodType>>(responses: R): R {
+  const out: Record<number, z.ZodType> = {};
+  for (const [status, schema] of Object.entries(responses))
+    out[Number(status)] = schema.meta({ ...schema.meta(), description: STATUS_TEXT[Number(status)] });
+  return out as R;
+}
+
+/** The partner API's calls, registered under PARTNER_API_BASE. */
 export function partnerApiRoutes(ctx: AppContext): FastifyPluginAsyncZod {
   return async (app) => {
     registerPartnerKeyGuard(app, ctx);
@@ -80,14 +101,14 @@ export function partnerApiRoutes(ctx: AppContext): FastifyPluginAsyncZod {
           description:
             "Adds a record to the key's dataset through the dataset's mapping. 409 when the dataset holds the address already.",
           body: PartnerRecordSchema,
-          response: {
+          response: documented({
             200: PartnerCreatedSchema,
             400: invalid,
             401: unauthorized,
             409: PartnerMessageSchema.meta({ example: { message: PartnerApiMessages.exists } }),
             429: tooMany,
             500: failed,
-          },
+          }),
         },
       },
       async (request) => {
@@ -112,7 +133,7 @@ export function partnerApiRoutes(ctx: AppContext): FastifyPluginAsyncZod {
           summary: 'Insert or replace records',
           description: `Inserts each record, or replaces the stored record of its address, in one transaction (all or none). At most ${MAX_UPSERT_RECORDS} records a call. \`modified\` counts stored records whose values changed.`,
           body: PartnerUpsertSchema,
-          response: {
+          response: documented({
             200: PartnerUpsertResultSchema,
             400: PartnerMessageSchema.meta({
               example: {
@@ -124,7 +145,7 @@ export function partnerApiRoutes(ctx: AppContext): FastifyPluginAsyncZod {
             413: PartnerMessageSchema.meta({ example: { message: PartnerApiMessages.tooManyRecords } }),
             429: tooMany,
             500: failed,
-          },
+          }),
         },
       },
       async (request) => {
@@ -147,7 +168,7 @@ export function partnerApiRoutes(ctx: AppContext): FastifyPluginAsyncZod {
             "Imports a CSV file into the key's dataset as a task, exactly like an upload in the back office: the same mapping; with deleteOld (default true) the dataset's records that are not in the file are removed. 200 with the task when it finished within two seconds, else 202 with its id to poll.",
           consumes: ['multipart/form-data'],
           body: CsvBodySchema,
-          response: {
+          response: documented({
             200: PartnerTaskSchema,
             202: PartnerTaskAcceptedSchema,
             400: PartnerMessageSchema.meta({ example: { message: PartnerApiMessages.unexpectedEncoding } }),
@@ -155,7 +176,7 @@ export function partnerApiRoutes(ctx: AppContext): FastifyPluginAsyncZod {
             404: PartnerMessageSchema.meta({ example: { message: PartnerApiMessages.datasetNotFound } }),
             429: tooMany,
             500: PartnerMessageSchema.meta({ example: { message: PartnerApiMessages.failedUpload } }),
-          },
+          }),
         },
       },
       async (request, reply) => {
@@ -174,12 +195,12 @@ export function partnerApiRoutes(ctx: AppContext): FastifyPluginAsyncZod {
           summary: 'The state of a CSV task',
           description: 'States: sorting (the file is read), updating (records are written), done, failed.',
           params: PartnerTaskParams,
-          response: {
+          response: documented({
             200: PartnerTaskSchema,
             401: unauthorized,
             404: PartnerMessageSchema.meta({ example: { message: PartnerApiMessages.taskNotFound } }),
             429: tooMany,
-          },
+          }),
         },
       },
       async (request) => {
@@ -199,7 +220,12 @@ export function partnerApiRoutes(ctx: AppContext): FastifyPluginAsyncZod {
           description:
             "The dataset's record of the address: its fields and _id, email, dataset, partner, createdAt, updatedAt.",
           params: PartnerEmailParams,
-          response: { 200: PartnerRecordOutSchema, 401: unauthorized, 404: recordNotFound, 429: tooMany },
+          response: documented({
+            200: PartnerRecordOutSchema,
+            401: unauthorized,
+            404: recordNotFound,
+            429: tooMany,
+          }),
         },
       },
       async (request) => getRecord(ctx, keyDataset(request), request.params.email),
@@ -217,7 +243,7 @@ export function partnerApiRoutes(ctx: AppContext): FastifyPluginAsyncZod {
             "Replaces the dataset's record of the address with the fields sent (through the mapping).",
           params: PartnerEmailParams,
           body: PartnerRecordUpdateSchema,
-          response: {
+          response: documented({
             200: PartnerCreatedSchema.meta({
               example: { message: PartnerApiMessages.updated, id: 'jan@example.nl' },
             }),
@@ -226,7 +252,7 @@ export function partnerApiRoutes(ctx: AppContext): FastifyPluginAsyncZod {
             404: recordNotFound,
             429: tooMany,
             500: failed,
-          },
+          }),
         },
       },
       async (request) => {
@@ -251,13 +277,13 @@ export function partnerApiRoutes(ctx: AppContext): FastifyPluginAsyncZod {
           ...common,
           summary: 'Delete one record',
           params: PartnerEmailParams,
-          response: {
+          response: documented({
             200: PartnerMessageSchema.meta({ example: { message: PartnerApiMessages.deleted } }),
             401: unauthorized,
             404: recordNotFound,
             429: tooMany,
             500: PartnerMessageSchema.meta({ example: { message: PartnerApiMessages.failedDelete } }),
-          },
+          }),
         },
       },
       async (request) => {
