@@ -68,6 +68,7 @@ describe('the document at /apidocs/json', () => {
           response.content['application/json'].schema.example,
           `${method} ${path} ${status}`,
         ).toBeDefined();
+        expect(response.description, `${method} ${path} ${status}`).not.toBe('Default Response');
       }
       expect(op.responses['401'], `${method} ${path} 401`).toBeDefined();
     }
