@@ -317,6 +317,37 @@ describe('upsert', () => {
     expect(task.result).toMatchObject({ read: 2, saved: 0, unchanged: 2, deleted: 0 });
   });
 
+  it('an encrypted column: ciphertext and blind index stored, the partner reads it back plain, an upload of the same values changes nothing', async () => {
+    const ds = await keyedDataset([
+      columnMapping('voornaam', 'voornaam'),
+      columnMapping('telefoon', 'phone', { encrypted: true }),
+    ]);
+    const res = await call(ds.key, 'POST', '/partnerlist/upsert', [
+      { email: 'enc@example.nl', voornaam: 'E', telefoon: '0612345678' },
+    ]);
+    expect(res.json()).toMatchObject({ inserted: 1 });
+    const [stored] = await recordsOf(ds.id);
+    expect(stored.attrs.phone).toMatch(/^enc:v1:/);
+    expect(stored.attrs.phone__bi).toMatch(/^[0-9a-f]{64}$/);
+    expect(stored.raw.join('|')).not.toContain('0612345678');
+    const got = (await call(ds.key, 'GET', '/partnerlist/enc@example.nl')).json();
+    expect(got.telefoon).toBe('0612345678');
+    expect(got).not.toHaveProperty('telefoon__bi');
+    const csv = await postCsv(ds.key, 'email,voornaam,telefoon\nenc@example.nl,E,0612345678\n');
+    const task = csv.statusCode === 202 ? await waitForTask(ds.key, csv.json().id) : csv.json();
+    expect(task.result).toMatchObject({ read: 1, saved: 0, unchanged: 1 });
+  });
+
+  it('a replaced key stops working at once', async () => {
+    const ds = await keyedDataset();
+    const rotated = await t.api('POST', `/api/datasets/${ds.partnerId}/${ds.id}/key`);
+    expect(rotated.statusCode).toBe(200);
+    const [row] = await t.db.select({ key: datasets.apiKey }).from(datasets).where(eq(datasets.id, ds.id));
+    expect(row.key).not.toBe(ds.key);
+    expect((await call(ds.key, 'GET', '/partnerlist/a@example.nl')).statusCode).toBe(401);
+    expect((await call(row.key ?? '', 'GET', '/partnerlist/a@example.nl')).statusCode).toBe(404);
+  });
+
   it(`takes ${MAX_UPSERT_RECORDS} records and answers 413 above`, async () => {
     const ds = await keyedDataset();
     const records = Array.from({ length: MAX_UPSERT_RECORDS + 1 }, (_, i) => ({ email: `r${i}@example.nl` }));
