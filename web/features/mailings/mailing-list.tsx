@@ -23,8 +23,10 @@ import {
   remainingAddresses,
 } from '../../../common/mailings';
 import { confirmAction } from '../../components/confirm';
+import { CsvDownload } from '../../components/csv-download';
 import { PageTitle } from '../../components/page-title';
 import { Paginator } from '../../components/paginator';
+import { ScrollTable } from '../../components/scroll-table';
 import { showDanger, showSuccess } from '../../lib/alerts';
 import { formatDate } from '../../lib/dates';
 import { pageCount } from '../../lib/pagination';
@@ -125,7 +127,7 @@ function StateGroup({ state, items, onPressure, onLimit, onDelete }: GroupProps)
           Geen verzendingen.
         </Text>
       ) : (
-        <Table striped highlightOnHover verticalSpacing="xs">
+        <ScrollTable striped highlightOnHover verticalSpacing="xs">
           <Table.Thead>
             <Table.Tr>
               <Table.Th>Verzenddatum</Table.Th>
@@ -152,7 +154,7 @@ function StateGroup({ state, items, onPressure, onLimit, onDelete }: GroupProps)
               </Table.Tr>
             ))}
           </Table.Tbody>
-        </Table>
+        </ScrollTable>
       )}
       <Paginator page={current} total={items.length ? pages : 0} onChange={setPage} />
     </section>
@@ -186,17 +188,18 @@ function RowActions({
           component: Link,
           to: `/selection-builder/${m.campaign}/${m._id}`,
         })}
-      {m.state === 'final' &&
-        icon('Download testlijst', <IconTestPipe size={18} />, {
-          component: 'a',
-          href: testListUrl(m.campaign, m._id),
-          download: true,
-        })}
-      {icon('Download CSV', <IconDownload size={18} />, {
-        component: 'a',
-        href: mailingCsvUrl(m.campaign, m._id),
-        download: true,
-      })}
+      {m.state === 'final' && (
+        <CsvDownload
+          href={testListUrl(m.campaign, m._id)}
+          label={`Download testlijst: ${m.name}`}
+          icon={<IconTestPipe size={18} />}
+        />
+      )}
+      <CsvDownload
+        href={mailingCsvUrl(m.campaign, m._id)}
+        label={`Download CSV: ${m.name}`}
+        icon={<IconDownload size={18} />}
+      />
       {icon('Selecties', <IconList size={18} />, { component: Link, to: `${base}/selections` })}
       <ResultsUploadButton mailing={m} />
       {icon('Bewerk', <IconPencil size={18} />, { component: Link, to: `${base}/edit` })}
