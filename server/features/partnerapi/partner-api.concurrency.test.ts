@@ -1,12 +1,8 @@
-import crypto from 'node:crypto';
 import { eq, sql } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
-import { columnMapping } from '../../../common/mappings';
 import { setupTestApp } from '../../test/app';
-import { makeDataset, makePartner } from '../../test/factories';
-import { multipartBody } from '../../test/multipart';
 import { datasets } from '../datasets/dataset.table';
-import { saveDatasetMappings } from '../imports/mapping.queries';
+import { partnerApiHelpers } from './partner-api.test-helpers';
 
 // DESIGN §6: writes to one dataset from the API and from a CSV import serialize: no lost update,
 // no deadlock. The API writes while an import of the same dataset runs (and one of another
@@ -15,23 +11,7 @@ import { saveDatasetMappings } from '../imports/mapping.queries';
 
 const t = setupTestApp({ session: false });
 
-async function keyedDataset() {
-  const partnerId = await makePartner(t.db);
-  const id = await makeDataset(t.db, partnerId);
-  const key = crypto.randomBytes(24).toString('hex');
-  await t.db.update(datasets).set({ apiKey: key }).where(eq(datasets.id, id));
-  await saveDatasetMappings(t.db, id, [columnMapping('voornaam', 'voornaam')]);
-  return { id, key };
-}
-
-function call(key: string, method: 'GET' | 'POST' | 'PUT', url: string, payload?: unknown, headers = {}) {
-  return t.app.inject({
-    method,
-    url: `/partner-api${url}`,
-    headers: { 'x-api-key': key, ...headers },
-    payload: payload as object,
-  });
-}
+const { keyedDataset, call, postCsv } = partnerApiHelpers(t);
 
 async function taskState(key: string, id: string): Promise<string> {
   return (await call(key, 'GET', `/partnerlist/csv/${id}`)).json().state;
@@ -51,10 +31,7 @@ describe('API writes during an import of the same dataset', () => {
     // Dataset b's file adds the API's new addresses (api*) at the same time: the address inserts race.
     const fileB = `email,voornaam\n${[...apiOnly, ...both].map((e) => `${e},b`).join('\n')}\n`;
 
-    const upload = (key: string, content: string) => {
-      const { payload, headers } = multipartBody({ deleteOld: 'false' }, { name: 'f.csv', content });
-      return call(key, 'POST', '/partnerlist/csv', payload, headers);
-    };
+    const upload = (key: string, content: string) => postCsv(key, content, { deleteOld: 'false' });
     // The API writes start with the uploads, each call waiting for the previous: the last value
     // per address is known. They go on until the import of a is done, and three rounds more.
     let resA: Awaited<ReturnType<typeof upload>> | undefined;
