@@ -174,6 +174,18 @@ export const CampaignInputSchema = z
 export type CampaignInput = z.input<typeof CampaignInputSchema>;
 export type CampaignValues = z.output<typeof CampaignInputSchema>;
 
+/** The most days the campaign day filter looks back (six digits, as GET /api/campaigns takes). */
+export const CAMPAIGN_DAYS_MAX = 999_999;
+
+/**
+ * spec 001 §5 'Campaign day filter: a number of days, typed in': the selection builder's field,
+ * read like every number (issue 15 §6: '1,5' and '-3' are refused with the message).
+ */
+export const CampaignDaysFieldSchema = integerField({
+  max: CAMPAIGN_DAYS_MAX,
+  messages: oneMessage(CampaignMessages.daysInvalid),
+});
+
 /** Query of GET /api/campaigns: `days` back from today (default 30, spec 001 §9). */
 export const CampaignDaysQuerySchema = z.object({
   days: z

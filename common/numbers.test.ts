@@ -1,6 +1,8 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
+import { CampaignDaysFieldSchema, CampaignMessages } from './campaigns';
 import { parseInteger } from './numbers';
+import { ResultCellSchema, SelectionMessages } from './selections';
 
 // Issue 15 §6: one reading of typed whole numbers; nothing is changed silently.
 
@@ -56,5 +58,27 @@ describe('parseInteger', () => {
     expect(parseInteger('101', 100)).toEqual({ ok: false, problem: 'tooLarge' });
     expect(parseInteger('100', 100)).toEqual({ ok: true, value: 100 });
     expect(parseInteger('99999999999999999999')).toEqual({ ok: false, problem: 'tooLarge' });
+  });
+});
+
+describe('the selection builder fields (issue 15 §6)', () => {
+  it('reads a result cell like every number and refuses decimals and negatives with the rule', () => {
+    expect(ResultCellSchema.parse('1.250')).toBe(1250);
+    expect(ResultCellSchema.parse(' 7 ')).toBe(7);
+    for (const wrong of ['1,5', '-3', '', 'abc', '1.5', '100.000.001']) {
+      const r = ResultCellSchema.safeParse(wrong);
+      expect(r.success, wrong).toBe(false);
+      expect(r.error?.issues[0].message).toBe(SelectionMessages.countInvalid);
+    }
+  });
+
+  it('reads the campaign day filter like every number, at most six digits', () => {
+    expect(CampaignDaysFieldSchema.parse('30')).toBe(30);
+    expect(CampaignDaysFieldSchema.parse('1.000')).toBe(1000);
+    for (const wrong of ['1,5', '-3', '', '1000000']) {
+      const r = CampaignDaysFieldSchema.safeParse(wrong);
+      expect(r.success, wrong).toBe(false);
+      expect(r.error?.issues[0].message).toBe(CampaignMessages.daysInvalid);
+    }
   });
 });

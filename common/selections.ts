@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { parseDay } from './date-math';
 import { CATEGORIES } from './extra-inzet';
+import { integerField, oneMessage } from './numbers';
 import { EMPTY_QUERY, QueryTreeSchema } from './query-tree';
 import { TaskSchema } from './tasks';
 
@@ -132,6 +133,15 @@ const count = z
   .int(SelectionMessages.countInvalid)
   .min(0, SelectionMessages.countInvalid)
   .max(100_000_000);
+/**
+ * spec 001 §5 'Result cell edit: integer': a count typed in a result cell, read like every number
+ * (issue 15 §6: '12.500' is 12500; '1,5' and '-3' are refused with the message, never changed).
+ */
+export const ResultCellSchema = integerField({
+  max: 100_000_000,
+  messages: oneMessage(SelectionMessages.countInvalid),
+});
+
 /** One dataset's modified counts in the table that POST .../query saves. */
 export const TableRowSchema = z.object({
   dataset: z

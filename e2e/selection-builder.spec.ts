@@ -199,6 +199,14 @@ test('builds a selection with a range, a label and a not-interest, runs it, edit
   await cells.nth(1).blur();
   await expect(rows.nth(1).getByTestId('row-total')).toHaveText('5');
   await cells.nth(1).fill('2');
+  // Issue 15 §6: '1,5' and '-1' are refused with the rule and change nothing; the 2 stays.
+  for (const wrong of ['1,5', '-1']) {
+    await cells.nth(1).fill(wrong);
+    await expect(page.getByText('Een aantal moet een geheel getal van 0 of meer zijn')).toBeVisible();
+    await expect(rows.nth(1).getByTestId('row-total')).toHaveText('2');
+  }
+  await cells.nth(1).fill('2');
+  await expect(page.getByText('Een aantal moet een geheel getal van 0 of meer zijn')).toHaveCount(0);
   await expect(rows.nth(0)).toHaveAttribute('data-changed', 'true');
   await expect(page.getByTestId('selected-total')).toHaveText('5');
   await expect(page.getByTestId('allocate-hint')).toBeVisible();
@@ -427,7 +435,12 @@ test("a save refused by the server shows 'Failed to save'; a mailing out of Conc
   await page.goto('/selection-builder');
   await page.getByRole('combobox', { name: 'Campagne', exact: true }).fill(oldName);
   await expect(page.getByText('Geen campagnes gevonden')).toBeVisible();
-  await page.getByRole('textbox', { name: 'Campagnes van de afgelopen dagen' }).fill('200');
+  // Issue 15 §6: '1,5' is refused with the rule (not read as 15), the last good number stays.
+  const days = page.getByRole('textbox', { name: 'Campagnes van de afgelopen dagen' });
+  await days.fill('1,5');
+  await expect(page.getByText('Het aantal dagen moet een geheel getal van 0 of meer zijn')).toBeVisible();
+  await days.fill('200');
+  await expect(page.getByText('Het aantal dagen moet een geheel getal van 0 of meer zijn')).toHaveCount(0);
   await page.getByRole('combobox', { name: 'Campagne', exact: true }).fill(oldName);
   await expect(page.getByRole('option', { name: oldName })).toBeVisible();
 

@@ -1,7 +1,8 @@
-import { Button, Checkbox, Group, NumberInput, Table, Tabs, Text, Textarea } from '@mantine/core';
+import { Button, Checkbox, Group, Table, Tabs, Text, Textarea, TextInput } from '@mantine/core';
 import { useState } from 'react';
 import { CATEGORIES, type Category, DEFAULT_SELECTED_CATEGORIES } from '../../../common/extra-inzet';
 import { stripClientKeys } from '../../../common/query-tree';
+import { ResultCellSchema } from '../../../common/selections';
 import { ScrollTable } from '../../components/scroll-table';
 import { type BuilderDraft, setDraft } from './builder-store';
 import {
@@ -24,6 +25,45 @@ export const CATEGORY_LABELS: Record<Category, string> = {
 const n = (v: number) => v.toLocaleString('nl-NL');
 const setLines = (update: (lines: ResultLine[]) => ResultLine[]) =>
   setDraft((d) => (d.results ? { ...d, results: { ...d.results, lines: update(d.results.lines) } } : d));
+
+/**
+ * A result cell (spec 001 §5: an integer, clamped between 0 and the original count): the text as
+ * typed, read like every number ('1.250' is 1250); text that is no whole number of 0 or more
+ * ('1,5', '-3') changes nothing and says why (issue 15 §6). Shows the stored count when not typing.
+ */
+function CountCell(props: {
+  label: string;
+  value: number;
+  original: number;
+  disabled: boolean;
+  onChange: (value: number) => void;
+}) {
+  const [typed, setTyped] = useState<string | null>(null);
+  const parsed = typed === null ? null : ResultCellSchema.safeParse(typed);
+  const error = parsed && !parsed.success ? (parsed.error.issues[0]?.message ?? null) : null;
+  return (
+    <TextInput
+      size="xs"
+      w={130}
+      inputMode="numeric"
+      aria-label={props.label}
+      value={typed ?? n(props.value)}
+      disabled={props.disabled}
+      error={error}
+      description={props.value !== props.original ? `van ${n(props.original)}` : undefined}
+      onChange={(e) => {
+        const text = e.currentTarget.value;
+        setTyped(text);
+        const next = ResultCellSchema.safeParse(text);
+        if (next.success) props.onChange(next.data);
+      }}
+      // A good number shows as stored (clamped to the original); a wrong text stays with its message.
+      onBlur={() => {
+        if (parsed?.success) setTyped(null);
+      }}
+    />
+  );
+}
 
 function ResultsTable({ lines, isStale }: { lines: ResultLine[]; isStale: boolean }) {
   const [categories, setCategories] = useState<Record<Category, boolean>>({ ...DEFAULT_SELECTED_CATEGORIES });
@@ -101,25 +141,12 @@ function ResultsTable({ lines, isStale }: { lines: ResultLine[]; isStale: boolea
                 {CATEGORIES.map((c) => (
                   <Table.Td key={c}>
                     {selectable ? (
-                      <NumberInput
-                        size="xs"
-                        w={110}
-                        min={0}
-                        max={line.original[c]}
-                        allowDecimal={false}
-                        allowNegative={false}
-                        clampBehavior="none"
-                        aria-label={`${CATEGORY_LABELS[c]} ${line.row.dataset.name}`}
+                      <CountCell
+                        label={`${CATEGORY_LABELS[c]} ${line.row.dataset.name}`}
                         value={line.modified[c]}
+                        original={line.original[c]}
                         disabled={!line.selected || isStale}
-                        description={
-                          line.modified[c] !== line.original[c] ? `van ${n(line.original[c])}` : undefined
-                        }
-                        onChange={(v) =>
-                          setLines((ls) =>
-                            editCell(ls, line.key, c, typeof v === 'number' ? v : Number(v || 0)),
-                          )
-                        }
+                        onChange={(v) => setLines((ls) => editCell(ls, line.key, c, v))}
                       />
                     ) : (
                       n(line.original[c])

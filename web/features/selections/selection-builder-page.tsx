@@ -2,12 +2,12 @@ import {
   Alert,
   Button,
   Group,
-  NumberInput,
   Paper,
   Progress,
   Stack,
   Text,
   Textarea,
+  TextInput,
   Title,
 } from '@mantine/core';
 import { useQueryClient } from '@tanstack/react-query';
@@ -62,7 +62,7 @@ export function SelectionBuilderPage() {
   const client = useQueryClient();
   const draft = useDraft();
 
-  const { daysText, setDaysText, campaignOptions, mailings, mailing, isLoaded } = useBuilderData(
+  const { daysText, setDaysText, daysError, campaignOptions, mailings, mailing, isLoaded } = useBuilderData(
     c,
     m,
     s,
@@ -113,14 +113,13 @@ export function SelectionBuilderPage() {
       <Stack>
         <Paper withBorder p="md">
           <Stack>
-            <NumberInput
+            <TextInput
               label="Campagnes van de afgelopen dagen"
               maw={260}
-              min={0}
-              allowDecimal={false}
-              allowNegative={false}
+              inputMode="numeric"
               value={daysText}
-              onChange={setDaysText}
+              onChange={(e) => setDaysText(e.currentTarget.value)}
+              error={daysError}
               disabled={isBusy}
             />
             <BuilderPickers

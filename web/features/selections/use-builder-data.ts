@@ -2,6 +2,7 @@ import { useDebouncedValue } from '@mantine/hooks';
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { useEffect, useMemo, useState } from 'react';
 import { useNavigate } from 'react-router';
+import { CampaignDaysFieldSchema } from '../../../common/campaigns';
 import { CAMPAIGN_DAYS_DEFAULT } from '../../../common/constants';
 import { SelectionMessages } from '../../../common/selections';
 import { useFailedQueryAlert } from '../../lib/use-failed-query-alert';
@@ -29,10 +30,16 @@ const CAMPAIGN_DAYS_DELAY_MS = 500;
  */
 export function useBuilderData(c: string | null, m: string | null, s: string | null, draft: BuilderDraft) {
   const navigate = useNavigate();
-  // spec 001 §5/§9: the campaigns of the last N days (typed, default 30), refetched 500 ms after typing.
-  const [daysText, setDaysText] = useState<string | number>(CAMPAIGN_DAYS_DEFAULT);
+  // spec 001 §5/§9: the campaigns of the last N days (typed, default 30), refetched 500 ms after
+  // typing. Text that is not a whole number keeps the last good number and says why (issue 15 §6).
+  const [daysText, setDaysText] = useState(String(CAMPAIGN_DAYS_DEFAULT));
   const [typedDays] = useDebouncedValue(daysText, CAMPAIGN_DAYS_DELAY_MS);
-  const days = /^\d{1,6}$/.test(String(typedDays)) ? Number(typedDays) : CAMPAIGN_DAYS_DEFAULT;
+  const parsedDays = CampaignDaysFieldSchema.safeParse(typedDays);
+  const [days, setDays] = useState(CAMPAIGN_DAYS_DEFAULT);
+  useEffect(() => {
+    if (parsedDays.success) setDays(parsedDays.data);
+  }, [parsedDays.success, parsedDays.data]);
+  const daysError = parsedDays.success ? null : (parsedDays.error.issues[0]?.message ?? null);
   const campaigns = useQuery({
     queryKey: builderCampaignsKey(days),
     queryFn: () => listRecentCampaigns(days),
@@ -92,5 +99,5 @@ export function useBuilderData(c: string | null, m: string | null, s: string | n
     }
   }, [draft.selection, c, m, s, navigate]);
 
-  return { daysText, setDaysText, campaignOptions, mailings, mailing, isLoaded };
+  return { daysText, setDaysText, daysError, campaignOptions, mailings, mailing, isLoaded };
 }
