@@ -174,17 +174,30 @@ test('imports: upload, column and value mapping, remap, download, value-mapped o
     `/partners/${partnerId}/datasets`,
   );
 
-  // A file without the e-mail column: the server's message in a red alert.
+  // A file without the e-mail column: the warning, and Uploaden stays off (issue 15 §7).
   await page.goto(`/upload/${partnerId}/${datasetId}`);
   await dropFile(page, 'zonder.csv', 'mail,naam\nx@y.nl,X\n');
   await expect(page.getByTestId('chosen-file')).toContainText('Het bestand bevat geen kolom genaamd email');
+  await expect(page.getByRole('button', { name: 'Uploaden' })).toBeDisabled();
+  // An upload the server refuses: its message in a red alert (the answer is the server's 400 for
+  // such a file, given here because the screen no longer sends one).
+  await page.route(`**/api/import/${partnerId}/**`, (route) =>
+    route.fulfill({
+      status: 400,
+      contentType: 'application/json',
+      body: JSON.stringify({ message: 'Het bestand bevat geen kolom genaamd email' }),
+    }),
+  );
+  await page.getByRole('button', { name: 'Ander bestand' }).click();
+  await dropFile(page, 'geweigerd.csv', 'email\nx@y.nl\n');
   await page.getByRole('button', { name: 'Uploaden' }).click();
   await expectAlert(
     page,
     'danger',
-    'Error while uploading zonder.csv',
+    'Error while uploading geweigerd.csv',
     'Het bestand bevat geen kolom genaamd email',
   );
+  await page.unroute(`**/api/import/${partnerId}/**`);
 
   // Delete from file: after confirming, one address is removed.
   await page.goto(`/deleteall/${partnerId}/${datasetId}`);
