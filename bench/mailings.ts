@@ -13,6 +13,8 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import pg from 'pg';
+import type { ExportColumn } from '../common/export-columns';
+import { mailingSelect } from '../server/features/mailings/mailing-csv';
 import { generatePartnerCsv } from './generate-partner-csv';
 import { createBenchDatabase } from './support/database';
 import { spawnBenchServer } from './support/server';
@@ -87,21 +89,42 @@ try {
   await db.query('VACUUM ANALYZE mailing_addresses');
   const base = (m: string) => `/campaigns/${campaign}/mailings/${m}`;
 
-  // 1. The mailing CSV, read as it streams.
-  await time(
-    'mailing CSV, 10 export columns',
-    async () => {
-      const res = await fetch(`http://127.0.0.1:${port}/api${base(a)}/csv`, {
+  // 1. The mailing CSV, read as it streams; the server's memory sampled while it streams. Then
+  // PostgreSQL alone: the same COPY by psql into /dev/null.
+  const exportColumns = columns.map(([column, type]) => ({ _id: column, type }) as ExportColumn);
+  const download = async (mailingId: string) => {
+    const before = server.statusKb('VmRSS');
+    let peak = before;
+    const sampler = setInterval(() => {
+      peak = Math.max(peak, server.statusKb('VmRSS'));
+    }, 50);
+    try {
+      const res = await fetch(`http://127.0.0.1:${port}/api${base(mailingId)}/csv`, {
         headers: { cookie: (client as unknown as { cookie: string }).cookie },
       });
       let lines = 0;
       for await (const chunk of res.body as AsyncIterable<Uint8Array>) {
         for (let i = chunk.indexOf(10); i >= 0; i = chunk.indexOf(10, i + 1)) lines++;
       }
-      return { rows: lines - 1 };
-    },
-    rows,
-  );
+      return { rows: lines - 1, rssBeforeMb: Math.round(before / 1024), rssPeakMb: Math.round(peak / 1024) };
+    } finally {
+      clearInterval(sampler);
+    }
+  };
+  const copyAlone = (mailingId: string) =>
+    time('  PostgreSQL alone (psql COPY to /dev/null)', async () => {
+      const select = mailingSelect(db, exportColumns, [datasetId], mailingId).replace(/\s+/g, ' ');
+      execFileSync('psql', [
+        databaseUrl,
+        '-q',
+        '-c',
+        "SET work_mem = '256MB'",
+        '-c',
+        `\\copy (${select}) TO '/dev/null' WITH (FORMAT csv)`,
+      ]);
+    });
+  await time('mailing CSV, 10 export columns', () => download(a), rows);
+  await copyAlone(a);
 
   // 2. A results file of one event per address, against a bare \copy of the same file.
   const resultsFile = path.join(work, 'results.csv');
@@ -129,14 +152,28 @@ try {
   ]);
   const copySeconds = (performance.now() - copyStart) / 1000;
   figures.push(`  ${'psql \\copy of the results file'.padEnd(44)} ${copySeconds.toFixed(2).padStart(7)} s`);
+  // The phases of the latest results task: receiving and staging the file (created until claimed
+  // by a worker), then applying it (claimed until finished).
+  const phases = async () => {
+    const { rows: t } = await db.query(
+      `SELECT extract(epoch FROM started_at - created_at)::float AS staged,
+         extract(epoch FROM finished_at - started_at)::float AS applied
+       FROM tasks WHERE type = 'mailing-results' ORDER BY created_at DESC LIMIT 1`,
+    );
+    figures.push(
+      `    upload and staging ${t[0].staged.toFixed(2)} s (${(t[0].staged / copySeconds).toFixed(2)}x \\copy), applying ${t[0].applied.toFixed(2)} s`,
+    );
+  };
   const r0 = performance.now();
   await time('results import', () => client.upload(`${base(a)}/results`, resultsFile), rows);
   figures.push(`    ratio to \\copy ${((performance.now() - r0) / 1000 / copySeconds).toFixed(2)}`);
+  await phases();
   await time(
     'results import again (idempotent)',
     () => client.upload(`${base(a)}/results`, resultsFile),
     rows,
   );
+  await phases();
 
   // 3. A state change of the whole mailing: Aangeboden and back.
   const state = async (to: string) =>
@@ -157,6 +194,72 @@ try {
   await allocate(c);
   await db.query('ANALYZE mailing_addresses');
   await time('limit to half', () => client.call('POST', `${base(c)}/limit`, { limit: Math.floor(rows / 2) }));
+
+  // 6. BENCH_FLOOR=1: what PostgreSQL alone takes for the writes any results import must do, set
+  // against the bare \copy: the mailing's stored results inserted again (already parsed and matched)
+  // into an empty copy of mailing_results with its unique key, and one column of the mailing's
+  // addresses updated (a new version of each row, as the engagement update writes). Rolled back.
+  if (process.env.BENCH_FLOOR === '1') {
+    const psqlSeconds = (...commands: string[]) => {
+      const start = performance.now();
+      execFileSync('psql', [
+        databaseUrl,
+        '-q',
+        '-v',
+        'ON_ERROR_STOP=1',
+        ...commands.flatMap((c) => ['-c', c]),
+      ]);
+      return (performance.now() - start) / 1000;
+    };
+    psqlSeconds('CHECKPOINT');
+    const insert = psqlSeconds(
+      'BEGIN',
+      'CREATE TABLE floor_results (LIKE mailing_results INCLUDING ALL)',
+      `INSERT INTO floor_results SELECT * FROM mailing_results WHERE mailing_id = '${a}'`,
+      'ROLLBACK',
+    );
+    psqlSeconds('CHECKPOINT');
+    const update = psqlSeconds(
+      'BEGIN',
+      `UPDATE addresses x SET last_open_at = x.last_open_at + interval '1 second'
+       FROM mailing_addresses ma WHERE ma.mailing_id = '${a}' AND x.id = ma.address_id`,
+      'ROLLBACK',
+    );
+    figures.push(
+      `  floor: insert of the results ${insert.toFixed(2)} s, update of the addresses ${update.toFixed(2)} s, with \\copy ${(copySeconds + insert + update).toFixed(2)} s (${((copySeconds + insert + update) / copySeconds).toFixed(2)}x \\copy)`,
+    );
+  }
+
+  // 7. BENCH_BIG_ROWS=10000000: the dataset grows by copies of its addresses (new e-mails, the same
+  // attributes) to that many records, all in one mailing, downloaded with the server's memory sampled.
+  const big = Number(process.env.BENCH_BIG_ROWS ?? 0);
+  if (big > rows) {
+    console.log(`Growing the dataset to ${big.toLocaleString('en')} records ...`);
+    const copies = Math.ceil(big / rows) - 1;
+    await db.query("SET work_mem = '256MB'");
+    await db.query(
+      `WITH src AS (
+         SELECT r.raw, r.attrs, a.email, a.domain FROM records r JOIN addresses a ON a.id = r.address_id
+         WHERE r.dataset_id = $1
+       ), added AS (
+         INSERT INTO addresses (email, domain) SELECT 'bulk' || k || '~' || email, domain
+         FROM src, generate_series(1, $2::int) k RETURNING id, email
+       )
+       INSERT INTO records (dataset_id, address_id, raw, attrs)
+       SELECT $1, added.id, src.raw, src.attrs FROM added JOIN src ON src.email = split_part(added.email, '~', 2)`,
+      [datasetId, copies],
+    );
+    const d = await mailing('D', '2031-05-12T09:00:00Z');
+    await allocate(d);
+    await db.query('VACUUM ANALYZE addresses, records, mailing_addresses');
+    const { rows: n } = await db.query('SELECT record_count FROM mailings WHERE id = $1', [d]);
+    await time(
+      `mailing CSV of ${n[0].record_count.toLocaleString('en')} addresses`,
+      () => download(d),
+      n[0].record_count,
+    );
+    await copyAlone(d);
+  }
 
   console.log(
     `\nMailings benchmark on ${target}, ${rows.toLocaleString('en')} addresses, ${os.cpus().length} cores`,

@@ -8,7 +8,7 @@ import { dropStaging } from '../imports/csv-staging';
 import type { StagedUpload } from '../imports/upload.service';
 import type { TaskRow } from '../tasks/task.queries';
 import { allowBulkMemory } from './mailing.queries';
-import { datePartsSql, eventSql, instantSql } from './results.sql';
+import { eventSql, isoDateSql, localInstantSql } from './results.sql';
 
 /** What a results task needs: the mailing and where the staged file's columns are (0-based; os -1 when absent). */
 export interface ResultsPayload {
@@ -54,57 +54,76 @@ export function resultsPayload(staged: StagedUpload, mailingId: string): Results
  * once (mailing, address, event, date); the addresses' engagement takes them in (last open and
  * click, first hard bounce, the os list, and the mailing's interests as open or click interests).
  * Every step is a maximum or a union, so applying the same file again changes nothing.
+ *
+ * Set-based in four statements (docs/performance.md, mailings): the valid rows, parsed and
+ * matched, into a temporary table in key order; its statistics (the planner then joins a million
+ * rows by hash, not row by row); the new results inserted in key order (their index is filled from
+ * left to right); one UPDATE of the addresses whose facts change, from the rows grouped by address.
  */
 export async function applyResults(tx: DbOrTx, p: ResultsPayload): Promise<ResultsOutcome> {
   const col = (i: number) => sql.raw(i < 0 ? 'NULL::text' : `s.c${i + 1}`);
   await allowBulkMemory(tx);
-  await tx.execute(sql`
+  // Compiling these statements' expressions (JIT) costs more than it saves on a million rows.
+  await tx.execute(sql`SET LOCAL jit = off`);
+  const counted = await tx.execute<{ read: number }>(
+    sql`SELECT count(*)::int AS read FROM ${sql.raw(p.staging)}`,
+  );
+  const read = counted.rows[0].read;
+  // Each level is fenced (OFFSET 0) so that a value is computed once, not once for every use.
+  const created = await tx.execute(sql`
     CREATE TEMP TABLE mailing_result_rows ON COMMIT DROP AS
-    SELECT ma.address_id, e.event, ${p.instants ? sql`e.instant` : instantSql('e.parts')} AS at, e.os
+    SELECT ma.address_id, e.event, e.at, e.os
     FROM (
-      SELECT lower(btrim(${col(p.emailIndex)})) COLLATE "C" AS email, ${eventSql(col(p.eventIndex))} AS event,
-        ${p.instants ? sql`${col(p.dateIndex)}::timestamptz AS instant` : sql`${datePartsSql(col(p.dateIndex))} AS parts`},
-        nullif(btrim(${col(p.osIndex)}), '') AS os
-      FROM ${sql.raw(p.staging)} s
-      -- A fence: each row's date is parsed once, not once for every use of its parts.
-      OFFSET 0
+      SELECT email, event, os, ${p.instants ? sql`d::timestamptz` : localInstantSql(sql`iso`)} AS at
+      FROM (
+        SELECT email, event, os, d${p.instants ? sql`` : sql`, ${isoDateSql(sql`d`)} AS iso`}
+        FROM (
+          SELECT lower(btrim(${col(p.emailIndex)})) COLLATE "C" AS email, ${eventSql(col(p.eventIndex))} AS event,
+            btrim(${col(p.dateIndex)}) AS d, nullif(btrim(${col(p.osIndex)}), '') AS os
+          FROM ${sql.raw(p.staging)} s OFFSET 0
+        ) f1 OFFSET 0
+      ) f2 OFFSET 0
     ) e
     -- Only the mailing's own addresses are looked up (never all addresses of the database).
-    LEFT JOIN (
+    JOIN (
       SELECT a.email, ma.address_id FROM mailing_addresses ma JOIN addresses a ON a.id = ma.address_id
       WHERE ma.mailing_id = ${p.mailingId}
-    ) ma ON ma.email = e.email`);
-  const counted = await tx.execute<{ read: number; valid: number }>(sql`
-    SELECT count(*)::int AS read,
-      count(*) FILTER (WHERE address_id IS NOT NULL AND event IS NOT NULL AND at IS NOT NULL)::int AS valid
-    FROM mailing_result_rows`);
-  const { read, valid } = counted.rows[0];
-  await tx.execute(
-    sql`DELETE FROM mailing_result_rows WHERE address_id IS NULL OR event IS NULL OR at IS NULL`,
-  );
+    ) ma ON ma.email = e.email
+    WHERE e.event IS NOT NULL AND e.at IS NOT NULL
+    ORDER BY ma.address_id, e.event, e.at`);
+  const valid = created.rowCount ?? 0;
+  await tx.execute(sql`ANALYZE mailing_result_rows`);
   const inserted = await tx.execute(sql`
     INSERT INTO mailing_results (mailing_id, address_id, event, at, os)
     SELECT ${p.mailingId}, address_id, event, at, os FROM mailing_result_rows
+    ORDER BY address_id, event, at
     ON CONFLICT (mailing_id, address_id, event, at) DO NOTHING`);
+  // The os values of an address: mostly one (min = max), so the distinct sorted list is built only
+  // when there are several (an aggregate DISTINCT would sort once for every address).
   await tx.execute(sql`
     WITH agg AS (
       SELECT address_id,
         max(at) FILTER (WHERE event = 'open') AS open_at,
         max(at) FILTER (WHERE event = 'click') AS click_at,
         min(at) FILTER (WHERE event = 'hardBounce') AS bounce_at,
-        coalesce(array_agg(DISTINCT os) FILTER (WHERE os IS NOT NULL), '{}') AS oses
+        CASE WHEN min(os) IS NULL THEN '{}'::text[] WHEN min(os) = max(os) THEN ARRAY[min(os)]
+          ELSE ARRAY(SELECT DISTINCT o FROM unnest(array_agg(os)) o WHERE o IS NOT NULL ORDER BY o) END AS oses
       FROM mailing_result_rows GROUP BY address_id
+      -- In the order of the addresses' table: each page of it is read and written once.
+      ORDER BY address_id
     )
     UPDATE addresses a SET
       last_open_at = greatest(a.last_open_at, g.open_at),
       last_click_at = greatest(a.last_click_at, g.click_at),
       hard_bounced_at = least(a.hard_bounced_at, g.bounce_at),
-      os = CASE WHEN g.oses <@ a.os THEN a.os
+      os = CASE WHEN g.oses <@ a.os THEN a.os WHEN a.os = '{}' THEN g.oses
         ELSE a.os || ARRAY(SELECT o FROM unnest(g.oses) o WHERE o <> ALL (a.os) ORDER BY o) END,
       open_interests = CASE WHEN g.open_at IS NULL OR m.interests <@ a.open_interests THEN a.open_interests
+        WHEN a.open_interests = '{}' THEN m.interests
         ELSE a.open_interests || ARRAY(SELECT i FROM unnest(m.interests) WITH ORDINALITY u(i, n)
           WHERE i <> ALL (a.open_interests) ORDER BY n) END,
       click_interests = CASE WHEN g.click_at IS NULL OR m.interests <@ a.click_interests THEN a.click_interests
+        WHEN a.click_interests = '{}' THEN m.interests
         ELSE a.click_interests || ARRAY(SELECT i FROM unnest(m.interests) WITH ORDINALITY u(i, n)
           WHERE i <> ALL (a.click_interests) ORDER BY n) END
     FROM agg g, mailings m

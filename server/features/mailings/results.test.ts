@@ -93,6 +93,96 @@ describe('POST .../results', () => {
     expect(stored.rows[0].n).toBe(6);
   });
 
+  it('reads only real dates in the two shapes (leap days, month ends, hours) and skips the rest', async () => {
+    const c = await makeCampaign(t, t.cookie);
+    const tag = Math.random().toString(36).slice(2, 8);
+    const emails = ['a', 'b', 'c', 'd', 'e', 'f'].map((n) => `${n}.${tag}@voorbeeld.nl`);
+    const ids = await makeAddresses(t, emails.length, emails);
+    const m = await makeMailing(t, t.cookie, c);
+    await allocate(t, m._id, ids);
+    const dates = [
+      // read: [row, expected UTC instant]
+      ['29-02-2032', '2032-02-28T23:00:00'],
+      ['2000-02-29 23:59:59', '2000-02-29T22:59:59'],
+      [' 31-12-2030 00:00:00 ', '2030-12-30T23:00:00'],
+      ['2030-07-31 12:00:00', '2030-07-31T10:00:00'],
+      ['2030-04-30', '2030-04-29T22:00:00'],
+      ['0001-01-01', null],
+    ];
+    const skipped = [
+      '29-02-2031',
+      '1900-02-29',
+      '2030-04-31',
+      '2030-13-01',
+      '00-01-2030',
+      '0000-01-01',
+      '2030-01-01 24:00:00',
+      '2030-01-01 10:60:00',
+      '2030-01-01 10:00:60',
+      '2030-1-01',
+      '2030-01-01T10:00:00',
+      '01/02/2030',
+      '2030-01-01 10:00',
+      '',
+    ];
+    const file = [
+      'email,event,date',
+      ...dates.map(([date], i) => `${emails[i]},click,${date}`),
+      ...skipped.map((date) => `${emails[0]},open,${date}`),
+    ].join('\n');
+    const result = await importResults(c, m._id, file);
+    expect(result).toEqual({
+      read: dates.length + skipped.length,
+      saved: dates.length,
+      unchanged: 0,
+      skipped: skipped.length,
+    });
+    const rows = await engagement(ids);
+    for (const [i, [, at]] of dates.entries()) if (at) expect(rows[i].last_click_at).toBe(at);
+    // Year 1 is a real year: stored, whatever its offset then.
+    expect(rows[5].last_click_at).not.toBeNull();
+    expect(rows[0].last_open_at).toBeNull();
+  });
+
+  it('keeps one os list per address, sorted where several arrive at once, and deletes a mailing’s results with it', async () => {
+    const c = await makeCampaign(t, t.cookie);
+    const tag = Math.random().toString(36).slice(2, 8);
+    const emails = ['p', 'q'].map((n) => `${n}.${tag}@voorbeeld.nl`);
+    const ids = await makeAddresses(t, 2, emails);
+    const m = await makeMailing(t, t.cookie, c);
+    await allocate(t, m._id, ids);
+    const file = [
+      'email,event,date,os',
+      `${emails[0]},open,2030-01-10 08:00:00,Windows`,
+      `${emails[0]},open,2030-01-10 08:01:00,Android`,
+      `${emails[0]},click,2030-01-10 08:02:00,Windows`,
+      `${emails[0]},click,2030-01-10 08:03:00,`,
+      `${emails[1]},open,2030-01-10 08:00:00,`,
+    ].join('\n');
+    await importResults(c, m._id, file);
+    const rows = await engagement(ids);
+    expect(rows[0].os).toEqual(['Android', 'Windows']);
+    expect(rows[1].os).toEqual([]);
+    const count = async () =>
+      (
+        await t.database.db.execute(
+          sql`SELECT count(*)::int AS n FROM mailing_results WHERE mailing_id = ${m._id}`,
+        )
+      ).rows[0].n;
+    expect(await count()).toBe(5);
+    expect((await t.api('DELETE', `/api/campaigns/${c}/mailings/${m._id}`)).statusCode).toBe(200);
+    expect(await count()).toBe(0);
+    // A campaign's deletion cascades to its mailings, and so to their results.
+    const m2 = await makeMailing(t, t.cookie, c);
+    await allocate(t, m2._id, ids);
+    await importResults(c, m2._id, file);
+    expect((await t.api('DELETE', `/api/campaigns/${c}`)).statusCode).toBe(200);
+    const left = await t.database.db.execute(
+      sql`SELECT count(*)::int AS n FROM mailing_results WHERE mailing_id = ${m2._id}`,
+    );
+    expect(left.rows[0].n).toBe(0);
+  });
+
   it('refuses a file without email, event or date columns, failing its task, and 404 for an unknown mailing', async () => {
     const c = await makeCampaign(t, t.cookie);
     const m = await makeMailing(t, t.cookie, c);
