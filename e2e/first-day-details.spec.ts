@@ -92,6 +92,22 @@ test('every drop zone refuses two files at once with one message', async ({ page
     const form = page.getByTestId(`blacklist-upload-${kind}`);
     await expectOneFileAtATime(page, dropZone(form));
   }
+  // A mailing's results upload (a file button, no drop zone) refuses anything but a .csv the same way.
+  const campaign = await ok(
+    await page.request.post('/api/campaigns', { data: { name: unique('Resultaat ') } }),
+  );
+  await ok(await page.request.post(`/api/campaigns/${campaign._id}/mailings`, { data: { name: 'Eerste' } }));
+  await page.goto(`/campaigns/${campaign._id}/mailings`);
+  await expect(page.getByRole('button', { name: 'Resultaten uploaden voor Eerste' })).toBeVisible();
+  await page
+    .locator('input[type=file]')
+    .first()
+    .setInputFiles({
+      name: 'resultaten.txt',
+      mimeType: 'text/plain',
+      buffer: Buffer.from('email,event,date'),
+    });
+  await expectAlert(page, 'danger', 'Ongeldig bestand', 'Alleen .csv-bestanden kunnen worden geüpload');
   // The selection builder's file line (Bestandsmatch).
   await page.goto('/selection-builder');
   await page.getByRole('button', { name: 'Regel toevoegen' }).first().click();

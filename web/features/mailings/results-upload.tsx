@@ -3,6 +3,7 @@ import { IconChartBar } from '@tabler/icons-react';
 import { useQueryClient } from '@tanstack/react-query';
 import { useEffect, useState } from 'react';
 import { UPLOAD_TASK_POLL_MS } from '../../../common/constants';
+import { ImportMessages, isCsvName, UploadMessages } from '../../../common/imports';
 import { type Mailing, MailingMessages } from '../../../common/mailings';
 import { showDanger, showInfo, showSuccess } from '../../lib/alerts';
 import { useTask } from '../tasks/use-task';
@@ -33,6 +34,11 @@ export function ResultsUploadButton({ mailing }: { mailing: Mailing }) {
 
   const handleFile = async (file: File | null) => {
     if (!file) return;
+    // The file dialog lets any file through ('Alle bestanden'): refused here like in the drop zones.
+    if (!isCsvName(file.name)) {
+      showDanger(UploadMessages.refusedTitle, ImportMessages.onlyCsv);
+      return;
+    }
     setUploading(true);
     showInfo(MailingMessages.uploading, file.name);
     try {
