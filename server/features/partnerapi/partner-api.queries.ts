@@ -13,6 +13,8 @@ export interface KeyDataset {
   id: string;
   partnerId: string;
   name: string;
+  /** The dataset's e-mail column (its emailColumnName, else 'email'): the column a record's address is. */
+  emailColumn: string;
 }
 
 /** SHA-256 of a key, as migration 0018's lw_api_key_hash computes it. */
@@ -32,10 +34,20 @@ export async function findDatasetByKey(database: Database, key: string): Promise
     partner_id: string;
     name: string;
     api_key: string;
-  }>('SELECT id, partner_id, name, api_key FROM datasets WHERE lw_api_key_hash(api_key) = $1', [hash]);
+    email_column: string | null;
+  }>(
+    `SELECT id, partner_id, name, api_key, config ->> 'emailColumnName' AS email_column
+     FROM datasets WHERE lw_api_key_hash(api_key) = $1`,
+    [hash],
+  );
   const row = rows[0];
   if (!row || !crypto.timingSafeEqual(keyHash(row.api_key), hash)) return undefined;
-  return { id: row.id, partnerId: row.partner_id, name: row.name };
+  return {
+    id: row.id,
+    partnerId: row.partner_id,
+    name: row.name,
+    emailColumn: row.email_column?.trim() || 'email',
+  };
 }
 
 /** A dataset locked for a write, with what mapping a record needs. */

@@ -10,7 +10,7 @@ import { partnerApiHelpers } from './partner-api.test-helpers';
 // and the bad input of issue 20, through HTTP on a real database.
 
 const t = setupTestApp();
-const { keyedDataset, call, recordsOf, recordCount, waitForTask, postCsv } = partnerApiHelpers(t);
+const { keyedDataset, call, recordsOf, recordCount, waitForTask, postCsv, importCsv } = partnerApiHelpers(t);
 
 describe('one record', () => {
   it('POST adds it through the mapping (200 message and id), 409 when it exists', async () => {
@@ -188,6 +188,32 @@ describe('upsert', () => {
     const csv = await postCsv(ds.key, 'email,voornaam,telefoon\nenc@example.nl,E,0612345678\n');
     const task = csv.statusCode === 202 ? await waitForTask(ds.key, csv.json().id) : csv.json();
     expect(task.result).toMatchObject({ read: 1, saved: 0, unchanged: 1 });
+  });
+
+  it("the address is the dataset's e-mail column, as in an upload (its mapping applies; the same file is unchanged)", async () => {
+    const ds = await keyedDataset(
+      [columnMapping('voornaam', 'voornaam'), columnMapping('E-mail', 'domein', { emailDomain: true })],
+      'E-mail',
+    );
+    const res = await call(ds.key, 'POST', '/partnerlist/upsert', [
+      { email: 'kees@voorbeeld.nl', voornaam: 'Kees' },
+    ]);
+    expect(res.json()).toMatchObject({ inserted: 1 });
+    expect((await recordsOf(ds.id))[0].attrs).toEqual({ voornaam: 'Kees', domein: 'voorbeeld.nl' });
+    const got = (await call(ds.key, 'GET', '/partnerlist/kees@voorbeeld.nl')).json();
+    expect(got).not.toHaveProperty('E-mail');
+    expect(got.email).toBe('kees@voorbeeld.nl');
+    const task = await importCsv(ds.key, 'E-mail;voornaam\nkees@voorbeeld.nl;Kees\n');
+    expect(task.result).toMatchObject({ read: 1, saved: 0, unchanged: 1 });
+    // A field named like the e-mail column besides `email` would be a second address.
+    const twice = await call(ds.key, 'POST', '/partnerlist', {
+      email: 'a@voorbeeld.nl',
+      'e-mail': 'b@voorbeeld.nl',
+    });
+    expect([twice.statusCode, twice.json().message]).toEqual([
+      400,
+      PartnerApiMessages.duplicateField('e-mail'),
+    ]);
   });
 
   it('a replaced key stops working at once', async () => {

@@ -39,7 +39,7 @@ function storedFields(record: Record<string, unknown>): Map<string, string | nul
   return fields;
 }
 
-/** A record ready for the mapping: its normalised address and fields (the e-mail field included, as a file row has it). */
+/** A record ready for the mapping: its normalised address and fields (the e-mail column included, as a file row has it). */
 interface Incoming {
   email: string;
   fields: Map<string, string | null>;
@@ -49,15 +49,23 @@ interface Incoming {
  * The records of one call by address: normalised, the last of two with one address winning
  * (DESIGN §6). The schema has checked each e-mail already.
  */
-function incomingRecords(records: Record<string, unknown>[], emailOverride?: string): Incoming[] {
+function incomingRecords(
+  records: Record<string, unknown>[],
+  emailColumn: string,
+  emailOverride?: string,
+): Incoming[] {
   const byEmail = new Map<string, Incoming>();
+  const emailKey = emailColumn.toLowerCase();
   for (const record of records) {
     const given = emailOverride ?? String(record.email ?? '');
     const email = normalizeEmail(given);
     if (!email) throw new HttpError(400, PartnerApiMessages.invalidEmail);
     const fields = storedFields(record);
-    // The e-mail is a column of the record like the e-mail column of a file.
-    fields.set('email', given);
+    // The address is the dataset's e-mail column, as in a file the upload screen takes (its
+    // emailColumnName, else 'email'); a field of that name besides `email` would be a second one.
+    for (const name of fields.keys())
+      if (name.toLowerCase() === emailKey) throw new HttpError(400, PartnerApiMessages.duplicateField(name));
+    fields.set(emailColumn, given);
     byEmail.delete(email);
     byEmail.set(email, { email, fields });
   }
@@ -149,7 +157,7 @@ export async function writeRecords(
   mode: 'upsert' | 'insert' | 'update',
   emailOverride?: string,
 ): Promise<WriteResult> {
-  const incoming = incomingRecords(records, emailOverride);
+  const incoming = incomingRecords(records, dataset.emailColumn, emailOverride);
   const keys = ctx.columnKeys();
   return withClientTransaction(ctx.database, async (tx, client) => {
     const locked = await lockDatasetForWrite(client, dataset.id);
@@ -228,7 +236,8 @@ export async function getRecord(
   const columns = new Set(row.rawColumns);
   row.rawColumns.forEach((column, i) => {
     const value = row.raw[i] ?? null;
-    if (value === null || column.toLowerCase() === 'email') return;
+    const lower = column.toLowerCase();
+    if (value === null || lower === 'email' || lower === dataset.emailColumn.toLowerCase()) return;
     if (column.endsWith('__bi') && columns.has(column.slice(0, -4))) return;
     fields.push([storedFieldName(column), plainValue(keys, value)]);
   });

@@ -12,10 +12,11 @@ export function partnerApiHelpers(t: TestClient) {
   /** A dataset with a fresh API key and a mapping; returns its id, name, partner and key. */
   async function keyedDataset(
     mappings: MappingEntry[] = [columnMapping('voornaam', 'voornaam'), columnMapping('postcode', 'postcode')],
+    emailColumnName?: string,
   ) {
     const partnerId = await makePartner(t.db);
     const name = `api${crypto.randomBytes(3).toString('hex')}`;
-    const id = await makeDataset(t.db, partnerId, { name });
+    const id = await makeDataset(t.db, partnerId, { name, emailColumnName });
     const key = crypto.randomBytes(24).toString('hex');
     await t.db.update(datasets).set({ apiKey: key }).where(eq(datasets.id, id));
     await saveDatasetMappings(t.db, id, mappings);
