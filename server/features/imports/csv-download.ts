@@ -155,8 +155,8 @@ export async function* copyOutCsv(
  * A CSV download (issue 15 §3): the UTF-8 byte order mark, the `header` line and the rows of
  * `select` (a SELECT whose columns follow the header, given a connection to escape literals with)
  * written by PostgreSQL in `format` (copyOutCsv), a chunk at a time: memory stays flat whatever
- * the size. `workMem` is set on the connection for the COPY. A download broken off closes its
- * connection rather than reuse it mid-COPY.
+ * the size. `settings` (name to value: work_mem, planner choices) hold on the connection for the
+ * COPY only. A download broken off closes its connection rather than reuse it mid-COPY.
  */
 export async function* csvDownload(
   pool: pg.Pool,
@@ -165,7 +165,7 @@ export async function* csvDownload(
     header: string[];
     select: (client: pg.PoolClient) => string;
     format: CsvFormat;
-    workMem?: string;
+    settings?: Record<string, string>;
   },
 ): AsyncGenerator<Buffer> {
   yield Buffer.concat([
@@ -175,9 +175,11 @@ export async function* csvDownload(
   const client = await pool.connect();
   let complete = false;
   try {
-    if (options.workMem) await client.query(`SET work_mem = ${client.escapeLiteral(options.workMem)}`);
+    const settings = Object.entries(options.settings ?? {});
+    for (const [name, value] of settings)
+      await client.query('SELECT set_config($1, $2, false)', [name, value]);
     yield* copyOutCsv(client, options.select(client), keys, options.format);
-    if (options.workMem) await client.query('RESET work_mem');
+    for (const [name] of settings) await client.query(`RESET ${client.escapeIdentifier(name)}`);
     complete = true;
   } finally {
     client.release(complete ? undefined : true);

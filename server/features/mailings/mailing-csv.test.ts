@@ -1,10 +1,12 @@
 import { sql } from 'drizzle-orm';
+import pg from 'pg';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { MailingMessages } from '../../../common/mailings';
 import { setupTestApp } from '../../test/app';
 import { csvBody } from '../../test/csv';
 import { columnMapping, importFile, setupDataset } from '../../test/imports';
 import { allocate, makeCampaign, makeMailing } from './mailing.test-helpers';
+import { copyCsv } from './mailing-csv';
 
 const t = setupTestApp({ startWorker: true });
 let campaign: string;
@@ -173,5 +175,30 @@ describe('GET .../testcsv', () => {
         '',
       ].join('\r\n'),
     );
+  });
+});
+
+describe('the COPY connection of a download', () => {
+  it('runs the COPY with its settings (merge joins, no parallel workers) and gives the connection back without them', async () => {
+    const pool = new pg.Pool({ connectionString: t.database.url, max: 1 });
+    try {
+      const chunks: Buffer[] = [];
+      const select = () =>
+        `SELECT current_setting('enable_hashjoin'), current_setting('max_parallel_workers_per_gather'), current_setting('work_mem')`;
+      for await (const chunk of copyCsv(pool, t.ctx.columnKeys, ['a', 'b', 'c'], select, 'csv', {
+        enable_hashjoin: 'off',
+        max_parallel_workers_per_gather: '0',
+      }))
+        chunks.push(chunk);
+      expect(csvBody({ body: Buffer.concat(chunks).toString('utf8') })).toBe('a,b,c\r\noff,0,256MB\r\n');
+      // The one connection of the pool, used again: back to the server's settings.
+      const after = await pool.query(
+        `SELECT current_setting('enable_hashjoin') AS h, current_setting('work_mem') AS w`,
+      );
+      expect(after.rows[0].h).toBe('on');
+      expect(after.rows[0].w).not.toBe('256MB');
+    } finally {
+      await pool.end();
+    }
   });
 });
