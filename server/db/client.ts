@@ -46,7 +46,8 @@ export type DbOrTx = Db | Parameters<Parameters<Db['transaction']>[0]>[0];
 
 /**
  * Runs `fn` in a transaction on one pool connection and gives it both the Drizzle handle and the
- * pg client (for COPY streams inside the transaction). Commits when `fn` resolves, else rolls back.
+ * pg client (for COPY streams inside the transaction). Commits when `fn` resolves, else rolls back
+ * (closing the connection) and rethrows.
  */
 export async function withClientTransaction<T>(
   database: Database,
@@ -60,9 +61,10 @@ export async function withClientTransaction<T>(
     await client.query('COMMIT');
     return result;
   } catch (err) {
-    await client.query('ROLLBACK').catch(() => {
-      broken = true;
-    });
+    // A COPY broken off half-way can leave the connection unusable: after a failure it is closed,
+    // not given back to the pool.
+    broken = true;
+    await client.query('ROLLBACK').catch(() => {});
     throw err;
   } finally {
     client.release(broken);

@@ -2,6 +2,7 @@ import type pg from 'pg';
 import { normalizeDomain } from '../../../common/blacklists';
 import { normalizeEmail } from '../../../common/email';
 import type { AppContext } from '../../context';
+import { withClientTransaction } from '../../db/client';
 import type { TaskContext } from '../../tasks/worker';
 import { dropStaging } from '../imports/csv-staging';
 import type { TaskRow } from '../tasks/task.queries';
@@ -37,20 +38,10 @@ async function inTransaction(
   p: BlacklistImportPayload,
   work: (client: pg.PoolClient) => Promise<{ valid: number; saved: number }>,
 ): Promise<BlacklistImportResult> {
-  const client = await ctx.database.pool.connect();
-  let broken = false;
   try {
-    await client.query('BEGIN');
-    const { valid, saved } = await work(client);
-    await client.query('COMMIT');
+    const { valid, saved } = await withClientTransaction(ctx.database, (_tx, client) => work(client));
     return { read: p.rows, saved, unchanged: valid - saved, skipped: p.rows - valid };
-  } catch (err) {
-    // A COPY broken off half-way can leave the connection unusable: it is closed, not reused.
-    broken = true;
-    await client.query('ROLLBACK').catch(() => {});
-    throw err;
   } finally {
-    client.release(broken);
     await dropStaging(ctx.database.pool, p.staging).catch(() => {});
   }
 }

@@ -7,6 +7,7 @@ import {
   EnrichmentNameSchema,
 } from '../../../common/enrichment';
 import type { AppContext } from '../../context';
+import { withClientTransaction } from '../../db/client';
 import { badRequest, conflict, HttpError, notFound } from '../../lib/http-errors';
 import { newId } from '../../lib/ids';
 import { type TaskContext, TaskError } from '../../tasks/worker';
@@ -98,26 +99,14 @@ export async function receiveEnrichmentFile(
 }
 
 // One connection holds the transaction (under the enrichment lock) and its temporary tables.
-async function inEnrichmentTransaction<T>(
+function inEnrichmentTransaction<T>(
   ctx: AppContext,
   work: (client: pg.PoolClient) => Promise<T>,
 ): Promise<T> {
-  const client = await ctx.database.pool.connect();
-  let broken = false;
-  try {
-    await client.query('BEGIN');
+  return withClientTransaction(ctx.database, async (_tx, client) => {
     await lockEnrichment(client);
-    const result = await work(client);
-    await client.query('COMMIT');
-    return result;
-  } catch (err) {
-    // A COPY broken off half-way can leave the connection unusable: it is closed, not reused.
-    broken = true;
-    await client.query('ROLLBACK').catch(() => {});
-    throw err;
-  } finally {
-    client.release(broken);
-  }
+    return work(client);
+  });
 }
 
 /**
