@@ -124,14 +124,7 @@ export function BlacklistUploadForm(props: {
           </Button>
         </Group>
       </Stack>
-      <UploadStatus
-        phase={upload.phase}
-        progress={upload.progress}
-        task={upload.task}
-        elapsedMs={upload.elapsedMs}
-        doneText={BlacklistMessages.updated}
-        error={error}
-      />
+      <UploadStatus upload={upload} doneText={BlacklistMessages.updated} error={error} />
     </Paper>
   );
 }

@@ -192,14 +192,7 @@ export function EnrichmentUploadPage() {
             </Button>
           </Group>
         </Stack>
-        <UploadStatus
-          phase={upload.phase}
-          progress={upload.progress}
-          task={upload.task}
-          elapsedMs={upload.elapsedMs}
-          doneText={EnrichmentMessages.uploadedTitle}
-          error={error}
-        />
+        <UploadStatus upload={upload} doneText={EnrichmentMessages.uploadedTitle} error={error} />
       </Paper>
     </>
   );

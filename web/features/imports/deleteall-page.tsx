@@ -109,14 +109,7 @@ export function DeleteAllPage() {
             </Button>
           </Group>
         </Stack>
-        <UploadStatus
-          phase={upload.phase}
-          progress={upload.progress}
-          task={upload.task}
-          elapsedMs={upload.elapsedMs}
-          doneText={doneText}
-          error={error}
-        />
+        <UploadStatus upload={upload} doneText={doneText} error={error} />
       </Paper>
     </>
   );

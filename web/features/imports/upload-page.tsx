@@ -103,14 +103,7 @@ export function UploadPage() {
             )}
           </Group>
         </Stack>
-        <UploadStatus
-          phase={upload.phase}
-          progress={upload.progress}
-          task={upload.task}
-          elapsedMs={upload.elapsedMs}
-          doneText={UploadMessages.uploaded}
-          error={error}
-        />
+        <UploadStatus upload={upload} doneText={UploadMessages.uploaded} error={error} />
       </Paper>
     </>
   );

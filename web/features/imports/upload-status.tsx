@@ -33,14 +33,11 @@ export function ResultCounters({ result, elapsedMs }: { result: UploadResult; el
  * outcome — `doneText` with the counters, or the failure in red.
  */
 export function UploadStatus(props: {
-  phase: UploadPhase;
-  progress: number;
-  task: Task | undefined;
-  elapsedMs: number | null;
+  upload: { phase: UploadPhase; progress: number; task: Task | undefined; elapsedMs: number | null };
   doneText: string;
   error: string | null;
 }) {
-  const { phase, progress, task, elapsedMs } = props;
+  const { phase, progress, task, elapsedMs } = props.upload;
   if (phase === 'idle' && !task && !props.error) return null;
   return (
     <Paper withBorder p="md" mt="md" aria-live="polite" data-testid="upload-status">
