@@ -2,6 +2,7 @@ import { expect, type Page, test } from '@playwright/test';
 import { generatePath } from 'react-router';
 import { appRoutes } from '../web/routes';
 import { paramNames } from '../web/shell/crumbs';
+import { importCsv, ok } from './support/api';
 import { loginAsAdmin, unique } from './support/session';
 
 // Issue 15 §2: every route of the route table, with real ids created through the API, shows a
@@ -10,14 +11,6 @@ import { loginAsAdmin, unique } from './support/session';
 
 const NOT_FOUND = 'Deze pagina kon niet worden gevonden';
 const HEX_ID = /\b[0-9a-f]{24}\b/;
-
-async function ok<T = Record<string, unknown>>(
-  res: Promise<{ status(): number; text(): Promise<string>; json(): Promise<unknown> }>,
-): Promise<T> {
-  const r = await res;
-  expect(r.status(), await r.text()).toBe(200);
-  return (await r.json()) as T;
-}
 
 interface World {
   params: Record<string, string>;
@@ -40,22 +33,7 @@ async function seed(page: Page): Promise<World> {
   const dataset = await ok<{ _id: string }>(
     api.post(`/api/datasets/${partnerId}`, { data: { name: datasetName } }),
   );
-  const upload = await ok<{ task: { _id: string } }>(
-    api.post(`/api/import/${partnerId}/${encodeURIComponent(datasetName)}`, {
-      multipart: {
-        file: {
-          name: 'k.csv',
-          mimeType: 'text/csv',
-          buffer: Buffer.from('email,geslacht\nk@voorbeeld.nl,M\n'),
-        },
-      },
-    }),
-  );
-  await expect
-    .poll(async () => (await (await api.get(`/api/tasks/${upload.task._id}`)).json()).state, {
-      timeout: 60_000,
-    })
-    .toBe('done');
+  await importCsv(api, partnerId, datasetName, 'email,geslacht\nk@voorbeeld.nl,M\n', 'k.csv');
   await ok(
     api.put(`/api/datasets/${partnerId}/${dataset._id}/mappings`, {
       data: [{ type: 'column', field: 'geslacht', mapped: 'gender' }],

@@ -1,24 +1,10 @@
 import { type APIRequestContext, expect, type Page, test } from '@playwright/test';
 import { expectAlert } from './support/alerts';
+import { importCsv, ok } from './support/api';
 import { loginAsAdmin, unique } from './support/session';
 
 // spec 001 §2 Enrichment (Verrijking), issue 20: upload an enrichment file, see it listed, use its
 // attribute in a selection line, delete it.
-
-async function ok(
-  res: Awaited<ReturnType<APIRequestContext['post']>>,
-): Promise<{ _id: string; task: { _id: string } }> {
-  expect(res.status(), await res.text()).toBe(200);
-  return (await res.json()) as { _id: string; task: { _id: string } };
-}
-
-async function waitForTask(request: APIRequestContext, id: string) {
-  await expect
-    .poll(async () => (await (await request.get(`/api/tasks/${id}`)).json()).state, { timeout: 60_000 })
-    .toMatch(/^(done|failed)$/);
-  const task = await (await request.get(`/api/tasks/${id}`)).json();
-  expect(task.state, task.error).toBe('done');
-}
 
 /** A dataset of ten addresses, a campaign and a draft mailing. */
 async function seed(request: APIRequestContext, domain: string) {
@@ -27,18 +13,7 @@ async function seed(request: APIRequestContext, domain: string) {
   const name = unique('bestand');
   await ok(await request.post(`/api/datasets/${partnerId}`, { data: { name } }));
   const rows = Array.from({ length: 10 }, (_, i) => `v${i}@${domain}`);
-  const up = await ok(
-    await request.post(`/api/import/${partnerId}/${name}`, {
-      multipart: {
-        file: {
-          name: 'adressen.csv',
-          mimeType: 'text/csv',
-          buffer: Buffer.from(['email', ...rows].join('\n')),
-        },
-      },
-    }),
-  );
-  await waitForTask(request, up.task._id);
+  await importCsv(request, partnerId, name, ['email', ...rows].join('\n'));
   const campaignName = unique('Campagne ');
   const campaign = await ok(
     await request.post('/api/campaigns', {

@@ -1,16 +1,12 @@
 import { type APIRequestContext, expect, type Locator, type Page, test } from '@playwright/test';
 import { expectAlert } from './support/alerts';
+import { ok } from './support/api';
 import { loginAsAdmin, unique } from './support/session';
 
 // Issue 15 §7: the smaller things a new user tripped over on a first day. Each test fails on the
 // code before the fix.
 
 const ONE_FILE = 'Er kan maar één bestand tegelijk worden geüpload';
-
-async function ok<T = { _id: string }>(res: Awaited<ReturnType<APIRequestContext['post']>>): Promise<T> {
-  expect(res.status(), await res.text()).toBe(200);
-  return (await res.json()) as T;
-}
 
 /** A partner with one dataset (labelled `label` when given); returns their ids and names. */
 async function seedDataset(request: APIRequestContext, label?: string) {

@@ -1,5 +1,7 @@
 import { expect, type Page, test } from '@playwright/test';
+import { columnMapping } from '../common/mappings';
 import { expectAlert } from './support/alerts';
+import { ok } from './support/api';
 import { loginAsAdmin, unique } from './support/session';
 
 // Issue 15 §3 and §4: what a mapping made of the records (the preview, refreshed by a remap), why
@@ -33,35 +35,18 @@ test('import details: skipped rows per reason and their download, the preview af
   await loginAsAdmin(page, '/');
   const partnerId = unique('Det_');
   const name = unique('Details');
-  expect(
-    (await page.request.post('/api/crud-partner', { data: { id: partnerId, name: 'Details BV' } })).status(),
-  ).toBe(200);
-  const created = await page.request.post(`/api/datasets/${partnerId}`, { data: { name } });
-  const datasetId = (await created.json())._id as string;
-  const column = (field: string, mapped: string, options: object = {}) => ({
-    type: 'column',
-    field,
-    mapped,
-    encrypted: false,
-    lower: false,
-    strip: false,
-    emailDomain: false,
-    trim: null,
-    date: '',
-    exclude: '',
-    values: [],
-    ...options,
-  });
+  await ok(page.request.post('/api/crud-partner', { data: { id: partnerId, name: 'Details BV' } }));
+  const { _id: datasetId } = await ok(page.request.post(`/api/datasets/${partnerId}`, { data: { name } }));
   const saved = await page.request.put(`/api/datasets/${partnerId}/${datasetId}/mappings`, {
     data: [
-      column('naam', 'firstName', { exclude: '/^weg$/i' }),
-      column('geslacht', 'gender', {
+      columnMapping('naam', 'firstName', { exclude: '/^weg$/i' }),
+      columnMapping('geslacht', 'gender', {
         values: [
           { original: 'Man', mapped: 'M', insensitive: true },
           { original: 'Vrouw', mapped: 'F', insensitive: true },
         ],
       }),
-      column('geboren', 'birthDate', { date: 'DD-MM-YYYY' }),
+      columnMapping('geboren', 'birthDate', { date: 'DD-MM-YYYY' }),
     ],
   });
   expect(saved.status(), await saved.text()).toBe(200);

@@ -1,5 +1,6 @@
 import { expect, type Page, test } from '@playwright/test';
 import { expectAlert } from './support/alerts';
+import { importCsv, ok } from './support/api';
 import { loginAsAdmin, unique } from './support/session';
 
 // Issue 15 §1: the mapping editor no longer drops unsaved work. Leaving with unsaved changes asks
@@ -12,23 +13,10 @@ const PROMPT = 'Niet-opgeslagen wijzigingen';
 async function seedDataset(page: Page): Promise<{ partnerId: string; datasetId: string; name: string }> {
   const partnerId = unique('Unsaved_');
   const name = unique('Leden');
-  expect(
-    (await page.request.post('/api/crud-partner', { data: { id: partnerId, name: 'Map BV' } })).status(),
-  ).toBe(200);
-  const ds = await page.request.post(`/api/datasets/${partnerId}`, { data: { name } });
-  expect(ds.status(), await ds.text()).toBe(200);
-  const datasetId = (await ds.json())._id as string;
+  await ok(page.request.post('/api/crud-partner', { data: { id: partnerId, name: 'Map BV' } }));
+  const { _id: datasetId } = await ok(page.request.post(`/api/datasets/${partnerId}`, { data: { name } }));
   const csv = 'email,naam,geslacht\njan@voorbeeld.nl,Jan,M\nmies@voorbeeld.nl,Mies,V\n';
-  const upload = await page.request.post(`/api/import/${partnerId}/${name}`, {
-    multipart: { file: { name: 'leden.csv', mimeType: 'text/csv', buffer: Buffer.from(csv) } },
-  });
-  expect(upload.status(), await upload.text()).toBe(200);
-  const taskId = (await upload.json()).task._id;
-  await expect
-    .poll(async () => (await (await page.request.get(`/api/tasks/${taskId}`)).json()).state, {
-      timeout: 60_000,
-    })
-    .toBe('done');
+  await importCsv(page.request, partnerId, name, csv, 'leden.csv');
   return { partnerId, datasetId, name };
 }
 
