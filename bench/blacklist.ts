@@ -7,13 +7,12 @@
 //   npx tsx bench/blacklist.ts [emails=1000000] [domains=5000]     embedded PostgreSQL
 //   DATABASE_URL=postgres://... npx tsx bench/blacklist.ts           a PostgreSQL server (a fresh database is made)
 //   BENCH_KEEP_DB=1 DATABASE_URL=... npx tsx bench/blacklist.ts      leave the database (printed) on the server
-import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import pg from 'pg';
 import { startTestDnsServer } from '../server/test/dns-server';
-import { createBenchDatabase } from './support/database';
+import { createBenchDatabase, psqlSeconds } from './support/database';
 import { spawnBenchServer } from './support/server';
 
 const emails = Number(process.argv[2] ?? 1_000_000);
@@ -52,28 +51,20 @@ const bare = new pg.Client({ connectionString: databaseUrl });
 await bare.connect();
 await bare.query('CREATE TABLE bare (naam text, email text)');
 await bare.end();
-const copyStart = performance.now();
-execFileSync('psql', [
+const copySeconds = psqlSeconds(
   databaseUrl,
-  '-q',
-  '-c',
   `\\copy bare FROM '${file}' WITH (FORMAT csv, HEADER true, DELIMITER ';')`,
-]);
-const copySeconds = (performance.now() - copyStart) / 1000;
+);
 // What storing the addresses with a unique index costs PostgreSQL alone: \copy of the same file
 // into a table whose e-mail is its primary key (the blacklist's shape, values as in the file).
 const keyed = new pg.Client({ connectionString: databaseUrl });
 await keyed.connect();
 await keyed.query('CREATE TABLE bare_keyed (naam text, email text COLLATE "C" PRIMARY KEY)');
 await keyed.end();
-const keyedStart = performance.now();
-execFileSync('psql', [
+const keyedSeconds = psqlSeconds(
   databaseUrl,
-  '-q',
-  '-c',
   `\\copy bare_keyed FROM '${file}' WITH (FORMAT csv, HEADER true, DELIMITER ';')`,
-]);
-const keyedSeconds = (performance.now() - keyedStart) / 1000;
+);
 
 const dns = await startTestDnsServer();
 const server = spawnBenchServer(bench, { port, env: { DNS_SERVER: dns.address, DNS_TIMEOUT_MS: '1000' } });

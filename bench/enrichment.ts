@@ -6,12 +6,11 @@
 //
 //   npx tsx bench/enrichment.ts [rows=1000000] [addresses=5000000]     embedded PostgreSQL
 //   DATABASE_URL=postgres://... npx tsx bench/enrichment.ts              a PostgreSQL server (a fresh database is made)
-import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import pg from 'pg';
-import { createBenchDatabase } from './support/database';
+import { createBenchDatabase, psqlSeconds } from './support/database';
 import { spawnBenchServer } from './support/server';
 
 const rows = Number(process.argv[2] ?? 1_000_000);
@@ -72,14 +71,10 @@ try {
 
   // The bare reference: psql \copy of the same file into a table without indexes.
   await db.query('CREATE TABLE bare (email text, niveau text, regio text)');
-  const copyStart = performance.now();
-  execFileSync('psql', [
+  const copySeconds = psqlSeconds(
     databaseUrl,
-    '-q',
-    '-c',
     `\\copy bare FROM '${first}' WITH (FORMAT csv, HEADER true, DELIMITER ';')`,
-  ]);
-  const copySeconds = (performance.now() - copyStart) / 1000;
+  );
 
   const timed = async <T>(work: () => Promise<T>) => {
     const t0 = performance.now();

@@ -1,3 +1,4 @@
+import { execFileSync } from 'node:child_process';
 import crypto from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
@@ -54,4 +55,11 @@ export async function createBenchDatabase(name: string): Promise<BenchDatabase> 
       fs.rmSync(work, { recursive: true, force: true });
     },
   };
+}
+
+/** Runs psql's `commands` (e.g. a `\\copy`) against `databaseUrl`, stopping at the first error; returns the seconds taken. */
+export function psqlSeconds(databaseUrl: string, ...commands: string[]): number {
+  const start = performance.now();
+  execFileSync('psql', [databaseUrl, '-q', '-v', 'ON_ERROR_STOP=1', ...commands.flatMap((c) => ['-c', c])]);
+  return (performance.now() - start) / 1000;
 }
