@@ -210,6 +210,19 @@ export async function allowBulkMemory(tx: DbOrTx): Promise<void> {
 }
 
 /**
+ * Runs `update` (a statement writing up to millions of `addresses` rows) with merge joins instead
+ * of hash joins, so that it visits the addresses in id order: each page of the table and of its
+ * primary key is then read and written once, where a hash join's order jumps between them (a
+ * million rows: 3.7 instead of 11.5 s of CPU, docs/performance.md mailings).
+ */
+export async function inAddressOrder<T>(tx: DbOrTx, update: () => Promise<T>): Promise<T> {
+  await tx.execute(sql`SET LOCAL enable_hashjoin = off`);
+  const result = await update();
+  await tx.execute(sql`RESET enable_hashjoin`);
+  return result;
+}
+
+/**
  * Sets the record counts of a mailing and of each of its selections to what mailing_addresses
  * holds. The selection engine calls this after allocating; limit, pressure delete and copy too.
  */

@@ -7,7 +7,7 @@ import { type TaskContext, TaskError } from '../../tasks/worker';
 import { dropStaging } from '../imports/csv-staging';
 import type { StagedUpload } from '../imports/upload.service';
 import type { TaskRow } from '../tasks/task.queries';
-import { allowBulkMemory } from './mailing.queries';
+import { allowBulkMemory, inAddressOrder } from './mailing.queries';
 import { eventSql, isoDateSql, localInstantSql } from './results.sql';
 
 /** What a results task needs: the mailing and where the staged file's columns are (0-based; os -1 when absent). */
@@ -100,7 +100,8 @@ export async function applyResults(tx: DbOrTx, p: ResultsPayload): Promise<Resul
     ON CONFLICT (mailing_id, address_id, event, at) DO NOTHING`);
   // The os values of an address: mostly one (min = max), so the distinct sorted list is built only
   // when there are several (an aggregate DISTINCT would sort once for every address).
-  await tx.execute(sql`
+  await inAddressOrder(tx, () =>
+    tx.execute(sql`
     WITH agg AS (
       SELECT address_id,
         max(at) FILTER (WHERE event = 'open') AS open_at,
@@ -133,7 +134,8 @@ export async function applyResults(tx: DbOrTx, p: ResultsPayload): Promise<Resul
       OR least(a.hard_bounced_at, g.bounce_at) IS DISTINCT FROM a.hard_bounced_at
       OR NOT g.oses <@ a.os
       OR (g.open_at IS NOT NULL AND NOT m.interests <@ a.open_interests)
-      OR (g.click_at IS NOT NULL AND NOT m.interests <@ a.click_interests))`);
+      OR (g.click_at IS NOT NULL AND NOT m.interests <@ a.click_interests))`),
+  );
   const saved = inserted.rowCount ?? 0;
   return { read, saved, unchanged: valid - saved, skipped: read - valid };
 }

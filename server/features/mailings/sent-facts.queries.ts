@@ -1,5 +1,6 @@
 import { sql } from 'drizzle-orm';
 import type { DbOrTx } from '../../db/client';
+import { inAddressOrder } from './mailing.queries';
 
 // DESIGN §6: a mailing in Aangeboden (offered) counts as sent for each of its addresses:
 // sent_count + 1 and last_sent_at its planned send. Leaving Aangeboden undoes exactly that, so an
@@ -7,12 +8,14 @@ import type { DbOrTx } from '../../db/client';
 
 /** Counts a mailing as sent at `plannedSend` for all its addresses. */
 export async function applySent(tx: DbOrTx, mailingId: string, plannedSend: Date): Promise<void> {
-  await tx.execute(sql`
+  await inAddressOrder(tx, () =>
+    tx.execute(sql`
     UPDATE addresses a
     SET sent_count = a.sent_count + 1,
         last_sent_at = greatest(a.last_sent_at, ${plannedSend.toISOString()}::timestamptz)
     FROM mailing_addresses ma
-    WHERE ma.mailing_id = ${mailingId} AND a.id = ma.address_id`);
+    WHERE ma.mailing_id = ${mailingId} AND a.id = ma.address_id`),
+  );
 }
 
 /**
@@ -22,7 +25,8 @@ export async function applySent(tx: DbOrTx, mailingId: string, plannedSend: Date
  */
 export async function undoSent(tx: DbOrTx, mailingId: string, plannedSend: Date): Promise<void> {
   const at = plannedSend.toISOString();
-  await tx.execute(sql`
+  await inAddressOrder(tx, () =>
+    tx.execute(sql`
     UPDATE addresses a
     SET sent_count = a.sent_count - 1,
         -- sent_count is the number of its offered mailings: at 1 this was the only one, no lookup.
@@ -31,5 +35,6 @@ export async function undoSent(tx: DbOrTx, mailingId: string, plannedSend: Date)
           WHERE o.address_id = a.id AND m.state = 'offered' AND m.id <> ${mailingId}
         ) ELSE a.last_sent_at END
     FROM mailing_addresses ma
-    WHERE ma.mailing_id = ${mailingId} AND a.id = ma.address_id`);
+    WHERE ma.mailing_id = ${mailingId} AND a.id = ma.address_id`),
+  );
 }
