@@ -10,6 +10,11 @@
 //   DATABASE_URL=postgres://... npx tsx bench/selection.ts     a PostgreSQL server (a fresh database is made)
 //   BENCH_RUNS=7 npx tsx bench/selection.ts                    runs per tree (p50 and p95 of them)
 //   BENCH_KEEP_DB=1 DATABASE_URL=... npx tsx bench/selection.ts  leave the database (printed) for another look
+//   BENCH_REUSE_DB=postgres://.../lw_bench_selection_x npx tsx bench/selection.ts  time a kept database again
+//     (no generation, no migration unless BENCH_MIGRATE=1; left as it was found)
+//   BENCH_EXPLAIN=1 BENCH_REUSE_DB=... npx tsx bench/selection.ts   also print each tree's EXPLAIN (ANALYZE, BUFFERS)
+//   BENCH_TREES="postcode,empty,allocation" ...               only the trees whose names contain one of these
+//   BENCH_GENERATE_ONLY=1 BENCH_KEEP_DB=1 DATABASE_URL=... npx tsx bench/selection.ts  generate, keep, time nothing
 import crypto from 'node:crypto';
 import { sql } from 'drizzle-orm';
 import '../common/zod-setup';
@@ -20,6 +25,8 @@ import { fileRowsSql, loadSelectionFiles } from '../server/features/selections/s
 import {
   allocateCandidates,
   countCandidates,
+  countSql,
+  NO_JIT,
   type RunSettings,
 } from '../server/features/selections/selection-run';
 import { createBenchDatabase } from './support/database';
@@ -28,10 +35,13 @@ const N = Number(process.argv[2] ?? 1_000_000);
 const RUNS = Number(process.env.BENCH_RUNS ?? (N > 5_000_000 ? 3 : 7));
 const DATASETS = 500;
 
-const bench = await createBenchDatabase('selection');
+const reuse = process.env.BENCH_REUSE_DB;
+const bench = reuse
+  ? { target: `kept database ${new URL(reuse).pathname.slice(1)}`, url: reuse, drop: async () => {} }
+  : await createBenchDatabase('selection');
 const { target } = bench;
 const database = openDatabase(bench.url, 4);
-await migrateDatabase(database);
+if (!reuse || process.env.BENCH_MIGRATE === '1') await migrateDatabase(database);
 const db = database.db;
 
 const seconds = (ms: number) => `${(ms / 1000).toFixed(2)} s`;
@@ -43,10 +53,11 @@ async function timed<T>(label: string, work: () => Promise<T>): Promise<T> {
 }
 
 console.log(`Selection benchmark: ${N.toLocaleString('en')} addresses, ${DATASETS} datasets, ${target}`);
-console.log('Generating (SQL) ...');
-await timed('datasets and partitions', async () => {
-  await db.execute(
-    sql.raw(`
+if (!reuse) {
+  console.log('Generating (SQL) ...');
+  await timed('datasets and partitions', async () => {
+    await db.execute(
+      sql.raw(`
     INSERT INTO partners (id, name) SELECT 'p' || i, 'Partner ' || i FROM generate_series(1, 50) i;
     INSERT INTO labels (name) VALUES ('lifestyle'), ('b2b'), ('senioren') ON CONFLICT DO NOTHING;
     INSERT INTO datasets (id, partner_id, name, description, types, active, sort, config)
@@ -54,15 +65,15 @@ await timed('datasets and partitions', async () => {
       CASE i % 3 WHEN 0 THEN ARRAY['lifestyle'] WHEN 1 THEN ARRAY['b2b'] ELSE ARRAY['lifestyle', 'senioren'] END,
       i % 10 <> 0, (i * 7919) % 100, '{}'
     FROM generate_series(1, ${DATASETS}) i;`),
-  );
-  for (let i = 1; i <= DATASETS; i++) {
-    const part = `records_${crypto.createHash('md5').update(`ds${i}`).digest('hex')}`;
-    await db.execute(sql.raw(`CREATE TABLE "${part}" (LIKE records INCLUDING DEFAULTS)`));
-  }
-});
-await timed('addresses', () =>
-  db.execute(
-    sql.raw(`
+    );
+    for (let i = 1; i <= DATASETS; i++) {
+      const part = `records_${crypto.createHash('md5').update(`ds${i}`).digest('hex')}`;
+      await db.execute(sql.raw(`CREATE TABLE "${part}" (LIKE records INCLUDING DEFAULTS)`));
+    }
+  });
+  await timed('addresses', () =>
+    db.execute(
+      sql.raw(`
     INSERT INTO addresses (email, domain, sent_count, last_open_at, last_click_at, hard_bounced_at, os,
       open_interests, click_interests)
     SELECT 'u' || g || '@' || d, d, (h % 6)::int,
@@ -76,12 +87,12 @@ await timed('addresses', () =>
             CASE WHEN g % 10 < 4 THEN (ARRAY['gmail.com','hotmail.com','ziggo.nl','kpn.nl'])[1 + g % 4]
                  ELSE 'domein' || (abs(hashint8(g * 31)) % 50000) || '.nl' END AS d
           FROM generate_series(1, ${N}) g) s`),
-  ),
-);
-await timed('records (1.25 per address)', async () => {
-  // 80% of the addresses in one dataset, 15% in two, 5% in three.
-  await db.execute(
-    sql.raw(`
+    ),
+  );
+  await timed('records (1.25 per address)', async () => {
+    // 80% of the addresses in one dataset, 15% in two, 5% in three.
+    await db.execute(
+      sql.raw(`
     CREATE UNLOGGED TABLE bench_records AS
     SELECT 'ds' || (1 + (abs(hashint8(a.id * k)) % ${DATASETS})) AS dataset_id, a.id AS address_id,
       jsonb_build_object(
@@ -93,24 +104,24 @@ await timed('records (1.25 per address)', async () => {
         'income', (1 + abs(hashint8(a.id * 7)) % 5)::text) AS attrs
     FROM addresses a, generate_series(1, 3) k
     WHERE k = 1 OR (k = 2 AND a.id % 20 < 4) OR (k = 3 AND a.id % 20 = 4)`),
-  );
-  for (let i = 1; i <= DATASETS; i++) {
-    const part = `records_${crypto.createHash('md5').update(`ds${i}`).digest('hex')}`;
-    await db.execute(
-      sql.raw(`INSERT INTO "${part}" (dataset_id, address_id, raw, attrs)
+    );
+    for (let i = 1; i <= DATASETS; i++) {
+      const part = `records_${crypto.createHash('md5').update(`ds${i}`).digest('hex')}`;
+      await db.execute(
+        sql.raw(`INSERT INTO "${part}" (dataset_id, address_id, raw, attrs)
       SELECT DISTINCT ON (address_id) dataset_id, address_id, '{}', attrs FROM bench_records
       WHERE dataset_id = 'ds${i}' ORDER BY address_id`),
-    );
-    await db.execute(
-      sql.raw(`ALTER TABLE "${part}" ADD PRIMARY KEY (address_id);
+      );
+      await db.execute(
+        sql.raw(`ALTER TABLE "${part}" ADD PRIMARY KEY (address_id);
       ALTER TABLE records ATTACH PARTITION "${part}" FOR VALUES IN ('ds${i}')`),
-    );
-  }
-  await db.execute(sql.raw('DROP TABLE bench_records'));
-});
-await timed('blacklists, mailings and a line file', () =>
-  db.execute(
-    sql.raw(`
+      );
+    }
+    await db.execute(sql.raw('DROP TABLE bench_records'));
+  });
+  await timed('blacklists, mailings and a line file', () =>
+    db.execute(
+      sql.raw(`
     INSERT INTO blacklist_emails (email) SELECT email FROM addresses WHERE id % 100 = 42;
     INSERT INTO blacklist_domains (domain) SELECT 'domein' || i || '.nl' FROM generate_series(0, 4999) i;
     INSERT INTO partner_blacklist (partner_id, dataset_name, email)
@@ -132,11 +143,18 @@ await timed('blacklists, mailings and a line file', () =>
     INSERT INTO selection_file_rows (selection_id, line_id, vals)
       SELECT 'sb', 'bench', ARRAY[email] FROM addresses WHERE id % ${Math.max(1, Math.floor(N / 100_000))} = 0 LIMIT 100000;
     ANALYZE;`),
-  ),
-);
+    ),
+  );
+}
 const { rows: sizes } = await db.execute(sql`SELECT (SELECT count(*) FROM addresses)::int AS addresses,
   (SELECT count(*) FROM records)::int AS records, pg_size_pretty(pg_database_size(current_database())) AS size`);
 console.log(`  ${JSON.stringify(sizes[0])}`);
+
+if (process.env.BENCH_GENERATE_ONLY === '1') {
+  await database.close();
+  await bench.drop();
+  process.exit(0);
+}
 
 const collation = await caseCollation(db);
 const files = await loadSelectionFiles(db, 'sb');
@@ -195,8 +213,19 @@ const pct = (xs: number[], p: number) =>
   [...xs].sort((a, b) => a - b)[Math.min(xs.length - 1, Math.ceil((p / 100) * xs.length) - 1)];
 console.log(`Counts (${RUNS} runs each, after one warm-up):`);
 const results: { tree: string; p50: number; p95: number; addresses: number }[] = [];
+const only = process.env.BENCH_TREES?.split(',');
 for (const [name, tree] of TREES) {
+  if (only && !only.some((o) => name.includes(o))) continue;
   const where = compileQuery(QueryTreeSchema.parse(tree) as QueryNode, compileCtx);
+  if (process.env.BENCH_EXPLAIN === '1') {
+    const { rows } = await db.transaction(async (tx) => {
+      await tx.execute(NO_JIT);
+      return tx.execute(sql`EXPLAIN (ANALYZE, BUFFERS) ${countSql(where, settings)}`);
+    });
+    console.log(
+      `--- ${name}\n${(rows as { 'QUERY PLAN': string }[]).map((r) => r['QUERY PLAN']).join('\n')}`,
+    );
+  }
   let found = 0;
   const times: number[] = [];
   for (let i = 0; i <= RUNS; i++) {
@@ -212,28 +241,42 @@ for (const [name, tree] of TREES) {
   );
 }
 
-console.log('Allocation of 100,000 addresses (empty query, spread over the cells):');
-const where = compileQuery(QueryTreeSchema.parse({ and: [] }) as QueryNode, compileCtx);
-const cells = await countCandidates(db, where, settings);
-const total = cells.reduce((n, c) => n + c.new + c.notOpenedOrClicked + c.opens + c.clicks, 0);
-const want = Math.min(100_000, total);
-const quotas = cells.flatMap((c) =>
-  (['new', 'notOpenedOrClicked', 'opens', 'clicks'] as const).map((category) => ({
-    datasetId: c.datasetId,
-    category,
-    n: Math.floor((c[category] * want) / total),
-  })),
-);
-const t0 = performance.now();
-const allocated = await db.transaction((tx) => allocateCandidates(tx, where, settings, 'sb', 12345, quotas));
-console.log(`  ${allocated.toLocaleString('en')} addresses in ${seconds(performance.now() - t0)}`);
-
+// With BENCH_TREES the allocation runs only when the list names it ('allocation').
+let allocated = 0;
+let allocationMs = 0;
+if (!only || only.includes('allocation')) {
+  console.log('Allocation of 100,000 addresses (empty query, spread over the cells):');
+  const where = compileQuery(QueryTreeSchema.parse({ and: [] }) as QueryNode, compileCtx);
+  const cells = await countCandidates(db, where, settings);
+  const total = cells.reduce((n, c) => n + c.new + c.notOpenedOrClicked + c.opens + c.clicks, 0);
+  const want = Math.min(100_000, total);
+  const quotas = cells.flatMap((c) =>
+    (['new', 'notOpenedOrClicked', 'opens', 'clicks'] as const).map((category) => ({
+      datasetId: c.datasetId,
+      category,
+      n: Math.floor((c[category] * want) / total),
+    })),
+  );
+  // Timed up to the allocation's end, then rolled back: a kept database stays as it was generated.
+  class Rollback extends Error {}
+  const t0 = performance.now();
+  await db
+    .transaction(async (tx) => {
+      allocated = await allocateCandidates(tx, where, settings, 'sb', 12345, quotas);
+      allocationMs = performance.now() - t0;
+      throw new Rollback();
+    })
+    .catch((err) => {
+      if (!(err instanceof Rollback)) throw err;
+    });
+  console.log(`  ${allocated.toLocaleString('en')} addresses in ${seconds(allocationMs)}`);
+}
 console.log(
   JSON.stringify({
     addresses: N,
     target,
     results,
-    allocation: { allocated, ms: Math.round(performance.now() - t0) },
+    allocation: { allocated, ms: Math.round(allocationMs) },
   }),
 );
 await database.close();

@@ -43,24 +43,40 @@ function likePattern(value: string): string {
   return value.replace(/[\\%_]/g, (c) => `\\${c}`).replace(/\*/g, '%');
 }
 
-/** Compiles a query tree to a boolean SQL expression that is never NULL (so NOT is a true complement). */
-export function compileQuery(node: QueryNode, ctx: CompileContext): SQL {
+/**
+ * A compiled query tree: `where`, a boolean SQL expression that is never NULL (so NOT is a true
+ * complement), over `r`, `a`, `d` and the columns of `values`: the FROM items (CROSS JOIN LATERAL)
+ * that read each attribute the tree names once per record (empty SQL when it names none).
+ */
+export interface CompiledQuery {
+  where: SQL;
+  values: SQL;
+}
+
+/** Compiles a query tree (see CompiledQuery). */
+export function compileQuery(node: QueryNode, ctx: CompileContext): CompiledQuery {
+  const reads = new AttributeReads(ctx);
+  const where = compileNode(node, ctx, reads);
+  return { where, values: reads.fromItems() };
+}
+
+function compileNode(node: QueryNode, ctx: CompileContext, reads: AttributeReads): SQL {
   if ('and' in node) {
     if (node.and.length === 0) return sql`TRUE`;
     return sql`(${sql.join(
-      node.and.map((c) => compileQuery(c, ctx)),
+      node.and.map((c) => compileNode(c, ctx, reads)),
       sql` AND `,
     )})`;
   }
   if ('or' in node) {
     if (node.or.length === 0) return sql`FALSE`;
     return sql`(${sql.join(
-      node.or.map((c) => compileQuery(c, ctx)),
+      node.or.map((c) => compileNode(c, ctx, reads)),
       sql` OR `,
     )})`;
   }
-  if ('not' in node) return sql`(NOT ${compileQuery(node.not, ctx)})`;
-  return sql`coalesce(${compileLeaf(node, ctx)}, FALSE)`;
+  if ('not' in node) return sql`(NOT ${compileNode(node.not, ctx, reads)})`;
+  return sql`coalesce(${compileLeaf(node, ctx, reads)}, FALSE)`;
 }
 
 const folded = (expr: SQL, ctx: CompileContext) =>
@@ -73,6 +89,56 @@ const attrText = (attr: string, ctx: CompileContext) =>
     ? sql`coalesce(r.attrs ->> ${attr}::text, (SELECT ae.attrs ->> ${attr}::text FROM address_enrichment ae WHERE ae.address_id = r.address_id))`
     : sql`(r.attrs ->> ${attr}::text)`;
 
+type Form = 'folded' | 'numeric' | 'date';
+
+/**
+ * The attribute values a tree reads, each computed once per record (docs/performance.md, selection
+ * engine session 10). Written inline, every leaf extracted, trimmed and case-folded its attribute
+ * again (the wide or of ten leaves folded the postcode ten times a record), and PostgreSQL inlines
+ * lw_to_date with its argument copied into each of its eight uses. Two fenced (OFFSET 0) LATERAL
+ * subqueries keep them apart: `lw_v0` the raw values, `lw_v1` the forms the leaves compare (folded
+ * text, number, date); the fence stops the planner from pulling the expressions back into every use.
+ */
+class AttributeReads {
+  private readonly raw = new Map<string, string>();
+  private readonly forms = new Map<string, { column: string; expr: SQL }>();
+  constructor(private readonly ctx: CompileContext) {}
+
+  /** The column holding `attr` in `form` for the current record. */
+  value(attr: string, form: Form): SQL {
+    let rawColumn = this.raw.get(attr);
+    if (!rawColumn) {
+      rawColumn = `a${this.raw.size}`;
+      this.raw.set(attr, rawColumn);
+    }
+    const key = `${form}\u0000${attr}`;
+    let entry = this.forms.get(key);
+    if (!entry) {
+      const input = sql.raw(`lw_v0.${rawColumn}`);
+      const expr =
+        form === 'folded'
+          ? folded(input, this.ctx)
+          : form === 'numeric'
+            ? sql`lw_to_numeric(${input})`
+            : sql`lw_to_date(${input})`;
+      entry = { column: `f${this.forms.size}`, expr };
+      this.forms.set(key, entry);
+    }
+    return sql.raw(`lw_v1.${entry.column}`);
+  }
+
+  /** The FROM items that compute the values (empty when the tree reads no attribute). */
+  fromItems(): SQL {
+    if (this.raw.size === 0) return sql``;
+    const raws = [...this.raw].map(
+      ([attr, column]) => sql`${attrText(attr, this.ctx)} AS ${sql.raw(column)}`,
+    );
+    const forms = [...this.forms.values()].map((f) => sql`${f.expr} AS ${sql.raw(f.column)}`);
+    return sql` CROSS JOIN LATERAL (SELECT ${sql.join(raws, sql`, `)} OFFSET 0) lw_v0
+      CROSS JOIN LATERAL (SELECT ${sql.join(forms, sql`, `)} OFFSET 0) lw_v1`;
+  }
+}
+
 // A leaf on one attribute: its plain-text test, and for datasets that store it encrypted the
 // blind-index test (the same attribute can be plain in one dataset and encrypted in another).
 function attributeTest(attr: string, plain: SQL, encrypted: SQL | null, ctx: CompileContext): SQL {
@@ -81,7 +147,7 @@ function attributeTest(attr: string, plain: SQL, encrypted: SQL | null, ctx: Com
   return sql`(CASE WHEN r.attrs ? ${bi}::text THEN ${encrypted ?? sql`FALSE`} ELSE ${plain} END)`;
 }
 
-function compileLeaf(node: QueryNode, ctx: CompileContext): SQL {
+function compileLeaf(node: QueryNode, ctx: CompileContext, reads: AttributeReads): SQL {
   if ('match' in node) {
     const [attr, value] = Object.entries(node.match)[0];
     const v = trimValue(value);
@@ -89,15 +155,15 @@ function compileLeaf(node: QueryNode, ctx: CompileContext): SQL {
     if (hasWildcard && ctx.encrypted.has(attr)) throw badRequest(CompileMessages.wildcardEncrypted(attr));
     const lowered = v.toLowerCase();
     const plain = hasWildcard
-      ? sql`${folded(attrText(attr, ctx), ctx)} LIKE ${likePattern(lowered)}`
-      : sql`${folded(attrText(attr, ctx), ctx)} = ${lowered}`;
+      ? sql`${reads.value(attr, 'folded')} LIKE ${likePattern(lowered)}`
+      : sql`${reads.value(attr, 'folded')} = ${lowered}`;
     const bi = blindIndexKey(attr);
     return attributeTest(attr, plain, sql`(r.attrs ->> ${bi}::text) = ${blindIndex(ctx.keys(), v)}`, ctx);
   }
   if ('in' in node) {
     const [attr, values] = Object.entries(node.in)[0];
     const trimmed = values.map(trimValue);
-    const plain = sql`${folded(attrText(attr, ctx), ctx)} = ANY(${pgTextArray(trimmed.map((v) => v.toLowerCase()))}::text[])`;
+    const plain = sql`${reads.value(attr, 'folded')} = ANY(${pgTextArray(trimmed.map((v) => v.toLowerCase()))}::text[])`;
     const bi = blindIndexKey(attr);
     const hashes = trimmed.map((v) => blindIndex(ctx.keys(), v));
     return attributeTest(
@@ -114,9 +180,9 @@ function compileLeaf(node: QueryNode, ctx: CompileContext): SQL {
     const hi = toNumber(to);
     // Numeric when both bounds are numbers (DESIGN §6), text order otherwise.
     if (lo !== null && hi !== null) {
-      return sql`lw_to_numeric(${attrText(attr, ctx)}) BETWEEN ${String(lo)}::numeric AND ${String(hi)}::numeric`;
+      return sql`${reads.value(attr, 'numeric')} BETWEEN ${String(lo)}::numeric AND ${String(hi)}::numeric`;
     }
-    const value = sql`${folded(attrText(attr, ctx), ctx)} COLLATE "C"`;
+    const value = sql`${reads.value(attr, 'folded')} COLLATE "C"`;
     return sql`(${value} >= ${trimValue(from).toLowerCase()} AND ${value} <= ${trimValue(to).toLowerCase()})`;
   }
   if ('dateRange' in node) {
@@ -126,7 +192,7 @@ function compileLeaf(node: QueryNode, ctx: CompileContext): SQL {
     const hi = resolveDateBound(to, ctx.now);
     if (!lo) throw badRequest(CompileMessages.dateBound(from));
     if (!hi) throw badRequest(CompileMessages.dateBound(to));
-    return sql`lw_to_date(${attrText(attr, ctx)}) BETWEEN ${lo}::date AND ${hi}::date`;
+    return sql`${reads.value(attr, 'date')} BETWEEN ${lo}::date AND ${hi}::date`;
   }
   if ('contains' in node) {
     if ('os' in node.contains) return sql`a.os && ${pgTextArray(node.contains.os)}::text[]`;

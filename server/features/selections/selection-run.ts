@@ -6,6 +6,7 @@ import { badRequest } from '../../lib/http-errors';
 import { blacklistedSql } from '../blacklists/blacklist.sql';
 import { categorySql } from '../mailings/engagement.sql';
 import { pressureConflictSql } from '../mailings/pressure.sql';
+import type { CompiledQuery } from './compile';
 
 // DESIGN §4/§6, a selection run: candidates are the records matching the query tree in the
 // datasets the settings allow, minus blacklists (the partner-dataset entry per dataset), hard
@@ -33,7 +34,7 @@ export interface RunSettings {
  * The CTEs `ds` (the allowed datasets with their priority rank) and `hit` (one row per candidate
  * address: its best rank and category) for a compiled tree; the caller selects from them.
  */
-export function candidatesSql(tree: SQL, s: RunSettings): SQL {
+export function candidatesSql(tree: CompiledQuery, s: RunSettings): SQL {
   const datasetFilters: SQL[] = [];
   if (s.activeDatasetsOnly) datasetFilters.push(sql`d.active`);
   if (s.useCampaignLabel && s.campaignType) datasetFilters.push(sql`${s.campaignType}::text = ANY(d.types)`);
@@ -64,8 +65,8 @@ export function candidatesSql(tree: SQL, s: RunSettings): SQL {
       FROM datasets d ${where}),
     hit AS (
       SELECT r.address_id, min(d.rank) AS rank, ${categorySql('a', s.minMailings)} AS category
-      FROM records r JOIN ds d ON d.id = r.dataset_id JOIN addresses a ON a.id = r.address_id
-      WHERE ${tree} AND ${sql.join(exclusions, sql` AND `)}
+      FROM records r JOIN ds d ON d.id = r.dataset_id JOIN addresses a ON a.id = r.address_id${tree.values}
+      WHERE ${tree.where} AND ${sql.join(exclusions, sql` AND `)}
       GROUP BY r.address_id, a.id)`;
 }
 
@@ -75,14 +76,23 @@ export interface DatasetCounts extends Record<Category, number> {
 }
 
 /** Runs the count of a compiled tree: per dataset (that has candidates) the counts per category. */
-export async function countCandidates(db: DbOrTx, tree: SQL, s: RunSettings): Promise<DatasetCounts[]> {
+export async function countCandidates(
+  db: DbOrTx,
+  tree: CompiledQuery,
+  s: RunSettings,
+): Promise<DatasetCounts[]> {
   const { rows } = await db.transaction(async (tx) => {
     await tx.execute(NO_JIT);
-    return tx.execute(sql`${candidatesSql(tree, s)}
-      SELECT ds.id AS dataset_id, h.category, count(*)::int AS n
-      FROM hit h JOIN ds ON ds.rank = h.rank GROUP BY ds.id, h.category`);
+    return tx.execute(countSql(tree, s));
   });
   return foldCounts(rows as { dataset_id: string; category: Category; n: number }[]);
+}
+
+/** The count statement of a compiled tree: rows (dataset_id, category, n). */
+export function countSql(tree: CompiledQuery, s: RunSettings): SQL {
+  return sql`${candidatesSql(tree, s)}
+      SELECT ds.id AS dataset_id, h.category, count(*)::int AS n
+      FROM hit h JOIN ds ON ds.rank = h.rank GROUP BY ds.id, h.category`;
 }
 
 /**
@@ -125,7 +135,7 @@ export const AllocationMessages = {
  */
 export async function allocateCandidates(
   tx: DbOrTx,
-  tree: SQL,
+  tree: CompiledQuery,
   s: RunSettings,
   selectionId: string,
   seed: number,

@@ -1,4 +1,4 @@
-import { type SQL, sql } from 'drizzle-orm';
+import { sql } from 'drizzle-orm';
 import type { Category } from '../../../common/extra-inzet';
 import { businessDay, defaultPressureDate } from '../../../common/pressure-date';
 import { type QueryNode, QueryTreeSchema, renderQuery } from '../../../common/query-tree';
@@ -20,7 +20,7 @@ import { refreshRecordCounts } from '../mailings/mailing.queries';
 import { requireDraft, requireMailing } from '../mailings/mailing.service';
 import { getMinMailings } from '../settings/settings.queries';
 import type { TaskRow } from '../tasks/task.queries';
-import { type CompileContext, caseCollation, compileQuery } from './compile';
+import { type CompileContext, type CompiledQuery, caseCollation, compileQuery } from './compile';
 import {
   deleteSelectionRow,
   getSelection,
@@ -134,7 +134,11 @@ async function checkCompiles(ctx: AppContext, tx: DbOrTx, row: SelectionRow): Pr
 }
 
 /** Compiles a selection's stored query with everything the compiler reads from the database. */
-export async function compileSelection(ctx: AppContext, db: DbOrTx, selection: SelectionRow): Promise<SQL> {
+export async function compileSelection(
+  ctx: AppContext,
+  db: DbOrTx,
+  selection: SelectionRow,
+): Promise<CompiledQuery> {
   const tree = QueryTreeSchema.parse(selection.query) as QueryNode;
   const files = await loadSelectionFiles(db, selection.id);
   const compileCtx: CompileContext = {
