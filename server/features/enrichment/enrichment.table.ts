@@ -1,14 +1,8 @@
 import { bigint, integer, jsonb, pgTable, text, timestamp } from 'drizzle-orm/pg-core';
+import type { EnrichmentColumnInput } from '../../../common/enrichment';
 
-/** How one column of an enrichment file is used (spec 001 §3 enrichment CSV mapping). */
-export interface EnrichmentColumn {
-  /** The column's name in the file. */
-  field: string;
-  /** The global attribute it is mapped onto. */
-  mapped: string;
-  /** true: the column finds addresses (Match); false: it enriches them (Verrijk). */
-  match: boolean;
-}
+/** How one column of an enrichment file is used: the contract's column (field, mapped, match). */
+export type EnrichmentColumn = EnrichmentColumnInput;
 
 /**
  * An uploaded enrichment file (spec 001 §3 Enrichment file; DESIGN §6 Enrichment files): its name
