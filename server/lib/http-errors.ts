@@ -15,6 +15,11 @@ export class HttpError extends Error {
 
 /** 400 with a message, optionally the list of rule messages. */
 export const badRequest = (message: string, errors?: string[]) => new HttpError(400, message, errors);
+/** 400 listing every rule message once: the message is the list, one a line. */
+export function badRequestAll(messages: string[]): HttpError {
+  const unique = [...new Set(messages)];
+  return new HttpError(400, unique.join('\n'), unique);
+}
 /** 404 with a message. */
 export const notFound = (message: string) => new HttpError(404, message);
 /** 409 with a message. */

@@ -34,13 +34,6 @@ export async function enrichmentFileExists(pool: pg.Pool, name: string): Promise
   return (rowCount ?? 0) > 0;
 }
 
-/** The attributes some dataset's mapping stores encrypted (their values in records are ciphertext). */
-export async function listEncryptedAttributes(pool: pg.Pool): Promise<Set<string>> {
-  const { rows } = await pool.query<{ name: string }>(`SELECT DISTINCT m->>'mapped' AS name
-    FROM dataset_mappings dm, jsonb_array_elements(dm.mappings) m WHERE (m->>'encrypted')::boolean`);
-  return new Set(rows.map((r) => r.name));
-}
-
 /** The attributes enrichment files give (their Verrijk columns), for the selection compiler. */
 export async function listEnrichedAttributes(db: DbOrTx): Promise<Set<string>> {
   const { rows } = await db.execute(sql`SELECT DISTINCT c->>'mapped' AS name

@@ -8,19 +8,19 @@ import {
 } from '../../../common/enrichment';
 import type { AppContext } from '../../context';
 import { withClientTransaction } from '../../db/client';
-import { badRequest, conflict, HttpError, notFound } from '../../lib/http-errors';
+import { badRequestAll, conflict, notFound } from '../../lib/http-errors';
 import { newId } from '../../lib/ids';
 import { type TaskContext, TaskError } from '../../tasks/worker';
 import { dropStaging } from '../imports/csv-staging';
 import { addGlobalAttributes } from '../imports/global-attribute.queries';
-import { receiveUpload } from '../imports/upload';
+import { listEncryptedAttributes } from '../imports/mapping.queries';
+import { parseJsonField, receiveUpload } from '../imports/upload';
 import { caseCollation } from '../selections/compile';
 import type { TaskRow } from '../tasks/task.queries';
 import {
   deleteEnrichment,
   enrichmentFileExists,
   insertEnrichment,
-  listEncryptedAttributes,
   lockEnrichment,
   matchAddresses,
 } from './enrichment.queries';
@@ -41,12 +41,6 @@ export interface EnrichmentResult {
   saved: number;
 }
 
-// A 400 listing every rule the mapping breaks.
-function refused(messages: string[]): HttpError {
-  const unique = [...new Set(messages)];
-  return new HttpError(400, unique.join('\n'), unique);
-}
-
 /**
  * Receives POST /api/enrichment/files (multipart: name, file, mappings as JSON; spec 001 §7) and
  * queues the task that applies it. 400 for a missing or bad name, bad mappings (spec 001 §5), a
@@ -65,18 +59,14 @@ export async function receiveEnrichmentFile(
     { type: 'enrichment', partnerId: null, datasetName: null },
     async (staged, fields) => {
       const name = EnrichmentNameSchema.safeParse(fields.name ?? '');
-      let raw: unknown;
-      try {
-        raw = JSON.parse(fields.mappings ?? '[]');
-      } catch {
-        throw badRequest(EnrichmentMessages.mappingsInvalid);
-      }
-      const mappings = EnrichmentMappingsSchema.safeParse(raw);
+      const mappings = EnrichmentMappingsSchema.safeParse(
+        parseJsonField(fields.mappings, EnrichmentMessages.mappingsInvalid),
+      );
       const problems = [
         ...(name.success ? [] : name.error.issues.map((i) => i.message)),
         ...(mappings.success ? [] : mappings.error.issues.map((i) => i.message)),
       ];
-      if (!name.success || !mappings.success) throw refused(problems);
+      if (!name.success || !mappings.success) throw badRequestAll(problems);
       const lower = staged.headers.map((h) => h.trim().toLowerCase());
       const columns = mappings.data.map((m) => {
         const index = lower.indexOf(m.field.toLowerCase());
@@ -84,7 +74,7 @@ export async function receiveEnrichmentFile(
         if (m.match && encrypted.has(m.mapped)) problems.push(EnrichmentMessages.encrypted(m.mapped));
         return { ...m, index };
       });
-      if (problems.length > 0) throw refused(problems);
+      if (problems.length > 0) throw badRequestAll(problems);
       if (await enrichmentFileExists(ctx.database.pool, name.data))
         throw conflict(EnrichmentMessages.nameTaken(name.data));
       const payload: EnrichmentPayload = {

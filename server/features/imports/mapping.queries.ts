@@ -1,4 +1,5 @@
 import { eq, sql } from 'drizzle-orm';
+import type pg from 'pg';
 import type { MappingEntry } from '../../../common/mappings';
 import type { Db, DbOrTx } from '../../db/client';
 import { datasetMappings } from './mapping.table';
@@ -64,4 +65,11 @@ export async function markMappingApplied(db: DbOrTx, datasetId: string): Promise
   await db.execute(sql`
     INSERT INTO dataset_mappings (dataset_id, applied_hash) VALUES (${datasetId}, md5('[]'))
     ON CONFLICT (dataset_id) DO UPDATE SET applied_hash = md5(dataset_mappings.mappings::text)`);
+}
+
+/** The attributes some dataset's mapping stores encrypted (their values in records are ciphertext). */
+export async function listEncryptedAttributes(pool: pg.Pool): Promise<Set<string>> {
+  const { rows } = await pool.query<{ name: string }>(`SELECT DISTINCT m->>'mapped' AS name
+    FROM dataset_mappings dm, jsonb_array_elements(dm.mappings) m WHERE (m->>'encrypted')::boolean`);
+  return new Set(rows.map((r) => r.name));
 }

@@ -109,6 +109,18 @@ class UploadWatch {
 }
 
 /**
+ * A multipart text field holding JSON (an upload's `mappings`), parsed; '[]' when absent. Throws a
+ * 400 with `invalidMessage` when it is no JSON.
+ */
+export function parseJsonField(value: string | undefined, invalidMessage: string): unknown {
+  try {
+    return JSON.parse(value ?? '[]');
+  } catch {
+    throw new HttpError(400, invalidMessage);
+  }
+}
+
+/**
  * Receives a multipart upload for a task, for any route: the one .csv file part is streamed into
  * a staging table under a task ('parsing'); text fields before and after it are collected; then
  * `payloadOf(staged, fields)` checks them and gives the task's payload, and the task is queued and

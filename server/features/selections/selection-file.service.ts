@@ -1,11 +1,12 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { LineFileMessages, LineMappingsSchema, SelectionMessages } from '../../../common/selections';
 import type { AppContext } from '../../context';
-import { badRequest, HttpError, notFound } from '../../lib/http-errors';
+import { badRequest, badRequestAll, notFound } from '../../lib/http-errors';
 import type { TaskContext } from '../../tasks/worker';
 import { normalizePass } from '../blacklists/blacklist-pass';
 import { dropStaging } from '../imports/csv-staging';
-import { receiveUpload } from '../imports/upload';
+import { listEncryptedAttributes } from '../imports/mapping.queries';
+import { parseJsonField, receiveUpload } from '../imports/upload';
 import { requireMailing } from '../mailings/mailing.service';
 import type { TaskRow } from '../tasks/task.queries';
 import { getSelection } from './selection.queries';
@@ -36,31 +37,17 @@ export async function receiveLineFile(
   await requireMailing(ctx.db, params.campaignId, params.mailingId);
   if (!(await getSelection(ctx.db, params.mailingId, params.selectionId)))
     throw notFound(SelectionMessages.notFound);
-  const encrypted = new Set(
-    (
-      (
-        await ctx.database.pool.query(`SELECT DISTINCT m->>'mapped' AS name
-          FROM dataset_mappings dm, jsonb_array_elements(dm.mappings) m WHERE (m->>'encrypted')::boolean`)
-      ).rows as { name: string }[]
-    ).map((r) => r.name),
-  );
+  const encrypted = await listEncryptedAttributes(ctx.database.pool);
   return receiveUpload(
     ctx,
     request,
     reply,
     { type: 'selection-file', partnerId: null, datasetName: null },
     async (staged, fields) => {
-      let raw: unknown;
-      try {
-        raw = JSON.parse(fields.mappings ?? '[]');
-      } catch {
-        throw badRequest(LineFileMessages.mappingsInvalid);
-      }
-      const parsed = LineMappingsSchema.safeParse(raw);
-      if (!parsed.success) {
-        const messages = [...new Set(parsed.error.issues.map((i) => i.message))];
-        throw new HttpError(400, messages.join('\n'), messages);
-      }
+      const parsed = LineMappingsSchema.safeParse(
+        parseJsonField(fields.mappings, LineFileMessages.mappingsInvalid),
+      );
+      if (!parsed.success) throw badRequestAll(parsed.error.issues.map((i) => i.message));
       const lower = staged.headers.map((h) => h.trim().toLowerCase());
       const columns = parsed.data.map((m) => {
         const index = lower.indexOf(m.field.trim().toLowerCase());
