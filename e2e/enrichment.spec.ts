@@ -51,6 +51,15 @@ test('enrichment: upload a file, see it listed, select on its attribute, delete 
   const upload = page.getByRole('button', { name: 'Uploaden' });
   await expect(upload).toBeDisabled();
 
+  // A file whose header row cannot be read says so (spec 001 §8) and offers no columns.
+  await page
+    .locator('input[type=file]')
+    .setInputFiles({ name: 'leeg.csv', mimeType: 'text/csv', buffer: Buffer.from('') });
+  await expectAlert(page, 'danger', 'Failed to parse CSV');
+  await expect(page.getByTestId('enrichment-column')).toHaveCount(0);
+  await expect(upload).toBeDisabled();
+  await page.getByRole('button', { name: 'Ander bestand' }).click();
+
   // Four of the ten addresses are 'goud' (two written differently), one address is unknown.
   const lines = [
     'E-mail;Groep',

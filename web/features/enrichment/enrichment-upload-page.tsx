@@ -15,7 +15,7 @@ import { PageTitle } from '../../components/page-title';
 import { showDanger, showSuccess } from '../../lib/alerts';
 import { useFailedQueryAlert } from '../../lib/use-failed-query-alert';
 import { globalMappingsKey, listGlobalMappings } from '../exportcolumns/api';
-import { CsvDropzone, useCsvHeaders } from '../imports/csv-dropzone';
+import { CsvDropzone, useCsvHeaders, useCsvParseFailedAlert } from '../imports/csv-dropzone';
 import { UploadStatus } from '../imports/upload-status';
 import { failureText, useUploadTask } from '../imports/use-upload-task';
 import { enrichmentFilesKey, uploadEnrichmentFile } from './api';
@@ -96,6 +96,7 @@ export function EnrichmentUploadPage() {
   const [nameError, setNameError] = useState<string | null>(null);
   const [error, setError] = useState<string | null>(null);
   const headers = useCsvHeaders(file);
+  useCsvParseFailedAlert(file, headers);
   const [columns, setColumns] = useState<Column[]>([]);
   useEffect(
     () => setColumns((headers ?? []).map((field) => ({ field, mapped: '', match: false }))),

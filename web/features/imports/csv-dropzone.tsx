@@ -31,6 +31,19 @@ export function useCsvHeaders(file: File | null): string[] | null {
   return headers;
 }
 
+/** spec 001 §8: the alert for a CSV file whose header row cannot be read. */
+export const CSV_PARSE_FAILED = 'Failed to parse CSV';
+
+/**
+ * For a screen that needs a chosen file's columns (an enrichment file, a selection's line file):
+ * shows CSV_PARSE_FAILED when the file's header row cannot be read (useCsvHeaders gave none).
+ */
+export function useCsvParseFailedAlert(file: File | null, headers: string[] | null): void {
+  useEffect(() => {
+    if (file && headers && headers.length === 0) showDanger(CSV_PARSE_FAILED);
+  }, [file, headers]);
+}
+
 /**
  * A single-file .csv drop zone (spec 000 §5), the one every upload screen uses: more than one file
  * at once, or anything but a .csv, is refused with a message and nothing is taken. Shows the chosen

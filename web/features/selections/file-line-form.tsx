@@ -3,16 +3,12 @@ import { useQuery } from '@tanstack/react-query';
 import { useEffect, useState } from 'react';
 import { type FileLeaf, QueryMessages } from '../../../common/query-tree';
 import { LINE_BASES, LineMappingsSchema, SelectionMessages } from '../../../common/selections';
-import { showDanger } from '../../lib/alerts';
 import { useFailedQueryAlert } from '../../lib/use-failed-query-alert';
-import { CsvDropzone, useCsvHeaders } from '../imports/csv-dropzone';
+import { CsvDropzone, useCsvHeaders, useCsvParseFailedAlert } from '../imports/csv-dropzone';
 import { attributesKey, listAttributes } from './api';
 import { setDraft } from './builder-store';
 import { columnsOf, type LineColumn, lineFieldsOf, lineMappingsOf, updateColumn } from './line-file-state';
 import { type LineFormProps, LineFormShell } from './line-form-shell';
-
-/** spec 001 §8: the title when the browser cannot read a file's header row. */
-export const CSV_PARSE_FAILED = 'Failed to parse CSV';
 
 const BASE_LABELS: Record<(typeof LINE_BASES)[number], string> = {
   id: 'Basis: e-mailadres (id)',
@@ -103,10 +99,7 @@ export function FileLineForm(props: LineFormProps & { kind: 'intersect' | 'compl
   const headers = useCsvHeaders(file);
   const [columns, setColumns] = useState<LineColumn[]>([]);
   useEffect(() => setColumns(columnsOf(headers ?? [])), [headers]);
-  // spec 001 §8: a file whose header row cannot be read.
-  useEffect(() => {
-    if (file && headers && headers.length === 0) showDanger(CSV_PARSE_FAILED);
-  }, [file, headers]);
+  useCsvParseFailedAlert(file, headers);
   const attributes = useQuery({ queryKey: attributesKey, queryFn: listAttributes });
   useFailedQueryAlert(attributes.error, SelectionMessages.fetchAttributesFailed);
 
