@@ -38,12 +38,14 @@ function short(text: string): string {
   return t.length > 40 ? `${t.slice(0, 39)}…` : t;
 }
 
+/** A partner's name (crumb of /partners/:partnerId and the upload's partner). */
 export const partnerName = (params: RouteParams): NameLoader => ({
   key: ['crumb', 'partner', p(params, 'partnerId')],
   load: () => fetchName(`/crud-partner/${p(params, 'partnerId')}`, Named, (x) => x.name),
   fallback: 'Partner',
 });
 
+/** A dataset's name (crumb of a dataset under its partner). */
 export const datasetName = (params: RouteParams): NameLoader => ({
   key: ['crumb', 'dataset', p(params, 'partnerId'), p(params, 'datasetId')],
   load: () =>
@@ -51,6 +53,7 @@ export const datasetName = (params: RouteParams): NameLoader => ({
   fallback: 'Bestand',
 });
 
+/** A contact's full name, else its username or e-mail address. */
 export const contactName = (params: RouteParams): NameLoader => ({
   key: ['crumb', 'contact', p(params, 'partnerId'), p(params, 'contactId')],
   load: () =>
@@ -62,6 +65,7 @@ export const contactName = (params: RouteParams): NameLoader => ({
   fallback: 'Contactpersoon',
 });
 
+/** A test person's full name, else its e-mail address. */
 export const testPersonName = (params: RouteParams): NameLoader => ({
   key: ['crumb', 'testperson', p(params, 'partnerId'), p(params, 'datasetId'), p(params, 'personId')],
   load: () =>
@@ -108,6 +112,7 @@ export const selectionName = (params: RouteParams): NameLoader => ({
   fallback: 'Selectie',
 });
 
+/** A user's username. */
 export const userName = (params: RouteParams): NameLoader => ({
   key: ['crumb', 'user', p(params, 'userId')],
   load: () =>
@@ -131,6 +136,7 @@ const LINE_TITLES: Record<string, string> = {
   complement: 'Bestand uitsluiten',
 };
 
+/** The line editor's title for its `type` param ('Regel' for an unknown one). */
 export function lineTypeTitle(params: RouteParams): string {
   return LINE_TITLES[params.type ?? ''] ?? 'Regel';
 }
