@@ -9,11 +9,15 @@ async function typeDate(page: Page, label: string, value: string) {
   await page.keyboard.press('Escape');
 }
 
-test('datasets: create, search, edit with key, commission, participation, test persons, delete', async ({ page }) => {
+test('datasets: create, search, edit with key, commission, participation, test persons, delete', async ({
+  page,
+}) => {
   await loginAsAdmin(page, '/partners');
   const partnerId = unique('P_');
   const label = unique('Label');
-  expect((await page.request.post('/api/crud-partner', { data: { id: partnerId, name: 'Lijsten BV' } })).status()).toBe(200);
+  expect(
+    (await page.request.post('/api/crud-partner', { data: { id: partnerId, name: 'Lijsten BV' } })).status(),
+  ).toBe(200);
   expect((await page.request.post('/api/types', { data: { type: label } })).status()).toBe(200);
   const name = unique('Zomer');
   const otherName = unique('Winter');
@@ -46,7 +50,9 @@ test('datasets: create, search, edit with key, commission, participation, test p
   const dup = await page.request.post(`/api/datasets/${partnerId}`, { data: { name } });
   expect(dup.status()).toBe(409);
   expect((await dup.json()).error).toContain(name);
-  const other = await (await page.request.post(`/api/datasets/${partnerId}`, { data: { name: otherName, sort: 5 } })).json();
+  const other = await (
+    await page.request.post(`/api/datasets/${partnerId}`, { data: { name: otherName, sort: 5 } })
+  ).json();
 
   // Search narrows the list; the row offers its actions.
   await page.reload();
@@ -58,8 +64,14 @@ test('datasets: create, search, edit with key, commission, participation, test p
   await expect(page.getByRole('row').filter({ hasText: otherName })).toHaveCount(0);
   const csv = row.getByRole('link', { name: `Download CSV van ${name}` });
   await expect(csv).toHaveAttribute('href', /\/api\/datasets\/.+\/csv$/);
-  await expect(row.getByRole('link', { name: `Upload naar ${name}` })).toHaveAttribute('href', new RegExp(`^/upload/${partnerId}/`));
-  await expect(row.getByRole('link', { name: `Map kolommen van ${name}` })).toHaveAttribute('href', /\/headers$/);
+  await expect(row.getByRole('link', { name: `Upload naar ${name}` })).toHaveAttribute(
+    'href',
+    new RegExp(`^/upload/${partnerId}/`),
+  );
+  await expect(row.getByRole('link', { name: `Map kolommen van ${name}` })).toHaveAttribute(
+    'href',
+    /\/headers$/,
+  );
 
   // Edit: the API key is shown read-only and can be replaced.
   await row.getByRole('link', { name: `Bewerk ${name}` }).click();
@@ -94,7 +106,9 @@ test('datasets: create, search, edit with key, commission, participation, test p
   await expect(commissionRow).toContainText('31-12-2024');
   await expect(commissionRow).toContainText('0,05 commissie');
   const stored = await (await page.request.get(`/api/datasets/${partnerId}/${datasetId}`)).json();
-  expect(stored.commission).toEqual([{ _id: expect.any(String), start: '2024-01-01', end: '2024-12-31', amount: 0.05 }]);
+  expect(stored.commission).toEqual([
+    { _id: expect.any(String), start: '2024-01-01', end: '2024-12-31', amount: 0.05 },
+  ]);
 
   // An overlapping period is refused by the server.
   await page.getByRole('link', { name: 'Nieuwe commissie' }).click();
@@ -102,7 +116,12 @@ test('datasets: create, search, edit with key, commission, participation, test p
   await typeDate(page, 'Einddatum', '30-06-2024');
   await page.getByRole('textbox', { name: 'Bedrag' }).fill('1');
   await page.getByRole('button', { name: 'Opslaan' }).click();
-  await expectAlert(page, 'danger', 'Kon commissie niet toevoegen', 'overlapt met een bestaande commissie (01-01-2024 t/m 31-12-2024)');
+  await expectAlert(
+    page,
+    'danger',
+    'Kon commissie niet toevoegen',
+    'overlapt met een bestaande commissie (01-01-2024 t/m 31-12-2024)',
+  );
 
   // Participation: an end before the start is an error; moving the start past the end moves the end.
   await page.goto(`${datasetUrl}/participation`);
@@ -113,7 +132,12 @@ test('datasets: create, search, edit with key, commission, participation, test p
   await page.getByRole('textbox', { name: 'Factor' }).fill('1,5');
   await page.getByRole('button', { name: 'Opslaan' }).click();
   await expect(page.getByText('De einddatum mag niet voor de startdatum liggen').first()).toBeVisible();
-  await expectAlert(page, 'danger', 'Kon extra inzet niet toevoegen', 'De einddatum mag niet voor de startdatum liggen');
+  await expectAlert(
+    page,
+    'danger',
+    'Kon extra inzet niet toevoegen',
+    'De einddatum mag niet voor de startdatum liggen',
+  );
   await typeDate(page, 'Einddatum', '15-05-2024');
   await typeDate(page, 'Startdatum', '20-05-2024');
   await expect(page.getByRole('textbox', { name: 'Einddatum' })).toHaveValue('20-05-2024');

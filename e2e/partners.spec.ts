@@ -49,7 +49,9 @@ test('partner: validation, create, search, edit, contacts, delete', async ({ pag
   await expect(page.getByRole('textbox', { name: 'Wachtwoord', exact: true })).toHaveCount(0);
   await page.getByLabel('Gebruikersnaam').fill(unique('anna'));
   await page.getByRole('button', { name: 'Opslaan' }).click();
-  await expect(page.getByRole('alert').filter({ hasText: 'Foute invoer' })).toContainText('Het wachtwoord is een verplicht veld');
+  await expect(page.getByRole('alert').filter({ hasText: 'Foute invoer' })).toContainText(
+    'Het wachtwoord is een verplicht veld',
+  );
   await page.getByRole('textbox', { name: 'Wachtwoord', exact: true }).fill('Welkom2026');
   await page.getByRole('button', { name: 'Opslaan' }).click();
   await expect(page.getByText('Contactpersoon aangemaakt')).toBeVisible();

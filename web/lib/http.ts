@@ -72,7 +72,8 @@ function failure(status: number, data: unknown, statusText: string, options: Req
     errorMessage?: string;
     errors?: string[];
   };
-  const message = obj.message ?? obj.error ?? obj.errorMessage ?? (typeof data === 'string' && data ? data : statusText);
+  const message =
+    obj.message ?? obj.error ?? obj.errorMessage ?? (typeof data === 'string' && data ? data : statusText);
   return new ApiError(status, message, Array.isArray(obj.errors) ? obj.errors : []);
 }
 
@@ -92,7 +93,8 @@ export function uploadFile<T>(
     xhr.open('POST', `/api${url}`);
     xhr.withCredentials = true;
     xhr.upload.onprogress = (event) => {
-      if (event.lengthComputable && onProgress) onProgress(Math.min(100, Math.round((event.loaded / event.total) * 100)));
+      if (event.lengthComputable && onProgress)
+        onProgress(Math.min(100, Math.round((event.loaded / event.total) * 100)));
     };
     xhr.onload = () => {
       const data = parseBody(xhr.responseText);
@@ -116,7 +118,8 @@ export function uploadFile<T>(
 
 /** The one place that calls fetch: typed JSON calls under /api, parsed with the contract's schema. */
 export const http = {
-  get: <T>(url: string, schema: z.ZodType<T>, options?: RequestOptions) => request('GET', url, schema, undefined, options),
+  get: <T>(url: string, schema: z.ZodType<T>, options?: RequestOptions) =>
+    request('GET', url, schema, undefined, options),
   post: <T>(url: string, body: unknown, schema: z.ZodType<T>, options?: RequestOptions) =>
     request('POST', url, schema, body ?? {}, options),
   put: <T>(url: string, body: unknown, schema: z.ZodType<T>, options?: RequestOptions) =>

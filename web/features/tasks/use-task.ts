@@ -8,6 +8,7 @@ export function useTask(id: string | null | undefined, intervalMs: number) {
     queryKey: taskKey(id ?? ''),
     queryFn: () => getTask(id!),
     enabled: Boolean(id),
-    refetchInterval: (query) => (query.state.data && isTaskFinished(query.state.data.state) ? false : intervalMs),
+    refetchInterval: (query) =>
+      query.state.data && isTaskFinished(query.state.data.state) ? false : intervalMs,
   });
 }
