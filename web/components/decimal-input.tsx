@@ -12,7 +12,7 @@ export function DecimalInput({ value, onChange, ...rest }: DecimalInputProps) {
       inputMode="decimal"
       {...rest}
       value={value}
-      onChange={(e) => onChange(e.currentTarget.value.replace(/[^0-9,.\-]/g, ''))}
+      onChange={(e) => onChange(e.currentTarget.value.replace(/[^0-9,.-]/g, ''))}
     />
   );
 }

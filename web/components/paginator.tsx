@@ -14,7 +14,13 @@ export function Paginator({ page, total, onChange }: PaginatorProps) {
   if (total <= 1) return null;
   return (
     <Group gap={4} justify="center" mt="md" aria-label="Paginering">
-      <Button size="xs" variant="default" disabled={page <= 1} onClick={() => onChange(page - 1)} aria-label="Vorige">
+      <Button
+        size="xs"
+        variant="default"
+        disabled={page <= 1}
+        onClick={() => onChange(page - 1)}
+        aria-label="Vorige"
+      >
         <IconChevronLeft size={14} />
       </Button>
       {pageWindow(page, total, PAGINATOR_BUTTONS).map((p) => (
@@ -28,7 +34,13 @@ export function Paginator({ page, total, onChange }: PaginatorProps) {
           {p}
         </Button>
       ))}
-      <Button size="xs" variant="default" disabled={page >= total} onClick={() => onChange(page + 1)} aria-label="Volgende">
+      <Button
+        size="xs"
+        variant="default"
+        disabled={page >= total}
+        onClick={() => onChange(page + 1)}
+        aria-label="Volgende"
+      >
         <IconChevronRight size={14} />
       </Button>
     </Group>

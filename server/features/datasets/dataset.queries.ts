@@ -1,6 +1,6 @@
 import { and, asc, eq, inArray, sql } from 'drizzle-orm';
 import type { Dataset, DatasetListItem, DatasetValues } from '../../../common/datasets';
-import type { Db, DbOrTx } from '../../db/client';
+import type { DbOrTx } from '../../db/client';
 import { newId } from '../../lib/ids';
 import { labels } from '../labels/label.table';
 import { partners } from '../partners/partner.table';

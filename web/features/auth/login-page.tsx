@@ -29,7 +29,11 @@ export function LoginPage() {
     submitting.current = true;
     setBusy(true);
     try {
-      const account = await login({ username, password, token: needsToken ? tokenValue ?? token : undefined });
+      const account = await login({
+        username,
+        password,
+        token: needsToken ? (tokenValue ?? token) : undefined,
+      });
       setAccount(account);
     } catch (err) {
       if (err instanceof ApiError && err.status === 206) {
