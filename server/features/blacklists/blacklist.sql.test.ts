@@ -2,7 +2,7 @@ import { sql } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
 import { setupTestApp } from '../../test/app';
 import { makeDataset, makePartner } from '../../test/factories';
-import { blacklistedEverywhereSql, blacklistedSql } from './blacklist.sql';
+import { blacklistedEverywhereSql, blacklistedSql, notBlacklistedSql } from './blacklist.sql';
 
 const t = setupTestApp({ startWorker: false, session: false });
 
@@ -27,9 +27,10 @@ describe('blacklistedSql (the one definition of "blacklisted", DESIGN §6)', () 
       dataset: string;
       blacklisted: boolean;
       everywhere: boolean;
+      allowed: boolean;
     }>(sql`
       SELECT a.email, d.id AS dataset, ${blacklistedSql('a', 'd')} AS blacklisted,
-             ${blacklistedEverywhereSql('a')} AS everywhere
+             ${blacklistedEverywhereSql('a')} AS everywhere, (${notBlacklistedSql('a', 'd')}) AS allowed
       FROM addresses a CROSS JOIN datasets d
       WHERE d.id IN (${d1}, ${d2}, ${d3})`);
     const blacklisted = (email: string) =>
@@ -42,6 +43,8 @@ describe('blacklistedSql (the one definition of "blacklisted", DESIGN §6)', () 
     expect(blacklisted('dom@spam.nl')).toEqual([d1, d2, d3].sort());
     expect(blacklisted('vrij@x.nl')).toEqual([]);
     expect(rows.rows.filter((r) => r.everywhere).map((r) => r.email)).not.toContain('pb@x.nl');
+    // The anti-join form the selection counts use is its exact negation.
+    for (const r of rows.rows) expect(r.allowed, `${r.email} ${r.dataset}`).toBe(!r.blacklisted);
   });
 
   it('refuses an alias that is not a plain SQL name', () => {

@@ -3,7 +3,7 @@ import { CATEGORIES, type Category } from '../../../common/extra-inzet';
 import { pressureWindow } from '../../../common/pressure-date';
 import type { DbOrTx } from '../../db/client';
 import { badRequest } from '../../lib/http-errors';
-import { blacklistedSql } from '../blacklists/blacklist.sql';
+import { notBlacklistedSql } from '../blacklists/blacklist.sql';
 import { categorySql } from '../mailings/engagement.sql';
 import { pressureConflictSql } from '../mailings/pressure.sql';
 import type { CompiledQuery } from './compile';
@@ -52,7 +52,8 @@ export function candidatesSql(tree: CompiledQuery, s: RunSettings): SQL {
   }
   const where = datasetFilters.length > 0 ? sql`WHERE ${sql.join(datasetFilters, sql` AND `)}` : sql``;
   const exclusions: SQL[] = [sql`a.hard_bounced_at IS NULL`];
-  if (s.useBlacklist) exclusions.push(sql`NOT ${blacklistedSql('a', 'd')}`);
+  // As anti-joins (three NOT EXISTS at the top of the WHERE), not NOT (.. OR ..): see notBlacklistedSql.
+  if (s.useBlacklist) exclusions.push(notBlacklistedSql('a', 'd'));
   if (s.useDate) {
     exclusions.push(sql`NOT ${pressureConflictSql(sql`a.id`, pressureWindow(s.pressureAge), s.mailingId)}`);
   }
