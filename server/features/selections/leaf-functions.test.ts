@@ -57,6 +57,18 @@ describe('lw_to_date and lw_to_numeric', () => {
     );
   });
 
+  it("trim the vertical tab, not the letter 'v' (E'\\v' is no escape in PostgreSQL)", async () => {
+    const xs = ['0v', 'v12v', 'v2020-01-01', '\v12\v', '\v2020-01-01\v', '17-05-1980v'];
+    const { rows } =
+      await t.database.db.execute(sql`SELECT v, lw_to_date(v)::text AS d, lw_to_numeric(v)::float8 AS n
+      FROM unnest(${pgTextArray(xs)}::text[]) AS v`);
+    for (const r of rows as { v: string; d: string | null; n: number | null }[]) {
+      expect(r.d, JSON.stringify(r.v)).toBe(parseDay(r.v));
+      expect(r.n === null ? null : Number(r.n), JSON.stringify(r.v)).toBe(toNumber(r.v));
+    }
+    expect((rows as { n: number | null }[]).map((r) => r.n)).toEqual([null, null, null, 12, null, null]);
+  });
+
   it('are inlined into a query (no function call per row)', async () => {
     const { rows } = await t.database.db.execute(
       sql`EXPLAIN (VERBOSE) SELECT lw_to_date(v), lw_to_numeric(v) FROM (VALUES ('1')) s(v)`,
