@@ -51,7 +51,11 @@ export function copyCsv(
  * through its primary key) instead of three hash tables of a million rows (half the CPU time), and
  * one process does it: on two cores parallel workers only pass a million wide rows to the leader.
  */
-const MAILING_COPY_SETTINGS = { enable_hashjoin: 'off', max_parallel_workers_per_gather: '0' };
+export const MAILING_COPY_SETTINGS: Record<string, string> = {
+  enable_hashjoin: 'off',
+  max_parallel_workers_per_gather: '0',
+  jit: 'off',
+};
 
 /** The header of every mailing download: email and the export columns. */
 export function exportHeader(columns: ExportColumn[]): string[] {
