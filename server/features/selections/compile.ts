@@ -95,47 +95,48 @@ type Form = 'folded' | 'numeric' | 'date';
  * The attribute values a tree reads, each computed once per record (docs/performance.md, selection
  * engine session 10). Written inline, every leaf extracted, trimmed and case-folded its attribute
  * again (the wide or of ten leaves folded the postcode ten times a record), and PostgreSQL inlines
- * lw_to_date with its argument copied into each of its eight uses. Two fenced (OFFSET 0) LATERAL
- * subqueries keep them apart: `lw_v0` the raw values, `lw_v1` the forms the leaves compare (folded
- * text, number, date); the fence stops the planner from pulling the expressions back into every use.
+ * lw_to_date with its argument copied into each of its eight uses. Fenced (OFFSET 0) LATERAL
+ * subqueries keep them apart, two per attribute: `lw_r<n>` its raw value, `lw_v<n>` the forms the
+ * leaves compare (folded text, number, date); the fence stops the planner from pulling the
+ * expressions back into every use.
  */
 class AttributeReads {
-  private readonly raw = new Map<string, string>();
-  private readonly forms = new Map<string, { column: string; expr: SQL }>();
+  /** Per attribute, in order of first use: its FROM items' number and the forms the leaves compare. */
+  private readonly attrs = new Map<string, { n: number; forms: Set<Form> }>();
   constructor(private readonly ctx: CompileContext) {}
 
   /** The column holding `attr` in `form` for the current record. */
   value(attr: string, form: Form): SQL {
-    let rawColumn = this.raw.get(attr);
-    if (!rawColumn) {
-      rawColumn = `a${this.raw.size}`;
-      this.raw.set(attr, rawColumn);
-    }
-    const key = `${form}\u0000${attr}`;
-    let entry = this.forms.get(key);
+    let entry = this.attrs.get(attr);
     if (!entry) {
-      const input = sql.raw(`lw_v0.${rawColumn}`);
-      const expr =
-        form === 'folded'
-          ? folded(input, this.ctx)
-          : form === 'numeric'
-            ? sql`lw_to_numeric(${input})`
-            : sql`lw_to_date(${input})`;
-      entry = { column: `f${this.forms.size}`, expr };
-      this.forms.set(key, entry);
+      entry = { n: this.attrs.size, forms: new Set() };
+      this.attrs.set(attr, entry);
     }
-    return sql.raw(`lw_v1.${entry.column}`);
+    entry.forms.add(form);
+    return sql.raw(`lw_v${entry.n}.${form}`);
   }
 
-  /** The FROM items that compute the values (empty when the tree reads no attribute). */
+  /**
+   * The FROM items that compute the values (empty when the tree reads no attribute): per attribute
+   * `lw_r<n>` its raw value and `lw_v<n>` its forms, so the planner can cache (Memoize) each
+   * attribute's forms by its own raw value (a birth date repeats; a tuple of four attributes rarely).
+   */
   fromItems(): SQL {
-    if (this.raw.size === 0) return sql``;
-    const raws = [...this.raw].map(
-      ([attr, column]) => sql`${attrText(attr, this.ctx)} AS ${sql.raw(column)}`,
-    );
-    const forms = [...this.forms.values()].map((f) => sql`${f.expr} AS ${sql.raw(f.column)}`);
-    return sql` CROSS JOIN LATERAL (SELECT ${sql.join(raws, sql`, `)} OFFSET 0) lw_v0
-      CROSS JOIN LATERAL (SELECT ${sql.join(forms, sql`, `)} OFFSET 0) lw_v1`;
+    const items = [...this.attrs].map(([attr, { n, forms }]) => {
+      const input = sql.raw(`lw_r${n}.raw`);
+      const columns = [...forms].map((form) => {
+        const expr =
+          form === 'folded'
+            ? folded(input, this.ctx)
+            : form === 'numeric'
+              ? sql`lw_to_numeric(${input})`
+              : sql`lw_to_date(${input})`;
+        return sql`${expr} AS ${sql.raw(form)}`;
+      });
+      return sql` CROSS JOIN LATERAL (SELECT ${attrText(attr, this.ctx)} AS raw OFFSET 0) ${sql.raw(`lw_r${n}`)}
+      CROSS JOIN LATERAL (SELECT ${sql.join(columns, sql`, `)} OFFSET 0) ${sql.raw(`lw_v${n}`)}`;
+    });
+    return sql.join(items, sql``);
   }
 }
 
