@@ -14,7 +14,7 @@ import os from 'node:os';
 import path from 'node:path';
 import pg from 'pg';
 import type { ExportColumn } from '../common/export-columns';
-import { MAILING_COPY_SETTINGS, mailingSelect } from '../server/features/mailings/mailing-csv';
+import { mailingSelect } from '../server/features/mailings/mailing-csv';
 import { generatePartnerCsv } from './generate-partner-csv';
 import { createBenchDatabase } from './support/database';
 import { spawnBenchServer } from './support/server';
@@ -129,10 +129,7 @@ try {
       execFileSync('psql', [
         databaseUrl,
         '-q',
-        ...Object.entries({ work_mem: '256MB', ...MAILING_COPY_SETTINGS }).flatMap(([k, v]) => [
-          '-c',
-          `SET ${k} = '${v}'`,
-        ]),
+        ...Object.entries({ work_mem: '256MB' }).flatMap(([k, v]) => ['-c', `SET ${k} = '${v}'`]),
         '-c',
         `\\copy (${select}) TO '/dev/null' WITH (FORMAT csv)`,
       ]);

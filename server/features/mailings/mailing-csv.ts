@@ -41,21 +41,9 @@ export function copyCsv(
   format: CsvFormat,
   settings: Record<string, string> = {},
 ): AsyncGenerator<Buffer> {
-  // The joins of a million addresses with their records sort in memory, not in batches on disk.
+  // The joins of a million addresses with their records hash in memory, not in batches on disk.
   return csvDownload(pool, keys, { header, select, format, settings: { work_mem: '256MB', ...settings } });
 }
-
-/**
- * How PostgreSQL runs a mailing's COPY (docs/performance.md, mailings): the mailing's addresses,
- * their addresses' rows and their records are joined in address order by merge joins (each read
- * through its primary key) instead of three hash tables of a million rows (half the CPU time), and
- * one process does it: on two cores parallel workers only pass a million wide rows to the leader.
- */
-export const MAILING_COPY_SETTINGS: Record<string, string> = {
-  enable_hashjoin: 'off',
-  max_parallel_workers_per_gather: '0',
-  jit: 'off',
-};
 
 /** The header of every mailing download: email and the export columns. */
 export function exportHeader(columns: ExportColumn[]): string[] {
@@ -84,7 +72,6 @@ export function mailingCsv(
     exportHeader(columns),
     (client) => mailingSelect(client, columns, datasetIds, mailingId, selectionId),
     format,
-    MAILING_COPY_SETTINGS,
   );
 }
 
@@ -97,8 +84,9 @@ export function mailingSelect(
   selectionId?: string,
 ): string {
   // Each attribute is read from the record once (v1, v2, ...) and formatted outside the branches:
-  // a format names its value several times, and each naming would look it up in attrs again (the
-  // fence, OFFSET 0, keeps PostgreSQL from pulling the lookups up into each naming).
+  // a format names its value several times, and each naming would look it up in attrs again.
+  // No fence (OFFSET 0) that would make it so: it would also keep the formatting out of parallel
+  // workers, and on an idle machine they format half the rows (docs/performance.md, mailings).
   const raw = columns.map((c, i) => `, r.attrs ->> ${client.escapeLiteral(c._id)} AS v${i + 1}`).join('');
   const formatted = columns.map((c, i) => `, ${exportValueSql(client, `v${i + 1}`, c)}`).join('');
   const selection = selectionId ? `AND ma.selection_id = ${client.escapeLiteral(selectionId)}` : '';
@@ -111,7 +99,7 @@ export function mailingSelect(
   };
   // No dataset (an empty mailing): an empty result with the right columns.
   return datasetIds.length > 0
-    ? `SELECT email${formatted} FROM (${datasetIds.map(branch).join('\nUNION ALL\n')} OFFSET 0) x`
+    ? `SELECT email${formatted} FROM (${datasetIds.map(branch).join('\nUNION ALL\n')}) x`
     : `SELECT ''::text${columns.map(() => ', NULL::text').join('')} WHERE false`;
 }
 
