@@ -7,6 +7,8 @@
 //   npx tsx bench/mailings.ts [rows=1000000]              embedded PostgreSQL 18
 //   DATABASE_URL=postgres://... npx tsx bench/mailings.ts  a PostgreSQL server (a fresh database is made)
 //   BENCH_KEEP_DB=1 DATABASE_URL=... npx tsx bench/mailings.ts   leave the database (printed) on the server
+//   BENCH_FLOOR=1        also what PostgreSQL alone takes for the results' writes (insert, address update)
+//   BENCH_BIG_ROWS=10000000   also a mailing CSV of that many addresses, the server's memory sampled
 import { execFile, execFileSync } from 'node:child_process';
 import crypto from 'node:crypto';
 import fs from 'node:fs';
