@@ -1,5 +1,6 @@
-import { type APIRequestContext, expect, type Page, test } from '@playwright/test';
+import { type APIRequestContext, type APIResponse, expect, type Page, test } from '@playwright/test';
 import { expectAlert } from './support/alerts';
+import { ok as expectOk, waitForTask } from './support/api';
 import { loginAsAdmin, unique } from './support/session';
 
 // spec 001 §2 Selection builder and the selections of a mailing; issue 19's journeys.
@@ -24,17 +25,27 @@ interface Answer {
   task: { _id: string };
 }
 
-async function ok(res: Awaited<ReturnType<APIRequestContext['post']>>): Promise<Answer> {
-  expect(res.status(), await res.text()).toBe(200);
-  return (await res.json()) as Answer;
-}
+/** Expects a 200 and returns the body as the answers this journey reads. */
+const ok = (res: APIResponse) => expectOk<Answer>(res);
 
-async function waitForTask(request: APIRequestContext, id: string) {
-  await expect
-    .poll(async () => (await (await request.get(`/api/tasks/${id}`)).json()).state, { timeout: 60_000 })
-    .toMatch(/^(done|failed)$/);
-  const task = await (await request.get(`/api/tasks/${id}`)).json();
-  expect(task.state, task.error).toBe('done');
+/** Moves a mailing to Definitief through the API, keeping its other fields as stored. */
+async function finalizeMailing(request: APIRequestContext, campaignId: string, mailingId: string) {
+  const url = `/api/campaigns/${campaignId}/mailings/${mailingId}`;
+  const mailing = await (await request.get(url)).json();
+  await ok(
+    await request.put(url, {
+      data: {
+        name: mailing.name,
+        state: 'final',
+        plannedSend: mailing.plannedSend,
+        budget: mailing.budget,
+        addresses: mailing.addresses,
+        interests: mailing.interests,
+        externalParty: mailing.externalParty,
+        externalId: mailing.externalId,
+      },
+    }),
+  );
 }
 
 /** Two datasets with one label (A: ages 20-39, B: ages 40-49 and 25-29), a campaign and a draft mailing. */
@@ -389,23 +400,7 @@ test('the selections of a mailing: newest first, predefined toggle, delete in Co
   await expect(page.getByRole('cell', { name: second, exact: true })).toHaveCount(0);
 
   // A Definitief mailing: no edit or delete, CSV and the toggle stay.
-  const mailing = await (
-    await page.request.get(`/api/campaigns/${w.campaignId}/mailings/${w.mailingId}`)
-  ).json();
-  await ok(
-    await page.request.put(`/api/campaigns/${w.campaignId}/mailings/${w.mailingId}`, {
-      data: {
-        name: mailing.name,
-        state: 'final',
-        plannedSend: mailing.plannedSend,
-        budget: mailing.budget,
-        addresses: mailing.addresses,
-        interests: mailing.interests,
-        externalParty: mailing.externalParty,
-        externalId: mailing.externalId,
-      },
-    }),
-  );
+  await finalizeMailing(page.request, w.campaignId, w.mailingId);
   await page.reload();
   await expect(page.getByRole('cell', { name: first, exact: true })).toBeVisible();
   await expect(page.getByRole('row').nth(1)).toContainText(first);
@@ -448,21 +443,7 @@ test("a save refused by the server shows 'Failed to save'; a mailing out of Conc
   await expect(page.getByRole('textbox', { name: 'Omschrijving' })).toHaveValue('Alles');
   await expect(page.getByTestId('query-line')).toContainText(`type:${w.label}`);
 
-  const mailing = await (await page.request.get(base)).json();
-  await ok(
-    await page.request.put(base, {
-      data: {
-        name: mailing.name,
-        state: 'final',
-        plannedSend: mailing.plannedSend,
-        budget: mailing.budget,
-        addresses: mailing.addresses,
-        interests: mailing.interests,
-        externalParty: mailing.externalParty,
-        externalId: mailing.externalId,
-      },
-    }),
-  );
+  await finalizeMailing(page.request, w.campaignId, w.mailingId);
   await page.getByRole('button', { name: 'Bewaar' }).click();
   await expectAlert(page, 'danger', 'Failed to save');
   await expect(page.getByTestId('save-state')).toHaveText('Failed to save');
