@@ -1,4 +1,3 @@
-import { sql } from 'drizzle-orm';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { CsvDownloadQuerySchema } from '../../../common/csv-download';
@@ -14,6 +13,7 @@ import type { AppContext } from '../../context';
 import { conflict, notFound } from '../../lib/http-errors';
 import { listExportColumns, presentExportColumn } from '../exportcolumns/export-column.queries';
 import { sendCsv } from '../imports/csv-download';
+import { getSelection } from '../selections/selection.queries';
 import { copyAddresses } from './copy.service';
 import { listMailingDatasets } from './mailing.queries';
 import { MailingParams } from './mailing.routes';
@@ -107,10 +107,8 @@ export function mailingActionRoutes(ctx: AppContext): FastifyPluginAsyncZod {
       async (request, reply) => {
         const { campaignId, mailingId, selectionId } = request.params;
         const m = await found(campaignId, mailingId);
-        const sel = await ctx.db.execute(
-          sql`SELECT 1 FROM selections WHERE id = ${selectionId} AND mailing_id = ${m.id}`,
-        );
-        if (sel.rows.length === 0) throw notFound(MailingMessages.selectionNotFound);
+        if (!(await getSelection(ctx.db, m.id, selectionId)))
+          throw notFound(MailingMessages.selectionNotFound);
         return sendCsv(
           reply,
           `selectie-${selectionId}.csv`,
