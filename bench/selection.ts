@@ -24,6 +24,7 @@ import { caseCollation, compileQuery } from '../server/features/selections/compi
 import { fileRowsSql, loadSelectionFiles } from '../server/features/selections/selection-file.queries';
 import {
   allocateCandidates,
+  allowedDatasetIds,
   countCandidates,
   countSql,
   NO_JIT,
@@ -220,7 +221,9 @@ for (const [name, tree] of TREES) {
   if (process.env.BENCH_EXPLAIN === '1') {
     const { rows } = await db.transaction(async (tx) => {
       await tx.execute(NO_JIT);
-      return tx.execute(sql`EXPLAIN (ANALYZE, BUFFERS) ${countSql(where, settings)}`);
+      return tx.execute(
+        sql`EXPLAIN (ANALYZE, BUFFERS) ${countSql(where, settings, await allowedDatasetIds(tx, settings))}`,
+      );
     });
     console.log(
       `--- ${name}\n${(rows as { 'QUERY PLAN': string }[]).map((r) => r['QUERY PLAN']).join('\n')}`,

@@ -3,6 +3,7 @@ import { CATEGORIES, type Category } from '../../../common/extra-inzet';
 import { pressureWindow } from '../../../common/pressure-date';
 import type { DbOrTx } from '../../db/client';
 import { badRequest } from '../../lib/http-errors';
+import { pgTextArray } from '../../lib/pg-array';
 import { notBlacklistedSql } from '../blacklists/blacklist.sql';
 import { categorySql } from '../mailings/engagement.sql';
 import { pressureConflictSql } from '../mailings/pressure.sql';
@@ -31,10 +32,11 @@ export interface RunSettings {
 }
 
 /**
- * The CTEs `ds` (the allowed datasets with their priority rank) and `hit` (one row per candidate
- * address: its best rank and category) for a compiled tree; the caller selects from them.
+ * The datasets a run may take addresses from, in priority order (lowest sort first, ties by id):
+ * the settings' dataset filters (active only, the campaign's label, the datasets of earlier
+ * campaigns). Read in the run's own transaction, just before its count or allocation.
  */
-export function candidatesSql(tree: CompiledQuery, s: RunSettings): SQL {
+export async function allowedDatasetIds(db: DbOrTx, s: RunSettings): Promise<string[]> {
   const datasetFilters: SQL[] = [];
   if (s.activeDatasetsOnly) datasetFilters.push(sql`d.active`);
   if (s.useCampaignLabel && s.campaignType) datasetFilters.push(sql`${s.campaignType}::text = ANY(d.types)`);
@@ -51,6 +53,26 @@ export function candidatesSql(tree: CompiledQuery, s: RunSettings): SQL {
       JOIN mailings fm ON fm.id = fa.mailing_id WHERE ${from})`);
   }
   const where = datasetFilters.length > 0 ? sql`WHERE ${sql.join(datasetFilters, sql` AND `)}` : sql``;
+  const { rows } = await db.execute(sql`SELECT d.id FROM datasets d ${where} ORDER BY d.sort, d.id`);
+  return (rows as { id: string }[]).map((r) => r.id);
+}
+
+/**
+ * The allowed datasets with their priority rank (1 = the first in allowedDatasetIds), as a FROM
+ * item `ds(id, rank)`. An array parameter, not a CTE over datasets: a CTE scan is parallel
+ * restricted and the planner guessed its size, so it hashed the records instead of the 300
+ * datasets and ran the whole count in one process (docs/performance.md, selection engine
+ * session 11).
+ */
+const rankedDatasets = (datasetIds: string[]) =>
+  sql`unnest(${pgTextArray(datasetIds)}::text[]) WITH ORDINALITY AS ds(id, rank)`;
+
+/**
+ * The CTE `hit` (one row per candidate address: its best rank and category) for a compiled tree
+ * over the allowed datasets (allowedDatasetIds, in priority order); the caller selects from it
+ * and maps a rank back to its dataset with rankedDatasets.
+ */
+export function candidatesSql(tree: CompiledQuery, s: RunSettings, datasetIds: string[]): SQL {
   const exclusions: SQL[] = [sql`a.hard_bounced_at IS NULL`];
   // As anti-joins (three NOT EXISTS at the top of the WHERE), not NOT (.. OR ..): see notBlacklistedSql.
   if (s.useBlacklist) exclusions.push(notBlacklistedSql('a', 'd'));
@@ -60,13 +82,10 @@ export function candidatesSql(tree: CompiledQuery, s: RunSettings): SQL {
   exclusions.push(
     sql`NOT EXISTS (SELECT 1 FROM mailing_addresses own WHERE own.mailing_id = ${s.mailingId} AND own.address_id = a.id)`,
   );
-  return sql`WITH ds AS MATERIALIZED (
-      SELECT d.id, d.partner_id, d.name, d.description, d.types, d.active, d.sort,
-             row_number() OVER (ORDER BY d.sort, d.id)::int AS rank
-      FROM datasets d ${where}),
-    hit AS (
-      SELECT r.address_id, min(d.rank) AS rank, ${categorySql('a', s.minMailings)} AS category
-      FROM records r JOIN ds d ON d.id = r.dataset_id JOIN addresses a ON a.id = r.address_id${tree.values}
+  return sql`WITH hit AS (
+      SELECT r.address_id, min(ds.rank) AS rank, ${categorySql('a', s.minMailings)} AS category
+      FROM records r JOIN ${rankedDatasets(datasetIds)} ON ds.id = r.dataset_id
+      JOIN datasets d ON d.id = r.dataset_id JOIN addresses a ON a.id = r.address_id${tree.values}
       WHERE ${tree.where} AND ${sql.join(exclusions, sql` AND `)}
       GROUP BY r.address_id, a.id)`;
 }
@@ -84,16 +103,16 @@ export async function countCandidates(
 ): Promise<DatasetCounts[]> {
   const { rows } = await db.transaction(async (tx) => {
     await tx.execute(NO_JIT);
-    return tx.execute(countSql(tree, s));
+    return tx.execute(countSql(tree, s, await allowedDatasetIds(tx, s)));
   });
   return foldCounts(rows as { dataset_id: string; category: Category; n: number }[]);
 }
 
 /** The count statement of a compiled tree: rows (dataset_id, category, n). */
-export function countSql(tree: CompiledQuery, s: RunSettings): SQL {
-  return sql`${candidatesSql(tree, s)}
+export function countSql(tree: CompiledQuery, s: RunSettings, datasetIds: string[]): SQL {
+  return sql`${candidatesSql(tree, s, datasetIds)}
       SELECT ds.id AS dataset_id, h.category, count(*)::int AS n
-      FROM hit h JOIN ds ON ds.rank = h.rank GROUP BY ds.id, h.category`;
+      FROM hit h JOIN ${rankedDatasets(datasetIds)} ON ds.rank = h.rank GROUP BY ds.id, h.category`;
 }
 
 /**
@@ -145,14 +164,15 @@ export async function allocateCandidates(
   const wanted = quotas.filter((q) => q.n > 0);
   if (wanted.length === 0) return 0;
   await tx.execute(NO_JIT);
-  const { rows } = await tx.execute(sql`${candidatesSql(tree, s)},
+  const datasetIds = await allowedDatasetIds(tx, s);
+  const { rows } = await tx.execute(sql`${candidatesSql(tree, s, datasetIds)},
     quota AS (SELECT * FROM jsonb_to_recordset(${JSON.stringify(wanted)}::jsonb)
       AS q("datasetId" text, category text, n int)),
     ranked AS (
       SELECT h.address_id, ds.id AS dataset_id, h.category, q.n,
              row_number() OVER (PARTITION BY h.rank, h.category
                ORDER BY hashint8extended(h.address_id, ${seed}::bigint), h.address_id) AS rn
-      FROM hit h JOIN ds ON ds.rank = h.rank
+      FROM hit h JOIN ${rankedDatasets(datasetIds)} ON ds.rank = h.rank
       JOIN quota q ON q."datasetId" = ds.id AND q.category = h.category),
     inserted AS (
       INSERT INTO mailing_addresses (mailing_id, address_id, dataset_id, selection_id, category)
