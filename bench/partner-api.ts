@@ -11,12 +11,19 @@
 // with, measured in the same run, baselines: the same number of plain pg connections upserting
 // 1,000-row batches into a bare table with a primary key (the write floor, no HTTP, no mapping),
 // and the partner API's cheapest answer (401 without a key: HTTP and Fastify, no database) under
-// 50 clients. Prints figures; never fails on slowness (it exits 1 only when a record is wrong).
+// 50 clients. Every phase also measures the CPU seconds it cost (the server process, the
+// PostgreSQL backends of the benchmark's database, this load generator; from /proc, so PostgreSQL
+// must run on this machine) and prints the CPU per batch or call with the floor Little's law sets
+// on this machine's cores: C closed-loop clients wait on average at least C × CPU per call / cores
+// (mean latency = C / throughput, throughput ≤ cores / CPU per call), next to the measured latency.
+// Prints figures; never fails on slowness (it exits 1 only when a record is wrong).
 //
 //   npx tsx bench/partner-api.ts [seconds=60] [clients=20] [singleSeconds=20]   embedded PostgreSQL
 //   DATABASE_URL=postgres://... npx tsx bench/partner-api.ts                     a PostgreSQL server
+import os from 'node:os';
 import pg from 'pg';
 import { columnMapping } from '../common/mappings';
+import { CpuMeter, type CpuUse, postgresIsLocal } from './support/cpu';
 import { createBenchDatabase } from './support/database';
 import { spawnBenchServer } from './support/server';
 
@@ -42,6 +49,24 @@ function percentile(values: number[], p: number): number {
   return sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)];
 }
 const ms = (v: number) => `${v.toFixed(1)} ms`;
+const mean = (v: number[]) => v.reduce((a, b) => a + b, 0) / v.length;
+const CORES = os.availableParallelism();
+
+/**
+ * The CPU a phase cost per call (`calls` calls of `concurrency` closed-loop clients) and the mean
+ * latency Little's law allows at best when those calls share this machine's cores.
+ */
+function cpuLine(use: CpuUse, calls: number, concurrency: number, what: string, pgLocal: boolean): string {
+  const per = (v: number) => (1000 * v) / calls;
+  const total = use.server + (pgLocal ? use.postgres : 0) + use.loadGenerator;
+  const ours = total / use.seconds;
+  const floor = (concurrency * per(total)) / CORES;
+  return (
+    `    CPU per ${what}: server ${ms(per(use.server))}, PostgreSQL ${pgLocal ? ms(per(use.postgres)) : 'not on this machine'}, load generator ${ms(per(use.loadGenerator))}, in all ${ms(per(total))}; ` +
+    `machine busy ${(use.machineBusy / use.seconds).toFixed(2)} of ${CORES} cores (these three ${ours.toFixed(2)})\n` +
+    `    Little's law floor on ${CORES} cores: mean latency ≥ ${concurrency} × ${ms(per(total))} / ${CORES} = ${ms(floor)}`
+  );
+}
 const spread = (v: number[]) =>
   `p50 ${ms(percentile(v, 50))}, p95 ${ms(percentile(v, 95))}, p99 ${ms(percentile(v, 99))} (${v.length.toLocaleString('en')} calls)`;
 
@@ -93,6 +118,10 @@ function record(email: string, version: number, i: number) {
 try {
   await server.ready();
   const { client } = server;
+  const monitor = new pg.Client({ connectionString: bench.url });
+  await monitor.connect();
+  const pgLocal = await postgresIsLocal(monitor);
+  const cpu = new CpuMeter(server.pid, monitor);
   console.log(
     `Partner API benchmark on ${bench.target}: ${clients} batch clients for ${seconds} s, ${SINGLE_CLIENTS} single-record clients for ${singleSeconds} s`,
   );
@@ -125,6 +154,7 @@ try {
   let floorRows = 0;
   const floorSeconds = Math.min(15, seconds);
   const floorNext = new Array(clients).fill(0);
+  await cpu.start();
   await runFor(clients, floorSeconds * 1000, async (c) => {
     const rows = Array.from({ length: BATCH }, (_, k) => {
       const n = floorNext[c] + k - (k % 3 === 0 && floorNext[c] > 0 ? Math.min(floorNext[c], 500) : 0);
@@ -144,11 +174,13 @@ try {
     );
     floorRows += BATCH;
   });
+  const floorCpu = await cpu.stop();
   await floorPool.end();
   const floorRate = floorRows / floorSeconds;
   console.log(
     `  write floor (pg, ${clients} connections, 1,000-row upserts): ${Math.round(floorRate).toLocaleString('en')} rows/s`,
   );
+  console.log(cpuLine(floorCpu, floorRows / BATCH, clients, '1,000-row upsert', pgLocal));
 
   // 1. Batches.
   const expected = Array.from({ length: clients }, () => new Map<string, string>());
@@ -156,6 +188,7 @@ try {
   const batchMs: number[] = [];
   const failures: string[] = [];
   let sent = 0;
+  await cpu.start();
   const started = performance.now();
   await runFor(clients, seconds * 1000, async (c) => {
     const version = batchMs.length;
@@ -182,9 +215,14 @@ try {
     for (const r of batch) seen.set(r.email, r.voornaam);
   });
   const elapsed = (performance.now() - started) / 1000;
+  const batchCpu = await cpu.stop();
   const rate = sent / elapsed;
   console.log(
     `  batches: ${Math.round(rate).toLocaleString('en')} records/s in all (${(rate / floorRate).toFixed(2)}× the write floor), ${spread(batchMs)}`,
+  );
+  console.log(cpuLine(batchCpu, batchMs.length + failures.length, clients, 'batch', pgLocal));
+  console.log(
+    `    measured: mean ${ms(mean(batchMs))}, p99 ${ms(percentile(batchMs, 99))} (goal p99 ≤ 500 ms)`,
   );
   if (failures.length) console.log(`  FAILED batches: ${failures.length}, first: ${failures[0]}`);
 
@@ -216,10 +254,14 @@ try {
 
   // Baseline 2: the API's cheapest answer (401, no database) under 50 clients.
   const floorCalls: number[] = [];
+  await cpu.start();
   await runFor(SINGLE_CLIENTS, Math.min(10, singleSeconds) * 1000, async () => {
     floorCalls.push((await call(undefined, 'GET', '/partnerlist/x%40example.nl')).ms);
   });
+  const httpCpu = await cpu.stop();
   console.log(`  HTTP floor (401 without a key, ${SINGLE_CLIENTS} clients): ${spread(floorCalls)}`);
+  console.log(cpuLine(httpCpu, floorCalls.length, SINGLE_CLIENTS, '401', pgLocal));
+  console.log(`    measured: mean ${ms(mean(floorCalls))}, p99 ${ms(percentile(floorCalls, 99))}`);
 
   // The first write of a dataset makes its records table (create, index, attach): timed apart,
   // so the single-record figures below are those of datasets in use.
@@ -237,6 +279,7 @@ try {
   const single = { post: [] as number[], get: [] as number[], put: [] as number[] };
   const singleNext = new Array(SINGLE_CLIENTS).fill(0);
   let singleFailures = 0;
+  await cpu.start();
   await runFor(SINGLE_CLIENTS, singleSeconds * 1000, async (c) => {
     const { key } = datasets[c];
     const n = singleNext[c]++;
@@ -250,16 +293,22 @@ try {
     single.get.push(get.ms);
     single.put.push(put.ms);
   });
+  const singleCpu = await cpu.stop();
   const all = [...single.post, ...single.get, ...single.put];
   console.log(`  single records, ${SINGLE_CLIENTS} clients: all ${spread(all)}`);
   console.log(`    POST ${spread(single.post)}`);
   console.log(`    GET  ${spread(single.get)}`);
   console.log(`    PUT  ${spread(single.put)}`);
+  console.log(cpuLine(singleCpu, all.length, SINGLE_CLIENTS, 'call (POST, GET, PUT alike)', pgLocal));
+  console.log(
+    `    measured: mean ${ms(mean(all))}, p99 ${ms(percentile(all, 99))} (goal p99 ≤ 20 ms); the 401's floor alone: ${ms((SINGLE_CLIENTS * (1000 * (httpCpu.server + (pgLocal ? httpCpu.postgres : 0) + httpCpu.loadGenerator))) / floorCalls.length / CORES)}`,
+  );
   console.log(
     `    p99 ${(percentile(all, 99) / percentile(floorCalls, 99)).toFixed(1)}× the HTTP floor's p99${singleFailures ? `; ${singleFailures} FAILED cycles` : ''}`,
   );
   console.log(`  server memory peak (VmHWM): ${Math.round(server.statusKb('VmHWM') / 1024)} MB`);
   if (wrong > 0 || failures.length > 0 || singleFailures > 0) process.exitCode = 1;
+  await monitor.end();
 } finally {
   await server.stop();
   await bench.drop();

@@ -121,6 +121,78 @@ function checkFields(record: Record<string, unknown>, ctx: z.RefinementCtx): voi
   }
 }
 
+/** Whether `value` is a field value the schema takes as it is (FieldValueSchema). */
+function isPlainValue(value: unknown): boolean {
+  return (
+    value === null ||
+    typeof value === 'boolean' ||
+    (typeof value === 'string' && value.length <= MAX_FIELD_VALUE) ||
+    (typeof value === 'number' && Number.isFinite(value))
+  );
+}
+
+/** Whether the field names `names` pass checkFields: allowed, not too many, none twice. */
+function arePlainNames(names: string[]): boolean {
+  if (names.length > MAX_FIELDS) return false;
+  const seen = new Set<string>();
+  for (const name of names) {
+    if (!isFieldName(name)) return false;
+    const key = storedFieldName(name).toLowerCase();
+    if (seen.has(key)) return false;
+    seen.add(key);
+  }
+  return true;
+}
+
+/** Whether two lists of names are equal, element by element. */
+function sameNames(a: string[], b: string[] | undefined): boolean {
+  if (b === undefined || a.length !== b.length) return false;
+  for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return false;
+  return true;
+}
+
+/**
+ * A quick check of one record after another, for the validator to take before the schema: true
+ * only for a record the record schema (PartnerRecordSchema with `emailRequired`, else
+ * PartnerRecordUpdateSchema) accepts unchanged. It checks the field names once per distinct list
+ * of names (a batch's records share one; the schema checks every record's). The property test in
+ * partner-api.test.ts holds it to the schemas.
+ */
+export function plainRecordCheck(emailRequired: boolean): (value: unknown) => boolean {
+  let lastNames: string[] | undefined;
+  return (value) => {
+    if (typeof value !== 'object' || value === null || Array.isArray(value)) return false;
+    const fields = value as Record<string, unknown>;
+    const email = fields.email;
+    if (email === undefined) {
+      if (emailRequired || Object.hasOwn(fields, 'email')) return false;
+    } else if (
+      typeof email !== 'string' ||
+      email.length > EMAIL_MAX_LENGTH + 50 ||
+      normalizeEmail(email) === null
+    )
+      return false;
+    const names = Object.keys(fields);
+    if (!sameNames(names, lastNames)) {
+      if (!arePlainNames(names)) return false;
+      lastNames = names;
+    }
+    for (const name of names) if (name !== 'email' && !isPlainValue(fields[name])) return false;
+    return true;
+  };
+}
+
+/**
+ * The quick check of an upsert's body (see plainRecordCheck): true only for an array of at most
+ * MAX_UPSERT_RECORDS records that PartnerUpsertSchema accepts unchanged.
+ */
+export function plainUpsertCheck(value: unknown): boolean {
+  if (!Array.isArray(value) || value.length > MAX_UPSERT_RECORDS) return false;
+  const check = plainRecordCheck(true);
+  for (const record of value) if (!check(record)) return false;
+  return true;
+}
+
 const recordShape = (email: z.ZodType) =>
   z
     .object({ email }, { error: PartnerApiMessages.expectedObject })

@@ -10,6 +10,8 @@ const PASSWORD = 'Bench12345';
 /** The app's server as a child process on a benchmark's database, and its HTTP client. */
 export interface BenchServer {
   client: BenchClient;
+  /** The server's process id (for its CPU time in /proc). */
+  pid: number;
   /** Waits until the server answers and logs the client in as the first administrator. */
   ready(): Promise<void>;
   /** A memory figure (kB) of the server process from /proc: VmRSS now, VmHWM its peak. */
@@ -45,6 +47,7 @@ export function spawnBenchServer(
   const client = new BenchClient(`http://127.0.0.1:${options.port}`);
   return {
     client,
+    pid: server.pid ?? 0,
     async ready() {
       await client.waitUntilUp();
       await client.login(USERNAME, PASSWORD);
