@@ -44,6 +44,20 @@ export async function migrateDatabase(database: Database): Promise<void> {
 /** A database handle or an open transaction: query functions take either. */
 export type DbOrTx = Db | Parameters<Parameters<Db['transaction']>[0]>[0];
 
+// One Drizzle handle per pool connection, made when first asked for: making one walks the whole
+// schema's relations, which cost a short call (a partner API write) more than some of its queries.
+const clientDbs = new WeakMap<pg.PoolClient, Db>();
+
+/** The Drizzle handle on a connection (e.g. one in a transaction), for query functions that take a Db. */
+export function clientDb(client: pg.PoolClient): Db {
+  let db = clientDbs.get(client);
+  if (!db) {
+    db = drizzle(client, { schema });
+    clientDbs.set(client, db);
+  }
+  return db;
+}
+
 /**
  * Runs `fn` in a transaction on one pool connection and gives it both the Drizzle handle and the
  * pg client (for COPY streams inside the transaction). Commits when `fn` resolves, else rolls back
@@ -57,7 +71,7 @@ export async function withClientTransaction<T>(
   let broken = false;
   try {
     await client.query('BEGIN');
-    const result = await fn(drizzle(client, { schema }), client);
+    const result = await fn(clientDb(client), client);
     await client.query('COMMIT');
     return result;
   } catch (err) {

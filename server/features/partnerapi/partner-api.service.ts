@@ -1,8 +1,9 @@
+import type pg from 'pg';
 import { normalizeEmail } from '../../../common/email';
 import type { MappingEntry } from '../../../common/mappings';
 import { PartnerApiMessages, storedFieldName } from '../../../common/partner-api';
 import type { AppContext } from '../../context';
-import { withClientTransaction } from '../../db/client';
+import { clientDb } from '../../db/client';
 import { HttpError, notFound } from '../../lib/http-errors';
 import { copyValue } from '../imports/copy-text';
 import { blindIndexKey, type ColumnKeys } from '../imports/crypto';
@@ -12,11 +13,12 @@ import { attachPartition, createDetachedPartition, dropDetachedPartition } from 
 import { rawHash as rawHashOf, rawHashStart, rowHash } from '../imports/row-hash';
 import { appendRawColumns, encryptedFields, storedRawColumns } from '../imports/row-mappers';
 import {
+  beginDatasetWrite,
   deleteRecordRow,
   getRecordRow,
   insertAddresses,
   type KeyDataset,
-  lockDatasetForWrite,
+  type LockedDataset,
   type RecordRow,
   saveWriteColumns,
   writeRecordRows,
@@ -28,26 +30,28 @@ import {
 // ciphertext plus blind index) and hashed like an import row, so a later upload of the same values
 // sees the record unchanged. Each write holds the dataset row locked, the lock of every import.
 
-/** A record's fields as stored: reserved names suffixed, values as text, '' and null as no value. */
-function storedFields(record: Record<string, unknown>): Map<string, string | null> {
-  const fields = new Map<string, string | null>();
-  for (const [name, value] of Object.entries(record)) {
-    if (name === 'email') continue;
-    const text = value === null || value === undefined ? null : String(value);
-    fields.set(storedFieldName(name), text === '' ? null : text);
-  }
-  return fields;
+/** Whether two lists of names are equal, element by element. */
+function sameNames(a: string[], b: string[] | undefined): boolean {
+  if (b === undefined || a.length !== b.length) return false;
+  for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return false;
+  return true;
 }
 
-/** A record ready for the mapping: its normalised address and fields (the e-mail column included, as a file row has it). */
+/**
+ * A record ready for the mapping: its normalised address, and its fields as stored (reserved
+ * names suffixed, values as text, '' and null as no value) with the e-mail column last, as a file
+ * row has it. Records sent with the same field names share one `names` array.
+ */
 interface Incoming {
   email: string;
-  fields: Map<string, string | null>;
+  names: string[];
+  values: (string | null)[];
 }
 
 /**
  * The records of one call by address: normalised, the last of two with one address winning
- * (DESIGN §6). The schema has checked each e-mail already.
+ * (DESIGN §6). The schema has checked each e-mail already. The stored names are worked out once
+ * per distinct list of field names (a batch's records share one).
  */
 function incomingRecords(
   records: Record<string, unknown>[],
@@ -56,28 +60,61 @@ function incomingRecords(
 ): Incoming[] {
   const byEmail = new Map<string, Incoming>();
   const emailKey = emailColumn.toLowerCase();
+  let lastKeys: string[] | undefined;
+  let names: string[] = [];
   for (const record of records) {
     const given = emailOverride ?? String(record.email ?? '');
     const email = normalizeEmail(given);
     if (!email) throw new HttpError(400, PartnerApiMessages.invalidEmail);
-    const fields = storedFields(record);
-    // The address is the dataset's e-mail column, as in a file the upload screen takes (its
-    // emailColumnName, else 'email'); a field of that name besides `email` would be a second one.
-    for (const name of fields.keys())
-      if (name.toLowerCase() === emailKey) throw new HttpError(400, PartnerApiMessages.duplicateField(name));
-    fields.set(emailColumn, given);
+    const keys = Object.keys(record);
+    if (!sameNames(keys, lastKeys)) {
+      names = [];
+      for (const key of keys) {
+        if (key === 'email') continue;
+        const name = storedFieldName(key);
+        // The address is the dataset's e-mail column, as in a file the upload screen takes (its
+        // emailColumnName, else 'email'); a field of that name besides `email` would be a second one.
+        if (name.toLowerCase() === emailKey)
+          throw new HttpError(400, PartnerApiMessages.duplicateField(name));
+        names.push(name);
+      }
+      names.push(emailColumn);
+      lastKeys = keys;
+    }
+    const values: (string | null)[] = new Array(names.length);
+    let i = 0;
+    for (const key of keys) {
+      if (key === 'email') continue;
+      const value = record[key];
+      const text = value === null || value === undefined ? null : String(value);
+      values[i++] = text === '' ? null : text;
+    }
+    values[i] = given;
     byEmail.delete(email);
-    byEmail.set(email, { email, fields });
+    byEmail.set(email, { email, names, values });
   }
   return [...byEmail.values()];
 }
 
 /** Per set of field names: the import's mapper, raw encoder and raw hash start for rows of those columns. */
 interface ColumnsMapper {
+  /** The columns in hash order (sorted by name), as an import maps a file's (hashOrder). */
   names: string[];
   mapper: RecordMapper;
   raw: RawEncoder;
   start: Int32Array;
+  /** Per column: its raw position, or -1; for an encrypted one also its blind index's. */
+  rawAt: Int32Array;
+  blindAt: Int32Array;
+  encrypted: boolean[];
+  /** The raw array's length before trailing nulls go: one past the last position of these columns. */
+  width: number;
+}
+
+/** How a list of record field names maps: its columns' mapper and, per column in hash order, where the record has its value. */
+interface Layout {
+  m: ColumnsMapper;
+  from: Int32Array;
 }
 
 /**
@@ -91,45 +128,72 @@ export function mapRecords(
   keys: ColumnKeys,
 ): { rows: RecordRow[]; skipped: number } {
   const mappers = new Map<string, ColumnsMapper>();
+  const layouts = new Map<string[], Layout>();
   const encrypted = encryptedFields(mappings);
   const position = new Map(rawColumns.map((c, i) => [c, i] as const));
   const rows: RecordRow[] = [];
   let skipped = 0;
-  for (const record of records) {
-    // The columns in hash order (sorted by name), as an import maps a file's (hashOrder).
-    const names = [...record.fields.keys()].sort();
-    const key = JSON.stringify(names);
+  const layoutOf = (names: string[]): Layout => {
+    const sorted = [...names].sort();
+    const key = JSON.stringify(sorted);
     let m = mappers.get(key);
     if (!m) {
-      const mapper = new RecordMapper(names, mappings, keys);
+      const mapper = new RecordMapper(sorted, mappings, keys);
+      const rawAt = new Int32Array(sorted.length).fill(-1);
+      const blindAt = new Int32Array(sorted.length).fill(-1);
+      const isEncrypted = sorted.map((name) => encrypted.has(name));
+      let width = 0;
+      sorted.forEach((name, i) => {
+        rawAt[i] = position.get(name) ?? -1;
+        if (isEncrypted[i]) blindAt[i] = position.get(blindIndexKey(name)) ?? -1;
+        width = Math.max(width, rawAt[i] + 1, blindAt[i] + 1);
+      });
       m = {
-        names,
+        names: sorted,
         mapper,
-        raw: new RawEncoder(names, names.length, mapper.encryptedSources, keys),
-        start: rawHashStart(names),
+        raw: new RawEncoder(sorted, sorted.length, mapper.encryptedSources, keys),
+        start: rawHashStart(sorted),
+        rawAt,
+        blindAt,
+        encrypted: isEncrypted,
+        width,
       };
       mappers.set(key, m);
     }
-    const values = m.names.map((n) => record.fields.get(n) ?? null);
+    return { m, from: Int32Array.from(sorted, (name) => names.indexOf(name)) };
+  };
+  for (const record of records) {
+    let layout = layouts.get(record.names);
+    if (!layout) {
+      layout = layoutOf(record.names);
+      layouts.set(record.names, layout);
+    }
+    const { m, from } = layout;
+    const n = from.length;
+    const values: (string | null)[] = new Array(n);
+    let line = '';
+    for (let i = 0; i < n; i++) {
+      const value = record.values[from[i]];
+      values[i] = value;
+      line += i === 0 ? copyValue(value) : `\t${copyValue(value)}`;
+    }
     if (m.mapper.excluded(values)) {
       skipped++;
       continue;
     }
-    const rawHash = rawHashOf(m.start, m.raw.text(values, values.map(copyValue).join('\t')));
+    const rawHash = rawHashOf(m.start, m.raw.text(values, line));
     const [attrs, attrsHash] = m.mapper.attrs(values);
-    const patch = m.raw.patches ? (JSON.parse(m.raw.patch(values) ?? '{}') as Record<string, string>) : {};
-    const raw: (string | null)[] = new Array(rawColumns.length).fill(null);
-    for (let i = 0; i < m.names.length; i++) {
-      const name = m.names[i];
-      if (encrypted.has(name)) {
-        const at = position.get(name);
-        const biAt = position.get(blindIndexKey(name));
-        if (at !== undefined) raw[at] = patch[name] ?? null;
-        if (biAt !== undefined) raw[biAt] = patch[blindIndexKey(name)] ?? null;
-      } else {
-        const at = position.get(name);
-        if (at !== undefined) raw[at] = values[i];
-      }
+    const patch = m.raw.patches
+      ? (JSON.parse(m.raw.patch(values) ?? '{}') as Record<string, string>)
+      : undefined;
+    const raw: (string | null)[] = new Array(m.width).fill(null);
+    for (let i = 0; i < n; i++) {
+      const at = m.rawAt[i];
+      if (m.encrypted[i]) {
+        const name = m.names[i];
+        if (at >= 0) raw[at] = patch?.[name] ?? null;
+        if (m.blindAt[i] >= 0) raw[m.blindAt[i]] = patch?.[blindIndexKey(name)] ?? null;
+      } else if (at >= 0) raw[at] = values[i];
     }
     while (raw.length > 0 && raw[raw.length - 1] === null) raw.pop();
     rows.push({ email: record.email, raw, attrs, hash: rowHash(rawHash, attrsHash), rawHash });
@@ -142,6 +206,36 @@ export interface WriteResult {
   inserted: number;
   modified: number;
   skipped: number;
+}
+
+/**
+ * Runs `fn` in a transaction on one pool connection that holds the dataset row locked from its
+ * start (beginDatasetWrite: so API writes and imports of one dataset serialize). Commits when `fn`
+ * resolves, else rolls back; the connection goes back to the pool unless the rollback failed.
+ * Throws HttpError 404 when the dataset is gone.
+ */
+async function inDatasetTransaction<T>(
+  ctx: AppContext,
+  datasetId: string,
+  fn: (client: pg.PoolClient, locked: LockedDataset) => Promise<T>,
+): Promise<T> {
+  const client = await ctx.database.pool.connect();
+  let broken = false;
+  try {
+    const locked = await beginDatasetWrite(client, datasetId);
+    if (!locked) throw notFound(PartnerApiMessages.datasetNotFound);
+    const result = await fn(client, locked);
+    await client.query('COMMIT');
+    return result;
+  } catch (err) {
+    broken = await client.query('ROLLBACK').then(
+      () => false,
+      () => true,
+    );
+    throw err;
+  } finally {
+    client.release(broken);
+  }
 }
 
 /**
@@ -159,11 +253,14 @@ export async function writeRecords(
 ): Promise<WriteResult> {
   const incoming = incomingRecords(records, dataset.emailColumn, emailOverride);
   const keys = ctx.columnKeys();
-  return withClientTransaction(ctx.database, async (tx, client) => {
-    const locked = await lockDatasetForWrite(client, dataset.id);
-    if (!locked) throw notFound(PartnerApiMessages.datasetNotFound);
+  return inDatasetTransaction(ctx, dataset.id, async (client, locked) => {
     const names = new Set<string>();
-    for (const r of incoming) for (const n of r.fields.keys()) names.add(n);
+    let last: string[] | undefined;
+    for (const r of incoming) {
+      if (r.names === last) continue;
+      for (const n of r.names) names.add(n);
+      last = r.names;
+    }
     const fields = [...names];
     // Like an upload's headers: the fields become columns the mapping screen offers.
     const known = new Set(locked.headers);
@@ -180,6 +277,7 @@ export async function writeRecords(
       if (locked.partition === 'detached' && !(await dropDetachedPartition(ctx.database.pool, dataset.id)))
         throw new HttpError(500, PartnerApiMessages.failedUpdate);
       await createDetachedPartition(client, dataset.id);
+      const tx = clientDb(client);
       await attachPartition(tx, dataset.id);
       await markMappingApplied(tx, dataset.id);
     }
@@ -199,9 +297,7 @@ export async function writeRecords(
 export async function deleteRecord(ctx: AppContext, dataset: KeyDataset, email: string): Promise<void> {
   const normalized = normalizeEmail(email);
   if (!normalized) throw notFound(PartnerApiMessages.recordNotFound);
-  const found = await withClientTransaction(ctx.database, async (_tx, client) => {
-    const locked = await lockDatasetForWrite(client, dataset.id);
-    if (!locked) throw notFound(PartnerApiMessages.datasetNotFound);
+  const found = await inDatasetTransaction(ctx, dataset.id, async (client, locked) => {
     if (locked.partition !== 'attached') return false;
     return deleteRecordRow(client, dataset.id, normalized);
   });
