@@ -15,11 +15,15 @@
 //   BENCH_EXPLAIN=1 BENCH_REUSE_DB=... npx tsx bench/selection.ts   also print each tree's EXPLAIN (ANALYZE, BUFFERS)
 //   BENCH_TREES="postcode,empty,allocation" ...               only the trees whose names contain one of these
 //   BENCH_GENERATE_ONLY=1 BENCH_KEEP_DB=1 DATABASE_URL=... npx tsx bench/selection.ts  generate, keep, time nothing
+//   BENCH_FLOOR=1 ...                                          also time the floor: the least work of an exact count
+//     on a table with every join done at write time (see the comment at BENCH_FLOOR below)
 import crypto from 'node:crypto';
 import { sql } from 'drizzle-orm';
 import '../common/zod-setup';
+import { pressureWindow } from '../common/pressure-date';
 import { type QueryNode, QueryTreeSchema } from '../common/query-tree';
 import { migrateDatabase, openDatabase } from '../server/db/client';
+import { pressureConflictSql } from '../server/features/mailings/pressure.sql';
 import { caseCollation, compileQuery } from '../server/features/selections/compile';
 import { fileRowsSql, loadSelectionFiles } from '../server/features/selections/selection-file.queries';
 import {
@@ -244,6 +248,71 @@ for (const [name, tree] of TREES) {
   );
 }
 
+// BENCH_FLOOR=1: the least work an exact count must do, whatever the schema. Every join done at
+// write time: one narrow row per record with its dataset, its address's category and static
+// exclusions (hard bounce, e-mail or domain blacklisted) and how many records its address has. On
+// that table, times: reading every record once (count(*)); counting per dataset and category
+// without priority; and the empty tree's exact count with priority (each address once, in its
+// lowest-sort dataset), where only addresses with several records need a GROUP BY. The engine's
+// empty-query time above against these is what structure could still win (docs/performance.md).
+const floors: { step: string; p50: number; p95: number; rows: number }[] = [];
+if (process.env.BENCH_FLOOR === '1') {
+  console.log('Floor (a pre-joined narrow table, built once and not timed):');
+  const built = performance.now();
+  await db.execute(
+    sql.raw(`DROP TABLE IF EXISTS bench_floor;
+    CREATE UNLOGGED TABLE bench_floor AS
+    SELECT r.address_id, r.dataset_id,
+      CASE WHEN a.last_click_at IS NOT NULL THEN 3 WHEN a.last_open_at IS NOT NULL THEN 2
+           WHEN a.sent_count >= 1 THEN 1 ELSE 0 END::smallint AS cat,
+      (a.hard_bounced_at IS NOT NULL OR EXISTS (SELECT 1 FROM blacklist_emails be WHERE be.email = a.email)
+        OR EXISTS (SELECT 1 FROM blacklist_domains bd WHERE bd.domain = a.domain)) AS excluded,
+      count(*) OVER (PARTITION BY r.address_id)::smallint AS n_rec
+    FROM records r JOIN addresses a ON a.id = r.address_id`),
+  );
+  await db.execute(sql.raw('VACUUM ANALYZE bench_floor'));
+  console.log(`  built in ${seconds(performance.now() - built)}`);
+  const ids = await allowedDatasetIds(db, settings);
+  const ranked = sql`unnest(${`{${ids.join(',')}}`}::text[]) WITH ORDINALITY AS ds(id, rank)`;
+  const steps: [string, ReturnType<typeof sql>][] = [
+    ['read every record once', sql`SELECT count(*)::int AS n FROM bench_floor`],
+    [
+      'per dataset and category',
+      sql`SELECT dataset_id, cat, count(*)::int AS n FROM bench_floor GROUP BY 1, 2`,
+    ],
+    [
+      'empty tree, exact, priority',
+      sql`WITH cand AS (
+        SELECT f.address_id, f.n_rec, f.cat, ds.rank FROM bench_floor f JOIN ${ranked} ON ds.id = f.dataset_id
+        WHERE NOT f.excluded
+          AND NOT ${pressureConflictSql(sql`f.address_id`, pressureWindow(settings.pressureAge), settings.mailingId)}
+          AND NOT EXISTS (SELECT 1 FROM mailing_addresses own WHERE own.mailing_id = ${settings.mailingId}
+            AND own.address_id = f.address_id)),
+      hit AS (SELECT rank, cat FROM cand WHERE n_rec = 1
+        UNION ALL SELECT min(rank), min(cat) FROM cand WHERE n_rec > 1 GROUP BY address_id)
+      SELECT ds.id, h.cat, count(*)::int AS n FROM hit h JOIN ${ranked} ON ds.rank = h.rank GROUP BY 1, 2`,
+    ],
+  ];
+  for (const [step, query] of steps) {
+    const times: number[] = [];
+    let rows = 0;
+    for (let i = 0; i <= RUNS; i++) {
+      const t0 = performance.now();
+      const res = await db.transaction(async (tx) => {
+        await tx.execute(NO_JIT);
+        return tx.execute(query);
+      });
+      if (i > 0) times.push(performance.now() - t0);
+      rows = (res.rows as { n: number }[]).reduce((n, r) => n + Number(r.n), 0);
+    }
+    floors.push({ step, p50: pct(times, 50), p95: pct(times, 95), rows });
+    console.log(
+      `  ${step.padEnd(28)} p50 ${seconds(pct(times, 50))}  p95 ${seconds(pct(times, 95))}  (${rows.toLocaleString('en')})`,
+    );
+  }
+  await db.execute(sql.raw('DROP TABLE bench_floor'));
+}
+
 // With BENCH_TREES the allocation runs only when the list names it ('allocation').
 let allocated = 0;
 let allocationMs = 0;
@@ -280,6 +349,7 @@ console.log(
     target,
     results,
     allocation: { allocated, ms: Math.round(allocationMs) },
+    floors,
   }),
 );
 await database.close();
