@@ -186,6 +186,9 @@ try {
   const expected = Array.from({ length: clients }, () => new Map<string, string>());
   const next = new Array(clients).fill(0);
   const batchMs: number[] = [];
+  // Each client's first batch is its dataset's first write (it makes the records table): shown apart too.
+  const firstBatchMs: number[] = [];
+  const laterBatchMs: number[] = [];
   const failures: string[] = [];
   let sent = 0;
   await cpu.start();
@@ -204,12 +207,14 @@ try {
       const n = next[c]++;
       batch.push(record(`c${c}.${n}@example.nl`, version, n));
     }
+    const first = seen.size === 0;
     const res = await call(datasets[c].key, 'POST', '/partnerlist/upsert', batch);
     if (res.status !== 200) {
       failures.push(`${res.status} ${res.text.slice(0, 200)}`);
       return;
     }
     batchMs.push(res.ms);
+    (first ? firstBatchMs : laterBatchMs).push(res.ms);
     sent += BATCH;
     // The last of two records with one address wins, here as in the API.
     for (const r of batch) seen.set(r.email, r.voornaam);
@@ -220,6 +225,8 @@ try {
   console.log(
     `  batches: ${Math.round(rate).toLocaleString('en')} records/s in all (${(rate / floorRate).toFixed(2)}× the write floor), ${spread(batchMs)}`,
   );
+  console.log(`    first batch of each dataset (makes its records table): ${spread(firstBatchMs)}`);
+  console.log(`    the other batches: ${spread(laterBatchMs)}`);
   console.log(cpuLine(batchCpu, batchMs.length + failures.length, clients, 'batch', pgLocal));
   console.log(
     `    measured: mean ${ms(mean(batchMs))}, p99 ${ms(percentile(batchMs, 99))} (goal p99 ≤ 500 ms)`,

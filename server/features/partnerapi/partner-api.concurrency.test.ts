@@ -130,4 +130,55 @@ describe('API writes during an import of the same dataset', () => {
     const got = await call(a.key, 'GET', '/partnerlist/w@example.nl');
     expect(got.json().voornaam).toBe('after');
   });
+
+  it('writes the records whose new address another transaction adds while the write runs', async () => {
+    for (const mode of ['fresh', 'existing'] as const) {
+      const a = await keyedDataset();
+      if (mode === 'existing')
+        await call(a.key, 'POST', '/partnerlist/upsert', [
+          { email: `old-${mode}@example.nl`, voornaam: 'x' },
+        ]);
+      // Another writer (an import of another dataset) has inserted two of the batch's new addresses
+      // and not committed: the API's address insert waits for it and then skips them.
+      const raced = [`race1-${mode}@example.nl`, `race2-${mode}@example.nl`];
+      const client = await t.database.pool.connect();
+      let pending: ReturnType<typeof call> | undefined;
+      try {
+        await client.query('BEGIN');
+        await client.query(`INSERT INTO addresses (email, domain) SELECT unnest($1::text[]), 'example.nl'`, [
+          raced,
+        ]);
+        let settled = false;
+        pending = call(a.key, 'POST', '/partnerlist/upsert', [
+          { email: `new-${mode}@example.nl`, voornaam: 'n' },
+          ...raced.map((email) => ({ email, voornaam: 'r' })),
+        ]);
+        void pending.then(() => {
+          settled = true;
+        });
+        await new Promise((r) => setTimeout(r, 300));
+        expect(settled).toBe(false);
+        await client.query('COMMIT');
+      } finally {
+        client.release();
+      }
+      const res = await pending;
+      expect(res.statusCode).toBe(200);
+      expect(res.json()).toMatchObject({ inserted: 3, modified: 0 });
+      const stored = await t.db.execute<{ email: string; voornaam: string }>(sql`
+        SELECT a.email, r.attrs ->> 'voornaam' AS voornaam FROM records r JOIN addresses a ON a.id = r.address_id
+        WHERE r.dataset_id = ${a.id} ORDER BY a.email`);
+      const expected = [
+        `new-${mode}@example.nl`,
+        ...raced,
+        ...(mode === 'existing' ? [`old-${mode}@example.nl`] : []),
+      ];
+      expect(stored.rows.map((r) => r.email)).toEqual(expected.sort());
+      const [count] = await t.db
+        .select({ n: datasets.recordCount })
+        .from(datasets)
+        .where(eq(datasets.id, a.id));
+      expect(Number(count.n)).toBe(expected.length);
+    }
+  });
 });

@@ -16,7 +16,6 @@ import {
   beginDatasetWrite,
   deleteRecordRow,
   getRecordRow,
-  insertAddresses,
   type KeyDataset,
   type LockedDataset,
   type RecordRow,
@@ -241,8 +240,8 @@ async function inDatasetTransaction<T>(
 /**
  * Writes records into a dataset in one transaction holding the dataset row locked (so API writes
  * and imports of one dataset serialize): new fields are added to the dataset's headers and raw
- * columns, the records table is made on the dataset's first write, addresses are added, records
- * written (`mode` as writeRecordRows). Throws HttpError 404 when the dataset is gone.
+ * columns, the records table is made on the dataset's first write, records written with their
+ * missing addresses (`mode` as writeRecordRows). Throws HttpError 404 when the dataset is gone.
  */
 export async function writeRecords(
   ctx: AppContext,
@@ -272,23 +271,24 @@ export async function writeRecords(
       throw notFound(PartnerApiMessages.recordNotFound);
     if (headers.length !== locked.headers.length || rawColumns.length !== locked.rawColumns.length)
       await saveWriteColumns(client, dataset.id, headers, rawColumns);
-    if (locked.partition !== 'attached') {
-      // The dataset's first records: its table, as a first import makes it (one a dead first import left goes first).
+    // The dataset's first records: its table, made as a first import makes it (one a dead first
+    // import left goes first), filled, then indexed and attached last, so the attach's lock on
+    // records (against other attaches, until the commit) is held for moments, not for the write.
+    const fresh = locked.partition !== 'attached';
+    if (fresh) {
       if (locked.partition === 'detached' && !(await dropDetachedPartition(ctx.database.pool, dataset.id)))
         throw new HttpError(500, PartnerApiMessages.failedUpdate);
       await createDetachedPartition(client, dataset.id);
+    }
+    const { inserted, modified } = await writeRecordRows(client, dataset.id, rows, fresh ? 'fresh' : mode);
+    // A single record's call writes nothing when it fails: the transaction rolls back.
+    if (mode === 'insert' && inserted === 0) throw new HttpError(409, PartnerApiMessages.exists);
+    if (mode === 'update' && modified === 0) throw notFound(PartnerApiMessages.recordNotFound);
+    if (fresh) {
       const tx = clientDb(client);
       await attachPartition(tx, dataset.id);
       await markMappingApplied(tx, dataset.id);
     }
-    await insertAddresses(
-      client,
-      rows.map((r) => r.email),
-    );
-    const { inserted, modified } = await writeRecordRows(client, dataset.id, rows, mode);
-    // A single record's call writes nothing when it fails: the transaction rolls back.
-    if (mode === 'insert' && inserted === 0) throw new HttpError(409, PartnerApiMessages.exists);
-    if (mode === 'update' && modified === 0) throw notFound(PartnerApiMessages.recordNotFound);
     return { inserted, modified, skipped };
   });
 }
