@@ -162,6 +162,29 @@ describe('enrichment files', () => {
     });
   });
 
+  it("an address several rows match takes the last row's values; Verrijk values are trimmed, blank ones add nothing", async () => {
+    const task = await upload(
+      'Laatste regel',
+      [match('email', 'email'), enrich('niveau', 'niveau'), enrich('kleur', 'Kleur')],
+      // e3 three times (written differently): the last row counts, with its blank niveau left out.
+      'email;niveau;kleur\ne3@verrijk.nl;goud;groen\n E3@Verrijk.NL ;zilver;blauw\n' +
+        'e5@verrijk.nl; \t ;""\ne3@verrijk.nl;  ;\u00a0rood \n',
+    );
+    // Two addresses matched: e3 (once) and e5, which gets nothing (all its values blank).
+    expect(task.result).toEqual({ read: 4, saved: 2 });
+    expect(await enrichmentOf('e3@verrijk.nl', 'e5@verrijk.nl')).toEqual({
+      'e3@verrijk.nl': { Kleur: 'rood' },
+      'e5@verrijk.nl': null,
+    });
+    const { rows } = await t.db.execute<{ n: number }>(sql`SELECT count(*)::int AS n FROM enrichment_values v
+      JOIN enrichment_files f ON f.id = v.file_id WHERE f.name = 'Laatste regel'`);
+    expect(rows[0].n).toBe(1);
+    expect(
+      (await t.api('DELETE', `/api/enrichment/files/${encodeURIComponent('Laatste regel')}`)).statusCode,
+    ).toBe(200);
+    expect(await enrichmentOf('e3@verrijk.nl')).toEqual({ 'e3@verrijk.nl': null });
+  });
+
   it('the latest file wins between files; deleting a file removes exactly what it added', async () => {
     const first = await upload(
       'Eerst',
