@@ -24,11 +24,18 @@ export function blacklistedEverywhereSql(addressAlias: string): SQL {
  * partner's dataset of that name, which excludes it from that one dataset only; a boolean SQL expression.
  */
 export function blacklistedSql(addressAlias: string, datasetAlias: string): SQL {
+  return sql`(${blacklistedEverywhereSql(addressAlias)} OR ${partnerBlacklistedSql(addressAlias, datasetAlias)})`;
+}
+
+/**
+ * Whether the address `addressAlias` is on the partner-dataset blacklist of the dataset
+ * `datasetAlias` (that partner's dataset of that name), which excludes it from that one dataset.
+ */
+export function partnerBlacklistedSql(addressAlias: string, datasetAlias: string): SQL {
   const a = alias(addressAlias);
   const d = alias(datasetAlias);
-  return sql`(${blacklistedEverywhereSql(addressAlias)}
-    OR EXISTS (SELECT 1 FROM partner_blacklist pb
-      WHERE pb.partner_id = ${d}.partner_id AND pb.dataset_name = ${d}.name AND pb.email = ${a}.email))`;
+  return sql`EXISTS (SELECT 1 FROM partner_blacklist pb
+      WHERE pb.partner_id = ${d}.partner_id AND pb.dataset_name = ${d}.name AND pb.email = ${a}.email)`;
 }
 
 /**

@@ -11,3 +11,15 @@ export function categorySql(addressAlias: string, minMailings: number): SQL {
     WHEN ${a('sent_count')} >= ${minMailings}::int THEN 'notOpenedOrClicked'
     ELSE 'new' END`;
 }
+
+/**
+ * categorySql over the engagement facts a row of sel_record carries (`clicked`, `opened`,
+ * `sent_count`, copied from its address by server/features/selections/sel-record.sql.ts).
+ */
+export function categoryOfFactsSql(rowAlias: string, minMailings: number): SQL {
+  const r = (column: string) => sql.raw(`${rowAlias}.${column}`);
+  return sql`CASE WHEN ${r('clicked')} THEN 'clicks'
+    WHEN ${r('opened')} THEN 'opens'
+    WHEN ${r('sent_count')} >= ${minMailings}::int THEN 'notOpenedOrClicked'
+    ELSE 'new' END`;
+}

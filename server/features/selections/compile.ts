@@ -34,8 +34,18 @@ export interface CompileContext {
   collation: string;
   /** The moment relative dates (NOW-30YEARS) are counted from. */
   now: Date;
+  /**
+   * Where the address fields the leaves name (email, domain, os, interests) are read: `a` (a row
+   * of addresses, the default) or `r` when the rows are sel_record's, which carry them.
+   */
+  addressAlias?: 'a' | 'r';
   /** The file lines' stored rows: the SQL of the (column...) tuples of a line, by line id. */
   fileRows?: (lineId: string, fields: string[]) => SQL;
+}
+
+/** The address field `column` where the compiled rows read it (CompileContext.addressAlias). */
+export function addressField(ctx: CompileContext, column: string): SQL {
+  return sql.raw(`${ctx.addressAlias ?? 'a'}.${column}`);
 }
 
 /** Escapes LIKE's own wildcards and turns the user's `*` into `%`. */
@@ -203,11 +213,12 @@ function compileLeaf(node: QueryNode, ctx: CompileContext, reads: AttributeReads
     return sql`${reads.value(attr, 'date')} BETWEEN ${lo}::date AND ${hi}::date`;
   }
   if ('contains' in node) {
-    if ('os' in node.contains) return sql`a.os && ${pgTextArray(node.contains.os)}::text[]`;
+    if ('os' in node.contains)
+      return sql`${addressField(ctx, 'os')} && ${pgTextArray(node.contains.os)}::text[]`;
     if ('domain' in node.contains) {
-      return sql`a.domain = ANY(${pgTextArray(node.contains.domain.map((d) => normalizeDomain(d) ?? trimValue(d).toLowerCase()))}::text[])`;
+      return sql`${addressField(ctx, 'domain')} = ANY(${pgTextArray(node.contains.domain.map((d) => normalizeDomain(d) ?? trimValue(d).toLowerCase()))}::text[])`;
     }
-    return sql`a.email = ANY(${pgTextArray(node.contains.id.map((e) => normalizeEmail(e) ?? e))}::text[])`;
+    return sql`${addressField(ctx, 'email')} = ANY(${pgTextArray(node.contains.id.map((e) => normalizeEmail(e) ?? e))}::text[])`;
   }
   if ('dataset' in node) {
     return 'id' in node.dataset
@@ -216,8 +227,8 @@ function compileLeaf(node: QueryNode, ctx: CompileContext, reads: AttributeReads
   }
   if ('interests' in node) {
     return 'click' in node.interests
-      ? sql`a.click_interests && ${pgTextArray(node.interests.click)}::text[]`
-      : sql`a.open_interests && ${pgTextArray(node.interests.open)}::text[]`;
+      ? sql`${addressField(ctx, 'click_interests')} && ${pgTextArray(node.interests.click)}::text[]`
+      : sql`${addressField(ctx, 'open_interests')} && ${pgTextArray(node.interests.open)}::text[]`;
   }
   const file = 'intersect' in node ? node.intersect : (node as { complement: FileLeaf }).complement;
   if (!ctx.fileRows) throw badRequest(`Het bestand van regel ${file.id} is niet gevonden`);

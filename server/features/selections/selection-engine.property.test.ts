@@ -9,6 +9,7 @@ import { pgTextArray } from '../../lib/pg-array';
 import { createTestApp, type TestApp } from '../../test/app';
 import { caseCollation, compileQuery } from './compile';
 import { countsOf, type EvalSettings, evaluate, useFiles, type World } from './evaluator.test-helpers';
+import { rebuildSelRecords, selRecordDriftSql } from './sel-record.sql';
 import { fileRowsSql, loadSelectionFiles } from './selection-file.queries';
 import { allocateCandidates, countCandidates, type RunSettings } from './selection-run';
 import {
@@ -44,9 +45,10 @@ function runSettings(w: World, s: EvalSettings): RunSettings {
 
 let files: Awaited<ReturnType<typeof loadSelectionFiles>> = new Map();
 let selectionId = '';
-function compile(tree: unknown) {
+function compile(tree: unknown, addressAlias: 'a' | 'r' = 'a') {
   const parsed = QueryTreeSchema.parse(tree);
   const ctx = {
+    addressAlias,
     keys: () => keys,
     encrypted: new Set<string>(),
     // Every attribute can come from enrichment in the worlds (as listEnrichedAttributes would say).
@@ -73,6 +75,9 @@ describe('selection engine against an independent evaluator', () => {
         DELETE FROM partner_blacklist`),
       );
       await insertWorld(t.database.db, world);
+      // The narrow table, built from its definition, must then hold exactly that (the checker).
+      await rebuildSelRecords(t.database.db);
+      expect((await t.database.db.execute(selRecordDriftSql())).rows).toEqual([]);
       selectionId = `s_${world.mailing.id}`;
       files = await loadSelectionFiles(t.database.db, selectionId);
       useFiles(world);
@@ -85,19 +90,29 @@ describe('selection engine against an independent evaluator', () => {
           const { parsed, sql: where } = compile(tree);
           const expected = evaluate(world, parsed, settings, NOW);
           const expectedCounts = countsOf(expected);
-          const got = await countCandidates(t.database.db, where, runSettings(world, settings));
-          const gotCounts = new Map<string, number>();
-          for (const row of got) {
-            for (const c of CATEGORIES) if (row[c] > 0) gotCounts.set(key(row.datasetId, c), row[c]);
+          // Both sources (records with addresses, and sel_record) give the evaluator's counts.
+          const narrow = compile(tree, 'r').sql;
+          for (const [source, compiled] of [
+            ['records', where],
+            ['sel_record', narrow],
+          ] as const) {
+            const got = await countCandidates(t.database.db, compiled, runSettings(world, settings), source);
+            const gotCounts = new Map<string, number>();
+            for (const row of got) {
+              for (const c of CATEGORIES) if (row[c] > 0) gotCounts.set(key(row.datasetId, c), row[c]);
+            }
+            expect(Object.fromEntries(gotCounts), JSON.stringify({ source, tree, settings })).toEqual(
+              Object.fromEntries(expectedCounts),
+            );
           }
-          expect(Object.fromEntries(gotCounts), JSON.stringify({ tree, settings })).toEqual(
-            Object.fromEntries(expectedCounts),
-          );
           if (expected.size > 0) nonEmpty++;
           if (run % 4 !== 0 || expected.size === 0) return;
 
-          // Allocate a random part of each cell; the rows must be candidates of that cell, exactly as many.
+          // Allocate a random part of each cell; the rows must be candidates of that cell, exactly as
+          // many; every other allocation from sel_record.
           allocations++;
+          const source = allocations % 2 === 0 ? 'sel_record' : 'records';
+          const allocWhere = source === 'sel_record' ? narrow : where;
           const quotas = [...expectedCounts].map(([k, n], i) => {
             const [datasetId, category] = k.split(' ');
             return { datasetId, category: category as Category, n: (pickSeed + i * 7) % (n + 1) };
@@ -106,11 +121,12 @@ describe('selection engine against an independent evaluator', () => {
             .transaction(async (tx) => {
               const n = await allocateCandidates(
                 tx,
-                where,
+                allocWhere,
                 runSettings(world, settings),
                 `s_${world.mailing.id}`,
                 42,
                 quotas,
+                source,
               );
               expect(n).toBe(quotas.reduce((sum, q) => sum + q.n, 0));
               const { rows } =
@@ -138,9 +154,15 @@ describe('selection engine against an independent evaluator', () => {
           const [datasetId, category] = firstKey.split(' ');
           const err = await t.database.db
             .transaction((tx) =>
-              allocateCandidates(tx, where, runSettings(world, settings), `s_${world.mailing.id}`, 42, [
-                { datasetId, category: category as Category, n: available + 1 },
-              ]),
+              allocateCandidates(
+                tx,
+                allocWhere,
+                runSettings(world, settings),
+                `s_${world.mailing.id}`,
+                42,
+                [{ datasetId, category: category as Category, n: available + 1 }],
+                source,
+              ),
             )
             .catch((e) => e);
           expect(err).toBeInstanceOf(HttpError);

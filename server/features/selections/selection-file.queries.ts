@@ -6,7 +6,7 @@ import { trimValue, VALUE_TRIM_CHARS } from '../../../common/values';
 import type { DbOrTx } from '../../db/client';
 import { badRequest } from '../../lib/http-errors';
 import { recordAttributeSql } from '../enrichment/enrichment.sql';
-import type { CompileContext } from './compile';
+import { addressField, type CompileContext } from './compile';
 import type { SelectionFileColumn } from './selection-file.table';
 
 // DESIGN §6 intersect / complement: a line file's rows are stored normalised the way the record
@@ -68,8 +68,8 @@ export function fileRowsSql(
     if (index < 0) throw badRequest(SelectionMessages.lineUnknown);
     const c = file.columns[index];
     fileSide.push(sql`f.vals[${index + 1}::int]`);
-    if (c.base === 'id') recordSide.push(sql`a.email`);
-    else if (c.base === 'domain') recordSide.push(sql`a.domain`);
+    if (c.base === 'id') recordSide.push(addressField(ctx, 'email'));
+    else if (c.base === 'domain') recordSide.push(addressField(ctx, 'domain'));
     else if (c.base === 'dataset') recordSide.push(sql`r.dataset_id`);
     else if (c.base === 'datasetDescription') recordSide.push(fold(sql`d.description`));
     else recordSide.push(fold(recordAttributeSql(c.mapped ?? c.name, ctx.enriched)));

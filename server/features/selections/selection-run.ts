@@ -5,7 +5,7 @@ import type { DbOrTx } from '../../db/client';
 import { badRequest } from '../../lib/http-errors';
 import { pgTextArray } from '../../lib/pg-array';
 import { notBlacklistedSql } from '../blacklists/blacklist.sql';
-import { categorySql } from '../mailings/engagement.sql';
+import { categoryOfFactsSql, categorySql } from '../mailings/engagement.sql';
 import { pressureConflictSql } from '../mailings/pressure.sql';
 import type { CompiledQuery } from './compile';
 
@@ -68,26 +68,68 @@ const rankedDatasets = (datasetIds: string[]) =>
   sql`unnest(${pgTextArray(datasetIds)}::text[]) WITH ORDINALITY AS ds(id, rank)`;
 
 /**
+ * Where a run reads its rows: `records` joined with their addresses (the normalized tables), or
+ * `sel_record`, the narrow table that carries the address's fields and facts on each record's row
+ * (migration 0024; the tree must then be compiled with addressAlias 'r'). The same counts either way.
+ */
+export type RunSource = 'records' | 'sel_record';
+
+/**
  * The CTE `hit` (one row per candidate address: its best rank and category) for a compiled tree
  * over the allowed datasets (allowedDatasetIds, in priority order); the caller selects from it
  * and maps a rank back to its dataset with rankedDatasets.
  */
-export function candidatesSql(tree: CompiledQuery, s: RunSettings, datasetIds: string[]): SQL {
+export function candidatesSql(
+  tree: CompiledQuery,
+  s: RunSettings,
+  datasetIds: string[],
+  source: RunSource = 'records',
+): SQL {
+  if (source === 'sel_record') return narrowCandidatesSql(tree, s, datasetIds);
   const exclusions: SQL[] = [sql`a.hard_bounced_at IS NULL`];
   // As anti-joins (three NOT EXISTS at the top of the WHERE), not NOT (.. OR ..): see notBlacklistedSql.
   if (s.useBlacklist) exclusions.push(notBlacklistedSql('a', 'd'));
-  if (s.useDate) {
-    exclusions.push(sql`NOT ${pressureConflictSql(sql`a.id`, pressureWindow(s.pressureAge), s.mailingId)}`);
-  }
-  exclusions.push(
-    sql`NOT EXISTS (SELECT 1 FROM mailing_addresses own WHERE own.mailing_id = ${s.mailingId} AND own.address_id = a.id)`,
-  );
+  exclusions.push(...dynamicExclusions(sql`a.id`, s));
   return sql`WITH hit AS (
       SELECT r.address_id, min(ds.rank) AS rank, ${categorySql('a', s.minMailings)} AS category
       FROM records r JOIN ${rankedDatasets(datasetIds)} ON ds.id = r.dataset_id
       JOIN datasets d ON d.id = r.dataset_id JOIN addresses a ON a.id = r.address_id${tree.values}
       WHERE ${tree.where} AND ${sql.join(exclusions, sql` AND `)}
       GROUP BY r.address_id, a.id)`;
+}
+
+/** The exclusions no table holds ready: the pressure of the selection's week, what the mailing holds. */
+function dynamicExclusions(addressId: SQL, s: RunSettings): SQL[] {
+  const out: SQL[] = [];
+  if (s.useDate) {
+    out.push(sql`NOT ${pressureConflictSql(addressId, pressureWindow(s.pressureAge), s.mailingId)}`);
+  }
+  out.push(
+    sql`NOT EXISTS (SELECT 1 FROM mailing_addresses own WHERE own.mailing_id = ${s.mailingId} AND own.address_id = ${addressId})`,
+  );
+  return out;
+}
+
+/**
+ * candidatesSql over sel_record (research §5 layout B3): an address with one record is a
+ * candidate as its row stands, so only the rows of addresses with several (`multi`) are grouped
+ * by address for the priority; the exclusions are the row's flags and the dynamic anti-joins.
+ */
+function narrowCandidatesSql(tree: CompiledQuery, s: RunSettings, datasetIds: string[]): SQL {
+  const exclusions: SQL[] = [sql`NOT r.hard_bounced`];
+  if (s.useBlacklist) exclusions.push(sql`NOT r.blacklisted AND NOT r.partner_blocked`);
+  exclusions.push(...dynamicExclusions(sql`r.address_id`, s));
+  const from = sql`sel_record r JOIN ${rankedDatasets(datasetIds)} ON ds.id = r.dataset_id
+      JOIN datasets d ON d.id = r.dataset_id${tree.values}`;
+  const where = sql`${tree.where} AND ${sql.join(exclusions, sql` AND `)}`;
+  const category = categoryOfFactsSql('r', s.minMailings);
+  return sql`WITH hit AS (
+      SELECT r.address_id, ds.rank, ${category} AS category FROM ${from}
+      WHERE NOT r.multi AND ${where}
+      UNION ALL
+      SELECT r.address_id, min(ds.rank) AS rank, ${category} AS category FROM ${from}
+      WHERE r.multi AND ${where}
+      GROUP BY r.address_id, r.clicked, r.opened, r.sent_count)`;
 }
 
 /** Counts of one dataset in a run, per category. */
@@ -100,17 +142,23 @@ export async function countCandidates(
   db: DbOrTx,
   tree: CompiledQuery,
   s: RunSettings,
+  source: RunSource = 'records',
 ): Promise<DatasetCounts[]> {
   const { rows } = await db.transaction(async (tx) => {
     await tx.execute(NO_JIT);
-    return tx.execute(countSql(tree, s, await allowedDatasetIds(tx, s)));
+    return tx.execute(countSql(tree, s, await allowedDatasetIds(tx, s), source));
   });
   return foldCounts(rows as { dataset_id: string; category: Category; n: number }[]);
 }
 
 /** The count statement of a compiled tree: rows (dataset_id, category, n). */
-export function countSql(tree: CompiledQuery, s: RunSettings, datasetIds: string[]): SQL {
-  return sql`${candidatesSql(tree, s, datasetIds)}
+export function countSql(
+  tree: CompiledQuery,
+  s: RunSettings,
+  datasetIds: string[],
+  source: RunSource = 'records',
+): SQL {
+  return sql`${candidatesSql(tree, s, datasetIds, source)}
       SELECT ds.id AS dataset_id, h.category, count(*)::int AS n
       FROM hit h JOIN ${rankedDatasets(datasetIds)} ON ds.rank = h.rank GROUP BY ds.id, h.category`;
 }
@@ -160,12 +208,13 @@ export async function allocateCandidates(
   selectionId: string,
   seed: number,
   quotas: Quota[],
+  source: RunSource = 'records',
 ): Promise<number> {
   const wanted = quotas.filter((q) => q.n > 0);
   if (wanted.length === 0) return 0;
   await tx.execute(NO_JIT);
   const datasetIds = await allowedDatasetIds(tx, s);
-  const { rows } = await tx.execute(sql`${candidatesSql(tree, s, datasetIds)},
+  const { rows } = await tx.execute(sql`${candidatesSql(tree, s, datasetIds, source)},
     quota AS (SELECT * FROM jsonb_to_recordset(${JSON.stringify(wanted)}::jsonb)
       AS q("datasetId" text, category text, n int)),
     ranked AS (
