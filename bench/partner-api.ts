@@ -62,7 +62,7 @@ function cpuLine(use: CpuUse, calls: number, concurrency: number, what: string, 
   const ours = total / use.seconds;
   const floor = (concurrency * per(total)) / CORES;
   return (
-    `    CPU per ${what}: server ${ms(per(use.server))}, PostgreSQL ${pgLocal ? ms(per(use.postgres)) : 'not on this machine'}, load generator ${ms(per(use.loadGenerator))}, in all ${ms(per(total))}; ` +
+    `    CPU per ${what}: server ${ms(per(use.server))} (kernel ${ms(per(use.serverSystem))}), PostgreSQL ${pgLocal ? ms(per(use.postgres)) : 'not on this machine'}, load generator ${ms(per(use.loadGenerator))}, in all ${ms(per(total))}; ` +
     `machine busy ${(use.machineBusy / use.seconds).toFixed(2)} of ${CORES} cores (these three ${ours.toFixed(2)})\n` +
     `    Little's law floor on ${CORES} cores: mean latency ≥ ${concurrency} × ${ms(per(total))} / ${CORES} = ${ms(floor)}`
   );

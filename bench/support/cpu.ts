@@ -14,13 +14,13 @@ const TICKS = (() => {
   }
 })();
 
-/** utime + stime of a process in seconds, or undefined when it is gone or unreadable. */
-export function processCpuSeconds(pid: number): number | undefined {
+/** utime + stime of a process in seconds, or undefined when it is gone or unreadable; `system` gives stime alone. */
+export function processCpuSeconds(pid: number, system = false): number | undefined {
   try {
     const stat = fs.readFileSync(`/proc/${pid}/stat`, 'utf8');
     // Fields after the command name, which is in parentheses and may hold spaces: state is [0], utime [11], stime [12].
     const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-    return (Number(fields[11]) + Number(fields[12])) / TICKS;
+    return ((system ? 0 : Number(fields[11])) + Number(fields[12])) / TICKS;
   } catch {
     return undefined;
   }
@@ -38,6 +38,8 @@ function machineCpuSeconds(): { busy: number; total: number } {
 export interface CpuUse {
   seconds: number;
   server: number;
+  /** The server's system (kernel) time, part of `server`: its socket reads and writes. */
+  serverSystem: number;
   postgres: number;
   loadGenerator: number;
   /** Everything the machine's cores did in the phase (ours and anything else running). */
@@ -49,6 +51,7 @@ export interface CpuUse {
 interface Snapshot {
   at: number;
   server: number;
+  serverSystem: number;
   backends: Map<number, number>;
   self: NodeJS.CpuUsage;
   machine: { busy: number; total: number };
@@ -80,6 +83,7 @@ export class CpuMeter {
     return {
       at: performance.now(),
       server: processCpuSeconds(this.serverPid) ?? Number.NaN,
+      serverSystem: processCpuSeconds(this.serverPid, true) ?? Number.NaN,
       backends,
       self: process.cpuUsage(),
       machine: machineCpuSeconds(),
@@ -100,6 +104,7 @@ export class CpuMeter {
     return {
       seconds: (end.at - begin.at) / 1000,
       server: end.server - begin.server,
+      serverSystem: end.serverSystem - begin.serverSystem,
       postgres,
       loadGenerator: (self.user + self.system) / 1e6,
       machineBusy: end.machine.busy - begin.machine.busy,
