@@ -15,6 +15,7 @@
 //   BENCH_EXPLAIN=1 BENCH_REUSE_DB=... npx tsx bench/selection.ts   also print each tree's EXPLAIN (ANALYZE, BUFFERS)
 //   BENCH_TREES="postcode,empty,allocation" ...               only the trees whose names contain one of these
 //   BENCH_GENERATE_ONLY=1 BENCH_KEEP_DB=1 DATABASE_URL=... npx tsx bench/selection.ts  generate, keep, time nothing
+//   BENCH_SOURCE=records|sel_record|records,sel_record (default)  where the counts read (see SOURCES)
 //   BENCH_FLOOR=1 ...                                          also time the floor: the least work of an exact count
 //     on a table with every join done at write time (see the comment at BENCH_FLOOR below)
 import crypto from 'node:crypto';
@@ -25,6 +26,7 @@ import { type QueryNode, QueryTreeSchema } from '../common/query-tree';
 import { migrateDatabase, openDatabase } from '../server/db/client';
 import { pressureConflictSql } from '../server/features/mailings/pressure.sql';
 import { caseCollation, compileQuery } from '../server/features/selections/compile';
+import { rebuildSelRecords } from '../server/features/selections/sel-record.sql';
 import { fileRowsSql, loadSelectionFiles } from '../server/features/selections/selection-file.queries';
 import {
   allocateCandidates,
@@ -33,6 +35,7 @@ import {
   countSql,
   NO_JIT,
   type RunSettings,
+  type RunSource,
 } from '../server/features/selections/selection-run';
 import { createBenchDatabase } from './support/database';
 
@@ -214,38 +217,62 @@ const TREES: [string, unknown][] = [
   ],
 ];
 
+// BENCH_SOURCE: where the counts read (default both): records with addresses, as the app does
+// today, and sel_record, the narrow table (migration 0024), built here from its definition when
+// empty or with BENCH_REBUILD=1 (its build time printed; on a kept database it stays built).
+const SOURCES = (process.env.BENCH_SOURCE ?? 'records,sel_record').split(',') as RunSource[];
+if (SOURCES.includes('sel_record')) {
+  const { rows } = await db.execute(sql`SELECT EXISTS (SELECT 1 FROM sel_record) AS built`);
+  if (!(rows[0] as { built: boolean }).built || process.env.BENCH_REBUILD === '1') {
+    await timed('sel_record built from its definition', async () => {
+      await rebuildSelRecords(db);
+      await db.execute(sql`VACUUM ANALYZE sel_record`);
+    });
+  }
+}
+
 const pct = (xs: number[], p: number) =>
   [...xs].sort((a, b) => a - b)[Math.min(xs.length - 1, Math.ceil((p / 100) * xs.length) - 1)];
 console.log(`Counts (${RUNS} runs each, after one warm-up):`);
-const results: { tree: string; p50: number; p95: number; addresses: number }[] = [];
+const results: { source: RunSource; tree: string; p50: number; p95: number; addresses: number }[] = [];
 const only = process.env.BENCH_TREES?.split(',');
-for (const [name, tree] of TREES) {
-  if (only && !only.some((o) => name.includes(o))) continue;
-  const where = compileQuery(QueryTreeSchema.parse(tree) as QueryNode, compileCtx);
-  if (process.env.BENCH_EXPLAIN === '1') {
-    const { rows } = await db.transaction(async (tx) => {
-      await tx.execute(NO_JIT);
-      return tx.execute(
-        sql`EXPLAIN (ANALYZE, BUFFERS) ${countSql(where, settings, await allowedDatasetIds(tx, settings))}`,
+const compileFor = (tree: unknown, source: RunSource) => {
+  const ctx: typeof compileCtx & { addressAlias: 'a' | 'r' } = {
+    ...compileCtx,
+    addressAlias: source === 'sel_record' ? 'r' : 'a',
+    fileRows: (lineId: string, fields: string[]) => fileRowsSql(files, 'sb', lineId, fields, ctx),
+  };
+  return compileQuery(QueryTreeSchema.parse(tree) as QueryNode, ctx);
+};
+for (const source of SOURCES) {
+  console.log(`  from ${source}:`);
+  for (const [name, tree] of TREES) {
+    if (only && !only.some((o) => name.includes(o))) continue;
+    const where = compileFor(tree, source);
+    if (process.env.BENCH_EXPLAIN === '1') {
+      const { rows } = await db.transaction(async (tx) => {
+        await tx.execute(NO_JIT);
+        const ids = await allowedDatasetIds(tx, settings);
+        return tx.execute(sql`EXPLAIN (ANALYZE, BUFFERS) ${countSql(where, settings, ids, source)}`);
+      });
+      console.log(
+        `--- ${name}\n${(rows as { 'QUERY PLAN': string }[]).map((r) => r['QUERY PLAN']).join('\n')}`,
       );
-    });
+    }
+    let found = 0;
+    const times: number[] = [];
+    for (let i = 0; i <= RUNS; i++) {
+      const t0 = performance.now();
+      const counts = await countCandidates(db, where, settings, source);
+      const ms = performance.now() - t0;
+      found = counts.reduce((n, c) => n + c.new + c.notOpenedOrClicked + c.opens + c.clicks, 0);
+      if (i > 0) times.push(ms);
+    }
+    results.push({ source, tree: name, p50: pct(times, 50), p95: pct(times, 95), addresses: found });
     console.log(
-      `--- ${name}\n${(rows as { 'QUERY PLAN': string }[]).map((r) => r['QUERY PLAN']).join('\n')}`,
+      `  ${name.padEnd(24)} p50 ${seconds(pct(times, 50))}  p95 ${seconds(pct(times, 95))}  (${found.toLocaleString('en')} addresses)`,
     );
   }
-  let found = 0;
-  const times: number[] = [];
-  for (let i = 0; i <= RUNS; i++) {
-    const t0 = performance.now();
-    const counts = await countCandidates(db, where, settings);
-    const ms = performance.now() - t0;
-    found = counts.reduce((n, c) => n + c.new + c.notOpenedOrClicked + c.opens + c.clicks, 0);
-    if (i > 0) times.push(ms);
-  }
-  results.push({ tree: name, p50: pct(times, 50), p95: pct(times, 95), addresses: found });
-  console.log(
-    `  ${name.padEnd(24)} p50 ${seconds(pct(times, 50))}  p95 ${seconds(pct(times, 95))}  (${found.toLocaleString('en')} addresses)`,
-  );
 }
 
 // BENCH_FLOOR=1: the least work an exact count must do, whatever the schema. Every join done at
@@ -317,12 +344,13 @@ if (process.env.BENCH_FLOOR === '1') {
 }
 
 // With BENCH_TREES the allocation runs only when the list names it ('allocation').
-let allocated = 0;
-let allocationMs = 0;
-if (!only || only.includes('allocation')) {
-  console.log('Allocation of 100,000 addresses (empty query, spread over the cells):');
-  const where = compileQuery(QueryTreeSchema.parse({ and: [] }) as QueryNode, compileCtx);
-  const cells = await countCandidates(db, where, settings);
+const allocations: { source: RunSource; allocated: number; ms: number }[] = [];
+for (const source of !only || only.includes('allocation') ? SOURCES : []) {
+  let allocated = 0;
+  let allocationMs = 0;
+  console.log(`Allocation of 100,000 addresses from ${source} (empty query, spread over the cells):`);
+  const where = compileFor({ and: [] }, source);
+  const cells = await countCandidates(db, where, settings, source);
   const total = cells.reduce((n, c) => n + c.new + c.notOpenedOrClicked + c.opens + c.clicks, 0);
   const want = Math.min(100_000, total);
   const quotas = cells.flatMap((c) =>
@@ -337,7 +365,7 @@ if (!only || only.includes('allocation')) {
   const t0 = performance.now();
   await db
     .transaction(async (tx) => {
-      allocated = await allocateCandidates(tx, where, settings, 'sb', 12345, quotas);
+      allocated = await allocateCandidates(tx, where, settings, 'sb', 12345, quotas, source);
       allocationMs = performance.now() - t0;
       throw new Rollback();
     })
@@ -345,13 +373,14 @@ if (!only || only.includes('allocation')) {
       if (!(err instanceof Rollback)) throw err;
     });
   console.log(`  ${allocated.toLocaleString('en')} addresses in ${seconds(allocationMs)}`);
+  allocations.push({ source, allocated, ms: Math.round(allocationMs) });
 }
 console.log(
   JSON.stringify({
     addresses: N,
     target,
     results,
-    allocation: { allocated, ms: Math.round(allocationMs) },
+    allocations,
     floors,
   }),
 );

@@ -3,9 +3,10 @@
 -- address's fields that tree leaves name (e-mail, domain, os, interests), its engagement facts
 -- (category inputs), its exclusions (hard bounce, the e-mail/domain blacklist, the partner-dataset
 -- entry of its dataset) and whether the address has records in other datasets too (`multi`: only
--- those need a GROUP BY for the priority). Derived by server/features/selections/sel-record.sql.ts;
--- hash partitions by address, so a count runs over eight parts in parallel and a write by address
--- finds its rows by the key.
+-- those need a GROUP BY for the priority). Derived by server/features/selections/sel-record.sql.ts.
+-- Two partitions by `multi`, so a count scans each once: the rows of single-record addresses
+-- counted as they stand, the others grouped by address (one table scanned twice cost more than
+-- the GROUP BY it saved). A write by address finds its rows by the primary key.
 CREATE TABLE sel_record (
   address_id bigint NOT NULL,
   dataset_id text NOT NULL,
@@ -22,14 +23,8 @@ CREATE TABLE sel_record (
   hard_bounced boolean NOT NULL,
   blacklisted boolean NOT NULL,
   partner_blocked boolean NOT NULL,
-  PRIMARY KEY (address_id, dataset_id)
-) PARTITION BY HASH (address_id);
+  PRIMARY KEY (address_id, dataset_id, multi)
+) PARTITION BY LIST (multi);
 --> statement-breakpoint
-CREATE TABLE sel_record_0 PARTITION OF sel_record FOR VALUES WITH (MODULUS 8, REMAINDER 0);--> statement-breakpoint
-CREATE TABLE sel_record_1 PARTITION OF sel_record FOR VALUES WITH (MODULUS 8, REMAINDER 1);--> statement-breakpoint
-CREATE TABLE sel_record_2 PARTITION OF sel_record FOR VALUES WITH (MODULUS 8, REMAINDER 2);--> statement-breakpoint
-CREATE TABLE sel_record_3 PARTITION OF sel_record FOR VALUES WITH (MODULUS 8, REMAINDER 3);--> statement-breakpoint
-CREATE TABLE sel_record_4 PARTITION OF sel_record FOR VALUES WITH (MODULUS 8, REMAINDER 4);--> statement-breakpoint
-CREATE TABLE sel_record_5 PARTITION OF sel_record FOR VALUES WITH (MODULUS 8, REMAINDER 5);--> statement-breakpoint
-CREATE TABLE sel_record_6 PARTITION OF sel_record FOR VALUES WITH (MODULUS 8, REMAINDER 6);--> statement-breakpoint
-CREATE TABLE sel_record_7 PARTITION OF sel_record FOR VALUES WITH (MODULUS 8, REMAINDER 7);
+CREATE TABLE sel_record_single PARTITION OF sel_record FOR VALUES IN (false);--> statement-breakpoint
+CREATE TABLE sel_record_multi PARTITION OF sel_record FOR VALUES IN (true);
