@@ -64,7 +64,8 @@ function cpuLine(use: CpuUse, calls: number, concurrency: number, what: string, 
   return (
     `    CPU per ${what}: server ${ms(per(use.server))} (kernel ${ms(per(use.serverSystem))}), PostgreSQL ${pgLocal ? ms(per(use.postgres)) : 'not on this machine'}, load generator ${ms(per(use.loadGenerator))}, in all ${ms(per(total))}; ` +
     `machine busy ${(use.machineBusy / use.seconds).toFixed(2)} of ${CORES} cores (these three ${ours.toFixed(2)})\n` +
-    `    Little's law floor on ${CORES} cores: mean latency ≥ ${concurrency} × ${ms(per(total))} / ${CORES} = ${ms(floor)}`
+    `    Little's law floor on ${CORES} cores: mean latency ≥ ${concurrency} × ${ms(per(total))} / ${CORES} = ${ms(floor)}; ` +
+    `with the ${ours.toFixed(2)} cores these three got (the rest went to other processes): ${ms((concurrency * per(total)) / ours)}`
   );
 }
 const spread = (v: number[]) =>
