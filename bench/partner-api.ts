@@ -19,6 +19,7 @@
 // Prints figures; never fails on slowness (it exits 1 only when a record is wrong).
 //
 //   npx tsx bench/partner-api.ts [seconds=60] [clients=20] [singleSeconds=20]   embedded PostgreSQL
+//   (singleSeconds 0 leaves out the single-record phase and its baseline)
 //   DATABASE_URL=postgres://... npx tsx bench/partner-api.ts                     a PostgreSQL server
 import os from 'node:os';
 import pg from 'pg';
@@ -260,60 +261,63 @@ try {
     `  check: ${records.toLocaleString('en')} records in ${clients} datasets, ${wrong === 0 ? 'each exactly once with its last values, record_count right' : `${wrong} WRONG`}`,
   );
 
-  // Baseline 2: the API's cheapest answer (401, no database) under 50 clients.
-  const floorCalls: number[] = [];
-  await cpu.start();
-  await runFor(SINGLE_CLIENTS, Math.min(10, singleSeconds) * 1000, async () => {
-    floorCalls.push((await call(undefined, 'GET', '/partnerlist/x%40example.nl')).ms);
-  });
-  const httpCpu = await cpu.stop();
-  console.log(`  HTTP floor (401 without a key, ${SINGLE_CLIENTS} clients): ${spread(floorCalls)}`);
-  console.log(cpuLine(httpCpu, floorCalls.length, SINGLE_CLIENTS, '401', pgLocal));
-  console.log(`    measured: mean ${ms(mean(floorCalls))}, p99 ${ms(percentile(floorCalls, 99))}`);
-
-  // The first write of a dataset makes its records table (create, index, attach): timed apart,
-  // so the single-record figures below are those of datasets in use.
-  const firstWrites: number[] = [];
-  await Promise.all(
-    datasets.slice(clients).map(async ({ key }, i) => {
-      const res = await call(key, 'POST', '/partnerlist', record(`first${i}@example.nl`, 0, i));
-      if (res.status === 200) firstWrites.push(res.ms);
-    }),
-  );
-  if (firstWrites.length)
-    console.log(`  first write of ${firstWrites.length} datasets at once: ${spread(firstWrites)}`);
-
-  // 2. Single records.
-  const single = { post: [] as number[], get: [] as number[], put: [] as number[] };
-  const singleNext = new Array(SINGLE_CLIENTS).fill(0);
   let singleFailures = 0;
-  await cpu.start();
-  await runFor(SINGLE_CLIENTS, singleSeconds * 1000, async (c) => {
-    const { key } = datasets[c];
-    const n = singleNext[c]++;
-    const email = `s${c}.${n}@example.nl`;
-    const post = await call(key, 'POST', '/partnerlist', record(email, 0, n));
-    const get = await call(key, 'GET', `/partnerlist/${encodeURIComponent(email)}`);
-    const { email: _e, ...fields } = record(email, 1, n);
-    const put = await call(key, 'PUT', `/partnerlist/${encodeURIComponent(email)}`, fields);
-    if (post.status !== 200 || get.status !== 200 || put.status !== 200) singleFailures++;
-    single.post.push(post.ms);
-    single.get.push(get.ms);
-    single.put.push(put.ms);
-  });
-  const singleCpu = await cpu.stop();
-  const all = [...single.post, ...single.get, ...single.put];
-  console.log(`  single records, ${SINGLE_CLIENTS} clients: all ${spread(all)}`);
-  console.log(`    POST ${spread(single.post)}`);
-  console.log(`    GET  ${spread(single.get)}`);
-  console.log(`    PUT  ${spread(single.put)}`);
-  console.log(cpuLine(singleCpu, all.length, SINGLE_CLIENTS, 'call (POST, GET, PUT alike)', pgLocal));
-  console.log(
-    `    measured: mean ${ms(mean(all))}, p99 ${ms(percentile(all, 99))} (goal p99 ≤ 20 ms); the 401's floor alone: ${ms((SINGLE_CLIENTS * (1000 * (httpCpu.server + (pgLocal ? httpCpu.postgres : 0) + httpCpu.loadGenerator))) / floorCalls.length / CORES)}`,
-  );
-  console.log(
-    `    p99 ${(percentile(all, 99) / percentile(floorCalls, 99)).toFixed(1)}× the HTTP floor's p99${singleFailures ? `; ${singleFailures} FAILED cycles` : ''}`,
-  );
+  // Phase 2 and its baseline (skipped with singleSeconds 0).
+  if (singleSeconds > 0) {
+    // Baseline 2: the API's cheapest answer (401, no database) under 50 clients.
+    const floorCalls: number[] = [];
+    await cpu.start();
+    await runFor(SINGLE_CLIENTS, Math.min(10, singleSeconds) * 1000, async () => {
+      floorCalls.push((await call(undefined, 'GET', '/partnerlist/x%40example.nl')).ms);
+    });
+    const httpCpu = await cpu.stop();
+    console.log(`  HTTP floor (401 without a key, ${SINGLE_CLIENTS} clients): ${spread(floorCalls)}`);
+    console.log(cpuLine(httpCpu, floorCalls.length, SINGLE_CLIENTS, '401', pgLocal));
+    console.log(`    measured: mean ${ms(mean(floorCalls))}, p99 ${ms(percentile(floorCalls, 99))}`);
+
+    // The first write of a dataset makes its records table (create, index, attach): timed apart,
+    // so the single-record figures below are those of datasets in use.
+    const firstWrites: number[] = [];
+    await Promise.all(
+      datasets.slice(clients).map(async ({ key }, i) => {
+        const res = await call(key, 'POST', '/partnerlist', record(`first${i}@example.nl`, 0, i));
+        if (res.status === 200) firstWrites.push(res.ms);
+      }),
+    );
+    if (firstWrites.length)
+      console.log(`  first write of ${firstWrites.length} datasets at once: ${spread(firstWrites)}`);
+
+    // 2. Single records.
+    const single = { post: [] as number[], get: [] as number[], put: [] as number[] };
+    const singleNext = new Array(SINGLE_CLIENTS).fill(0);
+    await cpu.start();
+    await runFor(SINGLE_CLIENTS, singleSeconds * 1000, async (c) => {
+      const { key } = datasets[c];
+      const n = singleNext[c]++;
+      const email = `s${c}.${n}@example.nl`;
+      const post = await call(key, 'POST', '/partnerlist', record(email, 0, n));
+      const get = await call(key, 'GET', `/partnerlist/${encodeURIComponent(email)}`);
+      const { email: _e, ...fields } = record(email, 1, n);
+      const put = await call(key, 'PUT', `/partnerlist/${encodeURIComponent(email)}`, fields);
+      if (post.status !== 200 || get.status !== 200 || put.status !== 200) singleFailures++;
+      single.post.push(post.ms);
+      single.get.push(get.ms);
+      single.put.push(put.ms);
+    });
+    const singleCpu = await cpu.stop();
+    const all = [...single.post, ...single.get, ...single.put];
+    console.log(`  single records, ${SINGLE_CLIENTS} clients: all ${spread(all)}`);
+    console.log(`    POST ${spread(single.post)}`);
+    console.log(`    GET  ${spread(single.get)}`);
+    console.log(`    PUT  ${spread(single.put)}`);
+    console.log(cpuLine(singleCpu, all.length, SINGLE_CLIENTS, 'call (POST, GET, PUT alike)', pgLocal));
+    console.log(
+      `    measured: mean ${ms(mean(all))}, p99 ${ms(percentile(all, 99))} (goal p99 ≤ 20 ms); the 401's floor alone: ${ms((SINGLE_CLIENTS * (1000 * (httpCpu.server + (pgLocal ? httpCpu.postgres : 0) + httpCpu.loadGenerator))) / floorCalls.length / CORES)}`,
+    );
+    console.log(
+      `    p99 ${(percentile(all, 99) / percentile(floorCalls, 99)).toFixed(1)}× the HTTP floor's p99${singleFailures ? `; ${singleFailures} FAILED cycles` : ''}`,
+    );
+  }
   console.log(`  server memory peak (VmHWM): ${Math.round(server.statusKb('VmHWM') / 1024)} MB`);
   if (wrong > 0 || failures.length > 0 || singleFailures > 0) process.exitCode = 1;
   await monitor.end();

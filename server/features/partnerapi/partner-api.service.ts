@@ -286,8 +286,8 @@ export async function writeRecords(
     if (mode === 'update' && modified === 0) throw notFound(PartnerApiMessages.recordNotFound);
     if (fresh) {
       const tx = clientDb(client);
-      await attachPartition(tx, dataset.id);
       await markMappingApplied(tx, dataset.id);
+      await attachPartition(tx, dataset.id);
     }
     return { inserted, modified, skipped };
   });
