@@ -56,7 +56,8 @@ export interface StagedEnrichment {
 
 /**
  * Finds the addresses a staged file's rows match into the temporary table `enr_hit` (address_id,
- * attrs: the row's non-empty Verrijk values, trimmed), all in SQL: by their own e-mail address
+ * attrs: the row's non-empty Verrijk values, trimmed; known: whether the address has a row in
+ * address_enrichment already), all in SQL: by their own e-mail address
  * (the file's value trimmed and lower-cased as stored addresses are) and/or by a record of theirs
  * whose attributes equal every other Match value (trimmed, case-insensitive, as a selection's match
  * line compares). An address several rows match takes the last of them. Returns how many matched.
@@ -91,10 +92,13 @@ export async function matchAddresses(client: pg.PoolClient, f: StagedEnrichment)
   }
   const id = f.attributes.length === 0 ? 'a.id' : 'r.address_id';
   await client.query(`ANALYZE ${f.staging}`);
-  // CREATE TABLE AS reports its rows: the matched addresses, without counting them again.
+  // CREATE TABLE AS reports its rows: the matched addresses, without counting them again. `known`
+  // is read here, before insertEnrichment writes address_enrichment (see there).
   const hits = await client.query(
     `CREATE TEMPORARY TABLE enr_hit ON COMMIT DROP AS
-     SELECT DISTINCT ON (${id}) ${id} AS address_id, ${attrs} AS attrs FROM ${from} ORDER BY ${id}, s.ln DESC`,
+     SELECT h.address_id, h.attrs, e.address_id IS NOT NULL AS known
+     FROM (SELECT DISTINCT ON (${id}) ${id} AS address_id, ${attrs} AS attrs FROM ${from} ORDER BY ${id}, s.ln DESC) h
+     LEFT JOIN address_enrichment e ON e.address_id = h.address_id`,
     params,
   );
   return hits.rowCount ?? 0;
@@ -123,13 +127,15 @@ export async function insertEnrichment(
   // An update of the addresses enriched before, then an insert of the others: a third faster than
   // one INSERT ... ON CONFLICT (bench/enrichment.ts). Safe because only enrichment writes this
   // table, under the enrichment lock. An address whose values are there already is not rewritten.
-  // enr_hit is not analyzed: its size, which PostgreSQL reads from the file, is all these plans need
-  // (the same hash joins either way), and ANALYZE cost 0.1 s of CPU a million rows.
+  // The insert does not look into address_enrichment (enr_hit.known was read before): a NOT EXISTS
+  // there, planned while the table is empty and known to be so (vacuumed after its last file was
+  // deleted), became a nested loop that scans the table it is filling once per row, quadratic
+  // (20,000 rows 2.1 s; a million would take hours). enr_hit is not analyzed: its size, which
+  // PostgreSQL reads from the file, is all these plans need.
   await client.query(`UPDATE address_enrichment e SET attrs = e.attrs || h.attrs FROM enr_hit h
-    WHERE e.address_id = h.address_id AND h.attrs <> '{}' AND NOT e.attrs @> h.attrs`);
+    WHERE h.known AND e.address_id = h.address_id AND h.attrs <> '{}' AND NOT e.attrs @> h.attrs`);
   await client.query(`INSERT INTO address_enrichment (address_id, attrs)
-    SELECT address_id, attrs FROM enr_hit h
-    WHERE attrs <> '{}' AND NOT EXISTS (SELECT 1 FROM address_enrichment e WHERE e.address_id = h.address_id)`);
+    SELECT address_id, attrs FROM enr_hit WHERE NOT known AND attrs <> '{}'`);
   return true;
 }
 
