@@ -21,9 +21,11 @@
 //   npx tsx bench/partner-api.ts [seconds=60] [clients=20] [singleSeconds=20]   embedded PostgreSQL
 //   (singleSeconds 0 leaves out the single-record phase and its baseline)
 //   DATABASE_URL=postgres://... npx tsx bench/partner-api.ts                     a PostgreSQL server
+import http from 'node:http';
 import os from 'node:os';
 import pg from 'pg';
 import { columnMapping } from '../common/mappings';
+import { PARTNER_API_BASE } from '../common/partner-api';
 import { CpuMeter, type CpuUse, postgresIsLocal } from './support/cpu';
 import { createBenchDatabase } from './support/database';
 import { spawnBenchServer } from './support/server';
@@ -42,7 +44,6 @@ const server = spawnBenchServer(bench, {
   env: { PARTNER_API_RATE_MAX: '100000000' },
   nodeArgs: process.env.BENCH_NODE_ARGS ? process.env.BENCH_NODE_ARGS.split(' ') : [],
 });
-const base = `http://127.0.0.1:${port}/partner-api`;
 
 function percentile(values: number[], p: number): number {
   if (values.length === 0) return Number.NaN;
@@ -72,24 +73,46 @@ function cpuLine(use: CpuUse, calls: number, concurrency: number, what: string, 
 const spread = (v: number[]) =>
   `p50 ${ms(percentile(v, 50))}, p95 ${ms(percentile(v, 95))}, p99 ${ms(percentile(v, 99))} (${v.length.toLocaleString('en')} calls)`;
 
-/** One call with a key; returns status and elapsed milliseconds. Throws on a network error. */
-async function call(
+// The load generator shares the machine's cores with the server and PostgreSQL: node:http with
+// kept-alive connections costs it less CPU per call than fetch.
+const agent = new http.Agent({ keepAlive: true, maxSockets: 1000 });
+
+/**
+ * One call with a key; returns status, elapsed milliseconds (from sending the serialized body to
+ * the end of the answer) and the answer. Rejects on a network error.
+ */
+function call(
   key: string | undefined,
   method: string,
   path: string,
   body?: unknown,
 ): Promise<{ status: number; ms: number; text: string }> {
-  const start = performance.now();
-  const res = await fetch(`${base}${path}`, {
-    method,
-    headers: {
-      ...(key ? { 'x-api-key': key } : {}),
-      ...(body === undefined ? {} : { 'content-type': 'application/json' }),
-    },
-    body: body === undefined ? undefined : JSON.stringify(body),
+  const payload = body === undefined ? undefined : Buffer.from(JSON.stringify(body));
+  const headers: Record<string, string | number> = key ? { 'x-api-key': key } : {};
+  if (payload) {
+    headers['content-type'] = 'application/json';
+    headers['content-length'] = payload.length;
+  }
+  return new Promise((resolve, reject) => {
+    const start = performance.now();
+    const req = http.request(
+      { host: '127.0.0.1', port, path: `${PARTNER_API_BASE}${path}`, method, headers, agent },
+      (res) => {
+        const chunks: Buffer[] = [];
+        res.on('data', (chunk: Buffer) => chunks.push(chunk));
+        res.on('error', reject);
+        res.on('end', () =>
+          resolve({
+            status: res.statusCode ?? 0,
+            ms: performance.now() - start,
+            text: Buffer.concat(chunks).toString('utf8'),
+          }),
+        );
+      },
+    );
+    req.on('error', reject);
+    req.end(payload);
   });
-  const text = await res.text();
-  return { status: res.status, ms: performance.now() - start, text };
 }
 
 /** Runs `clients` loops of `step` until `durationMs` has passed; returns when all have stopped. */
@@ -322,6 +345,7 @@ try {
   if (wrong > 0 || failures.length > 0 || singleFailures > 0) process.exitCode = 1;
   await monitor.end();
 } finally {
+  agent.destroy();
   await server.stop();
   await bench.drop();
 }
