@@ -119,7 +119,7 @@ export async function insertEnrichment(
     [file.id, file.name, file.recordCount, JSON.stringify(file.columns), file.taskId],
   );
   if (inserted.rowCount === 0) return false;
-  await client.query(
+  const values = await client.query(
     `INSERT INTO enrichment_values (file_id, address_id, attrs)
      SELECT $1, address_id, attrs FROM enr_hit WHERE attrs <> '{}'`,
     [file.id],
@@ -132,11 +132,36 @@ export async function insertEnrichment(
   // deleted), became a nested loop that scans the table it is filling once per row, quadratic
   // (20,000 rows 2.1 s; a million would take hours). enr_hit is not analyzed: its size, which
   // PostgreSQL reads from the file, is all these plans need.
-  await client.query(`UPDATE address_enrichment e SET attrs = e.attrs || h.attrs FROM enr_hit h
+  const updated =
+    await client.query(`UPDATE address_enrichment e SET attrs = e.attrs || h.attrs FROM enr_hit h
     WHERE h.known AND e.address_id = h.address_id AND h.attrs <> '{}' AND NOT e.attrs @> h.attrs`);
-  await client.query(`INSERT INTO address_enrichment (address_id, attrs)
+  const added = await client.query(`INSERT INTO address_enrichment (address_id, attrs)
     SELECT address_id, attrs FROM enr_hit WHERE NOT known AND attrs <> '{}'`);
+  await refreshStatistics(client, 'enrichment_values', values.rowCount ?? 0);
+  await refreshStatistics(client, 'address_enrichment', (updated.rowCount ?? 0) + (added.rowCount ?? 0));
   return true;
+}
+
+/**
+ * Analyzes `table` (enrichment_values or address_enrichment) when this transaction changed more of
+ * its rows than 1,000 and a tenth of what PostgreSQL believes it holds, so that the next upload or
+ * delete is planned on its real size instead of waiting for autovacuum. Stale figures made plans
+ * quadratic: a table vacuumed while empty but not shrunk is taken to hold no rows at all, however
+ * many are written afterwards, and a delete of a million-row file then became a nested loop over
+ * a million rows per row (bench/enrichment.ts, second round; docs/performance.md, Enrichment).
+ * ANALYZE counts this transaction's own writes; it costs 0.1-0.3 s at a million rows.
+ */
+async function refreshStatistics(
+  client: pg.PoolClient,
+  table: 'enrichment_values' | 'address_enrichment',
+  changed: number,
+): Promise<void> {
+  if (changed <= 1000) return;
+  const { rows } = await client.query<{ n: number }>(
+    'SELECT greatest(reltuples, 0)::float8 AS n FROM pg_class WHERE oid = $1::regclass',
+    [table],
+  );
+  if (changed > (rows[0]?.n ?? 0) / 10) await client.query(`ANALYZE ${table}`);
 }
 
 /**
@@ -151,7 +176,7 @@ export async function deleteEnrichment(client: pg.PoolClient, name: string): Pro
   );
   if (file.rowCount === 0) return false;
   await client.query('CREATE TEMPORARY TABLE enr_gone (address_id bigint) ON COMMIT DROP');
-  await client.query(
+  const gone = await client.query(
     `WITH d AS (DELETE FROM enrichment_values WHERE file_id = $1 RETURNING address_id)
      INSERT INTO enr_gone SELECT address_id FROM d`,
     [file.rows[0].id],
@@ -164,10 +189,12 @@ export async function deleteEnrichment(client: pg.PoolClient, name: string): Pro
     CROSS JOIN LATERAL jsonb_each(v.attrs) e
     WHERE v.address_id IN (SELECT address_id FROM enr_gone)
     GROUP BY v.address_id`);
-  await client.query(`DELETE FROM address_enrichment ae USING enr_gone g
+  const removed = await client.query(`DELETE FROM address_enrichment ae USING enr_gone g
     WHERE ae.address_id = g.address_id
       AND NOT EXISTS (SELECT 1 FROM enr_merged m WHERE m.address_id = g.address_id)`);
-  await client.query(`UPDATE address_enrichment ae SET attrs = m.attrs FROM enr_merged m
+  const updated = await client.query(`UPDATE address_enrichment ae SET attrs = m.attrs FROM enr_merged m
     WHERE ae.address_id = m.address_id AND ae.attrs IS DISTINCT FROM m.attrs`);
+  await refreshStatistics(client, 'enrichment_values', gone.rowCount ?? 0);
+  await refreshStatistics(client, 'address_enrichment', (removed.rowCount ?? 0) + (updated.rowCount ?? 0));
   return true;
 }
