@@ -23,11 +23,18 @@ export interface BenchServer {
 /**
  * Starts server/main.ts on the benchmark's database at 127.0.0.1:`port` (it migrates and makes the
  * first administrator); `env` adds to its environment, `nodeArgs` to its Node.js options. The log
- * level is BENCH_LOG_LEVEL (default warn). Returns the server; call ready() before using the client.
+ * level is BENCH_LOG_LEVEL (default warn); `onLine`
+ * gets its stdout lines instead of the terminal. Returns the server; call ready() before using the client.
  */
 export function spawnBenchServer(
   bench: BenchDatabase,
-  options: { port: number; env?: Record<string, string>; nodeArgs?: string[] },
+  options: {
+    port: number;
+    env?: Record<string, string>;
+    nodeArgs?: string[];
+    /** Each line the server writes to stdout (its log), instead of printing it. */
+    onLine?: (line: string) => void;
+  },
 ): BenchServer {
   const server = spawn(process.execPath, [...(options.nodeArgs ?? []), '--import', 'tsx', 'server/main.ts'], {
     env: {
@@ -41,8 +48,18 @@ export function spawnBenchServer(
       LOG_LEVEL: process.env.BENCH_LOG_LEVEL ?? 'warn',
       ...options.env,
     },
-    stdio: ['ignore', 'inherit', 'inherit'],
+    stdio: ['ignore', options.onLine ? 'pipe' : 'inherit', 'inherit'],
   });
+  if (options.onLine && server.stdout) {
+    const onLine = options.onLine;
+    let rest = '';
+    server.stdout.setEncoding('utf8');
+    server.stdout.on('data', (chunk: string) => {
+      const lines = (rest + chunk).split('\n');
+      rest = lines.pop() ?? '';
+      for (const line of lines) onLine(line);
+    });
+  }
   const exited = new Promise((r) => server.once('exit', r));
   const client = new BenchClient(`http://127.0.0.1:${options.port}`);
   return {
