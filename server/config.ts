@@ -42,6 +42,8 @@ export interface AppConfig {
   partnerApiBetaUrl: string;
   /** Partner API calls per key (dataset) per minute. */
   partnerApiRateMax: number;
+  /** Partner API writes doing their work at once (the others wait their turn, in order). */
+  partnerApiWriteSlots: number;
 }
 
 /** An http(s) address, or undefined when unset; anything else stops the start with a clear error. */
@@ -117,5 +119,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
       urlFromEnv('PARTNER_API_BETA_URL', env.PARTNER_API_BETA_URL)?.replace(/\/$/, '') ??
       'https://beta-api.lijstwerk.nl/partner-api',
     partnerApiRateMax: intFromEnv(env.PARTNER_API_RATE_MAX, 600),
+    // Two a core: more at once only share the cores and PostgreSQL's pages between them, which
+    // spreads the latencies (docs/performance.md, partner API session 11).
+    partnerApiWriteSlots: intFromEnv(env.PARTNER_API_WRITE_SLOTS, 2 * os.availableParallelism()),
   };
 }
