@@ -145,7 +145,7 @@ function arePlainNames(names: string[]): boolean {
 }
 
 /** Whether two lists of names are equal, element by element. */
-function sameNames(a: string[], b: string[] | undefined): boolean {
+export function sameNames(a: string[], b: string[] | undefined): boolean {
   if (b === undefined || a.length !== b.length) return false;
   for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return false;
   return true;

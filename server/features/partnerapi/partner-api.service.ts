@@ -2,7 +2,7 @@ import pLimit, { type LimitFunction } from 'p-limit';
 import type pg from 'pg';
 import { normalizeEmail } from '../../../common/email';
 import type { MappingEntry } from '../../../common/mappings';
-import { PartnerApiMessages, storedFieldName } from '../../../common/partner-api';
+import { PartnerApiMessages, sameNames, storedFieldName } from '../../../common/partner-api';
 import type { AppContext } from '../../context';
 import { clientDb } from '../../db/client';
 import { HttpError, notFound } from '../../lib/http-errors';
@@ -29,13 +29,6 @@ import {
 // import's RecordMapper into attrs, raw-encoded by its RawEncoder (encrypted columns as
 // ciphertext plus blind index) and hashed like an import row, so a later upload of the same values
 // sees the record unchanged. Each write holds the dataset row locked, the lock of every import.
-
-/** Whether two lists of names are equal, element by element. */
-function sameNames(a: string[], b: string[] | undefined): boolean {
-  if (b === undefined || a.length !== b.length) return false;
-  for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return false;
-  return true;
-}
 
 /**
  * A record ready for the mapping: its normalised address, and its fields as stored (reserved
@@ -214,7 +207,7 @@ const slotsOf = new WeakMap<AppContext, LimitFunction>();
  * The write slots of an app (PARTNER_API_WRITE_SLOTS, default two a core): API writes do their work
  * a few at a time, the others wait in order. Twenty 1,000-record batches at once on two cores
  * shared the cores and PostgreSQL's pages twenty ways: the same records a second, but a batch's
- * p99 of 544-575 ms against 400-440 ms four at a time (docs/performance.md, partner API session 11).
+ * p99 of 585-609 ms against 413-451 ms four at a time (docs/performance.md, partner API session 11).
  */
 function writeSlots(ctx: AppContext): LimitFunction {
   let limit = slotsOf.get(ctx);
