@@ -25,17 +25,18 @@ import { pressureWindow } from '../common/pressure-date';
 import { type QueryNode, QueryTreeSchema } from '../common/query-tree';
 import { migrateDatabase, openDatabase } from '../server/db/client';
 import { pressureConflictSql } from '../server/features/mailings/pressure.sql';
-import { caseCollation, compileQuery } from '../server/features/selections/compile';
-import { rebuildSelRecords } from '../server/features/selections/sel-record.sql';
+import { type CompileContext, caseCollation, compileQuery } from '../server/features/selections/compile';
+import { loadSlots, rebuildSelRecords } from '../server/features/selections/sel-record.sql';
 import { fileRowsSql, loadSelectionFiles } from '../server/features/selections/selection-file.queries';
 import {
   allocateCandidates,
-  allowedDatasetIds,
+  allowedDatasets,
   countCandidates,
   countSql,
   NO_JIT,
   type RunSettings,
   type RunSource,
+  runPlan,
 } from '../server/features/selections/selection-run';
 import { createBenchDatabase } from './support/database';
 
@@ -172,7 +173,8 @@ const compileCtx = {
   encrypted: new Set<string>(),
   collation,
   now: new Date(),
-  fileRows: (lineId: string, fields: string[]) => fileRowsSql(files, 'sb', lineId, fields, compileCtx),
+  fileRows: (lineId: string, fields: string[], c: CompileContext) =>
+    fileRowsSql(files, 'sb', lineId, fields, c),
 };
 const settings: RunSettings = {
   mailingId: 'mb',
@@ -225,7 +227,7 @@ if (SOURCES.includes('sel_record')) {
   const { rows } = await db.execute(sql`SELECT EXISTS (SELECT 1 FROM sel_record) AS built`);
   if (!(rows[0] as { built: boolean }).built || process.env.BENCH_REBUILD === '1') {
     await timed('sel_record built from its definition', async () => {
-      await rebuildSelRecords(db);
+      await rebuildSelRecords(database);
       await db.execute(sql`VACUUM ANALYZE sel_record`);
     });
   }
@@ -236,13 +238,12 @@ const pct = (xs: number[], p: number) =>
 console.log(`Counts (${RUNS} runs each, after one warm-up):`);
 const results: { source: RunSource; tree: string; p50: number; p95: number; addresses: number }[] = [];
 const only = process.env.BENCH_TREES?.split(',');
+const slots = await loadSlots(db);
 const compileFor = (tree: unknown, source: RunSource) => {
-  const ctx: typeof compileCtx & { addressAlias: 'a' | 'r' } = {
-    ...compileCtx,
-    addressAlias: source === 'sel_record' ? 'r' : 'a',
-    fileRows: (lineId: string, fields: string[]) => fileRowsSql(files, 'sb', lineId, fields, ctx),
-  };
-  return compileQuery(QueryTreeSchema.parse(tree) as QueryNode, ctx);
+  const compiled = compileQuery(QueryTreeSchema.parse(tree) as QueryNode, compileCtx, slots);
+  if (source === 'sel_record' && !compiled.narrow)
+    console.log('  (this tree cannot be read from sel_record)');
+  return compiled;
 };
 for (const source of SOURCES) {
   console.log(`  from ${source}:`);
@@ -252,8 +253,9 @@ for (const source of SOURCES) {
     if (process.env.BENCH_EXPLAIN === '1') {
       const { rows } = await db.transaction(async (tx) => {
         await tx.execute(NO_JIT);
-        const ids = await allowedDatasetIds(tx, settings);
-        return tx.execute(sql`EXPLAIN (ANALYZE, BUFFERS) ${countSql(where, settings, ids, source)}`);
+        const allowed = await allowedDatasets(tx, settings);
+        const plan = await runPlan(tx, where, source);
+        return tx.execute(sql`EXPLAIN (ANALYZE, BUFFERS) ${countSql(where, settings, allowed, plan)}`);
       });
       console.log(
         `--- ${name}\n${(rows as { 'QUERY PLAN': string }[]).map((r) => r['QUERY PLAN']).join('\n')}`,
@@ -299,7 +301,7 @@ if (process.env.BENCH_FLOOR === '1') {
   );
   await db.execute(sql.raw('VACUUM ANALYZE bench_floor'));
   console.log(`  built in ${seconds(performance.now() - built)}`);
-  const ids = await allowedDatasetIds(db, settings);
+  const { ids } = await allowedDatasets(db, settings);
   const ranked = sql`unnest(${`{${ids.join(',')}}`}::text[]) WITH ORDINALITY AS ds(id, rank)`;
   // What no table can hold ready: the pressure of the selection's week and the mailing's own addresses.
   const dynamicExclusions = sql`NOT ${pressureConflictSql(sql`f.address_id`, pressureWindow(settings.pressureAge), settings.mailingId)}

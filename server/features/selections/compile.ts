@@ -6,6 +6,7 @@ import type { FileLeaf, QueryNode } from '../../../common/query-tree';
 import { toNumber, trimValue, VALUE_TRIM_CHARS } from '../../../common/values';
 import { badRequest } from '../../lib/http-errors';
 import { pgTextArray } from '../../lib/pg-array';
+import { recordAttributeSql } from '../enrichment/enrichment.sql';
 import { blindIndex, blindIndexKey, type ColumnKeys } from '../imports/crypto';
 
 // DESIGN §6: a query tree becomes one boolean SQL expression over a record `r` (records), its
@@ -35,17 +36,84 @@ export interface CompileContext {
   /** The moment relative dates (NOW-30YEARS) are counted from. */
   now: Date;
   /**
-   * Where the address fields the leaves name (email, domain, os, interests) are read: `a` (a row
-   * of addresses, the default) or `r` when the rows are sel_record's, which carry them.
+   * Compile for sel_record rows `r` (the narrow table, sel-record.sql.ts) instead of records:
+   * attributes read from their slots (this map, attribute → slot), os and interests from `r`, the
+   * e-mail and domain from a joined `a` (CompiledQuery.needsAddress), the dataset from `d` joined
+   * by its number. A tree the narrow rows cannot answer (an attribute without a slot, encrypted
+   * or enriched) throws NotNarrow: compileNarrow answers null for it.
    */
-  addressAlias?: 'a' | 'r';
-  /** The file lines' stored rows: the SQL of the (column...) tuples of a line, by line id. */
-  fileRows?: (lineId: string, fields: string[]) => SQL;
+  slots?: ReadonlyMap<string, number>;
+  /**
+   * The condition "the record is in the line's file on these fields" (fileRowsSql), by line id,
+   * compiled in `ctx` (the context the leaf is compiled in: for records or for sel_record rows).
+   */
+  fileRows?: (lineId: string, fields: string[], ctx: CompileContext) => SQL;
 }
 
-/** The address field `column` where the compiled rows read it (CompileContext.addressAlias). */
+/** Thrown while compiling for sel_record (CompileContext.slots) a tree its rows cannot answer. */
+export class NotNarrow extends Error {}
+
+/** How many attributes can have a slot in sel_record (t<k>, n<k>, d<k>: migration 0025). */
+export const SLOT_COUNT = 16;
+
+// Per context compiled for sel_record: whether a leaf read the e-mail or domain (from `a`), or an
+// enrichment value (from `ae`).
+const narrowReads = new WeakMap<CompileContext, { address: boolean; enrichment: boolean }>();
+
+/**
+ * The address field `column` where the compiled rows read it: `a` (a row of addresses), or for
+ * sel_record rows `r` (os, interests), the e-mail and domain still from `a` (then joined).
+ */
 export function addressField(ctx: CompileContext, column: string): SQL {
-  return sql.raw(`${ctx.addressAlias ?? 'a'}.${column}`);
+  if (!ctx.slots) return sql.raw(`a.${column}`);
+  if (column === 'email' || column === 'domain') {
+    const reads = narrowReads.get(ctx);
+    if (reads) reads.address = true;
+    return sql.raw(`a.${column}`);
+  }
+  return sql.raw(`r.${column}`);
+}
+
+/** The record's dataset id: a column of records, or of the dataset `d` sel_record rows join by number. */
+export function recordDatasetId(ctx: CompileContext): SQL {
+  return ctx.slots ? sql`d.id` : sql`r.dataset_id`;
+}
+
+/**
+ * An attribute's value trimmed and case folded as leaves compare it (file lines): computed from
+ * records (the enrichment value when the record has none), or sel_record's slot that holds it.
+ */
+export function foldedAttribute(attr: string, ctx: CompileContext): SQL {
+  if (ctx.slots) return narrowValue(attr, 'folded', ctx);
+  return foldSql(recordAttributeSql(attr, ctx.enriched), ctx.collation);
+}
+
+/** An attribute's value in one form as the leaves compare it, from its raw text. */
+function formOf(raw: SQL, form: Form, collation: string): SQL {
+  if (form === 'folded') return foldSql(raw, collation);
+  return form === 'numeric' ? sql`lw_to_numeric(${raw})` : sql`lw_to_date(${raw})`;
+}
+
+/**
+ * An attribute's value in one form for a sel_record row: its slot's column; for an attribute
+ * enrichment files give, the enrichment value (from `ae`) where the record has none (its folded
+ * form NULL). An attribute without a slot while slots are free is one no refreshed record has
+ * (the refresher gives a slot the first time it meets an attribute), so its record value is NULL.
+ * NotNarrow for an encrypted attribute, or one without a slot when every slot is taken.
+ */
+function narrowValue(attr: string, form: Form, ctx: CompileContext): SQL {
+  const slots = ctx.slots as ReadonlyMap<string, number>;
+  const slot = slots.get(attr);
+  if (ctx.encrypted.has(attr) || (slot === undefined && slots.size >= SLOT_COUNT)) throw new NotNarrow(attr);
+  const type = form === 'folded' ? 'text' : form === 'numeric' ? 'numeric' : 'date';
+  const own = slot === undefined ? null : sql.raw(`r.${type === 'text' ? 't' : type[0]}${slot}`);
+  if (!ctx.enriched?.has(attr)) return own ?? sql.raw(`NULL::${type}`);
+  const reads = narrowReads.get(ctx);
+  if (reads) reads.enrichment = true;
+  const enriched = formOf(sql`(ae.attrs ->> ${attr}::text)`, form, ctx.collation);
+  return own
+    ? sql`(CASE WHEN ${sql.raw(`r.t${slot}`)} IS NOT NULL THEN ${own} ELSE ${enriched} END)`
+    : enriched;
 }
 
 /** Escapes LIKE's own wildcards and turns the user's `*` into `%`. */
@@ -62,13 +130,45 @@ function likePattern(value: string): string {
 export interface CompiledQuery {
   where: SQL;
   values: SQL;
+  /** Compiled for sel_record (CompileContext.slots): whether `where` reads `a` (e-mail or domain). */
+  needsAddress?: boolean;
+  /**
+   * The same tree compiled for sel_record rows, when the caller gave the slots and the rows can
+   * answer it (compileNarrow); a count then reads sel_record for the addresses not in sel_dirty.
+   */
+  narrow?: CompiledQuery | null;
 }
 
-/** Compiles a query tree (see CompiledQuery). */
-export function compileQuery(node: QueryNode, ctx: CompileContext): CompiledQuery {
-  const reads = new AttributeReads(ctx);
-  const where = compileNode(node, ctx, reads);
-  return { where, values: reads.fromItems() };
+/** Compiles a query tree (see CompiledQuery); for records, and for sel_record too when `slots` are given. */
+export function compileQuery(
+  node: QueryNode,
+  ctx: CompileContext,
+  slots?: ReadonlyMap<string, number>,
+): CompiledQuery {
+  const reads = new AttributeReads({ ...ctx, slots: undefined });
+  const where = compileNode(node, { ...ctx, slots: undefined }, reads);
+  const out: CompiledQuery = { where, values: reads.fromItems() };
+  if (slots) out.narrow = compileNarrow(node, { ...ctx, slots });
+  return out;
+}
+
+/** Compiles a tree for sel_record rows (ctx.slots set), or null when the rows cannot answer it. */
+export function compileNarrow(node: QueryNode, ctx: CompileContext): CompiledQuery | null {
+  if (!ctx.slots) throw new Error('compileNarrow needs the slots');
+  const reads = { address: false, enrichment: false };
+  narrowReads.set(ctx, reads);
+  try {
+    const where = compileNode(node, ctx, new AttributeReads(ctx));
+    const values = reads.enrichment
+      ? sql` LEFT JOIN address_enrichment ae ON ae.address_id = r.address_id`
+      : sql``;
+    return { where, values, needsAddress: reads.address };
+  } catch (err) {
+    if (err instanceof NotNarrow) return null;
+    throw err;
+  } finally {
+    narrowReads.delete(ctx);
+  }
 }
 
 function compileNode(node: QueryNode, ctx: CompileContext, reads: AttributeReads): SQL {
@@ -90,8 +190,9 @@ function compileNode(node: QueryNode, ctx: CompileContext, reads: AttributeReads
   return sql`coalesce(${compileLeaf(node, ctx, reads)}, FALSE)`;
 }
 
-const folded = (expr: SQL, ctx: CompileContext) =>
-  sql`lower(btrim(${expr}, ${VALUE_TRIM_CHARS}) COLLATE ${sql.identifier(ctx.collation)})`;
+/** A value trimmed and case-folded the way leaves compare text (DESIGN §6), in `collation` (caseCollation). */
+export const foldSql = (expr: SQL, collation: string) =>
+  sql`lower(btrim(${expr}, ${VALUE_TRIM_CHARS}) COLLATE ${sql.identifier(collation)})`;
 // An attribute's value (DESIGN §6): the record's own (a key present in its attrs; empty values are
 // never stored there) wins, else, for an attribute enrichment files give, the address's enrichment
 // value (server/features/enrichment), from `ae`: address_enrichment LEFT JOINed once per record
@@ -120,6 +221,7 @@ class AttributeReads {
 
   /** The column holding `attr` in `form` for the current record. */
   value(attr: string, form: Form): SQL {
+    if (this.ctx.slots) return narrowValue(attr, form, this.ctx);
     let entry = this.attrs.get(attr);
     if (!entry) {
       entry = { n: this.attrs.size, forms: new Set() };
@@ -137,15 +239,9 @@ class AttributeReads {
   fromItems(): SQL {
     const items = [...this.attrs].map(([attr, { n, forms }]) => {
       const input = sql.raw(`lw_r${n}.raw`);
-      const columns = [...forms].map((form) => {
-        const expr =
-          form === 'folded'
-            ? folded(input, this.ctx)
-            : form === 'numeric'
-              ? sql`lw_to_numeric(${input})`
-              : sql`lw_to_date(${input})`;
-        return sql`${expr} AS ${sql.raw(form)}`;
-      });
+      const columns = [...forms].map(
+        (form) => sql`${formOf(input, form, this.ctx.collation)} AS ${sql.raw(form)}`,
+      );
       return sql` CROSS JOIN LATERAL (SELECT ${attrText(attr, this.ctx)} AS raw OFFSET 0) ${sql.raw(`lw_r${n}`)}
       CROSS JOIN LATERAL (SELECT ${sql.join(columns, sql`, `)} OFFSET 0) ${sql.raw(`lw_v${n}`)}`;
     });
@@ -161,6 +257,7 @@ class AttributeReads {
 // blind-index test (the same attribute can be plain in one dataset and encrypted in another).
 function attributeTest(attr: string, plain: SQL, encrypted: SQL | null, ctx: CompileContext): SQL {
   if (!ctx.encrypted.has(attr)) return plain;
+  if (ctx.slots) throw new NotNarrow(attr);
   const bi = blindIndexKey(attr);
   return sql`(CASE WHEN r.attrs ? ${bi}::text THEN ${encrypted ?? sql`FALSE`} ELSE ${plain} END)`;
 }
@@ -222,7 +319,7 @@ function compileLeaf(node: QueryNode, ctx: CompileContext, reads: AttributeReads
   }
   if ('dataset' in node) {
     return 'id' in node.dataset
-      ? sql`r.dataset_id = ${node.dataset.id}`
+      ? sql`${recordDatasetId(ctx)} = ${node.dataset.id}`
       : sql`${node.dataset.type}::text = ANY(d.types)`;
   }
   if ('interests' in node) {
@@ -232,7 +329,7 @@ function compileLeaf(node: QueryNode, ctx: CompileContext, reads: AttributeReads
   }
   const file = 'intersect' in node ? node.intersect : (node as { complement: FileLeaf }).complement;
   if (!ctx.fileRows) throw badRequest(`Het bestand van regel ${file.id} is niet gevonden`);
-  const inFile = ctx.fileRows(file.id, file.fields);
+  const inFile = ctx.fileRows(file.id, file.fields, ctx);
   return 'intersect' in node ? inFile : sql`(NOT ${inFile})`;
 }
 

@@ -1,59 +1,228 @@
 import { type SQL, sql } from 'drizzle-orm';
-import type { DbOrTx } from '../../db/client';
+import type { Database, DbOrTx } from '../../db/client';
+import { clientDb } from '../../db/client';
 import { blacklistedEverywhereSql, partnerBlacklistedSql } from '../blacklists/blacklist.sql';
+import { blindIndexKey } from '../imports/crypto';
+import { caseCollation, foldSql, SLOT_COUNT } from './compile';
 
-// The narrow table of the selection engine (migration 0024, docs/decisions.md): one row per record
-// with what a count reads, every join done at write time. This file is its one definition: the
-// rows it must hold are selRecordRowsSql's, over records, addresses, datasets and the blacklists;
-// a writer that changes any of those refreshes the rows of the addresses it touched
-// (refreshSelRecords) in its own transaction, and selRecordDriftSql lists what differs.
+// The narrow table of the selection engine (migrations 0024, 0025; docs/decisions.md): one row per
+// record with what a count reads, every join done at write time, integers where a count joins and
+// each attribute's forms in a typed slot. This file is its one definition: the rows it must hold
+// are selRecordRowsSql's, over records, addresses, datasets and the blacklists.
+//
+// How it stays exact: a writer of anything the rows derive from adds the addresses it touched to
+// sel_dirty (markSelDirty) in its own transaction; the refresher (refreshDirtyBatch) takes
+// addresses out of sel_dirty and rewrites their rows in one snapshot. A count reads sel_record
+// for the addresses not in sel_dirty and the normalized tables for those in it
+// (selection-run.ts), so it is exact at every moment, however far the refresher has come.
+
+/** The attribute held in each slot (sel_slot), as a map attribute → slot number (1-based). */
+export type SlotMap = ReadonlyMap<string, number>;
+
+/** Reads sel_slot. */
+export async function loadSlots(db: DbOrTx): Promise<SlotMap> {
+  const { rows } = await db.execute(sql`SELECT attr, slot FROM sel_slot`);
+  return new Map((rows as { attr: string; slot: number }[]).map((r) => [r.attr, Number(r.slot)]));
+}
+
+const SLOT_COLUMNS = Array.from({ length: SLOT_COUNT }, (_, i) => `t${i + 1}, n${i + 1}, d${i + 1}`).join(
+  ', ',
+);
 
 /** The columns of sel_record, in table order. */
-const COLUMNS = sql.raw(`address_id, dataset_id, attrs, multi, email, domain, os, open_interests,
-  click_interests, clicked, opened, sent_count, hard_bounced, blacklisted, partner_blocked`);
+const COLUMNS = sql.raw(`address_id, ds, multi, clicked, opened, sent_count, hard_bounced, blacklisted,
+  partner_blocked, os, open_interests, click_interests, ${SLOT_COLUMNS}`);
 
 /**
  * The rows sel_record must hold for the records whose address satisfies `addressFilter` (a
- * condition on `r.address_id`; all records when null). `multi`: the address has records in more
- * than one dataset, counted over all its records, so the filter must select whole addresses.
+ * condition on `r.address_id`; all records when null), given the slots and the collation the
+ * compiler folds text with. `multi`: the address has records in more than one dataset, counted over
+ * all its records, so the filter must select whole addresses. A slot holds its attribute's value
+ * in the three forms the leaves compare, each by the compiler's own expression: folded text
+ * (foldSql), lw_to_numeric, lw_to_date; NULL where the record has no value.
  */
-export function selRecordRowsSql(addressFilter: SQL | null): SQL {
-  return sql`SELECT r.address_id, r.dataset_id, r.attrs,
+export function selRecordRowsSql(addressFilter: SQL | null, slots: SlotMap, collation: string): SQL {
+  const byslot = new Map([...slots].map(([attr, slot]) => [slot, attr]));
+  const raws: SQL[] = [];
+  const forms: SQL[] = [];
+  for (let k = 1; k <= SLOT_COUNT; k++) {
+    const attr = byslot.get(k);
+    if (attr === undefined) {
+      forms.push(sql.raw('NULL::text, NULL::numeric, NULL::date'));
+      continue;
+    }
+    const v = sql.raw(`lw_raw.v${k}`);
+    raws.push(sql`r.attrs ->> ${attr}::text AS ${sql.raw(`v${k}`)}`);
+    forms.push(sql`${foldSql(v, collation)}, lw_to_numeric(${v}), lw_to_date(${v})`);
+  }
+  const raw =
+    raws.length > 0 ? sql` CROSS JOIN LATERAL (SELECT ${sql.join(raws, sql`, `)} OFFSET 0) lw_raw` : sql``;
+  return sql`SELECT r.address_id, d.num AS ds,
       count(*) OVER (PARTITION BY r.address_id) > 1 AS multi,
-      a.email, a.domain, a.os, a.open_interests, a.click_interests,
       a.last_click_at IS NOT NULL AS clicked, a.last_open_at IS NOT NULL AS opened, a.sent_count,
       a.hard_bounced_at IS NOT NULL AS hard_bounced,
       ${blacklistedEverywhereSql('a')} AS blacklisted,
-      ${partnerBlacklistedSql('a', 'd')} AS partner_blocked
-    FROM records r JOIN addresses a ON a.id = r.address_id JOIN datasets d ON d.id = r.dataset_id
+      ${partnerBlacklistedSql('a', 'd')} AS partner_blocked,
+      nullif(a.os, '{}'::text[]), nullif(a.open_interests, '{}'::text[]), nullif(a.click_interests, '{}'::text[]),
+      ${sql.join(forms, sql`, `)}
+    FROM records r JOIN addresses a ON a.id = r.address_id JOIN datasets d ON d.id = r.dataset_id${raw}
     ${addressFilter ? sql`WHERE ${addressFilter}` : sql``}`;
 }
 
 /**
- * Makes the sel_record rows of the addresses `addressIds` (SQL yielding one bigint column: a
- * subquery, or `unnest(array)`) what selRecordRowsSql says, in the caller's transaction.
+ * Gives a slot to each attribute of the records of the addresses `addressIds` (SQL yielding one
+ * bigint column; null for all records) that has none, while slots are free (in name order). Blind
+ * index keys take none. Only the refresher and a rebuild call it, under the refresher's lock.
  */
-export async function refreshSelRecords(db: DbOrTx, addressIds: SQL): Promise<void> {
-  await db.execute(sql`DELETE FROM sel_record WHERE address_id IN (${addressIds})`);
-  await db.execute(
-    sql`INSERT INTO sel_record (${COLUMNS}) ${selRecordRowsSql(sql`r.address_id IN (${addressIds})`)}`,
+async function assignSlots(db: DbOrTx, addressIds: SQL | null): Promise<SlotMap> {
+  const slots = await loadSlots(db);
+  if (slots.size >= SLOT_COUNT) return slots;
+  const where = addressIds ? sql`WHERE r.address_id IN (${addressIds})` : sql``;
+  const { rows } = await db.execute(
+    sql`SELECT DISTINCT k AS attr FROM records r CROSS JOIN LATERAL jsonb_object_keys(r.attrs) k ${where}`,
   );
-}
-
-/** Rebuilds all of sel_record from the tables it derives from (the tests, the benchmark, a repair). */
-export async function rebuildSelRecords(db: DbOrTx): Promise<void> {
-  await db.execute(sql`TRUNCATE sel_record`);
-  await db.execute(sql`INSERT INTO sel_record (${COLUMNS}) ${selRecordRowsSql(null)}`);
+  const fresh = (rows as { attr: string }[])
+    .map((r) => r.attr)
+    .filter((attr) => !slots.has(attr) && !attr.endsWith(blindIndexKey('')))
+    .sort();
+  const used = new Set(slots.values());
+  const out = new Map(slots);
+  for (const attr of fresh) {
+    let slot = 1;
+    while (used.has(slot)) slot++;
+    if (slot > SLOT_COUNT) break;
+    used.add(slot);
+    out.set(attr, slot);
+    await db.execute(sql`INSERT INTO sel_slot (attr, slot) VALUES (${attr}, ${slot})`);
+  }
+  return out;
 }
 
 /**
- * The rows in which sel_record differs from its definition: `side` 'stored' for a row it holds
- * that it should not (or with other values), 'derived' for a row it lacks. Empty when exact.
+ * Adds the addresses `addressIds` (SQL yielding one bigint column: a subquery, or
+ * `unnest(array)`) to sel_dirty, in the caller's transaction: every writer of what sel_record
+ * derives from calls it (or a trigger does) for the addresses whose rows it may have changed.
  */
-export function selRecordDriftSql(): SQL {
-  return sql`(SELECT 'stored' AS side, * FROM (SELECT ${COLUMNS} FROM sel_record
-      EXCEPT ALL ${selRecordRowsSql(null)}) x)
+export async function markSelDirty(db: DbOrTx, addressIds: SQL): Promise<void> {
+  await db.execute(sql`INSERT INTO sel_dirty (address_id) ${addressIds}`);
+}
+
+/**
+ * Makes the sel_record rows of the addresses `addressIds` (SQL yielding one bigint column) what
+ * selRecordRowsSql says, in the caller's transaction. Only under the refresher's lock (see
+ * refreshDirtyBatch): two refreshes of one address at once would both insert its rows.
+ */
+export async function refreshSelRecords(db: DbOrTx, addressIds: SQL): Promise<void> {
+  const slots = await assignSlots(db, addressIds);
+  const collation = await caseCollation(db);
+  await db.execute(sql`DELETE FROM sel_record WHERE address_id IN (${addressIds})`);
+  await db.execute(
+    sql`INSERT INTO sel_record (${COLUMNS}) ${selRecordRowsSql(sql`r.address_id IN (${addressIds})`, slots, collation)}`,
+  );
+}
+
+/** The session-level advisory lock the refresher and a rebuild take (one of them at a time). */
+const REFRESH_LOCK = 727018;
+
+/**
+ * Refreshes up to `limit` addresses of sel_dirty: takes the refresher's lock (returns 0 at once
+ * when another holds it), then in one REPEATABLE READ transaction deletes those sel_dirty rows and
+ * rewrites their addresses' sel_record rows from the same snapshot. A writer that commits after
+ * the snapshot keeps its own sel_dirty rows (not visible to the delete), so nothing is lost.
+ * Returns the number of distinct addresses refreshed (0: nothing was dirty, or another refresher
+ * is at work).
+ */
+export async function refreshDirtyBatch(database: Database, limit = 50_000): Promise<number> {
+  const client = await database.pool.connect();
+  let broken = false;
+  try {
+    const { rows } = await client.query<{ got: boolean }>('SELECT pg_try_advisory_lock($1) AS got', [
+      REFRESH_LOCK,
+    ]);
+    if (!rows[0].got) return 0;
+    try {
+      await client.query('BEGIN ISOLATION LEVEL REPEATABLE READ');
+      const claimed = await client.query<{ address_id: number }>(
+        `DELETE FROM sel_dirty WHERE ctid = ANY (ARRAY(SELECT ctid FROM sel_dirty LIMIT $1))
+         RETURNING address_id`,
+        [limit],
+      );
+      const ids = [...new Set(claimed.rows.map((r) => r.address_id))];
+      if (ids.length > 0) {
+        await refreshSelRecords(clientDb(client), sql`SELECT unnest(${`{${ids.join(',')}}`}::bigint[])`);
+      }
+      await client.query('COMMIT');
+      return ids.length;
+    } catch (err) {
+      broken = true;
+      await client.query('ROLLBACK').catch(() => {});
+      throw err;
+    } finally {
+      if (!broken) await client.query('SELECT pg_advisory_unlock($1)', [REFRESH_LOCK]);
+    }
+  } finally {
+    client.release(broken);
+  }
+}
+
+/** Refreshes batches until sel_dirty is empty (tests, the benchmark, after a large write). */
+export async function drainSelDirty(database: Database, limit = 50_000): Promise<void> {
+  for (;;) {
+    const n = await refreshDirtyBatch(database, limit);
+    if (n > 0) continue;
+    const { rows } = await database.db.execute(sql`SELECT EXISTS (SELECT 1 FROM sel_dirty) AS dirty`);
+    if (!(rows[0] as { dirty: boolean }).dirty) return;
+    // Another refresher holds the lock: wait for it.
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+}
+
+/**
+ * Rebuilds all of sel_record from the tables it derives from and empties sel_dirty (the tests,
+ * the benchmark, a repair), under the refresher's lock.
+ */
+export async function rebuildSelRecords(database: Database): Promise<void> {
+  const client = await database.pool.connect();
+  let broken = false;
+  try {
+    await client.query('SELECT pg_advisory_lock($1)', [REFRESH_LOCK]);
+    try {
+      await client.query('BEGIN ISOLATION LEVEL REPEATABLE READ');
+      const db = clientDb(client);
+      await db.execute(sql`DELETE FROM sel_dirty`);
+      await db.execute(sql`TRUNCATE sel_record`);
+      const slots = await assignSlots(db, null);
+      await db.execute(
+        sql`INSERT INTO sel_record (${COLUMNS}) ${selRecordRowsSql(null, slots, await caseCollation(db))}`,
+      );
+      await client.query('COMMIT');
+    } catch (err) {
+      broken = true;
+      await client.query('ROLLBACK').catch(() => {});
+      throw err;
+    } finally {
+      if (!broken) await client.query('SELECT pg_advisory_unlock($1)', [REFRESH_LOCK]);
+    }
+  } finally {
+    client.release(broken);
+  }
+}
+
+/**
+ * The rows in which sel_record differs from its definition, for the addresses not in sel_dirty
+ * (those may differ: counts read them from the normalized tables): `side` 'stored' for a row it
+ * holds that it should not (or with other values), 'derived' for a row it lacks. Empty when every
+ * writer marked what it touched.
+ */
+export async function selRecordDriftSql(db: DbOrTx): Promise<SQL> {
+  const derived = selRecordRowsSql(
+    sql`NOT EXISTS (SELECT 1 FROM sel_dirty x WHERE x.address_id = r.address_id)`,
+    await loadSlots(db),
+    await caseCollation(db),
+  );
+  const stored = sql`SELECT ${COLUMNS} FROM sel_record s
+    WHERE NOT EXISTS (SELECT 1 FROM sel_dirty x WHERE x.address_id = s.address_id)`;
+  return sql`(SELECT 'stored' AS side, * FROM (${stored} EXCEPT ALL ${derived}) x)
     UNION ALL
-    (SELECT 'derived' AS side, * FROM (${selRecordRowsSql(null)}
-      EXCEPT ALL SELECT ${COLUMNS} FROM sel_record) y)`;
+    (SELECT 'derived' AS side, * FROM (${derived} EXCEPT ALL ${stored}) y)`;
 }

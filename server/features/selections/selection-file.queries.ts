@@ -2,11 +2,10 @@ import { type SQL, sql } from 'drizzle-orm';
 import { normalizeDomain } from '../../../common/blacklists';
 import { normalizeEmail } from '../../../common/email';
 import { SelectionMessages } from '../../../common/selections';
-import { trimValue, VALUE_TRIM_CHARS } from '../../../common/values';
+import { trimValue } from '../../../common/values';
 import type { DbOrTx } from '../../db/client';
 import { badRequest } from '../../lib/http-errors';
-import { recordAttributeSql } from '../enrichment/enrichment.sql';
-import { addressField, type CompileContext } from './compile';
+import { addressField, type CompileContext, foldedAttribute, foldSql, recordDatasetId } from './compile';
 import type { SelectionFileColumn } from './selection-file.table';
 
 // DESIGN §6 intersect / complement: a line file's rows are stored normalised the way the record
@@ -58,8 +57,6 @@ export function fileRowsSql(
 ): SQL {
   const file = files.get(lineId);
   if (!file) throw badRequest(SelectionMessages.lineUnknown);
-  const fold = (e: SQL) =>
-    sql`lower(btrim(${e}, ${VALUE_TRIM_CHARS}) COLLATE ${sql.identifier(ctx.collation)})`;
   const recordSide: SQL[] = [];
   const fileSide: SQL[] = [];
   const partners: string[] = [];
@@ -70,9 +67,9 @@ export function fileRowsSql(
     fileSide.push(sql`f.vals[${index + 1}::int]`);
     if (c.base === 'id') recordSide.push(addressField(ctx, 'email'));
     else if (c.base === 'domain') recordSide.push(addressField(ctx, 'domain'));
-    else if (c.base === 'dataset') recordSide.push(sql`r.dataset_id`);
-    else if (c.base === 'datasetDescription') recordSide.push(fold(sql`d.description`));
-    else recordSide.push(fold(recordAttributeSql(c.mapped ?? c.name, ctx.enriched)));
+    else if (c.base === 'dataset') recordSide.push(recordDatasetId(ctx));
+    else if (c.base === 'datasetDescription') recordSide.push(foldSql(sql`d.description`, ctx.collation));
+    else recordSide.push(foldedAttribute(c.mapped ?? c.name, ctx));
     if (c.base && c.basePartner) partners.push(c.basePartner);
   }
   const rows = sql`SELECT ${sql.join(fileSide, sql`, `)} FROM selection_file_rows f

@@ -1,7 +1,7 @@
 import { type SQL, sql } from 'drizzle-orm';
 import { CATEGORIES, type Category } from '../../../common/extra-inzet';
 import { pressureWindow } from '../../../common/pressure-date';
-import type { DbOrTx } from '../../db/client';
+import type { Db, DbOrTx } from '../../db/client';
 import { badRequest } from '../../lib/http-errors';
 import { pgTextArray } from '../../lib/pg-array';
 import { notBlacklistedSql } from '../blacklists/blacklist.sql';
@@ -31,12 +31,18 @@ export interface RunSettings {
   minMailings: number;
 }
 
+/** The datasets a run may take addresses from, in priority order: their ids and numbers (datasets.num). */
+export interface AllowedDatasets {
+  ids: string[];
+  nums: number[];
+}
+
 /**
  * The datasets a run may take addresses from, in priority order (lowest sort first, ties by id):
  * the settings' dataset filters (active only, the campaign's label, the datasets of earlier
  * campaigns). Read in the run's own transaction, just before its count or allocation.
  */
-export async function allowedDatasetIds(db: DbOrTx, s: RunSettings): Promise<string[]> {
+export async function allowedDatasets(db: DbOrTx, s: RunSettings): Promise<AllowedDatasets> {
   const datasetFilters: SQL[] = [];
   if (s.activeDatasetsOnly) datasetFilters.push(sql`d.active`);
   if (s.useCampaignLabel && s.campaignType) datasetFilters.push(sql`${s.campaignType}::text = ANY(d.types)`);
@@ -53,12 +59,13 @@ export async function allowedDatasetIds(db: DbOrTx, s: RunSettings): Promise<str
       JOIN mailings fm ON fm.id = fa.mailing_id WHERE ${from})`);
   }
   const where = datasetFilters.length > 0 ? sql`WHERE ${sql.join(datasetFilters, sql` AND `)}` : sql``;
-  const { rows } = await db.execute(sql`SELECT d.id FROM datasets d ${where} ORDER BY d.sort, d.id`);
-  return (rows as { id: string }[]).map((r) => r.id);
+  const { rows } = await db.execute(sql`SELECT d.id, d.num FROM datasets d ${where} ORDER BY d.sort, d.id`);
+  const list = rows as { id: string; num: number }[];
+  return { ids: list.map((r) => r.id), nums: list.map((r) => Number(r.num)) };
 }
 
 /**
- * The allowed datasets with their priority rank (1 = the first in allowedDatasetIds), as a FROM
+ * The allowed datasets with their priority rank (1 = the first in allowedDatasets), as a FROM
  * item `ds(id, rank)`. An array parameter, not a CTE over datasets: a CTE scan is parallel
  * restricted and the planner guessed its size, so it hashed the records instead of the 300
  * datasets and ran the whole count in one process (docs/performance.md, selection engine
@@ -67,35 +74,79 @@ export async function allowedDatasetIds(db: DbOrTx, s: RunSettings): Promise<str
 const rankedDatasets = (datasetIds: string[]) =>
   sql`unnest(${pgTextArray(datasetIds)}::text[]) WITH ORDINALITY AS ds(id, rank)`;
 
+/** The same ranks by dataset number, `ds(num, rank)`, for sel_record rows. */
+const rankedDatasetNums = (nums: number[]) =>
+  sql`unnest(${`{${nums.join(',')}}`}::int[]) WITH ORDINALITY AS ds(num, rank)`;
+
 /**
  * Where a run reads its rows: `records` joined with their addresses (the normalized tables), or
- * `sel_record`, the narrow table that carries the address's fields and facts on each record's row
- * (migration 0024; the tree must then be compiled with addressAlias 'r'). The same counts either way.
+ * `sel_record`, the narrow table (migration 0025, sel-record.sql.ts) for every address not in
+ * sel_dirty and the normalized tables for those in it. The same counts either way.
  */
 export type RunSource = 'records' | 'sel_record';
 
 /**
+ * How a run reads: from records, or from sel_record with `dirty`, the addresses in sel_dirty at
+ * the run's snapshot (read from the normalized tables).
+ */
+export type RunPlan = { source: 'records' } | { source: 'sel_record'; dirty: number[] };
+
+/**
+ * Past this many addresses in sel_dirty a run reads records: each dirty address is read from
+ * records by its key in every dataset's partition, and a large write (an import) is refreshed
+ * within seconds.
+ */
+export const DIRTY_LIMIT = 2_000;
+
+/**
+ * The plan of a run from `source`: sel_record when the tree compiled for it (tree.narrow) and at
+ * most DIRTY_LIMIT addresses are dirty; their ids are read here, so the caller's statement must see
+ * the same snapshot (a REPEATABLE READ transaction, or the check of allocateCandidates).
+ */
+export async function runPlan(db: DbOrTx, tree: CompiledQuery, source: RunSource): Promise<RunPlan> {
+  if (source === 'records' || !tree.narrow) return { source: 'records' };
+  const { rows } = await db.execute(
+    sql`SELECT DISTINCT address_id FROM sel_dirty ORDER BY address_id LIMIT ${DIRTY_LIMIT + 1}`,
+  );
+  if (rows.length > DIRTY_LIMIT) return { source: 'records' };
+  return { source: 'sel_record', dirty: (rows as { address_id: number }[]).map((r) => Number(r.address_id)) };
+}
+
+const bigintArray = (ids: number[]) => sql`${`{${ids.join(',')}}`}::bigint[]`;
+
+/**
  * The CTE `hit` (one row per candidate address: its best rank and category) for a compiled tree
- * over the allowed datasets (allowedDatasetIds, in priority order); the caller selects from it
+ * over the allowed datasets (allowedDatasets, in priority order); the caller selects from it
  * and maps a rank back to its dataset with rankedDatasets.
  */
 export function candidatesSql(
   tree: CompiledQuery,
   s: RunSettings,
-  datasetIds: string[],
-  source: RunSource = 'records',
+  allowed: AllowedDatasets,
+  plan: RunPlan,
 ): SQL {
-  if (source === 'sel_record') return narrowCandidatesSql(tree, s, datasetIds);
+  if (plan.source === 'records' || !tree.narrow) {
+    return sql`WITH hit AS (${recordsHitSql(tree, s, allowed.ids, null)})`;
+  }
+  return sql`WITH hit AS (${narrowHitSql(tree.narrow, s, allowed, plan.dirty)}${
+    plan.dirty.length > 0
+      ? sql` UNION ALL ${recordsHitSql(tree, s, allowed.ids, sql`r.address_id = ANY(${bigintArray(plan.dirty)})`)}`
+      : sql``
+  })`;
+}
+
+/** The candidates read from records with their addresses, of the addresses `only` selects (null: all). */
+function recordsHitSql(tree: CompiledQuery, s: RunSettings, datasetIds: string[], only: SQL | null): SQL {
   const exclusions: SQL[] = [sql`a.hard_bounced_at IS NULL`];
   // As anti-joins (three NOT EXISTS at the top of the WHERE), not NOT (.. OR ..): see notBlacklistedSql.
   if (s.useBlacklist) exclusions.push(notBlacklistedSql('a', 'd'));
   exclusions.push(...dynamicExclusions(sql`a.id`, s));
-  return sql`WITH hit AS (
-      SELECT r.address_id, min(ds.rank) AS rank, ${categorySql('a', s.minMailings)} AS category
+  if (only) exclusions.push(only);
+  return sql`SELECT r.address_id, min(ds.rank) AS rank, ${categorySql('a', s.minMailings)} AS category
       FROM records r JOIN ${rankedDatasets(datasetIds)} ON ds.id = r.dataset_id
       JOIN datasets d ON d.id = r.dataset_id JOIN addresses a ON a.id = r.address_id${tree.values}
       WHERE ${tree.where} AND ${sql.join(exclusions, sql` AND `)}
-      GROUP BY r.address_id, a.id)`;
+      GROUP BY r.address_id, a.id`;
 }
 
 /** The exclusions no table holds ready: the pressure of the selection's week, what the mailing holds. */
@@ -111,25 +162,27 @@ function dynamicExclusions(addressId: SQL, s: RunSettings): SQL[] {
 }
 
 /**
- * candidatesSql over sel_record (research §5 layout B3): an address with one record is a
- * candidate as its row stands, so only the rows of addresses with several (`multi`) are grouped
- * by address for the priority; the exclusions are the row's flags and the dynamic anti-joins.
+ * The candidates read from sel_record (research §5 layout B3), of the addresses not in `dirty`:
+ * an address with one record is a candidate as its row stands, so only the rows of addresses with
+ * several (`multi`) are grouped by address for the priority; the exclusions are the row's flags and
+ * the dynamic anti-joins.
  */
-function narrowCandidatesSql(tree: CompiledQuery, s: RunSettings, datasetIds: string[]): SQL {
+function narrowHitSql(tree: CompiledQuery, s: RunSettings, allowed: AllowedDatasets, dirty: number[]): SQL {
   const exclusions: SQL[] = [sql`NOT r.hard_bounced`];
   if (s.useBlacklist) exclusions.push(sql`NOT r.blacklisted AND NOT r.partner_blocked`);
   exclusions.push(...dynamicExclusions(sql`r.address_id`, s));
-  const from = sql`sel_record r JOIN ${rankedDatasets(datasetIds)} ON ds.id = r.dataset_id
-      JOIN datasets d ON d.id = r.dataset_id${tree.values}`;
+  if (dirty.length > 0) exclusions.push(sql`r.address_id <> ALL(${bigintArray(dirty)})`);
+  const address = tree.needsAddress ? sql` JOIN addresses a ON a.id = r.address_id` : sql``;
+  const from = sql`sel_record r JOIN ${rankedDatasetNums(allowed.nums)} ON ds.num = r.ds
+      JOIN datasets d ON d.num = r.ds${address}${tree.values}`;
   const where = sql`${tree.where} AND ${sql.join(exclusions, sql` AND `)}`;
   const category = categoryOfFactsSql('r', s.minMailings);
-  return sql`WITH hit AS (
-      SELECT r.address_id, ds.rank, ${category} AS category FROM ${from}
+  return sql`SELECT r.address_id, ds.rank, ${category} AS category FROM ${from}
       WHERE NOT r.multi AND ${where}
       UNION ALL
       SELECT r.address_id, min(ds.rank) AS rank, ${category} AS category FROM ${from}
       WHERE r.multi AND ${where}
-      GROUP BY r.address_id, r.clicked, r.opened, r.sent_count)`;
+      GROUP BY r.address_id, r.clicked, r.opened, r.sent_count`;
 }
 
 /** Counts of one dataset in a run, per category. */
@@ -137,30 +190,36 @@ export interface DatasetCounts extends Record<Category, number> {
   datasetId: string;
 }
 
-/** Runs the count of a compiled tree: per dataset (that has candidates) the counts per category. */
+/**
+ * Runs the count of a compiled tree: per dataset (that has candidates) the counts per category. In
+ * one REPEATABLE READ, read-only transaction, so the dirty addresses it reads first (runPlan) are
+ * those of the snapshot its count reads.
+ */
 export async function countCandidates(
-  db: DbOrTx,
+  db: Db,
   tree: CompiledQuery,
   s: RunSettings,
-  source: RunSource = 'records',
+  source: RunSource = DEFAULT_SOURCE,
 ): Promise<DatasetCounts[]> {
-  const { rows } = await db.transaction(async (tx) => {
-    await tx.execute(NO_JIT);
-    return tx.execute(countSql(tree, s, await allowedDatasetIds(tx, s), source));
-  });
+  const { rows } = await db.transaction(
+    async (tx) => {
+      await tx.execute(NO_JIT);
+      const allowed = await allowedDatasets(tx, s);
+      return tx.execute(countSql(tree, s, allowed, await runPlan(tx, tree, source)));
+    },
+    { isolationLevel: 'repeatable read', accessMode: 'read only' },
+  );
   return foldCounts(rows as { dataset_id: string; category: Category; n: number }[]);
 }
 
+/** Where the app's runs read (RunSource). */
+export const DEFAULT_SOURCE: RunSource = 'records';
+
 /** The count statement of a compiled tree: rows (dataset_id, category, n). */
-export function countSql(
-  tree: CompiledQuery,
-  s: RunSettings,
-  datasetIds: string[],
-  source: RunSource = 'records',
-): SQL {
-  return sql`${candidatesSql(tree, s, datasetIds, source)}
+export function countSql(tree: CompiledQuery, s: RunSettings, allowed: AllowedDatasets, plan: RunPlan): SQL {
+  return sql`${candidatesSql(tree, s, allowed, plan)}
       SELECT ds.id AS dataset_id, h.category, count(*)::int AS n
-      FROM hit h JOIN ${rankedDatasets(datasetIds)} ON ds.rank = h.rank GROUP BY ds.id, h.category`;
+      FROM hit h JOIN ${rankedDatasets(allowed.ids)} ON ds.rank = h.rank GROUP BY ds.id, h.category`;
 }
 
 /**
@@ -208,32 +267,55 @@ export async function allocateCandidates(
   selectionId: string,
   seed: number,
   quotas: Quota[],
-  source: RunSource = 'records',
+  source: RunSource = DEFAULT_SOURCE,
 ): Promise<number> {
   const wanted = quotas.filter((q) => q.n > 0);
   if (wanted.length === 0) return 0;
   await tx.execute(NO_JIT);
-  const datasetIds = await allowedDatasetIds(tx, s);
-  const { rows } = await tx.execute(sql`${candidatesSql(tree, s, datasetIds, source)},
-    quota AS (SELECT * FROM jsonb_to_recordset(${JSON.stringify(wanted)}::jsonb)
-      AS q("datasetId" text, category text, n int)),
-    ranked AS (
-      SELECT h.address_id, ds.id AS dataset_id, h.category, q.n,
-             row_number() OVER (PARTITION BY h.rank, h.category
-               ORDER BY hashint8extended(h.address_id, ${seed}::bigint), h.address_id) AS rn
-      FROM hit h JOIN ${rankedDatasets(datasetIds)} ON ds.rank = h.rank
-      JOIN quota q ON q."datasetId" = ds.id AND q.category = h.category),
-    inserted AS (
-      INSERT INTO mailing_addresses (mailing_id, address_id, dataset_id, selection_id, category)
-      SELECT ${s.mailingId}, address_id, dataset_id, ${selectionId}, category FROM ranked WHERE rn <= n
-      ON CONFLICT DO NOTHING
-      RETURNING dataset_id, category)
-    SELECT dataset_id, category, count(*)::int AS n FROM inserted GROUP BY dataset_id, category`);
+  const allowed = await allowedDatasets(tx, s);
+  let rows: { dataset_id: string; category: string; n: number; dirty_same: boolean }[] = [];
+  // The dirty addresses are read before the statement (their number picks the plan), so under
+  // READ COMMITTED a refresh or a write may come between: the statement checks that sel_dirty
+  // still holds exactly those, and is undone (savepoint) and run again when it does not; after
+  // three tries it reads records, where nothing can come between.
+  for (let attempt = 0; ; attempt++) {
+    const plan = attempt < 3 ? await runPlan(tx, tree, source) : ({ source: 'records' } as const);
+    const same =
+      plan.source === 'records'
+        ? sql`TRUE`
+        : sql`(SELECT coalesce(array_agg(DISTINCT address_id ORDER BY address_id), '{}') FROM sel_dirty)
+            = ${bigintArray(plan.dirty)}`;
+    class Retry extends Error {}
+    try {
+      rows = await tx.transaction(async (sp) => {
+        const { rows: got } = await sp.execute(sql`${candidatesSql(tree, s, allowed, plan)},
+          quota AS (SELECT * FROM jsonb_to_recordset(${JSON.stringify(wanted)}::jsonb)
+            AS q("datasetId" text, category text, n int)),
+          ranked AS (
+            SELECT h.address_id, ds.id AS dataset_id, h.category, q.n,
+                   row_number() OVER (PARTITION BY h.rank, h.category
+                     ORDER BY hashint8extended(h.address_id, ${seed}::bigint), h.address_id) AS rn
+            FROM hit h JOIN ${rankedDatasets(allowed.ids)} ON ds.rank = h.rank
+            JOIN quota q ON q."datasetId" = ds.id AND q.category = h.category),
+          inserted AS (
+            INSERT INTO mailing_addresses (mailing_id, address_id, dataset_id, selection_id, category)
+            SELECT ${s.mailingId}, address_id, dataset_id, ${selectionId}, category FROM ranked WHERE rn <= n
+            ON CONFLICT DO NOTHING
+            RETURNING dataset_id, category)
+          SELECT dataset_id, category, count(*)::int AS n, ${same} AS dirty_same
+          FROM inserted GROUP BY dataset_id, category
+          UNION ALL SELECT NULL, NULL, 0, ${same}`);
+        const typed = got as typeof rows;
+        if (typed.some((r) => !r.dirty_same)) throw new Retry();
+        return typed;
+      });
+      break;
+    } catch (err) {
+      if (!(err instanceof Retry)) throw err;
+    }
+  }
   const got = new Map(
-    (rows as { dataset_id: string; category: string; n: number }[]).map((r) => [
-      `${r.dataset_id}\u0000${r.category}`,
-      Number(r.n),
-    ]),
+    rows.filter((r) => r.dataset_id !== null).map((r) => [`${r.dataset_id}\u0000${r.category}`, Number(r.n)]),
   );
   let total = 0;
   for (const q of wanted) {

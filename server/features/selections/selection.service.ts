@@ -21,6 +21,7 @@ import { requireDraft, requireMailing } from '../mailings/mailing.service';
 import { getMinMailings } from '../settings/settings.queries';
 import type { TaskRow } from '../tasks/task.queries';
 import { type CompileContext, type CompiledQuery, caseCollation, compileQuery } from './compile';
+import { loadSlots } from './sel-record.sql';
 import {
   deleteSelectionRow,
   getSelection,
@@ -147,9 +148,9 @@ export async function compileSelection(
     enriched: await listEnrichedAttributes(db),
     collation: await caseCollation(ctx.db),
     now: new Date(),
-    fileRows: (lineId, fields) => fileRowsSql(files, selection.id, lineId, fields, compileCtx),
+    fileRows: (lineId, fields, c) => fileRowsSql(files, selection.id, lineId, fields, c),
   };
-  return compileQuery(tree, compileCtx);
+  return compileQuery(tree, compileCtx, await loadSlots(db));
 }
 
 /**

@@ -1,0 +1,88 @@
+-- The selection engine's narrow table, second layout (issue 18, research §5 layout B3;
+-- docs/decisions.md): integers where the count joins (a dataset's number instead of its text id),
+-- and each attribute in a typed slot holding the forms the leaves compare, computed at write time
+-- by the compiler's own functions (its folded text, lw_to_numeric, lw_to_date), so a count reads
+-- columns instead of parsing jsonb and dates per record. The address's e-mail and domain are not
+-- carried (a tree naming them joins addresses); empty os and interest arrays are NULL.
+-- Kept by the refresher from sel_dirty (the addresses whose rows may differ from their
+-- definition): a count reads sel_record for the other addresses and the normalized tables for
+-- those, so it is exact whatever the refresher has done so far.
+ALTER TABLE datasets ADD COLUMN num integer GENERATED ALWAYS AS IDENTITY;--> statement-breakpoint
+CREATE UNIQUE INDEX datasets_num_key ON datasets (num);--> statement-breakpoint
+DROP TABLE sel_record;--> statement-breakpoint
+-- The attribute held in each slot: given once, when the refresher first meets the attribute,
+-- while a slot is free; an attribute without a slot is counted from the normalized tables.
+CREATE TABLE sel_slot (
+  attr text PRIMARY KEY,
+  slot smallint NOT NULL UNIQUE CHECK (slot BETWEEN 1 AND 16)
+);--> statement-breakpoint
+CREATE TABLE sel_record (
+  address_id bigint NOT NULL,
+  ds integer NOT NULL,
+  multi boolean NOT NULL,
+  clicked boolean NOT NULL,
+  opened boolean NOT NULL,
+  sent_count integer NOT NULL,
+  hard_bounced boolean NOT NULL,
+  blacklisted boolean NOT NULL,
+  partner_blocked boolean NOT NULL,
+  os text[],
+  open_interests text[],
+  click_interests text[],
+  t1 text,
+  n1 numeric,
+  d1 date,
+  t2 text,
+  n2 numeric,
+  d2 date,
+  t3 text,
+  n3 numeric,
+  d3 date,
+  t4 text,
+  n4 numeric,
+  d4 date,
+  t5 text,
+  n5 numeric,
+  d5 date,
+  t6 text,
+  n6 numeric,
+  d6 date,
+  t7 text,
+  n7 numeric,
+  d7 date,
+  t8 text,
+  n8 numeric,
+  d8 date,
+  t9 text,
+  n9 numeric,
+  d9 date,
+  t10 text,
+  n10 numeric,
+  d10 date,
+  t11 text,
+  n11 numeric,
+  d11 date,
+  t12 text,
+  n12 numeric,
+  d12 date,
+  t13 text,
+  n13 numeric,
+  d13 date,
+  t14 text,
+  n14 numeric,
+  d14 date,
+  t15 text,
+  n15 numeric,
+  d15 date,
+  t16 text,
+  n16 numeric,
+  d16 date
+) PARTITION BY LIST (multi);--> statement-breakpoint
+CREATE TABLE sel_record_single PARTITION OF sel_record FOR VALUES IN (false);--> statement-breakpoint
+CREATE TABLE sel_record_multi PARTITION OF sel_record FOR VALUES IN (true);--> statement-breakpoint
+CREATE INDEX sel_record_address ON sel_record (address_id);--> statement-breakpoint
+-- Addresses whose sel_record rows may be stale: every writer of what the rows derive from adds the
+-- addresses it touched in its own transaction (duplicates allowed: no key to wait on); the
+-- refresher takes them out in the transaction that rewrites their rows.
+CREATE TABLE sel_dirty (address_id bigint NOT NULL);--> statement-breakpoint
+INSERT INTO sel_dirty (address_id) SELECT DISTINCT address_id FROM records;
