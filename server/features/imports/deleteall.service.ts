@@ -1,6 +1,7 @@
 import { sql } from 'drizzle-orm';
 import type { AppContext } from '../../context';
 import { type TaskContext, TaskError } from '../../tasks/worker';
+import { markingSelDirty } from '../selections/sel-dirty.sql';
 import type { TaskRow } from '../tasks/task.queries';
 import { dropStaging } from './csv-staging';
 import { lockDatasetForImport, refreshRecordCount } from './import.queries';
@@ -21,10 +22,14 @@ export async function runDeleteAll(
       if (!(await lockDatasetForImport(tx, p.datasetId))) throw new TaskError(ImportMessages.datasetGone);
       await tctx.progress(10, 'updating');
       const email = sql.raw(`s.c${p.emailIndex + 1}`);
-      const del = await tx.execute(sql`
+      // The deleted records' addresses are marked for sel_record in the delete's statement.
+      const del = await tx.execute(
+        markingSelDirty(sql`
         DELETE FROM records r USING addresses a
         WHERE r.dataset_id = ${p.datasetId} AND r.address_id = a.id
-          AND a.email IN (SELECT lower(btrim(${email})) COLLATE "C" FROM ${sql.raw(p.staging)} s)`);
+          AND a.email IN (SELECT lower(btrim(${email})) COLLATE "C" FROM ${sql.raw(p.staging)} s)
+        RETURNING r.address_id`),
+      );
       await refreshRecordCount(tx, p.datasetId);
       await tx.execute(sql`DROP TABLE IF EXISTS ${sql.raw(p.staging)}`);
       return { read: p.rows, deleted: del.rowCount ?? 0 };

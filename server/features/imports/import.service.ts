@@ -4,6 +4,8 @@ import type { SkippedBy } from '../../../common/skipped-rows';
 import type { AppContext } from '../../context';
 import { withClientTransaction } from '../../db/client';
 import { type TaskContext, TaskError } from '../../tasks/worker';
+import { markingSelDirty } from '../selections/sel-dirty.sql';
+import { markSelDirty } from '../selections/sel-record.sql';
 import type { TaskRow } from '../tasks/task.queries';
 import { copyPass } from './copy-pass';
 import { dropStaging } from './csv-staging';
@@ -296,6 +298,9 @@ export async function runImport(ctx: AppContext, task: TaskRow, tctx: TaskContex
         ${hadRecords ? sql`WHERE NOT kk.existing` : sql``} ORDER BY kk.key`);
       const inserted = ins.rowCount ?? 0;
       const updated = upd.rowCount ?? 0;
+      // The addresses of the records inserted and replaced (kk: only those written) have other
+      // sel_record rows; those of deleted records are marked by the delete.
+      if (Number(inserted) + Number(updated) > 0) await markSelDirty(tx, sql`SELECT key FROM kk`);
       await tctx.progress(90);
       tctx.log.debug({ ms: lap() }, 'import: new records inserted');
 
@@ -304,9 +309,11 @@ export async function runImport(ctx: AppContext, task: TaskRow, tctx: TaskContex
       // scan of all its records for absent ones (1-2 s a million) is skipped.
       let deleted = 0;
       if (hadRecords && p.deleteOld !== false && kept - Number(inserted) !== recordsBefore) {
-        const del = await tx.execute(sql`
+        const del = await tx.execute(
+          markingSelDirty(sql`
           DELETE FROM records r WHERE r.dataset_id = ${p.datasetId}
-            AND NOT EXISTS (SELECT 1 FROM ka WHERE ka.key = r.address_id)`);
+            AND NOT EXISTS (SELECT 1 FROM ka WHERE ka.key = r.address_id) RETURNING r.address_id`),
+        );
         deleted = del.rowCount ?? 0;
       }
       // The dataset now holds exactly the kept rows when absent records were deleted (or it had
