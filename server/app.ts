@@ -20,6 +20,7 @@ import type { AppContext } from './context';
 import type { Database } from './db/client';
 import { type ColumnKeys, loadColumnKeys } from './features/imports/crypto';
 import { partnerApiRoutes } from './features/partnerapi/partner-api.routes';
+import { type SelRefresher, startSelRefresher } from './features/selections/sel-refresher';
 import { registerAuthGuard } from './plugins/auth';
 import { registerErrorHandling, safeErrorSerializer } from './plugins/errors';
 import { registerInputGuard } from './plugins/input-guard';
@@ -53,7 +54,11 @@ declare module 'fastify' {
 
 export { PARTNER_API_TAG };
 
-/** Builds the Fastify app with its plugins, routes and task runner (not yet started); returns both. */
+/**
+ * Builds the Fastify app with its plugins, routes and task runner (not yet started) and, unless
+ * configured off, sel_record's refresher (started when the app is ready, stopped when it closes);
+ * returns the app and its context.
+ */
 export async function buildApp(options: BuildOptions): Promise<{ app: FastifyInstance; ctx: AppContext }> {
   const { config, database } = options;
   const app = Fastify({
@@ -109,6 +114,17 @@ export async function buildApp(options: BuildOptions): Promise<{ app: FastifyIns
     columnKeys: () => (keys ??= loadColumnKeys(config.dataDir, config.encryptionKey)),
   };
   registerTaskHandlers(ctx);
+  // sel_record's refresher runs while the app is up: from ready (listen or inject) to close, which
+  // waits for its batch in progress (so the database can be closed after the app).
+  if (config.selRefresher) {
+    let refresher: SelRefresher | undefined;
+    app.addHook('onReady', async () => {
+      refresher = startSelRefresher(database, app.log);
+    });
+    app.addHook('onClose', async () => {
+      await refresher?.stop();
+    });
+  }
 
   registerErrorHandling(app);
   await registerSecurity(app, config.stylesheetUrl);

@@ -44,6 +44,8 @@ export interface AppConfig {
   partnerApiRateMax: number;
   /** Partner API writes doing their work at once (the others wait their turn, in order). */
   partnerApiWriteSlots: number;
+  /** Whether the app runs the background refresher of sel_record (SEL_REFRESHER=off: not). */
+  selRefresher: boolean;
 }
 
 /** An http(s) address, or undefined when unset; anything else stops the start with a clear error. */
@@ -122,5 +124,6 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
     // Two a core: more at once only share the cores and PostgreSQL's pages between them, which
     // spreads the latencies (docs/performance.md, partner API session 11).
     partnerApiWriteSlots: intFromEnv(env.PARTNER_API_WRITE_SLOTS, 2 * os.availableParallelism()),
+    selRefresher: env.SEL_REFRESHER !== 'off',
   };
 }
