@@ -2,8 +2,7 @@
 -- docs/decisions.md): integers where the count joins (a dataset's number instead of its text id),
 -- and each attribute in a typed slot holding the forms the leaves compare, computed at write time
 -- by the compiler's own functions (its folded text, lw_to_numeric, lw_to_date), so a count reads
--- columns instead of parsing jsonb and dates per record. The address's e-mail and domain are not
--- carried (a tree naming them joins addresses); empty os and interest arrays are NULL.
+-- columns instead of parsing jsonb and dates per record. Empty os and interest arrays are NULL.
 -- Kept by the refresher from sel_dirty (the addresses whose rows may differ from their
 -- definition): a count reads sel_record for the other addresses and the normalized tables for
 -- those, so it is exact whatever the refresher has done so far.
@@ -26,6 +25,8 @@ CREATE TABLE sel_record (
   hard_bounced boolean NOT NULL,
   blacklisted boolean NOT NULL,
   partner_blocked boolean NOT NULL,
+  email text NOT NULL,
+  domain text NOT NULL,
   os text[],
   open_interests text[],
   click_interests text[],
@@ -79,7 +80,14 @@ CREATE TABLE sel_record (
   d16 date
 ) PARTITION BY LIST (multi);--> statement-breakpoint
 CREATE TABLE sel_record_single PARTITION OF sel_record FOR VALUES IN (false);--> statement-breakpoint
-CREATE TABLE sel_record_multi PARTITION OF sel_record FOR VALUES IN (true);--> statement-breakpoint
+-- The rows of addresses with several records are grouped by address for the priority: in four
+-- parts by address, so each part's GROUP BY is complete and the parts run in parallel
+-- (selection-run.ts names them; MULTI_PARTS).
+CREATE TABLE sel_record_multi PARTITION OF sel_record FOR VALUES IN (true) PARTITION BY HASH (address_id);--> statement-breakpoint
+CREATE TABLE sel_record_multi_0 PARTITION OF sel_record_multi FOR VALUES WITH (MODULUS 4, REMAINDER 0);--> statement-breakpoint
+CREATE TABLE sel_record_multi_1 PARTITION OF sel_record_multi FOR VALUES WITH (MODULUS 4, REMAINDER 1);--> statement-breakpoint
+CREATE TABLE sel_record_multi_2 PARTITION OF sel_record_multi FOR VALUES WITH (MODULUS 4, REMAINDER 2);--> statement-breakpoint
+CREATE TABLE sel_record_multi_3 PARTITION OF sel_record_multi FOR VALUES WITH (MODULUS 4, REMAINDER 3);--> statement-breakpoint
 CREATE INDEX sel_record_address ON sel_record (address_id);--> statement-breakpoint
 -- Addresses whose sel_record rows may be stale: every writer of what the rows derive from adds the
 -- addresses it touched in its own transaction (duplicates allowed: no key to wait on); the

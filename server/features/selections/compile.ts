@@ -37,9 +37,8 @@ export interface CompileContext {
   now: Date;
   /**
    * Compile for sel_record rows `r` (the narrow table, sel-record.sql.ts) instead of records:
-   * attributes read from their slots (this map, attribute → slot), os and interests from `r`, the
-   * e-mail and domain from a joined `a` (CompiledQuery.needsAddress), the dataset from `d` joined
-   * by its number. A tree the narrow rows cannot answer (an attribute without a slot, encrypted
+   * attributes read from their slots (this map, attribute → slot), the address's fields from `r`,
+   * the dataset from `d` joined by its number (CompiledQuery.needsDataset). A tree the narrow rows cannot answer (an attribute without a slot, encrypted
    * or enriched) throws NotNarrow: compileNarrow answers null for it.
    */
   slots?: ReadonlyMap<string, number>;
@@ -56,22 +55,12 @@ export class NotNarrow extends Error {}
 /** How many attributes can have a slot in sel_record (t<k>, n<k>, d<k>: migration 0025). */
 export const SLOT_COUNT = 16;
 
-// Per context compiled for sel_record: whether a leaf read the e-mail or domain (from `a`), or an
-// enrichment value (from `ae`).
-const narrowReads = new WeakMap<CompileContext, { address: boolean; enrichment: boolean }>();
+// Per context compiled for sel_record: whether a leaf read an enrichment value (from `ae`).
+const narrowReads = new WeakMap<CompileContext, { enrichment: boolean }>();
 
-/**
- * The address field `column` where the compiled rows read it: `a` (a row of addresses), or for
- * sel_record rows `r` (os, interests), the e-mail and domain still from `a` (then joined).
- */
+/** The address field `column` where the compiled rows read it: `a` (a row of addresses), or `r` (sel_record's). */
 export function addressField(ctx: CompileContext, column: string): SQL {
-  if (!ctx.slots) return sql.raw(`a.${column}`);
-  if (column === 'email' || column === 'domain') {
-    const reads = narrowReads.get(ctx);
-    if (reads) reads.address = true;
-    return sql.raw(`a.${column}`);
-  }
-  return sql.raw(`r.${column}`);
+  return sql.raw(`${ctx.slots ? 'r' : 'a'}.${column}`);
 }
 
 /** The record's dataset id: a column of records, or of the dataset `d` sel_record rows join by number. */
@@ -130,8 +119,8 @@ function likePattern(value: string): string {
 export interface CompiledQuery {
   where: SQL;
   values: SQL;
-  /** Compiled for sel_record (CompileContext.slots): whether `where` reads `a` (e-mail or domain). */
-  needsAddress?: boolean;
+  /** Compiled for sel_record: whether `where` reads the dataset `d` (dataset and file leaves). */
+  needsDataset?: boolean;
   /**
    * The same tree compiled for sel_record rows, when the caller gave the slots and the rows can
    * answer it (compileNarrow); a count then reads sel_record for the addresses not in sel_dirty.
@@ -152,17 +141,25 @@ export function compileQuery(
   return out;
 }
 
+/** Whether a tree has a leaf that reads the record's dataset (`d`): dataset and file leaves. */
+function readsDataset(node: QueryNode): boolean {
+  if ('and' in node) return node.and.some(readsDataset);
+  if ('or' in node) return node.or.some(readsDataset);
+  if ('not' in node) return readsDataset(node.not);
+  return 'dataset' in node || 'intersect' in node || 'complement' in node;
+}
+
 /** Compiles a tree for sel_record rows (ctx.slots set), or null when the rows cannot answer it. */
 export function compileNarrow(node: QueryNode, ctx: CompileContext): CompiledQuery | null {
   if (!ctx.slots) throw new Error('compileNarrow needs the slots');
-  const reads = { address: false, enrichment: false };
+  const reads = { enrichment: false };
   narrowReads.set(ctx, reads);
   try {
     const where = compileNode(node, ctx, new AttributeReads(ctx));
     const values = reads.enrichment
       ? sql` LEFT JOIN address_enrichment ae ON ae.address_id = r.address_id`
       : sql``;
-    return { where, values, needsAddress: reads.address };
+    return { where, values, needsDataset: readsDataset(node) };
   } catch (err) {
     if (err instanceof NotNarrow) return null;
     throw err;

@@ -31,7 +31,7 @@ const SLOT_COLUMNS = Array.from({ length: SLOT_COUNT }, (_, i) => `t${i + 1}, n$
 
 /** The columns of sel_record, in table order. */
 const COLUMNS = sql.raw(`address_id, ds, multi, clicked, opened, sent_count, hard_bounced, blacklisted,
-  partner_blocked, os, open_interests, click_interests, ${SLOT_COLUMNS}`);
+  partner_blocked, email, domain, os, open_interests, click_interests, ${SLOT_COLUMNS}`);
 
 /**
  * The rows sel_record must hold for the records whose address satisfies `addressFilter` (a
@@ -62,7 +62,7 @@ export function selRecordRowsSql(addressFilter: SQL | null, slots: SlotMap, coll
       a.last_click_at IS NOT NULL AS clicked, a.last_open_at IS NOT NULL AS opened, a.sent_count,
       a.hard_bounced_at IS NOT NULL AS hard_bounced,
       ${blacklistedEverywhereSql('a')} AS blacklisted,
-      ${partnerBlacklistedSql('a', 'd')} AS partner_blocked,
+      ${partnerBlacklistedSql('a', 'd')} AS partner_blocked, a.email, a.domain,
       nullif(a.os, '{}'::text[]), nullif(a.open_interests, '{}'::text[]), nullif(a.click_interests, '{}'::text[]),
       ${sql.join(forms, sql`, `)}
     FROM records r JOIN addresses a ON a.id = r.address_id JOIN datasets d ON d.id = r.dataset_id${raw}
@@ -113,6 +113,7 @@ export async function markSelDirty(db: DbOrTx, addressIds: SQL): Promise<void> {
  * refreshDirtyBatch): two refreshes of one address at once would both insert its rows.
  */
 export async function refreshSelRecords(db: DbOrTx, addressIds: SQL): Promise<void> {
+  await db.execute(REFRESH_SETTINGS);
   const slots = await assignSlots(db, addressIds);
   const collation = await caseCollation(db);
   await db.execute(sql`DELETE FROM sel_record WHERE address_id IN (${addressIds})`);
@@ -120,6 +121,13 @@ export async function refreshSelRecords(db: DbOrTx, addressIds: SQL): Promise<vo
     sql`INSERT INTO sel_record (${COLUMNS}) ${selRecordRowsSql(sql`r.address_id IN (${addressIds})`, slots, collation)}`,
   );
 }
+
+/**
+ * For the transaction of a refresh or rebuild: no JIT (the plan reads every dataset's partition:
+ * compiling its expressions took 70 of 71 s of a rebuild of 125,000 records), and memory for the
+ * sort by address the `multi` window needs.
+ */
+const REFRESH_SETTINGS = sql`SET LOCAL jit = off; SET LOCAL work_mem = '256MB'`;
 
 /** The session-level advisory lock the refresher and a rebuild take (one of them at a time). */
 const REFRESH_LOCK = 727018;
@@ -189,6 +197,7 @@ export async function rebuildSelRecords(database: Database): Promise<void> {
     try {
       await client.query('BEGIN ISOLATION LEVEL REPEATABLE READ');
       const db = clientDb(client);
+      await db.execute(REFRESH_SETTINGS);
       await db.execute(sql`DELETE FROM sel_dirty`);
       await db.execute(sql`TRUNCATE sel_record`);
       const slots = await assignSlots(db, null);

@@ -74,9 +74,18 @@ export async function allowedDatasets(db: DbOrTx, s: RunSettings): Promise<Allow
 const rankedDatasets = (datasetIds: string[]) =>
   sql`unnest(${pgTextArray(datasetIds)}::text[]) WITH ORDINALITY AS ds(id, rank)`;
 
-/** The same ranks by dataset number, `ds(num, rank)`, for sel_record rows. */
-const rankedDatasetNums = (nums: number[]) =>
-  sql`unnest(${`{${nums.join(',')}}`}::int[]) WITH ORDINALITY AS ds(num, rank)`;
+/**
+ * The rank of the dataset number `num` (datasets.num) among the allowed datasets, for sel_record
+ * rows: an element of an array indexed by the number, 0 for a dataset not allowed and NULL past
+ * its end, so no join per row.
+ */
+function rankOfNum(nums: number[], num: SQL): SQL {
+  const ranks = new Array<number>(nums.length === 0 ? 0 : Math.max(...nums)).fill(0);
+  nums.forEach((n, i) => {
+    ranks[n - 1] = i + 1;
+  });
+  return sql`(${`{${ranks.join(',')}}`}::int[])[${num}]`;
+}
 
 /**
  * Where a run reads its rows: `records` joined with their addresses (the normalized tables), or
@@ -149,6 +158,9 @@ function recordsHitSql(tree: CompiledQuery, s: RunSettings, datasetIds: string[]
       GROUP BY r.address_id, a.id`;
 }
 
+/** The hash partitions by address of sel_record_multi (migration 0025). */
+const MULTI_PARTS = 4;
+
 /** The exclusions no table holds ready: the pressure of the selection's week, what the mailing holds. */
 function dynamicExclusions(addressId: SQL, s: RunSettings): SQL[] {
   const out: SQL[] = [];
@@ -172,17 +184,22 @@ function narrowHitSql(tree: CompiledQuery, s: RunSettings, allowed: AllowedDatas
   if (s.useBlacklist) exclusions.push(sql`NOT r.blacklisted AND NOT r.partner_blocked`);
   exclusions.push(...dynamicExclusions(sql`r.address_id`, s));
   if (dirty.length > 0) exclusions.push(sql`r.address_id <> ALL(${bigintArray(dirty)})`);
-  const address = tree.needsAddress ? sql` JOIN addresses a ON a.id = r.address_id` : sql``;
-  const from = sql`sel_record r JOIN ${rankedDatasetNums(allowed.nums)} ON ds.num = r.ds
-      JOIN datasets d ON d.num = r.ds${address}${tree.values}`;
-  const where = sql`${tree.where} AND ${sql.join(exclusions, sql` AND `)}`;
+  const dataset = tree.needsDataset ? sql` JOIN datasets d ON d.num = r.ds` : sql``;
+  const joins = sql`${dataset}${tree.values}`;
+  const rank = rankOfNum(allowed.nums, sql`r.ds`);
+  const where = sql`${rank} > 0 AND ${tree.where} AND ${sql.join(exclusions, sql` AND `)}`;
   const category = categoryOfFactsSql('r', s.minMailings);
-  return sql`SELECT r.address_id, ds.rank, ${category} AS category FROM ${from}
-      WHERE NOT r.multi AND ${where}
-      UNION ALL
-      SELECT r.address_id, min(ds.rank) AS rank, ${category} AS category FROM ${from}
-      WHERE r.multi AND ${where}
-      GROUP BY r.address_id, r.clicked, r.opened, r.sent_count`;
+  const single = sql`SELECT r.address_id, ${rank} AS rank, ${category} AS category
+      FROM sel_record_single r${joins} WHERE ${where}`;
+  // Each part of the multi rows (hash partitions by address) grouped apart: its GROUP BY is
+  // complete, and the parts run in parallel (one process each) beside the single rows' scan.
+  const multi = Array.from(
+    { length: MULTI_PARTS },
+    (_, i) => sql`SELECT r.address_id, min(${rank}) AS rank, ${category} AS category
+      FROM ${sql.raw(`sel_record_multi_${i}`)} r${joins} WHERE ${where}
+      GROUP BY r.address_id, r.clicked, r.opened, r.sent_count`,
+  );
+  return sql.join([single, ...multi], sql` UNION ALL `);
 }
 
 /** Counts of one dataset in a run, per category. */
@@ -205,7 +222,9 @@ export async function countCandidates(
     async (tx) => {
       await tx.execute(NO_JIT);
       const allowed = await allowedDatasets(tx, s);
-      return tx.execute(countSql(tree, s, allowed, await runPlan(tx, tree, source)));
+      const plan = await runPlan(tx, tree, source);
+      if (plan.source === 'sel_record') await tx.execute(NARROW_WORK_MEM);
+      return tx.execute(countSql(tree, s, allowed, plan));
     },
     { isolationLevel: 'repeatable read', accessMode: 'read only' },
   );
@@ -227,6 +246,12 @@ export function countSql(tree: CompiledQuery, s: RunSettings, allowed: AllowedDa
  * of them), and compiling their expressions took 19.6 of 20.6 s at 100,000 addresses (bench/selection.ts).
  */
 export const NO_JIT = sql`SET LOCAL jit = off`;
+
+/**
+ * Memory for the hash tables of a run from sel_record (the transaction's own): grouping the rows of
+ * addresses with several records by address spilled to disk in batches at the default 4 MB.
+ */
+const NARROW_WORK_MEM = sql`SET LOCAL work_mem = '128MB'`;
 
 /** Folds (dataset, category, n) rows into one DatasetCounts per dataset. */
 export function foldCounts(rows: { dataset_id: string; category: Category; n: number }[]): DatasetCounts[] {
@@ -280,6 +305,7 @@ export async function allocateCandidates(
   // three tries it reads records, where nothing can come between.
   for (let attempt = 0; ; attempt++) {
     const plan = attempt < 3 ? await runPlan(tx, tree, source) : ({ source: 'records' } as const);
+    if (plan.source === 'sel_record') await tx.execute(NARROW_WORK_MEM);
     const same =
       plan.source === 'records'
         ? sql`TRUE`
