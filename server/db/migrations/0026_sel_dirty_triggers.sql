@@ -119,9 +119,13 @@ CREATE TRIGGER partner_blacklist_sel_dirty_truncate AFTER TRUNCATE ON partner_bl
 -- new partner and name; those are marked (the records are found from the entries, by each
 -- partition's key). Rows are paired by num (an identity, never updated); a changed id (no writer
 -- does it) marks the records of both ids. Fires on every update of datasets (an API write's
--- record_count too): with nothing changed the join of two one-row tables ends it.
+-- record_count too): with nothing changed a probe of the two transition tables ends it.
 CREATE FUNCTION lw_sel_dirty_datasets_updated() RETURNS trigger LANGUAGE plpgsql AS $fn$
 BEGIN
+  IF NOT EXISTS (SELECT 1 FROM sel_old o JOIN sel_new n ON n.num = o.num
+      WHERE (o.id, o.partner_id, o.name) IS DISTINCT FROM (n.id, n.partner_id, n.name)) THEN
+    RETURN NULL;
+  END IF;
   INSERT INTO sel_dirty (address_id)
   SELECT r.address_id
   FROM sel_old o JOIN sel_new n ON n.num = o.num
