@@ -1,7 +1,9 @@
 import { sql } from 'drizzle-orm';
-import { describe, expect, it } from 'vitest';
+import type { FastifyBaseLogger } from 'fastify';
+import { describe, expect, it, vi } from 'vitest';
 import { BLACKLIST_COLUMNS } from '../../../common/blacklists';
-import { clientDb } from '../../db/client';
+import { loadConfig } from '../../config';
+import { clientDb, openDatabase } from '../../db/client';
 import { setupTestApp, type TestClient } from '../../test/app';
 import { columnMapping, type ImportSetup, importFile, setupDataset, waitForTask } from '../../test/imports';
 import { multipartBody } from '../../test/multipart';
@@ -9,6 +11,7 @@ import { saveDatasetMappings } from '../imports/mapping.queries';
 import { allocate, makeCampaign, makeMailing } from '../mailings/mailing.test-helpers';
 import { partnerApiHelpers } from '../partnerapi/partner-api.test-helpers';
 import { drainSelDirty, selRecordDriftSql } from './sel-record.sql';
+import { startSelRefresher } from './sel-refresher';
 
 // The one invariant of sel_record (sel-record.sql.ts): after any committed write, every address
 // whose rows differ from their definition is in sel_dirty. Each writer is called through its route
@@ -387,6 +390,25 @@ describe('mailings', () => {
 describe('the refresher', () => {
   const live = setupTestApp();
   const checks = selChecks(live);
+
+  it('is on unless SEL_REFRESHER=off', () => {
+    expect(loadConfig({}).selRefresher).toBe(true);
+    expect(loadConfig({ SEL_REFRESHER: 'off' }).selRefresher).toBe(false);
+  });
+
+  it('logs a failure and tries again later, without throwing; stop ends it', async () => {
+    const database = openDatabase(live.url, 1);
+    await database.close(); // every query now fails
+    const error = vi.fn();
+    const refresher = startSelRefresher(database, { error } as unknown as FastifyBaseLogger, 10);
+    for (let i = 0; i < 100 && error.mock.calls.length < 2; i++) await new Promise((r) => setTimeout(r, 20));
+    await refresher.stop();
+    expect(error.mock.calls.length).toBeGreaterThanOrEqual(2);
+    expect(error.mock.calls[0][1]).toMatch(/sel_record/);
+    const calls = error.mock.calls.length;
+    await new Promise((r) => setTimeout(r, 100));
+    expect(error.mock.calls.length, 'nothing runs after stop').toBe(calls);
+  });
 
   it('empties sel_dirty by itself within seconds of a write, leaving sel_record exact', async () => {
     const s = await setupDataset(live, MAPPING);
