@@ -90,7 +90,9 @@ CREATE TABLE sel_record_multi_2 PARTITION OF sel_record_multi FOR VALUES WITH (M
 CREATE TABLE sel_record_multi_3 PARTITION OF sel_record_multi FOR VALUES WITH (MODULUS 4, REMAINDER 3);--> statement-breakpoint
 CREATE INDEX sel_record_address ON sel_record (address_id);--> statement-breakpoint
 -- Addresses whose sel_record rows may be stale: every writer of what the rows derive from adds the
--- addresses it touched in its own transaction (duplicates allowed: no key to wait on); the
--- refresher takes them out in the transaction that rewrites their rows.
-CREATE TABLE sel_dirty (address_id bigint NOT NULL);--> statement-breakpoint
-INSERT INTO sel_dirty (address_id) SELECT DISTINCT address_id FROM records;
+-- addresses it touched in its own transaction (duplicates allowed: no key to wait on), a writer of
+-- records with the record's dataset (an address's records are found by the datasets of its rows
+-- and of its marks, not by a probe into every dataset's partition); the refresher takes them out
+-- in the transaction that rewrites their rows. At first every record is marked.
+CREATE TABLE sel_dirty (address_id bigint NOT NULL, dataset_id text);--> statement-breakpoint
+INSERT INTO sel_dirty (address_id, dataset_id) SELECT address_id, dataset_id FROM records;

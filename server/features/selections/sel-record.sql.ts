@@ -1,6 +1,7 @@
 import { type SQL, sql } from 'drizzle-orm';
 import type { Database, DbOrTx } from '../../db/client';
 import { clientDb } from '../../db/client';
+import { pgTextArray } from '../../lib/pg-array';
 import { blacklistedEverywhereSql, partnerBlacklistedSql } from '../blacklists/blacklist.sql';
 import { blindIndexKey } from '../imports/crypto';
 import { caseCollation, foldSql, SLOT_COUNT } from './compile';
@@ -35,13 +36,19 @@ const COLUMNS = sql.raw(`address_id, ds, multi, clicked, opened, sent_count, har
 
 /**
  * The rows sel_record must hold for the records whose address satisfies `addressFilter` (a
- * condition on `r.address_id`; all records when null), given the slots and the collation the
+ * condition on `r.address_id`; all records when null), read from `source` (records, or a table of
+ * some addresses' records with its columns address_id, dataset_id, attrs), given the slots and the collation the
  * compiler folds text with. `multi`: the address has records in more than one dataset, counted over
  * all its records, so the filter must select whole addresses. A slot holds its attribute's value
  * in the three forms the leaves compare, each by the compiler's own expression: folded text
  * (foldSql), lw_to_numeric, lw_to_date; NULL where the record has no value.
  */
-export function selRecordRowsSql(addressFilter: SQL | null, slots: SlotMap, collation: string): SQL {
+export function selRecordRowsSql(
+  addressFilter: SQL | null,
+  slots: SlotMap,
+  collation: string,
+  source: SQL = sql`records`,
+): SQL {
   const byslot = new Map([...slots].map(([attr, slot]) => [slot, attr]));
   const raws: SQL[] = [];
   const forms: SQL[] = [];
@@ -65,21 +72,20 @@ export function selRecordRowsSql(addressFilter: SQL | null, slots: SlotMap, coll
       ${partnerBlacklistedSql('a', 'd')} AS partner_blocked, a.email, a.domain,
       nullif(a.os, '{}'::text[]), nullif(a.open_interests, '{}'::text[]), nullif(a.click_interests, '{}'::text[]),
       ${sql.join(forms, sql`, `)}
-    FROM records r JOIN addresses a ON a.id = r.address_id JOIN datasets d ON d.id = r.dataset_id${raw}
+    FROM ${source} r JOIN addresses a ON a.id = r.address_id JOIN datasets d ON d.id = r.dataset_id${raw}
     ${addressFilter ? sql`WHERE ${addressFilter}` : sql``}`;
 }
 
 /**
- * Gives a slot to each attribute of the records of the addresses `addressIds` (SQL yielding one
- * bigint column; null for all records) that has none, while slots are free (in name order). Blind
- * index keys take none. Only the refresher and a rebuild call it, under the refresher's lock.
+ * Gives a slot to each attribute of the records in `source` (records, or a table of some of them)
+ * that has none, while slots are free (in name order). Blind index keys take none. Only the
+ * refresher and a rebuild call it, under the refresher's lock.
  */
-async function assignSlots(db: DbOrTx, addressIds: SQL | null): Promise<SlotMap> {
+async function assignSlots(db: DbOrTx, source: SQL): Promise<SlotMap> {
   const slots = await loadSlots(db);
   if (slots.size >= SLOT_COUNT) return slots;
-  const where = addressIds ? sql`WHERE r.address_id IN (${addressIds})` : sql``;
   const { rows } = await db.execute(
-    sql`SELECT DISTINCT k AS attr FROM records r CROSS JOIN LATERAL jsonb_object_keys(r.attrs) k ${where}`,
+    sql`SELECT DISTINCT k AS attr FROM ${source} r CROSS JOIN LATERAL jsonb_object_keys(r.attrs) k`,
   );
   const fresh = (rows as { attr: string }[])
     .map((r) => r.attr)
@@ -100,26 +106,56 @@ async function assignSlots(db: DbOrTx, addressIds: SQL | null): Promise<SlotMap>
 
 /**
  * Adds the addresses `addressIds` (SQL yielding one bigint column: a subquery, or
- * `unnest(array)`) to sel_dirty, in the caller's transaction: every writer of what sel_record
- * derives from calls it (or a trigger does) for the addresses whose rows it may have changed.
+ * `unnest(array)`) to sel_dirty, in the caller's transaction: every writer of an address's facts
+ * or of a blacklist calls it (or a trigger does) for the addresses whose rows it may have changed.
+ * A writer of records calls markSelDirtyRecords.
  */
 export async function markSelDirty(db: DbOrTx, addressIds: SQL): Promise<void> {
   await db.execute(sql`INSERT INTO sel_dirty (address_id) ${addressIds}`);
 }
 
 /**
- * Makes the sel_record rows of the addresses `addressIds` (SQL yielding one bigint column) what
- * selRecordRowsSql says, in the caller's transaction. Only under the refresher's lock (see
- * refreshDirtyBatch): two refreshes of one address at once would both insert its rows.
+ * Adds the records `records` (SQL yielding the columns address_id, dataset_id) to sel_dirty, in
+ * the caller's transaction: a writer of records calls it for every record it inserted, changed or
+ * deleted (the refresher finds an address's records by the datasets of its marks and of its
+ * sel_record rows).
  */
-export async function refreshSelRecords(db: DbOrTx, addressIds: SQL): Promise<void> {
+export async function markSelDirtyRecords(db: DbOrTx, records: SQL): Promise<void> {
+  await db.execute(sql`INSERT INTO sel_dirty (address_id, dataset_id) ${records}`);
+}
+
+/**
+ * Rewrites the sel_record rows of the addresses of `marks` (sel_dirty rows: an address and,
+ * for a record's mark, its dataset), in the caller's transaction, under the refresher's lock (two
+ * refreshes of one address at once would both insert its rows). An address's records are read
+ * from the datasets of its marks and of its present rows, each by its key in that dataset's
+ * partition: every record written since the address's rows were made was marked with its dataset.
+ */
+export async function refreshSelRecords(
+  db: DbOrTx,
+  marks: { addressId: number; datasetId: string | null }[],
+): Promise<void> {
+  if (marks.length === 0) return;
   await db.execute(REFRESH_SETTINGS);
-  const slots = await assignSlots(db, addressIds);
+  const addressArray = sql`${`{${marks.map((m) => m.addressId).join(',')}}`}::bigint[]`;
+  const datasetArray = sql`${pgTextArray(marks.map((m) => m.datasetId))}::text[]`;
+  await db.execute(sql`CREATE TEMP TABLE lw_sel_src ON COMMIT DROP AS
+    WITH marks AS (SELECT * FROM unnest(${addressArray}, ${datasetArray}) AS m(address_id, dataset_id)),
+    pairs AS (
+      SELECT address_id, dataset_id FROM marks WHERE dataset_id IS NOT NULL
+      UNION
+      SELECT s.address_id, d.id FROM sel_record s JOIN datasets d ON d.num = s.ds
+      WHERE s.address_id = ANY(${addressArray}))
+    SELECT r.address_id, r.dataset_id, r.attrs
+    FROM pairs p JOIN records r ON r.dataset_id = p.dataset_id AND r.address_id = p.address_id`);
+  const source = sql`lw_sel_src`;
+  const slots = await assignSlots(db, source);
   const collation = await caseCollation(db);
-  await db.execute(sql`DELETE FROM sel_record WHERE address_id IN (${addressIds})`);
+  await db.execute(sql`DELETE FROM sel_record WHERE address_id = ANY(${addressArray})`);
   await db.execute(
-    sql`INSERT INTO sel_record (${COLUMNS}) ${selRecordRowsSql(sql`r.address_id IN (${addressIds})`, slots, collation)}`,
+    sql`INSERT INTO sel_record (${COLUMNS}) ${selRecordRowsSql(null, slots, collation, source)}`,
   );
+  await db.execute(sql`DROP TABLE lw_sel_src`);
 }
 
 /**
@@ -137,8 +173,7 @@ const REFRESH_LOCK = 727018;
  * when another holds it), then in one REPEATABLE READ transaction deletes those sel_dirty rows and
  * rewrites their addresses' sel_record rows from the same snapshot. A writer that commits after
  * the snapshot keeps its own sel_dirty rows (not visible to the delete), so nothing is lost.
- * Returns the number of distinct addresses refreshed (0: nothing was dirty, or another refresher
- * is at work).
+ * Returns the number of marks taken (0: nothing was dirty, or another refresher is at work).
  */
 export async function refreshDirtyBatch(database: Database, limit = 50_000): Promise<number> {
   const client = await database.pool.connect();
@@ -150,17 +185,24 @@ export async function refreshDirtyBatch(database: Database, limit = 50_000): Pro
     if (!rows[0].got) return 0;
     try {
       await client.query('BEGIN ISOLATION LEVEL REPEATABLE READ');
-      const claimed = await client.query<{ address_id: number }>(
+      // Marks, not addresses, are claimed: an address whose other marks stay behind stays dirty
+      // (counts read it from records) until a later batch claims the rest.
+      const claimed = await client.query<{ address_id: number; dataset_id: string | null }>(
         `DELETE FROM sel_dirty WHERE ctid = ANY (ARRAY(SELECT ctid FROM sel_dirty LIMIT $1))
-         RETURNING address_id`,
+         RETURNING address_id, dataset_id`,
         [limit],
       );
-      const ids = [...new Set(claimed.rows.map((r) => r.address_id))];
-      if (ids.length > 0) {
-        await refreshSelRecords(clientDb(client), sql`SELECT unnest(${`{${ids.join(',')}}`}::bigint[])`);
-      }
+      const marks = [
+        ...new Map(
+          claimed.rows.map((r) => [
+            `${r.address_id} ${r.dataset_id}`,
+            { addressId: r.address_id, datasetId: r.dataset_id },
+          ]),
+        ).values(),
+      ];
+      await refreshSelRecords(clientDb(client), marks);
       await client.query('COMMIT');
-      return ids.length;
+      return claimed.rows.length;
     } catch (err) {
       broken = true;
       await client.query('ROLLBACK').catch(() => {});
@@ -200,7 +242,7 @@ export async function rebuildSelRecords(database: Database): Promise<void> {
       await db.execute(REFRESH_SETTINGS);
       await db.execute(sql`DELETE FROM sel_dirty`);
       await db.execute(sql`TRUNCATE sel_record`);
-      const slots = await assignSlots(db, null);
+      const slots = await assignSlots(db, sql`records`);
       await db.execute(
         sql`INSERT INTO sel_record (${COLUMNS}) ${selRecordRowsSql(null, slots, await caseCollation(db))}`,
       );

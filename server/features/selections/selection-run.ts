@@ -298,31 +298,54 @@ export async function allocateCandidates(
   if (wanted.length === 0) return 0;
   await tx.execute(NO_JIT);
   const allowed = await allowedDatasets(tx, s);
+  const cellKey = (datasetId: string, category: string) => `${datasetId}\u0000${category}`;
+  // Each cell's size (research §3): a cell takes its n candidates with the smallest seeded hash,
+  // which are the same however many larger ones are left out, so only those under a bound that
+  // leaves about n + 5√n + 20 of them are sorted. The sizes only set the bounds: a cell that finds
+  // fewer under its bound than it asks is run again without one.
+  const plan0 = await runPlan(tx, tree, source);
+  if (plan0.source === 'sel_record') await tx.execute(NARROW_WORK_MEM);
+  const { rows: sized } = await tx.execute(countSql(tree, s, allowed, plan0));
+  const sizes = new Map(
+    (sized as { dataset_id: string; category: string; n: number }[]).map((r) => [
+      cellKey(r.dataset_id, r.category),
+      Number(r.n),
+    ]),
+  );
+  const unbounded = new Set<string>();
   let rows: { dataset_id: string; category: string; n: number; dirty_same: boolean }[] = [];
   // The dirty addresses are read before the statement (their number picks the plan), so under
   // READ COMMITTED a refresh or a write may come between: the statement checks that sel_dirty
   // still holds exactly those, and is undone (savepoint) and run again when it does not; after
-  // three tries it reads records, where nothing can come between.
-  for (let attempt = 0; ; attempt++) {
+  // three such tries it reads records, where nothing can come between.
+  for (let attempt = 0; ; ) {
     const plan = attempt < 3 ? await runPlan(tx, tree, source) : ({ source: 'records' } as const);
-    if (plan.source === 'sel_record') await tx.execute(NARROW_WORK_MEM);
     const same =
       plan.source === 'records'
         ? sql`TRUE`
         : sql`(SELECT coalesce(array_agg(DISTINCT address_id ORDER BY address_id), '{}') FROM sel_dirty)
             = ${bigintArray(plan.dirty)}`;
+    const cells = wanted.map((q) => {
+      const key = cellKey(q.datasetId, q.category);
+      return { ...q, bound: unbounded.has(key) ? null : hashBound(q.n, sizes.get(key) ?? 0) };
+    });
     class Retry extends Error {}
+    let short: string[] = [];
     try {
       rows = await tx.transaction(async (sp) => {
         const { rows: got } = await sp.execute(sql`${candidatesSql(tree, s, allowed, plan)},
-          quota AS (SELECT * FROM jsonb_to_recordset(${JSON.stringify(wanted)}::jsonb)
-            AS q("datasetId" text, category text, n int)),
-          ranked AS (
-            SELECT h.address_id, ds.id AS dataset_id, h.category, q.n,
-                   row_number() OVER (PARTITION BY h.rank, h.category
-                     ORDER BY hashint8extended(h.address_id, ${seed}::bigint), h.address_id) AS rn
+          quota AS (SELECT * FROM jsonb_to_recordset(${JSON.stringify(cells)}::jsonb)
+            AS q("datasetId" text, category text, n int, bound int8)),
+          cell AS (
+            SELECT h.address_id, h.rank, ds.id AS dataset_id, h.category, q.n,
+                   hashint8extended(h.address_id, ${seed}::bigint) AS hash
             FROM hit h JOIN ${rankedDatasets(allowed.ids)} ON ds.rank = h.rank
-            JOIN quota q ON q."datasetId" = ds.id AND q.category = h.category),
+            JOIN quota q ON q."datasetId" = ds.id AND q.category = h.category
+            WHERE q.bound IS NULL OR hashint8extended(h.address_id, ${seed}::bigint) < q.bound),
+          ranked AS (
+            SELECT address_id, dataset_id, category, n,
+                   row_number() OVER (PARTITION BY rank, category ORDER BY hash, address_id) AS rn
+            FROM cell),
           inserted AS (
             INSERT INTO mailing_addresses (mailing_id, address_id, dataset_id, selection_id, category)
             SELECT ${s.mailingId}, address_id, dataset_id, ${selectionId}, category FROM ranked WHERE rn <= n
@@ -332,12 +355,21 @@ export async function allocateCandidates(
           FROM inserted GROUP BY dataset_id, category
           UNION ALL SELECT NULL, NULL, 0, ${same}`);
         const typed = got as typeof rows;
-        if (typed.some((r) => !r.dirty_same)) throw new Retry();
+        if (typed.some((r) => !r.dirty_same)) {
+          attempt++;
+          throw new Retry();
+        }
+        const counted = new Map(typed.map((r) => [cellKey(r.dataset_id, r.category), Number(r.n)]));
+        short = cells
+          .filter((c) => c.bound !== null && (counted.get(cellKey(c.datasetId, c.category)) ?? 0) < c.n)
+          .map((c) => cellKey(c.datasetId, c.category));
+        if (short.length > 0) throw new Retry();
         return typed;
       });
       break;
     } catch (err) {
       if (!(err instanceof Retry)) throw err;
+      for (const key of short) unbounded.add(key);
     }
   }
   const got = new Map(
@@ -351,6 +383,24 @@ export async function allocateCandidates(
   }
   return total;
 }
+
+/**
+ * The seeded hash (int8) under which about n + 5√n + 20 of a cell's `size` candidates fall (q + 5√q
+ * + 20 left no cell short in the research's runs), as text for jsonb; null when that is all of them.
+ */
+export function hashBound(n: number, size: number): string | null {
+  const keep = n + allocationSlack.extra(n);
+  if (size <= 0 || keep >= size) return null;
+  const parts = BigInt(Math.ceil((Math.max(0, keep) / size) * 1e9));
+  if (parts >= 1_000_000_000n) return null;
+  return String((2n ** 64n * parts) / 1_000_000_000n - 2n ** 63n);
+}
+
+/**
+ * How many candidates above its n a cell's hash bound leaves (hashBound). The property test sets
+ * it to none or fewer than n, so cells fall short of their bound and are run again without one.
+ */
+export const allocationSlack = { extra: (n: number) => 5 * Math.sqrt(n) + 20 };
 
 /** The saved rows of a mailing: what it holds already, per dataset and category at allocation. */
 export async function countMailingAddresses(db: DbOrTx, mailingId: string): Promise<DatasetCounts[]> {
