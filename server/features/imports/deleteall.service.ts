@@ -22,13 +22,13 @@ export async function runDeleteAll(
       if (!(await lockDatasetForImport(tx, p.datasetId))) throw new TaskError(ImportMessages.datasetGone);
       await tctx.progress(10, 'updating');
       const email = sql.raw(`s.c${p.emailIndex + 1}`);
-      // The deleted records' addresses are marked for sel_record in the delete's statement.
+      // The deleted records are marked for sel_record in the delete's statement.
       const del = await tx.execute(
         markingSelDirty(sql`
         DELETE FROM records r USING addresses a
         WHERE r.dataset_id = ${p.datasetId} AND r.address_id = a.id
           AND a.email IN (SELECT lower(btrim(${email})) COLLATE "C" FROM ${sql.raw(p.staging)} s)
-        RETURNING r.address_id`),
+        RETURNING r.address_id, r.dataset_id`),
       );
       await refreshRecordCount(tx, p.datasetId);
       await tx.execute(sql`DROP TABLE IF EXISTS ${sql.raw(p.staging)}`);

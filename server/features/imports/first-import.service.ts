@@ -4,7 +4,7 @@ import type { AppContext } from '../../context';
 import { type Db, withClientTransaction } from '../../db/client';
 import { isAddressRace } from '../../lib/pg-errors';
 import type { TaskContext } from '../../tasks/worker';
-import { markSelDirty } from '../selections/sel-record.sql';
+import { markSelDirtyRecords } from '../selections/sel-record.sql';
 import { copyPass, type PassCounts } from './copy-pass';
 import {
   estimatedAddressCount,
@@ -50,7 +50,7 @@ export function getFirstImportTables(staging: string): { firsts: string; side: s
  *    rows take that address's id;
  * 4. the side rows take the usual path (their own first rows, addresses); one that comes earlier
  *    in the file than the record of the same address replaces it;
- * 5. its addresses are marked for sel_record (markSelDirty); the table gets its key and is
+ * 5. its records are marked for sel_record (markSelDirtyRecords); the table gets its key and is
  *    attached, last.
  * A failure rolls back the transaction (no address, no count) and drops the unattached table;
  * one a killed process leaves is dropped by the next import or the worker's sweep. The skipped
@@ -195,8 +195,8 @@ export async function runFirstImport(
     await markMappingApplied(tx, p.datasetId);
     await tx.execute(sql`DROP TABLE IF EXISTS ${sql.raw(side)}, ${firstsTable}`);
     await tx.execute(sql`DROP TABLE IF EXISTS ${sql.raw(staging)}`);
-    // Every address of the new table gets sel_record rows (one scan of the table just written).
-    await markSelDirty(tx, sql`SELECT address_id FROM ${into}`);
+    // Every record of the new table gets its sel_record row (one scan of the table just written).
+    await markSelDirtyRecords(tx, sql`SELECT address_id, dataset_id FROM ${into}`);
     await attachPartition(tx, p.datasetId);
     tctx.log.debug({ ms: lap() }, 'import: keyed and attached');
     const skippedBy = await saveSkippedRows(tx, taskId, p.rows - kept, counts.skipped);

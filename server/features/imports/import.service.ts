@@ -5,7 +5,7 @@ import type { AppContext } from '../../context';
 import { withClientTransaction } from '../../db/client';
 import { type TaskContext, TaskError } from '../../tasks/worker';
 import { markingSelDirty } from '../selections/sel-dirty.sql';
-import { markSelDirty } from '../selections/sel-record.sql';
+import { markSelDirtyRecords } from '../selections/sel-record.sql';
 import type { TaskRow } from '../tasks/task.queries';
 import { copyPass } from './copy-pass';
 import { dropStaging } from './csv-staging';
@@ -298,9 +298,10 @@ export async function runImport(ctx: AppContext, task: TaskRow, tctx: TaskContex
         ${hadRecords ? sql`WHERE NOT kk.existing` : sql``} ORDER BY kk.key`);
       const inserted = ins.rowCount ?? 0;
       const updated = upd.rowCount ?? 0;
-      // The addresses of the records inserted and replaced (kk: only those written) have other
-      // sel_record rows; those of deleted records are marked by the delete.
-      if (Number(inserted) + Number(updated) > 0) await markSelDirty(tx, sql`SELECT key FROM kk`);
+      // The records inserted and replaced (kk: only those written) are marked for sel_record; the
+      // deleted ones by the delete.
+      if (Number(inserted) + Number(updated) > 0)
+        await markSelDirtyRecords(tx, sql`SELECT key, ${p.datasetId}::text FROM kk`);
       await tctx.progress(90);
       tctx.log.debug({ ms: lap() }, 'import: new records inserted');
 
@@ -312,7 +313,7 @@ export async function runImport(ctx: AppContext, task: TaskRow, tctx: TaskContex
         const del = await tx.execute(
           markingSelDirty(sql`
           DELETE FROM records r WHERE r.dataset_id = ${p.datasetId}
-            AND NOT EXISTS (SELECT 1 FROM ka WHERE ka.key = r.address_id) RETURNING r.address_id`),
+            AND NOT EXISTS (SELECT 1 FROM ka WHERE ka.key = r.address_id) RETURNING r.address_id, r.dataset_id`),
         );
         deleted = del.rowCount ?? 0;
       }

@@ -3,7 +3,7 @@ import type { AppContext } from '../../context';
 import { withClientTransaction } from '../../db/client';
 import { pgTextArray } from '../../lib/pg-array';
 import { type TaskContext, TaskError } from '../../tasks/worker';
-import { markSelDirty } from '../selections/sel-record.sql';
+import { markSelDirtyRecords } from '../selections/sel-record.sql';
 import type { TaskRow } from '../tasks/task.queries';
 import { copyPass } from './copy-pass';
 import { getRecordCount, lockDatasetForImport, setRecordCount } from './import.queries';
@@ -56,9 +56,9 @@ export async function runRemap(ctx: AppContext, task: TaskRow, tctx: TaskContext
     });
     await tx.execute(sql`ANALYZE ${sql.raw(work)}`);
     await tctx.progress(70);
-    // The work table holds only the records about to be replaced or deleted: their addresses get
-    // other sel_record rows.
-    await markSelDirty(tx, sql`SELECT key FROM ${sql.raw(work)}`);
+    // The work table holds only the records about to be replaced or deleted: they are marked for
+    // sel_record.
+    await markSelDirtyRecords(tx, sql`SELECT key, ${datasetId}::text FROM ${sql.raw(work)}`);
 
     // Only records whose raw columns or attributes changed are written.
     const upd = await tx.execute(sql`

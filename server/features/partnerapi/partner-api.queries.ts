@@ -169,7 +169,7 @@ function sourceRows(addAddresses: boolean): string {
  * - update: replaces only records the dataset holds (always written);
  * - fresh: inserts all into the dataset's new, empty table, before its key is built (the rows
  *   have one address each).
- * One statement (addresses and records, and the written records' addresses marked for sel_record);
+ * One statement (addresses and records, and the written records marked for sel_record);
  * the records whose address another transaction added meanwhile (sourceRows) are written by a
  * second, whose snapshot sees it. Returns how many were
  * inserted and how many replaced. The dataset row must be locked.
@@ -206,10 +206,10 @@ async function writeRows(
   let write: string;
   if (mode === 'fresh') {
     write = `INSERT INTO ${table} (dataset_id, address_id, raw, attrs, row_hash, raw_hash)
-      SELECT $1, s.id, s.raw, s.attrs, s.hash, s.raw_hash FROM (${source}) s ORDER BY s.id RETURNING true AS ins, address_id`;
+      SELECT $1, s.id, s.raw, s.attrs, s.hash, s.raw_hash FROM (${source}) s ORDER BY s.id RETURNING true AS ins, address_id, dataset_id`;
   } else if (mode === 'update') {
     write = `UPDATE ${table} r SET raw = s.raw, attrs = s.attrs, row_hash = s.hash, raw_hash = s.raw_hash, updated_at = now()
-      FROM (${source}) s WHERE r.address_id = s.id RETURNING false AS ins, r.address_id`;
+      FROM (${source}) s WHERE r.address_id = s.id RETURNING false AS ins, r.address_id, r.dataset_id`;
   } else {
     const conflict =
       mode === 'insert'
@@ -220,9 +220,9 @@ async function writeRows(
     // In address order: two writers of one dataset never meet (the row lock), and its primary key grows at its right edge.
     write = `INSERT INTO ${table} AS r (dataset_id, address_id, raw, attrs, row_hash, raw_hash)
       SELECT $1, s.id, s.raw, s.attrs, s.hash, s.raw_hash FROM (${source}) s ORDER BY s.id
-      ${conflict} RETURNING (r.xmax = 0) AS ins, r.address_id`;
+      ${conflict} RETURNING (r.xmax = 0) AS ins, r.address_id, r.dataset_id`;
   }
-  // The addresses of the records written (an unchanged one is not) are marked for sel_record.
+  // The records written (an unchanged one is not) are marked for sel_record.
   const { rows: counts } = await client.query<{ inserted: number; modified: number; missing: string[] }>(
     `WITH ${sourceRows(addAddresses)},
      w AS (${write}),
@@ -236,7 +236,7 @@ async function writeRows(
 }
 
 /**
- * Deletes the dataset's record of `email` (its address marked for sel_record) and keeps its
+ * Deletes the dataset's record of `email` (marked for sel_record) and keeps its
  * record_count; false when it held none.
  */
 export async function deleteRecordRow(
@@ -246,7 +246,7 @@ export async function deleteRecordRow(
 ): Promise<boolean> {
   const { rows } = await client.query<{ n: number }>(
     `WITH d AS (DELETE FROM records r USING addresses a
-       WHERE r.dataset_id = $1 AND r.address_id = a.id AND a.email = $2 COLLATE "C" RETURNING r.address_id),
+       WHERE r.dataset_id = $1 AND r.address_id = a.id AND a.email = $2 COLLATE "C" RETURNING r.address_id, r.dataset_id),
      ${markSelDirtyCte('m', 'd')},
      c AS (UPDATE datasets SET record_count = greatest(record_count - (SELECT count(*) FROM d), 0)
        WHERE id = $1 AND EXISTS (SELECT 1 FROM d))
