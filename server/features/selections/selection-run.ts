@@ -114,11 +114,13 @@ export const DIRTY_LIMIT = 2_000;
  */
 export async function runPlan(db: DbOrTx, tree: CompiledQuery, source: RunSource): Promise<RunPlan> {
   if (source === 'records' || !tree.narrow) return { source: 'records' };
-  const { rows } = await db.execute(
-    sql`SELECT DISTINCT address_id FROM sel_dirty ORDER BY address_id LIMIT ${DIRTY_LIMIT + 1}`,
-  );
-  if (rows.length > DIRTY_LIMIT) return { source: 'records' };
-  return { source: 'sel_record', dirty: (rows as { address_id: number }[]).map((r) => Number(r.address_id)) };
+  // At most ten marks an address are read (a record's marks, an address's), so a large sel_dirty
+  // (an import, an upgrade) costs a read of that many rows, not a DISTINCT over all of them.
+  const { rows } = await db.execute(sql`SELECT address_id FROM sel_dirty LIMIT ${DIRTY_LIMIT * 10}`);
+  if (rows.length >= DIRTY_LIMIT * 10) return { source: 'records' };
+  const dirty = [...new Set((rows as { address_id: number }[]).map((r) => Number(r.address_id)))];
+  if (dirty.length > DIRTY_LIMIT) return { source: 'records' };
+  return { source: 'sel_record', dirty: dirty.sort((x, y) => x - y) };
 }
 
 const bigintArray = (ids: number[]) => sql`${`{${ids.join(',')}}`}::bigint[]`;
@@ -232,7 +234,7 @@ export async function countCandidates(
 }
 
 /** Where the app's runs read (RunSource). */
-export const DEFAULT_SOURCE: RunSource = 'records';
+export const DEFAULT_SOURCE: RunSource = 'sel_record';
 
 /** The count statement of a compiled tree: rows (dataset_id, category, n). */
 export function countSql(tree: CompiledQuery, s: RunSettings, allowed: AllowedDatasets, plan: RunPlan): SQL {
