@@ -16,6 +16,9 @@
 //   BENCH_TREES="postcode,empty,allocation" ...               only the trees whose names contain one of these
 //   BENCH_GENERATE_ONLY=1 BENCH_KEEP_DB=1 DATABASE_URL=... npx tsx bench/selection.ts  generate, keep, time nothing
 //   BENCH_SOURCE=records|sel_record|records,sel_record (default)  where the counts read (see SOURCES)
+//   BENCH_NARROW_FLOOR=1 ...                                   also time the floor of sel_record's layout (see below)
+//   BENCH_HELD=joins ...                                        sel_record counts test the held addresses by anti-joins
+//     instead of one array (countCandidates' heldAsArray)
 //   BENCH_FLOOR=1 ...                                          also time the floor: the least work of an exact count
 //     on a table with every join done at write time (see the comment at BENCH_FLOOR below)
 import crypto from 'node:crypto';
@@ -265,7 +268,7 @@ for (const source of SOURCES) {
     const times: number[] = [];
     for (let i = 0; i <= RUNS; i++) {
       const t0 = performance.now();
-      const counts = await countCandidates(db, where, settings, source);
+      const counts = await countCandidates(db, where, settings, source, process.env.BENCH_HELD !== 'joins');
       const ms = performance.now() - t0;
       found = counts.reduce((n, c) => n + c.new + c.notOpenedOrClicked + c.opens + c.clicks, 0);
       if (i > 0) times.push(ms);
@@ -343,6 +346,55 @@ if (process.env.BENCH_FLOOR === '1') {
     );
   }
   await db.execute(sql.raw('DROP TABLE bench_floor'));
+}
+
+// BENCH_NARROW_FLOOR=1: the least work of the empty tree's exact count on sel_record as it is laid
+// out (migration 0025), with no leaf, no exclusion but the row flags, no rank and no join: the
+// single rows counted per dataset and category (parallel, as the count runs them), and each of the
+// four multi parts grouped by address (one process each, as the count runs them; their sum over
+// the machine's two cores is what they cost the count). The count's time above minus these is
+// what the exclusions, ranks and plan add; these themselves are what the layout costs.
+if (process.env.BENCH_NARROW_FLOOR === '1') {
+  console.log('Floor of the sel_record layout (empty tree, flags only):');
+  const category = sql.raw(`CASE WHEN clicked THEN 'clicks' WHEN opened THEN 'opens'
+    WHEN sent_count >= 1 THEN 'notOpenedOrClicked' ELSE 'new' END`);
+  const flags = sql.raw('NOT hard_bounced AND NOT blacklisted AND NOT partner_blocked');
+  const steps: [string, ReturnType<typeof sql>][] = [
+    [
+      'single rows, per dataset and category',
+      sql`SELECT ds, ${category}, count(*)::int AS n FROM sel_record_single WHERE ${flags} GROUP BY 1, 2`,
+    ],
+    ...[0, 1, 2, 3].map(
+      (i) =>
+        [
+          `multi part ${i}, grouped by address`,
+          sql`SELECT count(*)::int AS n FROM (SELECT address_id, min(ds) FROM ${sql.raw(`sel_record_multi_${i}`)}
+            WHERE ${flags} GROUP BY address_id, clicked, opened, sent_count) x`,
+        ] as [string, ReturnType<typeof sql>],
+    ),
+  ];
+  for (const [step, query] of steps) {
+    const times: number[] = [];
+    let rows = 0;
+    for (let i = 0; i <= RUNS; i++) {
+      const t0 = performance.now();
+      const res = await db.transaction(async (tx) => {
+        await tx.execute(sql`SET LOCAL jit = off; SET LOCAL work_mem = '128MB'`);
+        return tx.execute(query);
+      });
+      if (i > 0) times.push(performance.now() - t0);
+      rows = (res.rows as { n: number }[]).reduce((n, r) => n + Number(r.n), 0);
+    }
+    floors.push({ step, p50: pct(times, 50), p95: pct(times, 95), rows });
+    console.log(
+      `  ${step.padEnd(40)} p50 ${seconds(pct(times, 50))}  p95 ${seconds(pct(times, 95))}  (${rows.toLocaleString('en')})`,
+    );
+  }
+  const multi = floors.filter((f) => f.step.startsWith('multi')).reduce((t, f) => t + f.p50, 0);
+  const single = floors.find((f) => f.step.startsWith('single'))?.p50 ?? 0;
+  console.log(
+    `  floor of the empty tree: single ${seconds(single)} + multi ${seconds(multi)} / 2 cores = ${seconds(single + multi / 2)}`,
+  );
 }
 
 // With BENCH_TREES the allocation runs only when the list names it ('allocation').
