@@ -1,4 +1,5 @@
 import { type SQL, sql } from 'drizzle-orm';
+import type { PoolClient } from 'pg';
 import type { Database, DbOrTx } from '../../db/client';
 import { clientDb } from '../../db/client';
 import { pgTextArray } from '../../lib/pg-array';
@@ -169,40 +170,28 @@ const REFRESH_SETTINGS = sql`SET LOCAL jit = off; SET LOCAL work_mem = '256MB'`;
 const REFRESH_LOCK = 727018;
 
 /**
- * Refreshes up to `limit` addresses of sel_dirty: takes the refresher's lock (returns 0 at once
- * when another holds it), then in one REPEATABLE READ transaction deletes those sel_dirty rows and
- * rewrites their addresses' sel_record rows from the same snapshot. A writer that commits after
- * the snapshot keeps its own sel_dirty rows (not visible to the delete), so nothing is lost.
- * Returns the number of marks taken (0: nothing was dirty, or another refresher is at work).
+ * Runs `work` in a REPEATABLE READ transaction on one connection that holds the refresher's
+ * session-level advisory lock, taken before the transaction so its snapshot sees what the lock's
+ * previous holder committed. `wait`: wait for the lock, else answer null at once when another holds it.
  */
-export async function refreshDirtyBatch(database: Database, limit = 50_000): Promise<number> {
+async function underRefreshLock<T>(
+  database: Database,
+  wait: boolean,
+  work: (db: DbOrTx, client: PoolClient) => Promise<T>,
+): Promise<T | null> {
   const client = await database.pool.connect();
   let broken = false;
   try {
-    const { rows } = await client.query<{ got: boolean }>('SELECT pg_try_advisory_lock($1) AS got', [
-      REFRESH_LOCK,
-    ]);
-    if (!rows[0].got) return 0;
+    const { rows } = await client.query<{ got: boolean }>(
+      wait ? 'SELECT pg_advisory_lock($1), true AS got' : 'SELECT pg_try_advisory_lock($1) AS got',
+      [REFRESH_LOCK],
+    );
+    if (!rows[0].got) return null;
     try {
       await client.query('BEGIN ISOLATION LEVEL REPEATABLE READ');
-      // Marks, not addresses, are claimed: an address whose other marks stay behind stays dirty
-      // (counts read it from records) until a later batch claims the rest.
-      const claimed = await client.query<{ address_id: number; dataset_id: string | null }>(
-        `DELETE FROM sel_dirty WHERE ctid = ANY (ARRAY(SELECT ctid FROM sel_dirty LIMIT $1))
-         RETURNING address_id, dataset_id`,
-        [limit],
-      );
-      const marks = [
-        ...new Map(
-          claimed.rows.map((r) => [
-            `${r.address_id} ${r.dataset_id}`,
-            { addressId: r.address_id, datasetId: r.dataset_id },
-          ]),
-        ).values(),
-      ];
-      await refreshSelRecords(clientDb(client), marks);
+      const result = await work(clientDb(client), client);
       await client.query('COMMIT');
-      return claimed.rows.length;
+      return result;
     } catch (err) {
       broken = true;
       await client.query('ROLLBACK').catch(() => {});
@@ -213,6 +202,34 @@ export async function refreshDirtyBatch(database: Database, limit = 50_000): Pro
   } finally {
     client.release(broken);
   }
+}
+
+/**
+ * Refreshes up to `limit` marks of sel_dirty: under the refresher's lock (0 at once when another
+ * holds it), in one REPEATABLE READ transaction, deletes those sel_dirty rows and rewrites their
+ * addresses' sel_record rows from the same snapshot. A writer that commits after the snapshot keeps
+ * its own sel_dirty rows (not visible to the delete), so nothing is lost. Returns the number of
+ * marks taken (0: nothing was dirty, or another refresher is at work).
+ */
+export async function refreshDirtyBatch(database: Database, limit = 50_000): Promise<number> {
+  const taken = await underRefreshLock(database, false, async (db, client) => {
+    // Marks, not addresses, are claimed: an address whose other marks stay behind stays dirty
+    // (counts read it from records) until a later batch claims the rest.
+    const claimed = await client.query<{ address_id: number; dataset_id: string | null }>(
+      `DELETE FROM sel_dirty WHERE ctid = ANY (ARRAY(SELECT ctid FROM sel_dirty LIMIT $1))
+       RETURNING address_id, dataset_id`,
+      [limit],
+    );
+    const marks = new Map(
+      claimed.rows.map((r) => [
+        `${r.address_id} ${r.dataset_id}`,
+        { addressId: r.address_id, datasetId: r.dataset_id },
+      ]),
+    );
+    await refreshSelRecords(db, [...marks.values()]);
+    return claimed.rows.length;
+  });
+  return taken ?? 0;
 }
 
 /** Refreshes batches until sel_dirty is empty (tests, the benchmark, after a large write). */
@@ -232,31 +249,15 @@ export async function drainSelDirty(database: Database, limit = 50_000): Promise
  * the benchmark, a repair), under the refresher's lock.
  */
 export async function rebuildSelRecords(database: Database): Promise<void> {
-  const client = await database.pool.connect();
-  let broken = false;
-  try {
-    await client.query('SELECT pg_advisory_lock($1)', [REFRESH_LOCK]);
-    try {
-      await client.query('BEGIN ISOLATION LEVEL REPEATABLE READ');
-      const db = clientDb(client);
-      await db.execute(REFRESH_SETTINGS);
-      await db.execute(sql`DELETE FROM sel_dirty`);
-      await db.execute(sql`TRUNCATE sel_record`);
-      const slots = await assignSlots(db, sql`records`);
-      await db.execute(
-        sql`INSERT INTO sel_record (${COLUMNS}) ${selRecordRowsSql(null, slots, await caseCollation(db))}`,
-      );
-      await client.query('COMMIT');
-    } catch (err) {
-      broken = true;
-      await client.query('ROLLBACK').catch(() => {});
-      throw err;
-    } finally {
-      if (!broken) await client.query('SELECT pg_advisory_unlock($1)', [REFRESH_LOCK]);
-    }
-  } finally {
-    client.release(broken);
-  }
+  await underRefreshLock(database, true, async (db) => {
+    await db.execute(REFRESH_SETTINGS);
+    await db.execute(sql`DELETE FROM sel_dirty`);
+    await db.execute(sql`TRUNCATE sel_record`);
+    const slots = await assignSlots(db, sql`records`);
+    await db.execute(
+      sql`INSERT INTO sel_record (${COLUMNS}) ${selRecordRowsSql(null, slots, await caseCollation(db))}`,
+    );
+  });
 }
 
 /**
