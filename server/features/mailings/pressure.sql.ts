@@ -38,21 +38,11 @@ export function pressureConflictSql(
 ): SQL {
   return sql`EXISTS (
     SELECT 1 FROM mailing_addresses pma JOIN mailings pm ON pm.id = pma.mailing_id
-    WHERE pma.address_id = ${addressIdExpr} AND ${holdsInWindow(window, excludeMailingId)})`;
-}
-
-/** The addresses pressureConflictSql is true for, as a query of one column `address_id` (may repeat). */
-export function pressureHoldersSql(window: PressureWindow, excludeMailingId: string | null): SQL {
-  return sql`SELECT pma.address_id FROM mailing_addresses pma JOIN mailings pm ON pm.id = pma.mailing_id
-    WHERE ${holdsInWindow(window, excludeMailingId)}`;
-}
-
-/** The condition on `pm` (mailings) of the rule: another Definitief or Aangeboden mailing sent inside the window. */
-function holdsInWindow(window: PressureWindow, excludeMailingId: string | null): SQL {
-  return sql`pm.state IN ('final', 'offered')
+    WHERE pma.address_id = ${addressIdExpr}
+      AND pm.state IN ('final', 'offered')
       ${excludeMailingId === null ? sql`` : sql`AND pm.id <> ${excludeMailingId}`}
       AND ${sendDaySql('pm')} >= ${window.from}::date
-      AND ${sendDaySql('pm')} < ${window.to}::date`;
+      AND ${sendDaySql('pm')} < ${window.to}::date)`;
 }
 
 // One lock serializes every move into Definitief or Aangeboden: the check and the move commit

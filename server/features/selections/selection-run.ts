@@ -6,7 +6,7 @@ import { badRequest } from '../../lib/http-errors';
 import { pgTextArray } from '../../lib/pg-array';
 import { notBlacklistedSql } from '../blacklists/blacklist.sql';
 import { categoryOfFactsSql, categorySql } from '../mailings/engagement.sql';
-import { pressureConflictSql, pressureHoldersSql } from '../mailings/pressure.sql';
+import { pressureConflictSql } from '../mailings/pressure.sql';
 import type { CompiledQuery } from './compile';
 
 // DESIGN §4/§6, a selection run: candidates are the records matching the query tree in the
@@ -98,18 +98,7 @@ export type RunSource = 'records' | 'sel_record';
  * How a run reads: from records, or from sel_record with `dirty`, the addresses in sel_dirty at
  * the run's snapshot (read from the normalized tables).
  */
-export type RunPlan =
-  | { source: 'records' }
-  | {
-      source: 'sel_record';
-      dirty: number[];
-      /**
-       * The addresses the dynamic exclusions hold (the pressure of the selection's week, what the
-       * mailing holds), when the caller read them in the statement's snapshot (heldAddresses):
-       * then one hashed test per row instead of two anti-joins.
-       */
-      held?: number[];
-    };
+export type RunPlan = { source: 'records' } | { source: 'sel_record'; dirty: number[] };
 
 /**
  * Past this many addresses in sel_dirty a run reads records: each dirty address is read from
@@ -192,18 +181,11 @@ function dynamicExclusions(addressId: SQL, s: RunSettings): SQL[] {
  * several (`multi`) are grouped by address for the priority; the exclusions are the row's flags and
  * the dynamic anti-joins.
  */
-function narrowParts(
-  tree: CompiledQuery,
-  s: RunSettings,
-  allowed: AllowedDatasets,
-  dirty: number[],
-  held?: number[],
-) {
+function narrowHitSql(tree: CompiledQuery, s: RunSettings, allowed: AllowedDatasets, dirty: number[]): SQL {
   const exclusions: SQL[] = [sql`NOT r.hard_bounced`];
   if (s.useBlacklist) exclusions.push(sql`NOT r.blacklisted AND NOT r.partner_blocked`);
-  if (!held) exclusions.push(...dynamicExclusions(sql`r.address_id`, s));
-  const out = held ? [...dirty, ...held] : dirty;
-  if (out.length > 0) exclusions.push(sql`r.address_id <> ALL(${bigintArray(out)})`);
+  exclusions.push(...dynamicExclusions(sql`r.address_id`, s));
+  if (dirty.length > 0) exclusions.push(sql`r.address_id <> ALL(${bigintArray(dirty)})`);
   const dataset = tree.needsDataset ? sql` JOIN datasets d ON d.num = r.ds` : sql``;
   const joins = sql`${dataset}${tree.values}`;
   const rank = rankOfNum(allowed.nums, sql`r.ds`);
@@ -219,58 +201,8 @@ function narrowParts(
       FROM ${sql.raw(`sel_record_multi_${i}`)} r${joins} WHERE ${where}
       GROUP BY r.address_id, r.clicked, r.opened, r.sent_count`,
   );
-  return { single, multi };
-}
-
-function narrowHitSql(tree: CompiledQuery, s: RunSettings, allowed: AllowedDatasets, dirty: number[]): SQL {
-  const { single, multi } = narrowParts(tree, s, allowed, dirty);
   return sql.join([single, ...multi], sql` UNION ALL `);
 }
-
-/**
- * The count from sel_record: each branch (the single rows, each part of the multi rows, the dirty
- * addresses from records) counted per rank and category where it runs, so only those few rows
- * leave it, not a row per candidate.
- */
-function narrowCountSql(
-  tree: CompiledQuery,
-  s: RunSettings,
-  allowed: AllowedDatasets,
-  plan: RunPlan & { source: 'sel_record' },
-): SQL {
-  const narrow = tree.narrow as CompiledQuery;
-  const { single, multi } = narrowParts(narrow, s, allowed, plan.dirty, plan.held);
-  const perCell = (hit: SQL) =>
-    sql`SELECT rank, category, count(*) AS n FROM (${hit}) x GROUP BY rank, category`;
-  const branches = [single, ...multi].map(perCell);
-  if (plan.dirty.length > 0) {
-    branches.push(
-      perCell(recordsHitSql(tree, s, allowed.ids, sql`r.address_id = ANY(${bigintArray(plan.dirty)})`)),
-    );
-  }
-  return sql`WITH cells AS (${sql.join(branches, sql` UNION ALL `)})
-      SELECT ds.id AS dataset_id, c.category, sum(c.n)::int AS n
-      FROM cells c JOIN ${rankedDatasets(allowed.ids)} ON ds.rank = c.rank GROUP BY ds.id, c.category`;
-}
-
-/**
- * The addresses the run's dynamic exclusions hold (what the mailing holds; with useDate the
- * pressure of its week), read for a count in its REPEATABLE READ snapshot; null past HELD_LIMIT,
- * where the count tests them by anti-joins in its statement instead.
- */
-export async function heldAddresses(db: DbOrTx, s: RunSettings): Promise<number[] | null> {
-  const pressure = s.useDate
-    ? sql` UNION ${pressureHoldersSql(pressureWindow(s.pressureAge), s.mailingId)}`
-    : sql``;
-  const { rows } = await db.execute(sql`SELECT address_id FROM (
-      SELECT address_id FROM mailing_addresses WHERE mailing_id = ${s.mailingId}${pressure}) h
-    LIMIT ${HELD_LIMIT + 1}`);
-  if (rows.length > HELD_LIMIT) return null;
-  return (rows as { address_id: number }[]).map((r) => Number(r.address_id));
-}
-
-/** The most held addresses a count passes as one array parameter (heldAddresses). */
-const HELD_LIMIT = 1_000_000;
 
 /** Counts of one dataset in a run, per category. */
 export interface DatasetCounts extends Record<Category, number> {
@@ -287,18 +219,13 @@ export async function countCandidates(
   tree: CompiledQuery,
   s: RunSettings,
   source: RunSource = DEFAULT_SOURCE,
-  /** Pass the held addresses as an array (heldAddresses); false: anti-joins (the tests compare both). */
-  heldAsArray = true,
 ): Promise<DatasetCounts[]> {
   const { rows } = await db.transaction(
     async (tx) => {
       await tx.execute(NO_JIT);
       const allowed = await allowedDatasets(tx, s);
       const plan = await runPlan(tx, tree, source);
-      if (plan.source === 'sel_record') {
-        await tx.execute(NARROW_WORK_MEM);
-        if (heldAsArray) plan.held = (await heldAddresses(tx, s)) ?? undefined;
-      }
+      if (plan.source === 'sel_record') await tx.execute(NARROW_WORK_MEM);
       return tx.execute(countSql(tree, s, allowed, plan));
     },
     { isolationLevel: 'repeatable read', accessMode: 'read only' },
@@ -311,7 +238,6 @@ export const DEFAULT_SOURCE: RunSource = 'sel_record';
 
 /** The count statement of a compiled tree: rows (dataset_id, category, n). */
 export function countSql(tree: CompiledQuery, s: RunSettings, allowed: AllowedDatasets, plan: RunPlan): SQL {
-  if (plan.source === 'sel_record' && tree.narrow) return narrowCountSql(tree, s, allowed, plan);
   return sql`${candidatesSql(tree, s, allowed, plan)}
       SELECT ds.id AS dataset_id, h.category, count(*)::int AS n
       FROM hit h JOIN ${rankedDatasets(allowed.ids)} ON ds.rank = h.rank GROUP BY ds.id, h.category`;
