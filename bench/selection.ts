@@ -17,8 +17,6 @@
 //   BENCH_GENERATE_ONLY=1 BENCH_KEEP_DB=1 DATABASE_URL=... npx tsx bench/selection.ts  generate, keep, time nothing
 //   BENCH_SOURCE=records|sel_record|records,sel_record (default)  where the counts read (see SOURCES)
 //   BENCH_NARROW_FLOOR=1 ...                                   also time the floor of sel_record's layout (see below)
-//   BENCH_HELD=joins ...                                        sel_record counts test the held addresses by anti-joins
-//     instead of one array (countCandidates' heldAsArray)
 //   BENCH_FLOOR=1 ...                                          also time the floor: the least work of an exact count
 //     on a table with every join done at write time (see the comment at BENCH_FLOOR below)
 import crypto from 'node:crypto';
@@ -268,7 +266,7 @@ for (const source of SOURCES) {
     const times: number[] = [];
     for (let i = 0; i <= RUNS; i++) {
       const t0 = performance.now();
-      const counts = await countCandidates(db, where, settings, source, process.env.BENCH_HELD !== 'joins');
+      const counts = await countCandidates(db, where, settings, source);
       const ms = performance.now() - t0;
       found = counts.reduce((n, c) => n + c.new + c.notOpenedOrClicked + c.opens + c.clicks, 0);
       if (i > 0) times.push(ms);
