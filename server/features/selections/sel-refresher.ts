@@ -10,6 +10,9 @@ import { refreshDirtyBatch } from './sel-record.sql';
 /** How often the refresher looks into sel_dirty when it found nothing to do (ms). */
 export const SEL_REFRESH_INTERVAL_MS = 500;
 
+/** The longest pause between two batches (each pauses as long as it took). */
+const MAX_PAUSE_MS = 5_000;
+
 /** The longest wait after failures in a row (each doubles the wait). */
 const MAX_RETRY_MS = 30_000;
 
@@ -53,10 +56,27 @@ export function startSelRefresher(
     timer.unref();
   };
 
+  // A pause after each batch as long as the batch took: the refresher takes at most half of one
+  // core, so writes that keep marking (partner API batches, imports) keep the rest; stop() ends it.
+  let wake: (() => void) | undefined;
+  const pause = (ms: number) =>
+    new Promise<void>((resolve) => {
+      const t = setTimeout(resolve, ms);
+      t.unref();
+      wake = () => {
+        clearTimeout(t);
+        resolve();
+      };
+    });
+
   async function tick(): Promise<void> {
     try {
       let more = await hasDirty(database);
-      while (more && !stopped) more = (await refreshDirtyBatch(database)) > 0;
+      while (more && !stopped) {
+        const t0 = performance.now();
+        more = (await refreshDirtyBatch(database)) > 0;
+        if (more && !stopped) await pause(Math.min(MAX_PAUSE_MS, performance.now() - t0));
+      }
       failures = 0;
     } catch (err) {
       failures++;
@@ -70,6 +90,7 @@ export function startSelRefresher(
     async stop() {
       stopped = true;
       clearTimeout(timer);
+      wake?.();
       await running;
     },
   };
