@@ -20,7 +20,7 @@
 //   BENCH_FLOOR=1 ...                                          also time the floor: the least work of an exact count
 //     on a table with every join done at write time (see the comment at BENCH_FLOOR below)
 import crypto from 'node:crypto';
-import { sql } from 'drizzle-orm';
+import { type SQL, sql } from 'drizzle-orm';
 import '../common/zod-setup';
 import { pressureWindow } from '../common/pressure-date';
 import { type QueryNode, QueryTreeSchema } from '../common/query-tree';
@@ -286,6 +286,24 @@ for (const source of SOURCES) {
 // lowest-sort dataset), where only addresses with several records need a GROUP BY. The engine's
 // empty-query time above against these is what structure could still win (docs/performance.md).
 const floors: { step: string; p50: number; p95: number; rows: number }[] = [];
+/** Times one floor step (RUNS runs after a warm-up, each in a transaction that first runs `setup`), prints and keeps it. */
+async function timeFloorStep(step: string, query: SQL, setup: SQL, width: number): Promise<void> {
+  const times: number[] = [];
+  let rows = 0;
+  for (let i = 0; i <= RUNS; i++) {
+    const t0 = performance.now();
+    const res = await db.transaction(async (tx) => {
+      await tx.execute(setup);
+      return tx.execute(query);
+    });
+    if (i > 0) times.push(performance.now() - t0);
+    rows = (res.rows as { n: number }[]).reduce((n, r) => n + Number(r.n), 0);
+  }
+  floors.push({ step, p50: pct(times, 50), p95: pct(times, 95), rows });
+  console.log(
+    `  ${step.padEnd(width)} p50 ${seconds(pct(times, 50))}  p95 ${seconds(pct(times, 95))}  (${rows.toLocaleString('en')})`,
+  );
+}
 if (process.env.BENCH_FLOOR === '1') {
   console.log('Floor (a pre-joined narrow table, built once and not timed):');
   const built = performance.now();
@@ -327,21 +345,7 @@ if (process.env.BENCH_FLOOR === '1') {
     ],
   ];
   for (const [step, query] of steps) {
-    const times: number[] = [];
-    let rows = 0;
-    for (let i = 0; i <= RUNS; i++) {
-      const t0 = performance.now();
-      const res = await db.transaction(async (tx) => {
-        await tx.execute(NO_JIT);
-        return tx.execute(query);
-      });
-      if (i > 0) times.push(performance.now() - t0);
-      rows = (res.rows as { n: number }[]).reduce((n, r) => n + Number(r.n), 0);
-    }
-    floors.push({ step, p50: pct(times, 50), p95: pct(times, 95), rows });
-    console.log(
-      `  ${step.padEnd(28)} p50 ${seconds(pct(times, 50))}  p95 ${seconds(pct(times, 95))}  (${rows.toLocaleString('en')})`,
-    );
+    await timeFloorStep(step, query, NO_JIT, 28);
   }
   await db.execute(sql.raw('DROP TABLE bench_floor'));
 }
@@ -372,21 +376,7 @@ if (process.env.BENCH_NARROW_FLOOR === '1') {
     ),
   ];
   for (const [step, query] of steps) {
-    const times: number[] = [];
-    let rows = 0;
-    for (let i = 0; i <= RUNS; i++) {
-      const t0 = performance.now();
-      const res = await db.transaction(async (tx) => {
-        await tx.execute(sql`SET LOCAL jit = off; SET LOCAL work_mem = '128MB'`);
-        return tx.execute(query);
-      });
-      if (i > 0) times.push(performance.now() - t0);
-      rows = (res.rows as { n: number }[]).reduce((n, r) => n + Number(r.n), 0);
-    }
-    floors.push({ step, p50: pct(times, 50), p95: pct(times, 95), rows });
-    console.log(
-      `  ${step.padEnd(40)} p50 ${seconds(pct(times, 50))}  p95 ${seconds(pct(times, 95))}  (${rows.toLocaleString('en')})`,
-    );
+    await timeFloorStep(step, query, sql`SET LOCAL jit = off; SET LOCAL work_mem = '128MB'`, 40);
   }
   const multi = floors.filter((f) => f.step.startsWith('multi')).reduce((t, f) => t + f.p50, 0);
   const single = floors.find((f) => f.step.startsWith('single'))?.p50 ?? 0;
