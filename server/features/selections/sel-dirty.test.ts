@@ -11,7 +11,7 @@ import { saveDatasetMappings } from '../imports/mapping.queries';
 import { allocate, makeCampaign, makeMailing } from '../mailings/mailing.test-helpers';
 import { partnerApiHelpers } from '../partnerapi/partner-api.test-helpers';
 import { drainSelDirty, selRecordDriftSql } from './sel-record.sql';
-import { startSelRefresher } from './sel-refresher';
+import { othersBusy, startSelRefresher } from './sel-refresher';
 
 // The one invariant of sel_record (sel-record.sql.ts): after any committed write, every address
 // whose rows differ from their definition is in sel_dirty. Each writer is called through its route
@@ -394,6 +394,27 @@ describe('the refresher', () => {
   it('is on unless SEL_REFRESHER=off', () => {
     expect(loadConfig({}).selRefresher).toBe(true);
     expect(loadConfig({ SEL_REFRESHER: 'off' }).selRefresher).toBe(false);
+  });
+
+  it('sees when another connection runs a statement on the database (it then pauses longer)', async () => {
+    // The app's own refresher may run a statement at any moment: each answer is waited for.
+    const answers = async (want: boolean) => {
+      for (let i = 0; i < 50; i++) {
+        if ((await othersBusy(live.database)) === want) return true;
+        await new Promise((r) => setTimeout(r, 10));
+      }
+      return false;
+    };
+    expect(await answers(false)).toBe(true);
+    const client = await live.database.pool.connect();
+    try {
+      const sleeping = client.query('SELECT pg_sleep(1)');
+      expect(await answers(true)).toBe(true);
+      await sleeping;
+    } finally {
+      client.release();
+    }
+    expect(await answers(false)).toBe(true);
   });
 
   it('logs a failure and tries again later, without throwing; stop ends it', async () => {

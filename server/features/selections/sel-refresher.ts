@@ -10,8 +10,8 @@ import { refreshDirtyBatch } from './sel-record.sql';
 /** How often the refresher looks into sel_dirty when it found nothing to do (ms). */
 export const SEL_REFRESH_INTERVAL_MS = 2_000;
 
-/** The longest pause between two batches (each pauses as long as it took). */
-const MAX_PAUSE_MS = 5_000;
+/** The longest pause between two batches (each pauses a multiple of the time it took). */
+const MAX_PAUSE_MS = 30_000;
 
 /** The longest wait after failures in a row (each doubles the wait). */
 const MAX_RETRY_MS = 30_000;
@@ -20,6 +20,23 @@ const MAX_RETRY_MS = 30_000;
 export interface SelRefresher {
   /** Ends the loop; resolves once the batch in progress (if any) has ended. */
   stop(): Promise<void>;
+}
+
+/**
+ * The pause after a batch, as a multiple of the batch's own time: while other statements run on
+ * the database (partner API calls, imports, counts) the refresher takes at most a tenth of one
+ * core, else half.
+ */
+const PAUSE_BUSY = 9;
+const PAUSE_IDLE = 1;
+
+/** Whether another connection to this database is running a statement at this moment. */
+export async function othersBusy(database: Database): Promise<boolean> {
+  const { rows } = await database.pool.query<{ busy: boolean }>(
+    `SELECT EXISTS (SELECT 1 FROM pg_stat_activity WHERE datname = current_database()
+       AND pid <> pg_backend_pid() AND state = 'active' AND backend_type = 'client backend') AS busy`,
+  );
+  return rows[0].busy;
 }
 
 /** Whether sel_dirty holds any address (one index-free probe: the first row a scan meets). */
@@ -56,11 +73,12 @@ export function startSelRefresher(
     timer.unref();
   };
 
-  // A pause after each batch twice as long as the batch took: the refresher takes at most a third
-  // of one core, so writes that keep marking (partner API calls, imports) keep the rest; stop()
-  // ends it. (A batch of a few marks still costs ~0.3 s of planning over every dataset's partition:
-  // with a pause of the batch's own length and a look every 500 ms, single partner API calls paid
-  // 2.4 against 1.4 ms of CPU each.)
+  // A pause after each batch (PAUSE_BUSY or PAUSE_IDLE times as long as it took): writes that keep
+  // marking (partner API calls, imports) keep the cores; stop() ends it. While they run, sel_dirty
+  // may grow beyond what counts read from records cheaply (DIRTY_LIMIT): those counts read records
+  // for all addresses, exact and slower, until the refresher has caught up. (With a pause twice
+  // the batch's time, the refresher took a third of a core throughout the partner API benchmark and
+  // added 3-6 ms of PostgreSQL CPU to each 1,000-record batch.)
   let wake: (() => void) | undefined;
   const pause = (ms: number) =>
     new Promise<void>((resolve) => {
@@ -78,7 +96,11 @@ export function startSelRefresher(
       while (more && !stopped) {
         const t0 = performance.now();
         more = (await refreshDirtyBatch(database)) > 0;
-        if (more && !stopped) await pause(Math.min(MAX_PAUSE_MS, 2 * (performance.now() - t0)));
+        const took = performance.now() - t0;
+        if (more && !stopped) {
+          const factor = (await othersBusy(database)) ? PAUSE_BUSY : PAUSE_IDLE;
+          await pause(Math.min(MAX_PAUSE_MS, factor * took));
+        }
       }
       failures = 0;
     } catch (err) {
