@@ -19,7 +19,13 @@ import {
   selRecordDriftSql,
 } from './sel-record.sql';
 import { fileRowsSql, loadSelectionFiles } from './selection-file.queries';
-import { allocateCandidates, allocationSlack, countCandidates, type RunSettings } from './selection-run';
+import {
+  allocateCandidates,
+  allocationSlack,
+  cellSizes,
+  countCandidates,
+  type RunSettings,
+} from './selection-run';
 
 const allocationSlackDefault = allocationSlack.extra;
 
@@ -164,6 +170,20 @@ describe('selection engine against an independent evaluator', () => {
           // again without it) or less than asked (every bounded cell run again).
           const slack = [allocationSlackDefault, () => 0, (n: number) => -n / 2][allocations % 3];
           allocationSlack.extra = slack;
+          // The cells' sizes (which set the bounds): the counts' just above, none (the allocation
+          // counts), or stale ones (each scaled by 0 to 4.75, some cells left out).
+          const sizesMode = Math.floor(allocations / 3) % 3;
+          if (sizesMode === 1) cellSizes.entries.clear();
+          if (sizesMode === 2) {
+            for (const entry of cellSizes.entries.values()) {
+              let i = 0;
+              for (const [cell, n] of [...entry.sizes]) {
+                const f = (pickSeed + i++) % 20;
+                if (f === 0) entry.sizes.delete(cell);
+                else entry.sizes.set(cell, Math.round((n * f) / 4));
+              }
+            }
+          }
           const allocWhere = where;
           const quotas = [...expectedCounts].map(([k, n], i) => {
             const [datasetId, category] = k.split(' ');
