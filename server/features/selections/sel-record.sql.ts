@@ -137,8 +137,7 @@ export async function refreshSelRecords(
   marks: { addressId: number; datasetId: string | null }[],
 ): Promise<void> {
   if (marks.length === 0) return;
-  await db.execute(REFRESH_SETTINGS);
-  await db.execute(REFRESH_BY_KEY);
+  await db.execute(sql`${REFRESH_SETTINGS}; ${REFRESH_BY_KEY}`);
   const addressArray = sql`${`{${marks.map((m) => m.addressId).join(',')}}`}::bigint[]`;
   const datasetArray = sql`${pgTextArray(marks.map((m) => m.datasetId))}::text[]`;
   // The (dataset, address) pairs to read, grouped by dataset, for the datasets whose partition is
@@ -155,8 +154,12 @@ export async function refreshSelRecords(
       FROM pairs GROUP BY dataset_id) g
     WHERE EXISTS (SELECT 1 FROM pg_inherits i WHERE i.inhparent = 'records'::regclass
       AND i.inhrelid = to_regclass(quote_ident(g.part)))`);
+  // Made once a connection and emptied at each commit (and here, for a second refresh in one
+  // transaction): one made and dropped every batch wrote and deleted its catalog rows each time,
+  // bloating pg_class and pg_attribute while the refresher runs.
   await db.execute(
-    sql`CREATE TEMP TABLE lw_sel_src (address_id bigint, dataset_id text, attrs jsonb) ON COMMIT DROP`,
+    sql`CREATE TEMP TABLE IF NOT EXISTS lw_sel_src (address_id bigint, dataset_id text, attrs jsonb) ON COMMIT DELETE ROWS;
+      DELETE FROM lw_sel_src`,
   );
   // Each dataset's partition is read by its key, named in the statement: through the partitioned
   // parent the planner saw every partition and, not knowing how few pairs there are, chose a hash
@@ -179,7 +182,6 @@ export async function refreshSelRecords(
   await db.execute(
     sql`INSERT INTO sel_record (${COLUMNS}) ${selRecordRowsSql(null, slots, collation, source)}`,
   );
-  await db.execute(sql`DROP TABLE lw_sel_src`);
 }
 
 /** How many datasets' partitions one statement of a refresh reads (a UNION ALL of index scans). */
