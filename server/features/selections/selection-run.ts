@@ -381,6 +381,8 @@ export async function allocateCandidates(
       return { ...q, bound: unbounded.has(key) ? null : hashBound(q.n, sizes.get(key) ?? 0) };
     });
     class Retry extends Error {}
+    // The rows are inserted in address order, so they reach mailing_addresses' keys in their
+    // order (at 1M: 1.9-2.1 s against 2.3-3.0 s for 100,000 addresses).
     let short: string[] = [];
     try {
       rows = await tx.transaction(async (sp) => {
@@ -397,8 +399,6 @@ export async function allocateCandidates(
             SELECT address_id, dataset_id, category, n,
                    row_number() OVER (PARTITION BY rank, category ORDER BY hash, address_id) AS rn
             FROM cell),
-          -- In address order, so the rows reach mailing_addresses' keys in their order (at 1M:
-          -- 1.9-2.1 s against 2.3-3.0 s for 100,000 addresses).
           inserted AS (
             INSERT INTO mailing_addresses (mailing_id, address_id, dataset_id, selection_id, category)
             SELECT ${s.mailingId}, address_id, dataset_id, ${selectionId}, category FROM ranked WHERE rn <= n
