@@ -261,6 +261,14 @@ try {
   // The check: every record once, with its last values; record_count right.
   const check = new pg.Client({ connectionString: bench.url });
   await check.connect();
+  // What the sel_record refresher had not reached when the batches ended (it yields to them:
+  // counts read those addresses from records until it has).
+  const { rows: left } = await check.query<{ marks: number; addresses: number }>(
+    'SELECT count(*)::int AS marks, count(DISTINCT address_id)::int AS addresses FROM sel_dirty',
+  );
+  console.log(
+    `  sel_dirty after the batches: ${left[0].marks.toLocaleString('en')} marks of ${left[0].addresses.toLocaleString('en')} addresses left for the refresher`,
+  );
   let wrong = 0;
   let records = 0;
   for (let c = 0; c < clients; c++) {
