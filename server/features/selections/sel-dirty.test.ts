@@ -8,6 +8,7 @@ import { setupTestApp, type TestClient } from '../../test/app';
 import { columnMapping, type ImportSetup, importFile, setupDataset, waitForTask } from '../../test/imports';
 import { multipartBody } from '../../test/multipart';
 import { saveDatasetMappings } from '../imports/mapping.queries';
+import { dropOrphanPartitions, recordsPartition } from '../imports/records.queries';
 import { allocate, makeCampaign, makeMailing } from '../mailings/mailing.test-helpers';
 import { partnerApiHelpers } from '../partnerapi/partner-api.test-helpers';
 import { drainSelDirty, selRecordDriftSql } from './sel-record.sql';
@@ -226,6 +227,29 @@ describe('imports and record deletes', () => {
     const other = await importedDataset([[a, 'Anna', '1011AA']]);
     expect((await t.api('DELETE', `/api/crud-partner/${other.partnerId}`)).statusCode).toBe(200);
     await expectMarked(await addressIds([a]));
+  });
+
+  it('a refresh after a dataset delete skips the record marks of the dataset, whose table is gone', async () => {
+    const [a, b] = mails('a', 'b');
+    const s = await setupDataset(t, MAPPING);
+    await importFile(t, t.cookie, s, csv([[a, 'Anna', '1011AA']]));
+    await importFile(
+      t,
+      t.cookie,
+      s,
+      csv([
+        [a, 'Anna', '1011AA'],
+        [b, 'Bob', '2022BB'],
+      ]),
+    );
+    const { rows } = await t.db.execute<{ n: number }>(
+      sql`SELECT count(*)::int AS n FROM sel_dirty WHERE dataset_id = ${s.datasetId}`,
+    );
+    expect(rows[0].n, 'the imports left marks of their records').toBeGreaterThan(0);
+    expect((await t.api('DELETE', `/api/datasets/${s.partnerId}/${s.datasetId}`)).statusCode).toBe(200);
+    // The task worker's sweep drops the deleted dataset's emptied table before the refresher runs.
+    expect(await dropOrphanPartitions(t.database.pool)).toContain(recordsPartition(s.datasetId));
+    await settle();
   });
 
   it('a dataset rename marks the records the partner-dataset blacklist blocks under the old or new name', async () => {

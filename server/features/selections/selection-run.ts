@@ -242,6 +242,10 @@ type CellSize = { dataset_id: string; category: Category; n: number };
 
 const cellKey = (datasetId: string, category: string) => `${datasetId}\u0000${category}`;
 
+/** countSql's rows as a map cell key → size. */
+const sizesOf = (rows: CellSize[]) =>
+  new Map(rows.map((r) => [cellKey(r.dataset_id, r.category), Number(r.n)]));
+
 /**
  * The cell sizes of this process's latest counts (countCandidates), by what was counted: the
  * tree's statement over records with its parameters, the settings and the allowed datasets in
@@ -267,10 +271,7 @@ export const cellSizes = {
   remember(tree: CompiledQuery, s: RunSettings, allowed: AllowedDatasets, rows: CellSize[]): void {
     const key = this.key(tree, s, allowed);
     this.entries.delete(key);
-    this.entries.set(key, {
-      at: Date.now(),
-      sizes: new Map(rows.map((r) => [cellKey(r.dataset_id, r.category), Number(r.n)])),
-    });
+    this.entries.set(key, { at: Date.now(), sizes: sizesOf(rows) });
     for (const old of this.entries.keys()) {
       if (this.entries.size <= this.kept) break;
       this.entries.delete(old);
@@ -356,12 +357,11 @@ export async function allocateCandidates(
   // leaves about n + 5√n + 20 of them are sorted. The sizes only set the bounds: a cell that finds
   // fewer under its bound than it asks is run again without one. They come from a recent count of
   // the same query (cellSizes), else from a count here.
-  const plan0 = await runPlan(tx, tree, source);
-  if (plan0.source === 'sel_record') await tx.execute(NARROW_WORK_MEM);
+  if (source === 'sel_record') await tx.execute(NARROW_WORK_MEM);
   let sizes = cellSizes.recall(tree, s, allowed);
   if (!sizes) {
-    const { rows: sized } = await tx.execute(countSql(tree, s, allowed, plan0));
-    sizes = new Map((sized as CellSize[]).map((r) => [cellKey(r.dataset_id, r.category), Number(r.n)]));
+    const { rows: sized } = await tx.execute(countSql(tree, s, allowed, await runPlan(tx, tree, source)));
+    sizes = sizesOf(sized as CellSize[]);
   }
   const unbounded = new Set<string>();
   let rows: { dataset_id: string; category: string; n: number; dirty_same: boolean }[] = [];
