@@ -10,8 +10,11 @@
 //    p50/p95/p99 per call;
 // with, measured in the same run, baselines: the same number of plain pg connections upserting
 // 1,000-row batches into a bare table with a primary key (the write floor, no HTTP, no mapping),
-// and the partner API's cheapest answer (401 without a key: HTTP and Fastify, no database) under
-// 50 clients. Every phase also measures the CPU seconds it cost (the server process, the
+// the HTTP write floor (bench/support/floor-server.ts: Fastify and a pg pool storing the same
+// batches, then single records under 50 clients, in a bare table, one statement a call: no key,
+// mapping or addresses; what any HTTP API storing these records pays on this machine; run before
+// the app's phases, while its refresher has nothing to do), and the partner API's cheapest answer
+// (401 without a key: HTTP and Fastify, no database) under 50 clients. Every phase also measures the CPU seconds it cost (the server process, the
 // PostgreSQL backends of the benchmark's database, this load generator; from /proc, so PostgreSQL
 // must run on this machine) and prints the CPU per batch or call with the floor Little's law sets
 // on this machine's cores: C closed-loop clients wait on average at least C × CPU per call / cores
@@ -21,6 +24,7 @@
 //   npx tsx bench/partner-api.ts [seconds=60] [clients=20] [singleSeconds=20]   embedded PostgreSQL
 //   (singleSeconds 0 leaves out the single-record phase and its baseline)
 //   DATABASE_URL=postgres://... npx tsx bench/partner-api.ts                     a PostgreSQL server
+import { spawn } from 'node:child_process';
 import http from 'node:http';
 import os from 'node:os';
 import pg from 'pg';
@@ -33,6 +37,9 @@ import { spawnBenchServer } from './support/server';
 const seconds = Number(process.argv[2] ?? 60);
 const clients = Number(process.argv[3] ?? 20);
 const singleSeconds = Number(process.argv[4] ?? 20);
+// BENCH_HTTP_FLOOR=0 leaves out the HTTP write floor (seconds of its batch phase; its single-record
+// phase takes min(10, singleSeconds)).
+const httpFloorSeconds = Number(process.env.BENCH_HTTP_FLOOR ?? Math.min(15, seconds));
 const SINGLE_CLIENTS = 50;
 const BATCH = 1000;
 
@@ -87,6 +94,17 @@ function call(
   path: string,
   body?: unknown,
 ): Promise<{ status: number; ms: number; text: string }> {
+  return request(port, `${PARTNER_API_BASE}${path}`, key, method, body);
+}
+
+/** call's request to any server on this machine: `path` in full. */
+function request(
+  toPort: number,
+  path: string,
+  key: string | undefined,
+  method: string,
+  body?: unknown,
+): Promise<{ status: number; ms: number; text: string }> {
   const payload = body === undefined ? undefined : Buffer.from(JSON.stringify(body));
   const headers: Record<string, string | number> = key ? { 'x-api-key': key } : {};
   if (payload) {
@@ -95,21 +113,18 @@ function call(
   }
   return new Promise((resolve, reject) => {
     const start = performance.now();
-    const req = http.request(
-      { host: '127.0.0.1', port, path: `${PARTNER_API_BASE}${path}`, method, headers, agent },
-      (res) => {
-        const chunks: Buffer[] = [];
-        res.on('data', (chunk: Buffer) => chunks.push(chunk));
-        res.on('error', reject);
-        res.on('end', () =>
-          resolve({
-            status: res.statusCode ?? 0,
-            ms: performance.now() - start,
-            text: Buffer.concat(chunks).toString('utf8'),
-          }),
-        );
-      },
-    );
+    const req = http.request({ host: '127.0.0.1', port: toPort, path, method, headers, agent }, (res) => {
+      const chunks: Buffer[] = [];
+      res.on('data', (chunk: Buffer) => chunks.push(chunk));
+      res.on('error', reject);
+      res.on('end', () =>
+        resolve({
+          status: res.statusCode ?? 0,
+          ms: performance.now() - start,
+          text: Buffer.concat(chunks).toString('utf8'),
+        }),
+      );
+    });
     req.on('error', reject);
     req.end(payload);
   });
@@ -138,6 +153,24 @@ function record(email: string, version: number, i: number) {
     geslacht: i % 2 ? 'man' : 'vrouw',
     nieuwsbrief: i % 3 === 0,
   };
+}
+
+/**
+ * Client `c`'s next batch of 1,000 records (values of `version`): a third of it addresses the
+ * client sent before (spread over all it sent, `next[c]` of them), with new values; the rest new.
+ */
+function makeBatch(c: number, next: number[], version: number) {
+  const batch = [];
+  const old = Math.min(next[c], Math.floor(BATCH / 3));
+  for (let k = 0; k < old; k++) {
+    const n = Math.floor(Math.random() * next[c]);
+    batch.push(record(`c${c}.${n}@example.nl`, version, n));
+  }
+  while (batch.length < BATCH) {
+    const n = next[c]++;
+    batch.push(record(`c${c}.${n}@example.nl`, version, n));
+  }
+  return batch;
 }
 
 try {
@@ -207,6 +240,76 @@ try {
   );
   console.log(cpuLine(floorCpu, floorRows / BATCH, clients, '1,000-row upsert', pgLocal));
 
+  // Baseline 2: the HTTP write floor (bench/support/floor-server.ts): Fastify and one pg pool
+  // storing the same batches and single records in a bare table, one statement a call, no key,
+  // mapping or addresses. What any HTTP API that stores these records pays on this machine now:
+  // the goals cannot be met below it.
+  if (httpFloorSeconds > 0) {
+    await monitor.query(
+      'CREATE TABLE bench_http_floor (client int, email text COLLATE "C", raw text[], attrs jsonb, PRIMARY KEY (client, email))',
+    );
+    const floorPort = port + 100;
+    const floorServer = spawn(process.execPath, ['--import', 'tsx', 'bench/support/floor-server.ts'], {
+      env: { ...process.env, DATABASE_URL: bench.url, PORT: String(floorPort) },
+      stdio: ['ignore', 'inherit', 'inherit'],
+    });
+    const floorExited = new Promise((r) => floorServer.once('exit', r));
+    try {
+      for (let tries = 0; ; tries++) {
+        try {
+          await request(floorPort, '/single/0/none', undefined, 'GET');
+          break;
+        } catch (error) {
+          if (tries > 300) throw error;
+          await new Promise((r) => setTimeout(r, 100));
+        }
+      }
+      const floorCpuMeter = new CpuMeter(floorServer.pid ?? 0, monitor);
+      const httpBatchMs: number[] = [];
+      const httpNext = new Array(clients).fill(0);
+      await floorCpuMeter.start();
+      await runFor(clients, httpFloorSeconds * 1000, async (c) => {
+        const batch = makeBatch(c, httpNext, httpBatchMs.length);
+        const res = await request(floorPort, `/batch/${c}`, undefined, 'POST', batch);
+        if (res.status !== 200) throw new Error(`HTTP floor batch: ${res.status} ${res.text.slice(0, 200)}`);
+        httpBatchMs.push(res.ms);
+      });
+      const httpBatchCpu = await floorCpuMeter.stop();
+      console.log(
+        `  HTTP write floor, batches (${clients} clients, 1,000-record upserts): ${spread(httpBatchMs)}`,
+      );
+      console.log(cpuLine(httpBatchCpu, httpBatchMs.length, clients, 'batch', pgLocal));
+      console.log(`    measured: mean ${ms(mean(httpBatchMs))}, p99 ${ms(percentile(httpBatchMs, 99))}`);
+      if (singleSeconds > 0) {
+        const httpSingleMs: number[] = [];
+        const httpSingleNext = new Array(SINGLE_CLIENTS).fill(0);
+        await floorCpuMeter.start();
+        await runFor(SINGLE_CLIENTS, Math.min(10, singleSeconds) * 1000, async (c) => {
+          const n = httpSingleNext[c]++;
+          const email = `s${c}.${n}@example.nl`;
+          const post = await request(floorPort, `/single/${c}`, undefined, 'POST', record(email, 0, n));
+          const path = `/single/${c}/${encodeURIComponent(email)}`;
+          const get = await request(floorPort, path, undefined, 'GET');
+          const { email: _e, ...fields } = record(email, 1, n);
+          const put = await request(floorPort, path, undefined, 'PUT', fields);
+          if (post.status !== 200 || get.status !== 200 || put.status !== 200)
+            throw new Error(`HTTP floor single: ${post.status} ${get.status} ${put.status}`);
+          httpSingleMs.push(post.ms, get.ms, put.ms);
+        });
+        const httpSingleCpu = await floorCpuMeter.stop();
+        console.log(
+          `  HTTP write floor, single records (${SINGLE_CLIENTS} clients, POST/GET/PUT): ${spread(httpSingleMs)}`,
+        );
+        console.log(cpuLine(httpSingleCpu, httpSingleMs.length, SINGLE_CLIENTS, 'call', pgLocal));
+        console.log(`    measured: mean ${ms(mean(httpSingleMs))}, p99 ${ms(percentile(httpSingleMs, 99))}`);
+      }
+    } finally {
+      floorServer.kill('SIGTERM');
+      await floorExited;
+      await monitor.query('DROP TABLE bench_http_floor');
+    }
+  }
+
   // 1. Batches.
   const expected = Array.from({ length: clients }, () => new Map<string, string>());
   const next = new Array(clients).fill(0);
@@ -219,19 +322,8 @@ try {
   await cpu.start();
   const started = performance.now();
   await runFor(clients, seconds * 1000, async (c) => {
-    const version = batchMs.length;
     const seen = expected[c];
-    const batch = [];
-    // A third of the batch: addresses this client sent before (spread over all it sent), new values.
-    const old = Math.min(seen.size, Math.floor(BATCH / 3));
-    for (let k = 0; k < old; k++) {
-      const n = Math.floor(Math.random() * next[c]);
-      batch.push(record(`c${c}.${n}@example.nl`, version, n));
-    }
-    while (batch.length < BATCH) {
-      const n = next[c]++;
-      batch.push(record(`c${c}.${n}@example.nl`, version, n));
-    }
+    const batch = makeBatch(c, next, batchMs.length);
     const first = seen.size === 0;
     const res = await call(datasets[c].key, 'POST', '/partnerlist/upsert', batch);
     if (res.status !== 200) {
