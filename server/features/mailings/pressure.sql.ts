@@ -27,9 +27,27 @@ export function mailingWindow(plannedSend: Date): PressureWindow {
 }
 
 /**
+ * The addresses held by another Definitief or Aangeboden mailing planned inside the window, as a
+ * query of one column `address_id` (an address once per holding mailing). `excludeMailingId` (the
+ * mailing being checked) is never counted against itself; null counts every mailing.
+ */
+export function pressureHeldSql(window: PressureWindow, excludeMailingId: string | null): SQL {
+  return sql`SELECT pma.address_id FROM mailing_addresses pma JOIN mailings pm ON pm.id = pma.mailing_id
+    WHERE ${pressureMailingSql(window, excludeMailingId)}`;
+}
+
+/** The conditions on a holding mailing `pm` of pressureConflictSql and pressureHeldSql. */
+function pressureMailingSql(window: PressureWindow, excludeMailingId: string | null): SQL {
+  return sql`pm.state IN ('final', 'offered')
+      ${excludeMailingId === null ? sql`` : sql`AND pm.id <> ${excludeMailingId}`}
+      AND ${sendDaySql('pm')} >= ${window.from}::date
+      AND ${sendDaySql('pm')} < ${window.to}::date`;
+}
+
+/**
  * Whether the address `addressIdExpr` is held by another Definitief or Aangeboden mailing planned
- * inside the window (a boolean SQL expression). `excludeMailingId` (the mailing being checked) is
- * never counted against itself; null counts every mailing.
+ * inside the window (a boolean SQL expression): pressureHeldSql per address. `excludeMailingId` (the
+ * mailing being checked) is never counted against itself; null counts every mailing.
  */
 export function pressureConflictSql(
   addressIdExpr: SQL,
@@ -38,11 +56,7 @@ export function pressureConflictSql(
 ): SQL {
   return sql`EXISTS (
     SELECT 1 FROM mailing_addresses pma JOIN mailings pm ON pm.id = pma.mailing_id
-    WHERE pma.address_id = ${addressIdExpr}
-      AND pm.state IN ('final', 'offered')
-      ${excludeMailingId === null ? sql`` : sql`AND pm.id <> ${excludeMailingId}`}
-      AND ${sendDaySql('pm')} >= ${window.from}::date
-      AND ${sendDaySql('pm')} < ${window.to}::date)`;
+    WHERE pma.address_id = ${addressIdExpr} AND ${pressureMailingSql(window, excludeMailingId)})`;
 }
 
 // One lock serializes every move into Definitief or Aangeboden: the check and the move commit
