@@ -35,6 +35,7 @@ import {
   cellSizes,
   countCandidates,
   countSql,
+  heldBitmap,
   NO_JIT,
   type RunSettings,
   type RunSource,
@@ -257,6 +258,7 @@ for (const source of SOURCES) {
         await tx.execute(NO_JIT);
         const allowed = await allowedDatasets(tx, settings);
         const plan = await runPlan(tx, where, source);
+        if (plan.source === 'sel_record') plan.held = await heldBitmap(tx, settings, plan.dirty);
         return tx.execute(sql`EXPLAIN (ANALYZE, BUFFERS) ${countSql(where, settings, allowed, plan)}`);
       });
       console.log(

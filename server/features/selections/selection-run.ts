@@ -230,9 +230,11 @@ function narrowHitSql(
   const exclusions: SQL[] = [sql`NOT r.hard_bounced`];
   if (s.useBlacklist) exclusions.push(sql`NOT r.blacklisted AND NOT r.partner_blocked`);
   if (held !== undefined) {
-    // heldBitmap: the dynamic exclusions and the dirty addresses in one test.
+    // heldBitmap: the dynamic exclusions and the dirty addresses in one test. As `<> 1`, which the
+    // planner estimates to keep 99.5% of the rows (about right): as `= 0` it estimated 0.5%, and
+    // chose sorts and nested plans for a few hundred rows where hundreds of thousands came.
     if (held)
-      exclusions.push(sql`(r.address_id >= ${held.size} OR get_bit(${held.bits}::bytea, r.address_id) = 0)`);
+      exclusions.push(sql`(r.address_id >= ${held.size} OR get_bit(${held.bits}::bytea, r.address_id) <> 1)`);
   } else {
     exclusions.push(...dynamicExclusions(sql`r.address_id`, s));
     if (dirty.length > 0) exclusions.push(sql`r.address_id <> ALL(${bigintArray(dirty)})`);
