@@ -23,3 +23,24 @@ export function categoryOfFactsSql(rowAlias: string, minMailings: number): SQL {
     WHEN ${r('sent_count')} >= ${minMailings}::int THEN 'notOpenedOrClicked'
     ELSE 'new' END`;
 }
+
+/** The categories in the order of categoryCodeOfFactsSql's codes (1 first). */
+const CATEGORY_BY_CODE = ['clicks', 'opens', 'notOpenedOrClicked', 'new'];
+
+/**
+ * categoryOfFactsSql as a code 1-4 (an integer, cheap to aggregate): the rows of one address carry
+ * the same facts, so `categoryOfCodeSql(min(code))` over them is their category without grouping
+ * by the facts as well.
+ */
+export function categoryCodeOfFactsSql(rowAlias: string, minMailings: number): SQL {
+  const r = (column: string) => sql.raw(`${rowAlias}.${column}`);
+  return sql`CASE WHEN ${r('clicked')} THEN 1
+    WHEN ${r('opened')} THEN 2
+    WHEN ${r('sent_count')} >= ${minMailings}::int THEN 3
+    ELSE 4 END`;
+}
+
+/** The category (text, as categorySql) of a categoryCodeOfFactsSql code. */
+export function categoryOfCodeSql(code: SQL): SQL {
+  return sql`(${`{${CATEGORY_BY_CODE.join(',')}}`}::text[])[${code}]`;
+}

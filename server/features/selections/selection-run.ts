@@ -7,7 +7,12 @@ import type { Db, DbOrTx } from '../../db/client';
 import { badRequest } from '../../lib/http-errors';
 import { pgTextArray } from '../../lib/pg-array';
 import { notBlacklistedSql } from '../blacklists/blacklist.sql';
-import { categoryOfFactsSql, categorySql } from '../mailings/engagement.sql';
+import {
+  categoryCodeOfFactsSql,
+  categoryOfCodeSql,
+  categoryOfFactsSql,
+  categorySql,
+} from '../mailings/engagement.sql';
 import { pressureConflictSql, pressureHeldSql } from '../mailings/pressure.sql';
 import type { CompiledQuery } from './compile';
 
@@ -247,12 +252,18 @@ function narrowHitSql(
   const single = sql`SELECT r.address_id, ${rank} AS rank, ${category} AS category
       FROM sel_record_single r${joins} WHERE ${where}`;
   // Each part of the multi rows (hash partitions by address) grouped apart: its GROUP BY is
-  // complete, and the parts run in parallel (one process each) beside the single rows' scan.
+  // complete, and the parts run in parallel (one process each) beside the single rows' scan. By
+  // the address alone, its category from the least code of its rows (they carry the same facts):
+  // grouping by the three facts as well cost a third more (1M: 96 against 60 ms a part).
+  const code = categoryCodeOfFactsSql('r', s.minMailings);
   const multi = Array.from(
     { length: MULTI_PARTS },
-    (_, i) => sql`SELECT r.address_id, min(${rank}) AS rank, ${category} AS category
+    (
+      _,
+      i,
+    ) => sql`SELECT r.address_id, min(${rank}) AS rank, ${categoryOfCodeSql(sql`min(${code})`)} AS category
       FROM ${sql.raw(`sel_record_multi_${i}`)} r${joins} WHERE ${where}
-      GROUP BY r.address_id, r.clicked, r.opened, r.sent_count`,
+      GROUP BY r.address_id`,
   );
   return sql.join([single, ...multi], sql` UNION ALL `);
 }
