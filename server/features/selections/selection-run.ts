@@ -115,19 +115,28 @@ export type RunPlan =
  * (read from records instead), those of the mailing itself and, with useDate, those another
  * Definitief or Aangeboden mailing holds in the pressure window. One get_bit a row instead of two
  * hashed anti-joins: at 300,000 held addresses their hash tables did not fit the caches, and the
- * probes of every row cost more than reading it. `size` is the bits covered (ids from `size` up
- * are not held).
+ * probes of every row cost more than reading it. Bit n stands for address id `from` + n; ids
+ * outside [from, from + size) are not held.
  */
 export interface HeldBitmap {
   bits: Buffer;
+  from: number;
   size: number;
 }
 
+/** The widest bitmap heldBitmap makes (bits: 32 MB); a wider spread of ids keeps the anti-joins. */
+export const HELD_BITMAP_MAX_BITS = 2 ** 28;
+
 /**
  * heldBitmap's addresses, read in the run's snapshot (a REPEATABLE READ count: what the statement
- * after it sees). Null when none is held.
+ * after it sees). Null when none is held; undefined when their ids spread wider than
+ * HELD_BITMAP_MAX_BITS (the run then leaves them out by anti-joins, as the records path does).
  */
-export async function heldBitmap(db: DbOrTx, s: RunSettings, dirty: number[]): Promise<HeldBitmap | null> {
+export async function heldBitmap(
+  db: DbOrTx,
+  s: RunSettings,
+  dirty: number[],
+): Promise<HeldBitmap | null | undefined> {
   const parts = [sql`SELECT address_id FROM mailing_addresses WHERE mailing_id = ${s.mailingId}`];
   if (s.useDate) parts.push(pressureHeldSql(pressureWindow(s.pressureAge), s.mailingId));
   const { rows } = await db.execute(
@@ -137,11 +146,20 @@ export async function heldBitmap(db: DbOrTx, s: RunSettings, dirty: number[]): P
   const ids = text ? text.split(',').map(Number) : [];
   ids.push(...dirty);
   if (ids.length === 0) return null;
-  let max = 0;
-  for (const id of ids) if (id > max) max = id;
-  const bits = Buffer.alloc((max >> 3) + 1);
-  for (const id of ids) bits[id >> 3] |= 1 << (id & 7);
-  return { bits, size: bits.length * 8 };
+  let min = ids[0];
+  let max = ids[0];
+  for (const id of ids) {
+    if (id < min) min = id;
+    if (id > max) max = id;
+  }
+  const from = min - (min % 8);
+  if (max - from >= HELD_BITMAP_MAX_BITS) return undefined;
+  const bits = Buffer.alloc(Math.floor((max - from) / 8) + 1);
+  for (const id of ids) {
+    const n = id - from;
+    bits[Math.floor(n / 8)] |= 1 << (n % 8);
+  }
+  return { bits, from, size: bits.length * 8 };
 }
 
 /**
@@ -238,8 +256,12 @@ function narrowHitSql(
     // heldBitmap: the dynamic exclusions and the dirty addresses in one test. As `<> 1`, which the
     // planner estimates to keep 99.5% of the rows (about right): as `= 0` it estimated 0.5%, and
     // chose sorts and nested plans for a few hundred rows where hundreds of thousands came.
-    if (held)
-      exclusions.push(sql`(r.address_id >= ${held.size} OR get_bit(${held.bits}::bytea, r.address_id) <> 1)`);
+    if (held) {
+      const n = sql`(r.address_id - ${held.from}::bigint)`;
+      exclusions.push(
+        sql`(${n} NOT BETWEEN 0 AND ${held.size - 1}::bigint OR get_bit(${held.bits}::bytea, ${n}) <> 1)`,
+      );
+    }
   } else {
     exclusions.push(...dynamicExclusions(sql`r.address_id`, s));
     if (dirty.length > 0) exclusions.push(sql`r.address_id <> ALL(${bigintArray(dirty)})`);
