@@ -14,10 +14,11 @@
 // batches, then single records under 50 clients, in a bare table, one statement a call: no key,
 // mapping or addresses; what any HTTP API storing these records pays on this machine; run before
 // the app's phases, while its refresher has nothing to do), and the partner API's cheapest answer
-// (401 without a key: HTTP and Fastify, no database) under 50 clients. Every phase also measures the CPU seconds it cost (the server process, the
-// PostgreSQL backends of the benchmark's database, this load generator; from /proc, so PostgreSQL
-// must run on this machine) and prints the CPU per batch or call with the floor Little's law sets
-// on this machine's cores: C closed-loop clients wait on average at least C × CPU per call / cores
+// (401 without a key: HTTP and Fastify, no database) under 50 clients. Every phase also measures
+// the CPU seconds it cost (the server process, the PostgreSQL backends of the benchmark's
+// database, this load generator; from /proc, so PostgreSQL must run on this machine) and prints
+// the CPU per batch or call with the floor Little's law sets on this machine's cores: C
+// closed-loop clients wait on average at least C × CPU per call / cores
 // (mean latency = C / throughput, throughput ≤ cores / CPU per call), next to the measured latency.
 // Prints figures; never fails on slowness (it exits 1 only when a record is wrong).
 //

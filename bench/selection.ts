@@ -35,7 +35,6 @@ import {
   cellSizes,
   countCandidates,
   countSql,
-  heldBitmap,
   NO_JIT,
   type RunSettings,
   type RunSource,
@@ -257,8 +256,7 @@ for (const source of SOURCES) {
       const { rows } = await db.transaction(async (tx) => {
         await tx.execute(NO_JIT);
         const allowed = await allowedDatasets(tx, settings);
-        const plan = await runPlan(tx, where, source);
-        if (plan.source === 'sel_record') plan.held = await heldBitmap(tx, settings, plan.dirty);
+        const plan = await runPlan(tx, where, source, settings);
         return tx.execute(sql`EXPLAIN (ANALYZE, BUFFERS) ${countSql(where, settings, allowed, plan)}`);
       });
       console.log(

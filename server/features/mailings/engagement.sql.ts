@@ -13,31 +13,40 @@ export function categorySql(addressAlias: string, minMailings: number): SQL {
 }
 
 /**
- * categorySql over the engagement facts a row of sel_record carries (`clicked`, `opened`,
- * `sent_count`, copied from its address by server/features/selections/sel-record.sql.ts).
+ * The rules of categorySql over the engagement facts a row of sel_record carries (`clicked`,
+ * `opened`, `sent_count`, copied from its address by server/features/selections/sel-record.sql.ts):
+ * the first that holds gives the category, else 'new'.
  */
-export function categoryOfFactsSql(rowAlias: string, minMailings: number): SQL {
+function factRules(rowAlias: string, minMailings: number): [SQL, string][] {
   const r = (column: string) => sql.raw(`${rowAlias}.${column}`);
-  return sql`CASE WHEN ${r('clicked')} THEN 'clicks'
-    WHEN ${r('opened')} THEN 'opens'
-    WHEN ${r('sent_count')} >= ${minMailings}::int THEN 'notOpenedOrClicked'
-    ELSE 'new' END`;
+  return [
+    [r('clicked'), 'clicks'],
+    [r('opened'), 'opens'],
+    [sql`${r('sent_count')} >= ${minMailings}::int`, 'notOpenedOrClicked'],
+  ];
 }
 
-/** The categories in the order of categoryCodeOfFactsSql's codes (1 first). */
-const CATEGORY_BY_CODE = ['clicks', 'opens', 'notOpenedOrClicked', 'new'];
+/** The category names by code (1 first): factRules' in their order, then 'new'. */
+const CATEGORY_BY_CODE = [...factRules('r', 0).map(([, name]) => name), 'new'];
+
+/** categorySql over the facts of a sel_record row (factRules). */
+export function categoryOfFactsSql(rowAlias: string, minMailings: number): SQL {
+  const whens = factRules(rowAlias, minMailings).map(
+    ([rule, name]) => sql`WHEN ${rule} THEN ${sql.raw(`'${name}'`)}`,
+  );
+  return sql`CASE ${sql.join(whens, sql` `)} ELSE 'new' END`;
+}
 
 /**
- * categoryOfFactsSql as a code 1-4 (an integer, cheap to aggregate): the rows of one address carry
- * the same facts, so `categoryOfCodeSql(min(code))` over them is their category without grouping
- * by the facts as well.
+ * categoryOfFactsSql as a code 1-4 (an integer, cheap to aggregate; CATEGORY_BY_CODE): the rows of
+ * one address carry the same facts, so `categoryOfCodeSql(min(code))` over them is their category
+ * without grouping by the facts as well.
  */
 export function categoryCodeOfFactsSql(rowAlias: string, minMailings: number): SQL {
-  const r = (column: string) => sql.raw(`${rowAlias}.${column}`);
-  return sql`CASE WHEN ${r('clicked')} THEN 1
-    WHEN ${r('opened')} THEN 2
-    WHEN ${r('sent_count')} >= ${minMailings}::int THEN 3
-    ELSE 4 END`;
+  const whens = factRules(rowAlias, minMailings).map(
+    ([rule], i) => sql`WHEN ${rule} THEN ${sql.raw(String(i + 1))}`,
+  );
+  return sql`CASE ${sql.join(whens, sql` `)} ELSE ${sql.raw(String(CATEGORY_BY_CODE.length))} END`;
 }
 
 /** The category (text, as categorySql) of a categoryCodeOfFactsSql code. */

@@ -103,11 +103,11 @@ export type RunSource = 'records' | 'sel_record';
 
 /**
  * How a run reads: from records, or from sel_record with `dirty`, the addresses in sel_dirty at
- * the run's snapshot (read from the normalized tables).
+ * the run's snapshot (read from the normalized tables), and `held`, what heldBitmap read with them.
  */
 export type RunPlan =
   | { source: 'records' }
-  | { source: 'sel_record'; dirty: number[]; held?: HeldBitmap | null };
+  | { source: 'sel_record'; dirty: number[]; held: HeldBitmap | null | undefined };
 
 /**
  * The addresses a count from sel_record leaves out of its rows whatever the tree, as a bitmap by
@@ -128,7 +128,7 @@ export interface HeldBitmap {
 export const HELD_BITMAP_MAX_BITS = 2 ** 28;
 
 /**
- * heldBitmap's addresses, read in the run's snapshot (a REPEATABLE READ count: what the statement
+ * The held addresses of a run of `s` and its `dirty` ones (HeldBitmap), read in the run's snapshot (a REPEATABLE READ count: what the statement
  * after it sees). Null when none is held; undefined when their ids spread wider than
  * HELD_BITMAP_MAX_BITS (the run then leaves them out by anti-joins, as the records path does).
  */
@@ -170,11 +170,17 @@ export async function heldBitmap(
 export const DIRTY_LIMIT = 2_000;
 
 /**
- * The plan of a run from `source`: sel_record when the tree compiled for it (tree.narrow) and at
- * most DIRTY_LIMIT addresses are dirty; their ids are read here, so the caller's statement must see
- * the same snapshot (a REPEATABLE READ transaction, or the check of allocateCandidates).
+ * The plan of a run of `s` from `source`: sel_record when the tree compiled for it (tree.narrow)
+ * and at most DIRTY_LIMIT addresses are dirty; their ids and the held addresses (heldBitmap) are
+ * read here, so the caller's statement must see the same snapshot (a REPEATABLE READ transaction,
+ * or the check of allocateCandidates).
  */
-export async function runPlan(db: DbOrTx, tree: CompiledQuery, source: RunSource): Promise<RunPlan> {
+export async function runPlan(
+  db: DbOrTx,
+  tree: CompiledQuery,
+  source: RunSource,
+  s: RunSettings,
+): Promise<RunPlan> {
   if (source === 'records' || !tree.narrow) return { source: 'records' };
   // At most ten marks an address are read (a record's marks, an address's), so a large sel_dirty
   // (an import, an upgrade) costs a read of that many rows, not a DISTINCT over all of them.
@@ -182,7 +188,8 @@ export async function runPlan(db: DbOrTx, tree: CompiledQuery, source: RunSource
   if (rows.length >= DIRTY_LIMIT * 10) return { source: 'records' };
   const dirty = [...new Set((rows as { address_id: number }[]).map((r) => Number(r.address_id)))];
   if (dirty.length > DIRTY_LIMIT) return { source: 'records' };
-  return { source: 'sel_record', dirty: dirty.sort((x, y) => x - y) };
+  dirty.sort((x, y) => x - y);
+  return { source: 'sel_record', dirty, held: await heldBitmap(db, s, dirty) };
 }
 
 const bigintArray = (ids: number[]) => sql`${`{${ids.join(',')}}`}::bigint[]`;
@@ -241,7 +248,7 @@ function dynamicExclusions(addressId: SQL, s: RunSettings): SQL[] {
  * The candidates read from sel_record (research §5 layout B3), of the addresses not in `dirty`:
  * an address with one record is a candidate as its row stands, so only the rows of addresses with
  * several (`multi`) are grouped by address for the priority; the exclusions are the row's flags and
- * the dynamic anti-joins.
+ * the held addresses' bitmap (`held`; undefined: the dynamic anti-joins and `dirty`).
  */
 function narrowHitSql(
   tree: CompiledQuery,
@@ -310,11 +317,8 @@ export async function countCandidates(
     async (tx) => {
       await tx.execute(NO_JIT);
       const allowed = await allowedDatasets(tx, s);
-      const plan = await runPlan(tx, tree, source);
-      if (plan.source === 'sel_record') {
-        await tx.execute(NARROW_WORK_MEM);
-        plan.held = await heldBitmap(tx, s, plan.dirty);
-      }
+      const plan = await runPlan(tx, tree, source, s);
+      if (plan.source === 'sel_record') await tx.execute(NARROW_WORK_MEM);
       const counted = await tx.execute(countSql(tree, s, allowed, plan));
       cellSizes.remember(tree, s, allowed, counted.rows as CellSize[]);
       return counted;
@@ -447,9 +451,7 @@ export async function allocateCandidates(
   if (source === 'sel_record') await tx.execute(NARROW_WORK_MEM);
   let sizes = cellSizes.recall(tree, s, allowed);
   if (!sizes) {
-    const plan = await runPlan(tx, tree, source);
-    if (plan.source === 'sel_record') plan.held = await heldBitmap(tx, s, plan.dirty);
-    const { rows: sized } = await tx.execute(countSql(tree, s, allowed, plan));
+    const { rows: sized } = await tx.execute(countSql(tree, s, allowed, await runPlan(tx, tree, source, s)));
     sizes = sizesOf(sized as CellSize[]);
   }
   const unbounded = new Set<string>();
@@ -459,11 +461,10 @@ export async function allocateCandidates(
   // still holds exactly those, and is undone (savepoint) and run again when it does not; after
   // three such tries it reads records, where nothing can come between.
   for (let attempt = 0; ; ) {
-    const plan = attempt < 3 ? await runPlan(tx, tree, source) : ({ source: 'records' } as const);
     // The held addresses are read with the dirty ones: the mailing's own cannot change meanwhile
     // (its allocation lock), the dirty ones are checked below, and a move of another mailing into
     // Definitief checks the pressure itself (as it did against the anti-join's snapshot).
-    if (plan.source === 'sel_record') plan.held = await heldBitmap(tx, s, plan.dirty);
+    const plan = attempt < 3 ? await runPlan(tx, tree, source, s) : ({ source: 'records' } as const);
     const same =
       plan.source === 'records'
         ? sql`TRUE`
