@@ -43,6 +43,11 @@ export interface CompileContext {
    */
   slots?: ReadonlyMap<string, number>;
   /**
+   * With slots: compile for the record in this position of a sel_multi row (its columns p<k>_...,
+   * its dataset `d<k>`) instead of a sel_record row's one record.
+   */
+  position?: number;
+  /**
    * The condition "the record is in the line's file on these fields" (fileRowsSql), by line id,
    * compiled in `ctx` (the context the leaf is compiled in: for records or for sel_record rows).
    */
@@ -55,17 +60,40 @@ export class NotNarrow extends Error {}
 /** How many attributes can have a slot in sel_record (t<k>, n<k>, d<k>: migration 0025). */
 export const SLOT_COUNT = 16;
 
+/**
+ * How many records an address with several has at most for its one row in sel_multi (migration
+ * 0027): its records side by side, in positions 1..MULTI_POSITIONS. An address with more keeps a
+ * row per record in sel_record_multi.
+ */
+export const MULTI_POSITIONS = 3;
+
 // Per context compiled for sel_record: whether a leaf read an enrichment value (from `ae`).
 const narrowReads = new WeakMap<CompileContext, { enrichment: boolean }>();
 
-/** The address field `column` where the compiled rows read it: `a` (a row of addresses), or `r` (sel_record's). */
+/** The address field `column` where the compiled rows read it: `a` (a row of addresses), or `r` (sel_record's, sel_multi's). */
 export function addressField(ctx: CompileContext, column: string): SQL {
   return sql.raw(`${ctx.slots ? 'r' : 'a'}.${column}`);
 }
 
-/** The record's dataset id: a column of records, or of the dataset `d` sel_record rows join by number. */
+/** The column of a sel_multi row holding the record column `name` of its record in position `k`. */
+export const positionColumn = (k: number, name: string) => `p${k}_${name}`;
+
+/** A record column of a sel_record row `r`, or of the record in ctx.position of a sel_multi row `r`. */
+function recordColumn(ctx: CompileContext, name: string): SQL {
+  return sql.raw(`r.${ctx.position ? positionColumn(ctx.position, name) : name}`);
+}
+
+/**
+ * The alias of the record's dataset (datasets): `d`, joined to records by id or to a sel_record
+ * row by number, or `d<k>` for the record in position k of a sel_multi row.
+ */
+export function datasetAlias(ctx: CompileContext): SQL {
+  return sql.raw(ctx.position ? `d${ctx.position}` : 'd');
+}
+
+/** The record's dataset id: a column of records, or of the dataset sel_record rows join by number. */
 export function recordDatasetId(ctx: CompileContext): SQL {
-  return ctx.slots ? sql`d.id` : sql`r.dataset_id`;
+  return ctx.slots ? sql`${datasetAlias(ctx)}.id` : sql`r.dataset_id`;
 }
 
 /**
@@ -95,13 +123,13 @@ function narrowValue(attr: string, form: Form, ctx: CompileContext): SQL {
   const slot = slots.get(attr);
   if (ctx.encrypted.has(attr) || (slot === undefined && slots.size >= SLOT_COUNT)) throw new NotNarrow(attr);
   const type = form === 'folded' ? 'text' : form === 'numeric' ? 'numeric' : 'date';
-  const own = slot === undefined ? null : sql.raw(`r.${type === 'text' ? 't' : type[0]}${slot}`);
+  const own = slot === undefined ? null : recordColumn(ctx, `${type === 'text' ? 't' : type[0]}${slot}`);
   if (!ctx.enriched?.has(attr)) return own ?? sql.raw(`NULL::${type}`);
   const reads = narrowReads.get(ctx);
   if (reads) reads.enrichment = true;
   const enriched = formOf(sql`(ae.attrs ->> ${attr}::text)`, form, ctx.collation);
   return own
-    ? sql`(CASE WHEN ${sql.raw(`r.t${slot}`)} IS NOT NULL THEN ${own} ELSE ${enriched} END)`
+    ? sql`(CASE WHEN ${recordColumn(ctx, `t${slot}`)} IS NOT NULL THEN ${own} ELSE ${enriched} END)`
     : enriched;
 }
 
@@ -126,6 +154,11 @@ export interface CompiledQuery {
    * answer it (compileNarrow); a count then reads sel_record for the addresses not in sel_dirty.
    */
   narrow?: CompiledQuery | null;
+  /**
+   * Compiled for sel_record: the same tree for the record in each position of a sel_multi row
+   * (positions[k - 1] for position k; CompileContext.position).
+   */
+  positions?: CompiledQuery[];
 }
 
 /** Compiles a query tree (see CompiledQuery); for records, and for sel_record too when `slots` are given. */
@@ -137,7 +170,16 @@ export function compileQuery(
   const reads = new AttributeReads({ ...ctx, slots: undefined });
   const where = compileNode(node, { ...ctx, slots: undefined }, reads);
   const out: CompiledQuery = { where, values: reads.fromItems() };
-  if (slots) out.narrow = compileNarrow(node, { ...ctx, slots });
+  if (slots) {
+    out.narrow = compileNarrow(node, { ...ctx, slots });
+    if (out.narrow) {
+      out.narrow.positions = Array.from({ length: MULTI_POSITIONS }, (_, i) => {
+        const at = compileNarrow(node, { ...ctx, slots, position: i + 1 });
+        if (!at) throw new Error('a tree compiled for sel_record compiles for every position');
+        return at;
+      });
+    }
+  }
   return out;
 }
 
@@ -317,7 +359,7 @@ function compileLeaf(node: QueryNode, ctx: CompileContext, reads: AttributeReads
   if ('dataset' in node) {
     return 'id' in node.dataset
       ? sql`${recordDatasetId(ctx)} = ${node.dataset.id}`
-      : sql`${node.dataset.type}::text = ANY(d.types)`;
+      : sql`${node.dataset.type}::text = ANY(${datasetAlias(ctx)}.types)`;
   }
   if ('interests' in node) {
     return 'click' in node.interests

@@ -5,7 +5,7 @@ import { clientDb } from '../../db/client';
 import { pgTextArray } from '../../lib/pg-array';
 import { blacklistedEverywhereSql, partnerBlacklistedSql } from '../blacklists/blacklist.sql';
 import { blindIndexKey } from '../imports/crypto';
-import { caseCollation, foldSql, SLOT_COUNT } from './compile';
+import { caseCollation, foldSql, MULTI_POSITIONS, positionColumn, SLOT_COUNT } from './compile';
 
 // The narrow table of the selection engine (migrations 0024, 0025; docs/decisions.md): one row per
 // record with what a count reads, every join done at write time, integers where a count joins and
@@ -27,13 +27,79 @@ export async function loadSlots(db: DbOrTx): Promise<SlotMap> {
   return new Map((rows as { attr: string; slot: number }[]).map((r) => [r.attr, Number(r.slot)]));
 }
 
-const SLOT_COLUMNS = Array.from({ length: SLOT_COUNT }, (_, i) => `t${i + 1}, n${i + 1}, d${i + 1}`).join(
-  ', ',
-);
+/** The slot columns (t<k>, n<k>, d<k> for k = 1..SLOT_COUNT), in table order. */
+const SLOT_NAMES = Array.from({ length: SLOT_COUNT }, (_, i) => [
+  `t${i + 1}`,
+  `n${i + 1}`,
+  `d${i + 1}`,
+]).flat();
 
 /** The columns of sel_record, in table order. */
 const COLUMNS = sql.raw(`address_id, ds, multi, clicked, opened, sent_count, hard_bounced, blacklisted,
-  partner_blocked, email, domain, os, open_interests, click_interests, ${SLOT_COLUMNS}`);
+  partner_blocked, email, domain, os, open_interests, click_interests, ${SLOT_NAMES.join(', ')}`);
+
+/** The address's columns of a sel_multi row (sel_record's, once). */
+const ADDRESS_NAMES = [
+  'address_id',
+  'clicked',
+  'opened',
+  'sent_count',
+  'hard_bounced',
+  'blacklisted',
+  'email',
+  'domain',
+  'os',
+  'open_interests',
+  'click_interests',
+];
+
+/** A record's columns (sel_record's), on a sel_multi row once per position with the prefix p<k>_. */
+const RECORD_NAMES = ['ds', 'partner_blocked', ...SLOT_NAMES];
+
+const POSITIONS = Array.from({ length: MULTI_POSITIONS }, (_, i) => i + 1);
+
+/** The columns of sel_multi, in table order. */
+const MULTI_COLUMNS = sql.raw(
+  [...ADDRESS_NAMES, ...POSITIONS.flatMap((k) => RECORD_NAMES.map((name) => positionColumn(k, name)))].join(
+    ', ',
+  ),
+);
+
+/**
+ * The sel_multi rows of the rows `derived` (selRecordRowsSql's) of addresses with 2..MULTI_POSITIONS
+ * records: one per address, its records in dataset number order (the records of an address are in
+ * distinct datasets: records' key).
+ */
+function multiRowsSql(derived: SQL): SQL {
+  const address = sql.raw(ADDRESS_NAMES.join(', '));
+  const positions = POSITIONS.flatMap((k) =>
+    RECORD_NAMES.map(
+      (name) =>
+        `${name === 'partner_blocked' ? 'bool_or' : 'max'}(${name}) FILTER (WHERE pos = ${k}) AS ${positionColumn(k, name)}`,
+    ),
+  );
+  return sql`SELECT ${address}, ${sql.raw(positions.join(', '))}
+    FROM (SELECT x.*, row_number() OVER (PARTITION BY address_id ORDER BY ds) AS pos
+      FROM (${derived}) x WHERE records_n BETWEEN 2 AND ${sql.raw(String(MULTI_POSITIONS))}) y
+    GROUP BY ${address}`;
+}
+
+/** The sel_record rows of the rows `derived` (selRecordRowsSql's): those of addresses not in sel_multi. */
+function recordRowsSql(derived: SQL): SQL {
+  return sql`SELECT ${COLUMNS} FROM (${derived}) x
+    WHERE records_n = 1 OR records_n > ${sql.raw(String(MULTI_POSITIONS))}`;
+}
+
+/**
+ * Writes the rows `derived` (selRecordRowsSql's) into sel_record and sel_multi, in one statement
+ * that computes them once.
+ */
+async function writeSelRows(db: DbOrTx, derived: SQL): Promise<void> {
+  const x = sql`lw_derived`;
+  await db.execute(sql`WITH lw_derived AS MATERIALIZED (${derived}),
+    lw_records AS (INSERT INTO sel_record (${COLUMNS}) ${recordRowsSql(sql`SELECT * FROM ${x}`)})
+    INSERT INTO sel_multi (${MULTI_COLUMNS}) ${multiRowsSql(sql`SELECT * FROM ${x}`)}`);
+}
 
 /**
  * The rows sel_record must hold for the records whose address satisfies `addressFilter` (a
@@ -56,12 +122,14 @@ export function selRecordRowsSql(
   for (let k = 1; k <= SLOT_COUNT; k++) {
     const attr = byslot.get(k);
     if (attr === undefined) {
-      forms.push(sql.raw('NULL::text, NULL::numeric, NULL::date'));
+      forms.push(sql.raw(`NULL::text AS t${k}, NULL::numeric AS n${k}, NULL::date AS d${k}`));
       continue;
     }
     const v = sql.raw(`lw_raw.v${k}`);
     raws.push(sql`r.attrs ->> ${attr}::text AS ${sql.raw(`v${k}`)}`);
-    forms.push(sql`${foldSql(v, collation)}, lw_to_numeric(${v}), lw_to_date(${v})`);
+    forms.push(
+      sql`${foldSql(v, collation)} AS ${sql.raw(`t${k}`)}, lw_to_numeric(${v}) AS ${sql.raw(`n${k}`)}, lw_to_date(${v}) AS ${sql.raw(`d${k}`)}`,
+    );
   }
   const raw =
     raws.length > 0 ? sql` CROSS JOIN LATERAL (SELECT ${sql.join(raws, sql`, `)} OFFSET 0) lw_raw` : sql``;
@@ -71,8 +139,9 @@ export function selRecordRowsSql(
       a.hard_bounced_at IS NOT NULL AS hard_bounced,
       ${blacklistedEverywhereSql('a')} AS blacklisted,
       ${partnerBlacklistedSql('a', 'd')} AS partner_blocked, a.email, a.domain,
-      nullif(a.os, '{}'::text[]), nullif(a.open_interests, '{}'::text[]), nullif(a.click_interests, '{}'::text[]),
-      ${sql.join(forms, sql`, `)}
+      nullif(a.os, '{}'::text[]) AS os, nullif(a.open_interests, '{}'::text[]) AS open_interests,
+      nullif(a.click_interests, '{}'::text[]) AS click_interests,
+      ${sql.join(forms, sql`, `)}, count(*) OVER (PARTITION BY r.address_id) AS records_n
     FROM ${source} r JOIN addresses a ON a.id = r.address_id JOIN datasets d ON d.id = r.dataset_id${raw}
     ${addressFilter ? sql`WHERE ${addressFilter}` : sql``}`;
 }
@@ -148,7 +217,12 @@ export async function refreshSelRecords(
       SELECT address_id, dataset_id FROM marks WHERE dataset_id IS NOT NULL
       UNION
       SELECT s.address_id, d.id FROM sel_record s JOIN datasets d ON d.num = s.ds
-      WHERE s.address_id = ANY(${addressArray}))
+      WHERE s.address_id = ANY(${addressArray})
+      UNION
+      SELECT m.address_id, d.id FROM sel_multi m
+        CROSS JOIN LATERAL (VALUES ${sql.raw(POSITIONS.map((k) => `(m.${positionColumn(k, 'ds')})`).join(', '))}) p(ds)
+        JOIN datasets d ON d.num = p.ds
+      WHERE m.address_id = ANY(${addressArray}))
     SELECT g.part, g.ids
     FROM (SELECT lw_records_partition(dataset_id) AS part, array_agg(address_id)::text AS ids
       FROM pairs GROUP BY dataset_id) g
@@ -178,10 +252,9 @@ export async function refreshSelRecords(
   const slots = await assignSlots(db, source);
   const collation = await caseCollation(db);
   await db.execute(sql`DELETE FROM sel_record WHERE address_id = ANY(${addressArray})`);
+  await db.execute(sql`DELETE FROM sel_multi WHERE address_id = ANY(${addressArray})`);
   await db.execute(REFRESH_SCAN_SOURCE);
-  await db.execute(
-    sql`INSERT INTO sel_record (${COLUMNS}) ${selRecordRowsSql(null, slots, collation, source)}`,
-  );
+  await writeSelRows(db, selRecordRowsSql(null, slots, collation, source));
 }
 
 /** How many datasets' partitions one statement of a refresh reads (a UNION ALL of index scans). */
@@ -295,19 +368,17 @@ export async function rebuildSelRecords(database: Database): Promise<void> {
   await underRefreshLock(database, true, async (db) => {
     await db.execute(REFRESH_SETTINGS);
     await db.execute(sql`DELETE FROM sel_dirty`);
-    await db.execute(sql`TRUNCATE sel_record`);
+    await db.execute(sql`TRUNCATE sel_record, sel_multi`);
     const slots = await assignSlots(db, sql`records`);
-    await db.execute(
-      sql`INSERT INTO sel_record (${COLUMNS}) ${selRecordRowsSql(null, slots, await caseCollation(db))}`,
-    );
+    await writeSelRows(db, selRecordRowsSql(null, slots, await caseCollation(db)));
   });
 }
 
 /**
- * The rows in which sel_record differs from its definition, for the addresses not in sel_dirty
- * (those may differ: counts read them from the normalized tables): `side` 'stored' for a row it
- * holds that it should not (or with other values), 'derived' for a row it lacks. Empty when every
- * writer marked what it touched.
+ * The rows in which sel_record and sel_multi differ from their definition, for the addresses not
+ * in sel_dirty (those may differ: counts read them from the normalized tables): `side` 'stored' for
+ * a row a table holds that it should not (or with other values), 'derived' for a row it lacks;
+ * `tbl` the table. Empty when every writer marked what it touched.
  */
 export async function selRecordDriftSql(db: DbOrTx): Promise<SQL> {
   const derived = selRecordRowsSql(
@@ -315,9 +386,23 @@ export async function selRecordDriftSql(db: DbOrTx): Promise<SQL> {
     await loadSlots(db),
     await caseCollation(db),
   );
-  const stored = sql`SELECT ${COLUMNS} FROM sel_record s
-    WHERE NOT EXISTS (SELECT 1 FROM sel_dirty x WHERE x.address_id = s.address_id)`;
-  return sql`(SELECT 'stored' AS side, * FROM (${stored} EXCEPT ALL ${derived}) x)
-    UNION ALL
-    (SELECT 'derived' AS side, * FROM (${derived} EXCEPT ALL ${stored}) y)`;
+  const clean = (t: string) =>
+    sql.raw(`FROM ${t} s WHERE NOT EXISTS (SELECT 1 FROM sel_dirty x WHERE x.address_id = s.address_id)`);
+  const pairs: [string, SQL, SQL][] = [
+    ['sel_record', sql`SELECT ${COLUMNS} ${clean('sel_record')}`, recordRowsSql(derived)],
+    ['sel_multi', sql`SELECT ${MULTI_COLUMNS} ${clean('sel_multi')}`, multiRowsSql(derived)],
+  ];
+  return sql.join(
+    pairs.map(
+      ([
+        tbl,
+        stored,
+        want,
+      ]) => sql`(SELECT 'stored' AS side, ${tbl}::text AS tbl, x.address_id, row_to_json(x)::text AS row
+        FROM (${stored} EXCEPT ALL ${want}) x)
+      UNION ALL
+      (SELECT 'derived' AS side, ${tbl}::text AS tbl, y.address_id, row_to_json(y)::text AS row FROM (${want} EXCEPT ALL ${stored}) y)`,
+    ),
+    sql` UNION ALL `,
+  );
 }

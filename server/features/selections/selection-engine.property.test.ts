@@ -96,7 +96,11 @@ async function staleRows(seed: number): Promise<void> {
     UPDATE sel_record SET blacklisted = FALSE, hard_bounced = FALSE, partner_blocked = FALSE, clicked = NOT clicked,
       t1 = 'zz', d2 = NULL, multi = NOT multi
       WHERE address_id % 7 = ${k} AND ds % 3 <> 0;
-    DELETE FROM sel_record WHERE address_id % 7 = ${k} AND ds % 3 = 0;`),
+    DELETE FROM sel_record WHERE address_id % 7 = ${k} AND ds % 3 = 0;
+    UPDATE sel_multi SET blacklisted = FALSE, hard_bounced = FALSE, p1_partner_blocked = FALSE,
+      p2_partner_blocked = FALSE, clicked = NOT clicked, p1_t1 = 'zz', p2_d2 = NULL, p3_ds = NULL
+      WHERE address_id % 7 = ${k} AND p1_ds % 3 <> 0;
+    DELETE FROM sel_multi WHERE address_id % 7 = ${k} AND p1_ds % 3 = 0;`),
   );
 }
 
@@ -120,13 +124,15 @@ describe('selection engine against an independent evaluator', () => {
       if (seed % 2 === 1) {
         await rebuildSelRecords(t.database);
       } else {
-        await t.database.db.execute(sql`TRUNCATE sel_dirty, sel_record`);
+        await t.database.db.execute(sql`TRUNCATE sel_dirty, sel_record, sel_multi`);
         await markSelDirtyRecords(t.database.db, sql`SELECT address_id, dataset_id FROM records`);
         await drainSelDirty(t.database, 7);
         // A write of an address's facts marks the address alone: its records are found by the
         // datasets of its rows.
         await markSelDirty(t.database.db, sql`SELECT id FROM addresses`);
-        await t.database.db.execute(sql`UPDATE sel_record SET clicked = NOT clicked`);
+        await t.database.db.execute(
+          sql`UPDATE sel_record SET clicked = NOT clicked; UPDATE sel_multi SET clicked = NOT clicked`,
+        );
         await drainSelDirty(t.database, 5);
       }
       expect((await t.database.db.execute(await selRecordDriftSql(t.database.db))).rows).toEqual([]);

@@ -5,7 +5,14 @@ import { SelectionMessages } from '../../../common/selections';
 import { trimValue } from '../../../common/values';
 import type { DbOrTx } from '../../db/client';
 import { badRequest } from '../../lib/http-errors';
-import { addressField, type CompileContext, foldedAttribute, foldSql, recordDatasetId } from './compile';
+import {
+  addressField,
+  type CompileContext,
+  datasetAlias,
+  foldedAttribute,
+  foldSql,
+  recordDatasetId,
+} from './compile';
 import type { SelectionFileColumn } from './selection-file.table';
 
 // DESIGN §6 intersect / complement: a line file's rows are stored normalised the way the record
@@ -68,14 +75,15 @@ export function fileRowsSql(
     if (c.base === 'id') recordSide.push(addressField(ctx, 'email'));
     else if (c.base === 'domain') recordSide.push(addressField(ctx, 'domain'));
     else if (c.base === 'dataset') recordSide.push(recordDatasetId(ctx));
-    else if (c.base === 'datasetDescription') recordSide.push(foldSql(sql`d.description`, ctx.collation));
+    else if (c.base === 'datasetDescription')
+      recordSide.push(foldSql(sql`${datasetAlias(ctx)}.description`, ctx.collation));
     else recordSide.push(foldedAttribute(c.mapped ?? c.name, ctx));
     if (c.base && c.basePartner) partners.push(c.basePartner);
   }
   const rows = sql`SELECT ${sql.join(fileSide, sql`, `)} FROM selection_file_rows f
     WHERE f.selection_id = ${selectionId} AND f.line_id = ${lineId}`;
   const tuple = recordSide.length === 1 ? recordSide[0] : sql`(${sql.join(recordSide, sql`, `)})`;
-  const narrowed = partners.map((p) => sql` AND d.partner_id = ${p}`);
+  const narrowed = partners.map((p) => sql` AND ${datasetAlias(ctx)}.partner_id = ${p}`);
   // A NULL on either side is no match (a record without the value is not in the file), never unknown.
   return sql`(coalesce(${tuple} IN (${rows}), FALSE)${sql.join(narrowed, sql``)})`;
 }

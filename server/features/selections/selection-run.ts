@@ -14,7 +14,7 @@ import {
   categorySql,
 } from '../mailings/engagement.sql';
 import { pressureConflictSql, pressureHeldSql } from '../mailings/pressure.sql';
-import type { CompiledQuery } from './compile';
+import { type CompiledQuery, positionColumn } from './compile';
 
 // DESIGN §4/§6, a selection run: candidates are the records matching the query tree in the
 // datasets the settings allow, minus blacklists (the partner-dataset entry per dataset), hard
@@ -257,8 +257,10 @@ function narrowHitSql(
   dirty: number[],
   held: HeldBitmap | null | undefined,
 ): SQL {
+  // The address's exclusions (a sel_multi row has them once); a record's partner block is the
+  // record's (per position on sel_multi).
   const exclusions: SQL[] = [sql`NOT r.hard_bounced`];
-  if (s.useBlacklist) exclusions.push(sql`NOT r.blacklisted AND NOT r.partner_blocked`);
+  if (s.useBlacklist) exclusions.push(sql`NOT r.blacklisted`);
   if (held !== undefined) {
     // heldBitmap: the dynamic exclusions and the dirty addresses in one test. As `<> 1`, which the
     // planner estimates to keep 99.5% of the rows (about right): as `= 0` it estimated 0.5%, and
@@ -276,7 +278,8 @@ function narrowHitSql(
   const dataset = tree.needsDataset ? sql` JOIN datasets d ON d.num = r.ds` : sql``;
   const joins = sql`${dataset}${tree.values}`;
   const rank = rankOfNum(allowed.nums, sql`r.ds`);
-  const where = sql`${rank} > 0 AND ${tree.where} AND ${sql.join(exclusions, sql` AND `)}`;
+  const blocked = s.useBlacklist ? sql` AND NOT r.partner_blocked` : sql``;
+  const where = sql`${rank} > 0${blocked} AND ${tree.where} AND ${sql.join(exclusions, sql` AND `)}`;
   const category = categoryOfFactsSql('r', s.minMailings);
   const single = sql`SELECT r.address_id, ${rank} AS rank, ${category} AS category
       FROM sel_record_single r${joins} WHERE ${where}`;
@@ -285,7 +288,7 @@ function narrowHitSql(
   // the address alone, its category from the least code of its rows (they carry the same facts):
   // grouping by the three facts as well cost a third more (1M: 96 against 60 ms a part).
   const code = categoryCodeOfFactsSql('r', s.minMailings);
-  const multi = Array.from(
+  const many = Array.from(
     { length: MULTI_PARTS },
     (
       _,
@@ -294,7 +297,44 @@ function narrowHitSql(
       FROM ${sql.raw(`sel_record_multi_${i}`)} r${joins} WHERE ${where}
       GROUP BY r.address_id`,
   );
-  return sql.join([single, ...multi], sql` UNION ALL `);
+  return sql.join([single, multiHitSql(tree, s, allowed, exclusions), ...many], sql` UNION ALL `);
+}
+
+/**
+ * The candidates of sel_multi (research §5 layout B4): one row per address with 2..MULTI_POSITIONS
+ * records, the tree evaluated for the record in each position (tree.positions). A position counts
+ * when its dataset is allowed (and, with useBlacklist, its partner does not block the address) and
+ * its record matches; the address takes the best rank among those (LEAST ignores the NULLs of the
+ * others), so no GROUP BY. `exclusions`: the address's own, as for sel_record rows.
+ */
+function multiHitSql(tree: CompiledQuery, s: RunSettings, allowed: AllowedDatasets, exclusions: SQL[]): SQL {
+  const positions = tree.positions ?? [];
+  const column = (k: number, name: string) => sql.raw(`r.${positionColumn(k, name)}`);
+  const matches = positions.map((at, i) => {
+    const k = i + 1;
+    const rank = rankOfNum(allowed.nums, column(k, 'ds'));
+    const blocked = s.useBlacklist ? sql` AND NOT ${column(k, 'partner_blocked')}` : sql``;
+    return { rank, test: sql`${rank} > 0${blocked} AND ${at.where}` };
+  });
+  const datasets = tree.needsDataset
+    ? sql.join(
+        positions.map((_, i) =>
+          sql.raw(` LEFT JOIN datasets d${i + 1} ON d${i + 1}.num = r.${positionColumn(i + 1, 'ds')}`),
+        ),
+        sql``,
+      )
+    : sql``;
+  const rank = sql`LEAST(${sql.join(
+    matches.map((m) => sql`CASE WHEN ${m.test} THEN ${m.rank} END`),
+    sql`, `,
+  )})`;
+  const any = sql`(${sql.join(
+    matches.map((m) => sql`(${m.test})`),
+    sql` OR `,
+  )})`;
+  return sql`SELECT r.address_id, ${rank} AS rank, ${categoryOfFactsSql('r', s.minMailings)} AS category
+      FROM sel_multi r${datasets}${tree.values}
+      WHERE ${any} AND ${sql.join(exclusions, sql` AND `)}`;
 }
 
 /** Counts of one dataset in a run, per category. */
