@@ -201,15 +201,48 @@ export function candidatesSql(
   s: RunSettings,
   allowed: AllowedDatasets,
   plan: RunPlan,
+  sample?: Sample,
 ): SQL {
   if (plan.source === 'records' || !tree.narrow) {
     return sql`WITH hit AS (${recordsHitSql(tree, s, allowed.ids, null)})`;
   }
-  return sql`WITH hit AS (${narrowHitSql(tree.narrow, s, allowed, plan.dirty, plan.held)}${
+  return sql`WITH hit AS (${narrowHitSql(tree.narrow, s, allowed, plan.dirty, plan.held, sample)}${
     plan.dirty.length > 0
       ? sql` UNION ALL ${recordsHitSql(tree, s, allowed.ids, sql`r.address_id = ANY(${bigintArray(plan.dirty)})`)}`
       : sql``
   })`;
+}
+
+/**
+ * What an allocation takes of the candidates, for a test in the scan of sel_record that leaves out
+ * rows no cell can take, before the tree and the exclusions: each cell takes only candidates whose
+ * seeded hash is under its bound (allocateCandidates). `byRank[rank - 1]`: the largest bound of the
+ * cells of that rank as int8 text (the int8 maximum when one of them has none), null for a rank no
+ * cell asks for. The test keeps a superset of what the cells take (`<=` the largest bound):
+ * - a row of an address with one record has its rank: it is kept when its hash is at most its
+ *   rank's bound;
+ * - a row of sel_multi or sel_record_multi only when its address's hash is at most the largest
+ *   bound of all, since which of its records wins is known only after the tree (a better record in
+ *   a dataset no cell asks for still takes the address away from the others).
+ */
+export interface Sample {
+  seed: number;
+  byRank: (string | null)[];
+}
+
+/** The largest int8, the bound of a rank with a cell that takes all its candidates. */
+const INT8_MAX = '9223372036854775807';
+
+/** The test of `sample` (Sample) for the row `r` with the rank `rank` (null: its address's only). */
+function sampleTest(sample: Sample, rank: SQL | null): SQL {
+  const hash = sql`hashint8extended(r.address_id, ${sample.seed}::bigint)`;
+  if (rank) {
+    const bounds = `{${sample.byRank.map((b) => b ?? 'NULL').join(',')}}`;
+    return sql`${hash} <= (${bounds}::int8[])[${rank}]`;
+  }
+  const asked = sample.byRank.filter((b): b is string => b !== null);
+  const max = asked.reduce((m, b) => (BigInt(b) > BigInt(m) ? b : m), asked[0] ?? INT8_MAX);
+  return sql`${hash} <= ${max}::int8`;
 }
 
 /** The candidates read from records with their addresses, of the addresses `only` selects (null: all). */
@@ -253,6 +286,7 @@ function narrowHitSql(
   allowed: AllowedDatasets,
   dirty: number[],
   held: HeldBitmap | null | undefined,
+  sample?: Sample,
 ): SQL {
   // The address's exclusions (a sel_multi row has them once); a record's partner block is the
   // record's (per position on sel_multi).
@@ -278,8 +312,10 @@ function narrowHitSql(
   const blocked = s.useBlacklist ? sql` AND NOT r.partner_blocked` : sql``;
   const where = sql`${rank} > 0${blocked} AND ${tree.where} AND ${sql.join(exclusions, sql` AND `)}`;
   const code = categoryCodeSql(rowFacts('r'), s.minMailings);
+  const sampled = (test: SQL) => (sample ? sql`${test} AND ` : sql``);
   const single = sql`SELECT r.address_id, ${rank} AS rank, ${code} AS code
-      FROM sel_record_single r${joins} WHERE ${where}`;
+      FROM sel_record_single r${joins} WHERE ${sample ? sampled(sampleTest(sample, rank)) : sql``}${where}`;
+  const addressSample = sample ? sampled(sampleTest(sample, null)) : sql``;
   // Each part of the multi rows (hash partitions by address) grouped apart: its GROUP BY is
   // complete, and the parts run in parallel (one process each) beside the single rows' scan. By
   // the address alone, its category from the least code of its rows (they carry the same facts):
@@ -287,10 +323,16 @@ function narrowHitSql(
   const many = Array.from(
     { length: MULTI_PARTS },
     (_, i) => sql`SELECT r.address_id, min(${rank}) AS rank, min(${code}) AS code
-      FROM ${sql.raw(`sel_record_multi_${i}`)} r${joins} WHERE ${where}
+      FROM ${sql.raw(`sel_record_multi_${i}`)} r${joins} WHERE ${addressSample}${where}
       GROUP BY r.address_id`,
   );
-  return sql.join([single, multiHitSql(tree, s, allowed, exclusions), ...many], sql` UNION ALL `);
+  const multi = multiHitSql(
+    tree,
+    s,
+    allowed,
+    sample ? [sampleTest(sample, null), ...exclusions] : exclusions,
+  );
+  return sql.join([single, multi, ...many], sql` UNION ALL `);
 }
 
 /**
@@ -516,13 +558,24 @@ export async function allocateCandidates(
         bound: unbounded.has(key) ? null : hashBound(q.n, sizes.get(key) ?? 0),
       };
     });
+    const sampleOf = (of: typeof cells): Sample | undefined => {
+      if (!allocationSample.on) return undefined;
+      const byRank = new Array<string | null>(allowed.ids.length).fill(null);
+      for (const c of of) {
+        if (c.rank === 0) continue;
+        const was = byRank[c.rank - 1];
+        const bound = c.bound ?? INT8_MAX;
+        byRank[c.rank - 1] = was === null || BigInt(bound) > BigInt(was) ? bound : was;
+      }
+      return { seed, byRank };
+    };
     class Retry extends Error {}
     // The rows are inserted in address order, so they reach mailing_addresses' keys in their
     // order (at 1M: 1.9-2.1 s against 2.3-3.0 s for 100,000 addresses).
     let short: string[] = [];
     try {
       rows = await tx.transaction(async (sp) => {
-        const { rows: got } = await sp.execute(sql`${candidatesSql(tree, s, allowed, plan)},
+        const { rows: got } = await sp.execute(sql`${candidatesSql(tree, s, allowed, plan, sampleOf(cells))},
           quota AS (SELECT * FROM jsonb_to_recordset(${JSON.stringify(cells)}::jsonb)
             AS q("datasetId" text, category text, rank int, code int, n int, bound int8)),
           cell AS (
@@ -584,6 +637,9 @@ export function hashBound(n: number, size: number): string | null {
   if (parts >= 1_000_000_000n) return null;
   return String((2n ** 64n * parts) / 1_000_000_000n - 2n ** 63n);
 }
+
+/** Whether allocations test the cells' bounds in the scan (Sample); the property test turns it off and on. */
+export const allocationSample = { on: true };
 
 /**
  * How many candidates above its n a cell's hash bound leaves (hashBound). The property test sets
