@@ -348,11 +348,16 @@ function narrowHitSql(
 function multiHitSql(tree: CompiledQuery, s: RunSettings, allowed: AllowedDatasets, exclusions: SQL[]): SQL {
   const positions = tree.positions ?? [];
   const column = (k: number, name: string) => sql.raw(`r.${positionColumn(k, name)}`);
+  // A tree that reads no column of the record (its compilations for two positions are the same
+  // statement: the empty tree, address fields, interests, a file of e-mail addresses) is evaluated
+  // once a row, as a filter: per position it cost each of its file leaves a hash of the file in
+  // every process (1M, a file of 100,000 e-mail addresses: 0.37 → 0.57 s).
+  const positionFree = positions.length > 1 && sameStatement(positions[0].where, positions[1].where);
   const matches = positions.map((at, i) => {
     const k = i + 1;
     const rank = rankOfNum(allowed.nums, column(k, 'ds'));
     const blocked = s.useBlacklist ? sql` AND NOT ${column(k, 'partner_blocked')}` : sql``;
-    return { rank, test: sql`${rank} > 0${blocked} AND ${at.where}` };
+    return { rank, test: sql`${rank} > 0${blocked}${positionFree ? sql`` : sql` AND ${at.where}`}` };
   });
   const datasets = tree.needsDataset
     ? sql.join(
@@ -366,9 +371,16 @@ function multiHitSql(tree: CompiledQuery, s: RunSettings, allowed: AllowedDatase
     matches.map((m) => sql`CASE WHEN ${m.test} THEN ${m.rank} END`),
     sql`, `,
   )})`;
+  const where = positionFree ? [tree.where, ...exclusions] : exclusions;
   return sql`SELECT r.address_id, ${rank} AS rank, ${categoryCodeSql(rowFacts('r'), s.minMailings)} AS code
       FROM sel_multi r${datasets}${tree.values}
-      WHERE ${sql.join(exclusions, sql` AND `)}`;
+      WHERE ${sql.join(where, sql` AND `)}`;
+}
+
+/** Whether two SQL fragments render as the same statement with the same parameters. */
+function sameStatement(a: SQL, b: SQL): boolean {
+  const [x, y] = [dialect.sqlToQuery(a), dialect.sqlToQuery(b)];
+  return x.sql === y.sql && JSON.stringify(x.params) === JSON.stringify(y.params);
 }
 
 /** Counts of one dataset in a run, per category. */
