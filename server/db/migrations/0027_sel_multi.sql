@@ -6,6 +6,8 @@
 -- rows of addresses with one record (sel_record_single) and with more than three
 -- (sel_record_multi, grouped by address as before). The columns are sel_record's: the address's
 -- once, the record's per position (p<k>_ prefixed). Kept by the same refresher from sel_dirty.
+-- The fixed-width columns first, then the text: a count deforms each row up to the last column it
+-- reads, and the empty tree reads no slot.
 CREATE TABLE sel_multi (
   address_id bigint PRIMARY KEY,
   clicked boolean NOT NULL,
@@ -13,13 +15,17 @@ CREATE TABLE sel_multi (
   sent_count integer NOT NULL,
   hard_bounced boolean NOT NULL,
   blacklisted boolean NOT NULL,
+  p1_ds integer NOT NULL,
+  p1_partner_blocked boolean NOT NULL,
+  p2_ds integer NOT NULL,
+  p2_partner_blocked boolean NOT NULL,
+  p3_ds integer,
+  p3_partner_blocked boolean,
   email text NOT NULL,
   domain text NOT NULL,
   os text[],
   open_interests text[],
   click_interests text[],
-  p1_ds integer NOT NULL,
-  p1_partner_blocked boolean NOT NULL,
   p1_t1 text,
   p1_n1 numeric,
   p1_d1 date,
@@ -68,8 +74,6 @@ CREATE TABLE sel_multi (
   p1_t16 text,
   p1_n16 numeric,
   p1_d16 date,
-  p2_ds integer NOT NULL,
-  p2_partner_blocked boolean NOT NULL,
   p2_t1 text,
   p2_n1 numeric,
   p2_d1 date,
@@ -118,8 +122,6 @@ CREATE TABLE sel_multi (
   p2_t16 text,
   p2_n16 numeric,
   p2_d16 date,
-  p3_ds integer,
-  p3_partner_blocked boolean,
   p3_t1 text,
   p3_n1 numeric,
   p3_d1 date,

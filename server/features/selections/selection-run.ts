@@ -357,7 +357,10 @@ function multiHitSql(tree: CompiledQuery, s: RunSettings, allowed: AllowedDatase
     const k = i + 1;
     const rank = rankOfNum(allowed.nums, column(k, 'ds'));
     const blocked = s.useBlacklist ? sql` AND NOT ${column(k, 'partner_blocked')}` : sql``;
-    return { rank, test: sql`${rank} > 0${blocked}${positionFree ? sql`` : sql` AND ${at.where}`}` };
+    // coalesce: a position without a record (p3 of an address with two) has rank NULL, and an AND
+    // whose first operand is NULL goes on to evaluate the rest (it could still be FALSE).
+    const allowedHere = sql`coalesce(${rank}, 0) > 0`;
+    return { rank, test: sql`${allowedHere}${blocked}${positionFree ? sql`` : sql` AND ${at.where}`}` };
   });
   const datasets = tree.needsDataset
     ? sql.join(
