@@ -7,10 +7,12 @@ import { blacklistedEverywhereSql, partnerBlacklistedSql } from '../blacklists/b
 import { blindIndexKey } from '../imports/crypto';
 import { caseCollation, foldSql, MULTI_POSITIONS, positionColumn, SLOT_COUNT } from './compile';
 
-// The narrow table of the selection engine (migrations 0024, 0025; docs/decisions.md): one row per
-// record with what a count reads, every join done at write time, integers where a count joins and
-// each attribute's forms in a typed slot. This file is its one definition: the rows it must hold
-// are selRecordRowsSql's, over records, addresses, datasets and the blacklists.
+// The narrow tables of the selection engine (migrations 0024, 0025, 0027; docs/decisions.md): a row
+// per record with what a count reads (sel_record), every join done at write time, integers where a
+// count joins and each attribute's forms in a typed slot; for an address with two or three records
+// one row with its records side by side instead (sel_multi). This file is their one definition: the
+// rows they must hold are selRecordRowsSql's (recordRowsSql, multiRowsSql), over records,
+// addresses, datasets and the blacklists.
 //
 // How it stays exact: a writer of anything the rows derive from adds the addresses it touched to
 // sel_dirty (markSelDirty) in its own transaction; the refresher (refreshDirtyBatch) takes
@@ -102,11 +104,12 @@ async function writeSelRows(db: DbOrTx, derived: SQL): Promise<void> {
 }
 
 /**
- * The rows sel_record must hold for the records whose address satisfies `addressFilter` (a
- * condition on `r.address_id`; all records when null), read from `source` (records, or a table of
- * some addresses' records with its columns address_id, dataset_id, attrs), given the slots and the collation the
- * compiler folds text with. `multi`: the address has records in more than one dataset, counted over
- * all its records, so the filter must select whole addresses. A slot holds its attribute's value
+ * A row per record, for the records whose address satisfies `addressFilter` (a condition on
+ * `r.address_id`; all records when null), read from `source` (records, or a table of some
+ * addresses' records with its columns address_id, dataset_id, attrs), given the slots and the
+ * collation the compiler folds text with: sel_record's columns and `records_n`, how many records
+ * the address has (`multi`: more than one), counted over all its records, so the filter must select
+ * whole addresses (writeSelRows puts each row in its table). A slot holds its attribute's value
  * in the three forms the leaves compare, each by the compiler's own expression: folded text
  * (foldSql), lw_to_numeric, lw_to_date; NULL where the record has no value.
  */
