@@ -48,11 +48,28 @@ export interface CompileContext {
    */
   position?: number;
   /**
+   * With slots: the datasets by number as the count's snapshot holds them (DatasetCatalog). A leaf
+   * on the record's dataset then reads constants indexed by the row's dataset number instead of a
+   * joined dataset row (CompiledQuery.withDatasets).
+   */
+  datasets?: DatasetCatalog;
+  /**
    * The condition "the record is in the line's file on these fields" (fileRowsSql), by line id,
    * compiled in `ctx` (the context the leaf is compiled in: for records or for sel_record rows).
    */
   fileRows?: (lineId: string, fields: string[], ctx: CompileContext) => SQL;
 }
+
+/** A dataset's fields that leaves read. */
+export interface CatalogDataset {
+  id: string;
+  types: string[];
+  description: string | null;
+  partnerId: string;
+}
+
+/** The datasets by their number (datasets.num): entry num - 1, undefined for a number no dataset has. */
+export type DatasetCatalog = (CatalogDataset | undefined)[];
 
 /** Thrown while compiling for sel_record (CompileContext.slots) a tree its rows cannot answer. */
 export class NotNarrow extends Error {}
@@ -95,9 +112,23 @@ export function datasetAlias(ctx: CompileContext): SQL {
   return sql.raw(ctx.position ? `d${ctx.position}` : 'd');
 }
 
+/**
+ * A field of the record's dataset for the compiled rows: of the dataset `d` (records join it by
+ * id, sel_record rows by number: datasetAlias), or with ctx.datasets an element of a constant
+ * array indexed by the row's dataset number (NULL past its end).
+ */
+export function recordDatasetField(ctx: CompileContext, field: 'id' | 'description' | 'partnerId'): SQL {
+  if (!ctx.slots && field === 'id') return sql`r.dataset_id`;
+  if (ctx.slots && ctx.datasets) {
+    const values = ctx.datasets.map((d) => (d ? d[field] : null));
+    return sql`(${pgTextArray(values)}::text[])[${recordColumn(ctx, 'ds')}]`;
+  }
+  return sql`${datasetAlias(ctx)}.${sql.raw(field === 'partnerId' ? 'partner_id' : field)}`;
+}
+
 /** The record's dataset id: a column of records, or of the dataset sel_record rows join by number. */
 export function recordDatasetId(ctx: CompileContext): SQL {
-  return ctx.slots ? sql`${datasetAlias(ctx)}.id` : sql`r.dataset_id`;
+  return recordDatasetField(ctx, 'id');
 }
 
 /**
@@ -163,6 +194,12 @@ export interface CompiledQuery {
    * (positions[k - 1] for position k; CompileContext.position).
    */
   positions?: CompiledQuery[];
+  /**
+   * When `narrow` joins the dataset row (needsDataset): the narrow compilation with the datasets
+   * of the count's snapshot as constants instead (CompileContext.datasets), made in the count's
+   * transaction.
+   */
+  withDatasets?: (datasets: DatasetCatalog) => CompiledQuery | null;
 }
 
 /** Compiles a query tree (see CompiledQuery); for records, and for sel_record too when `slots` are given. */
@@ -175,16 +212,24 @@ export function compileQuery(
   const where = compileNode(node, { ...ctx, slots: undefined }, reads);
   const out: CompiledQuery = { where, values: reads.fromItems() };
   if (slots) {
-    out.narrow = compileNarrow(node, { ...ctx, slots });
-    if (out.narrow) {
-      out.narrow.positions = Array.from({ length: MULTI_POSITIONS }, (_, i) => {
-        const at = compileNarrow(node, { ...ctx, slots, position: i + 1 });
-        if (!at) throw new Error('a tree compiled for sel_record compiles for every position');
-        return at;
-      });
+    out.narrow = compileNarrowRows(node, { ...ctx, slots });
+    if (out.narrow?.needsDataset) {
+      out.withDatasets = (datasets) => compileNarrowRows(node, { ...ctx, slots, datasets });
     }
   }
   return out;
+}
+
+/** compileNarrow, with the tree for each position of a sel_multi row (CompiledQuery.positions). */
+function compileNarrowRows(node: QueryNode, ctx: CompileContext): CompiledQuery | null {
+  const narrow = compileNarrow(node, ctx);
+  if (!narrow) return null;
+  narrow.positions = Array.from({ length: MULTI_POSITIONS }, (_, i) => {
+    const at = compileNarrow(node, { ...ctx, position: i + 1 });
+    if (!at) throw new Error('a tree compiled for sel_record compiles for every position');
+    return at;
+  });
+  return narrow;
 }
 
 /** Compiles a tree for sel_record rows (ctx.slots set), or null when the rows cannot answer it. */
@@ -353,9 +398,21 @@ function compileLeaf(node: QueryNode, ctx: CompileContext, reads: AttributeReads
     return sql`${addressField(ctx, 'email')} = ANY(${pgTextArray(node.contains.id.map((e) => normalizeEmail(e) ?? e))}::text[])`;
   }
   if ('dataset' in node) {
-    // By a join of datasets (CompiledQuery.needsDataset): an uncorrelated subquery (InitPlan) by
-    // the record's number instead took the parallel plan away (1M, two cities or a label: 0.30 →
-    // 0.43 s).
+    // On sel_record rows with the count's catalog (ctx.datasets), by the row's dataset number: a
+    // join of datasets cost a hash probe per row, three per sel_multi row (20M, two cities or a
+    // label: ...). An uncorrelated subquery by the number (an InitPlan) took the parallel plan away
+    // (1M: 0.30 → 0.43 s).
+    if (ctx.slots && ctx.datasets) {
+      const num = recordColumn(ctx, 'ds');
+      if ('id' in node.dataset) {
+        const id = node.dataset.id;
+        const at = ctx.datasets.findIndex((d) => d?.id === id);
+        return at < 0 ? sql`FALSE` : sql`${num} = ${at + 1}::int`;
+      }
+      const type = node.dataset.type;
+      const flags = ctx.datasets.map((d) => (d ? String(d.types.includes(type)) : 'NULL'));
+      return sql`(${`{${flags.join(',')}}`}::boolean[])[${num}]`;
+    }
     return 'id' in node.dataset
       ? sql`${recordDatasetId(ctx)} = ${node.dataset.id}`
       : sql`${node.dataset.type}::text = ANY(${datasetAlias(ctx)}.types)`;

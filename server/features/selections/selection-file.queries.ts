@@ -8,9 +8,9 @@ import { badRequest } from '../../lib/http-errors';
 import {
   addressField,
   type CompileContext,
-  datasetAlias,
   foldedAttribute,
   foldSql,
+  recordDatasetField,
   recordDatasetId,
 } from './compile';
 import type { SelectionFileColumn } from './selection-file.table';
@@ -76,14 +76,14 @@ export function fileRowsSql(
     else if (c.base === 'domain') recordSide.push(addressField(ctx, 'domain'));
     else if (c.base === 'dataset') recordSide.push(recordDatasetId(ctx));
     else if (c.base === 'datasetDescription')
-      recordSide.push(foldSql(sql`${datasetAlias(ctx)}.description`, ctx.collation));
+      recordSide.push(foldSql(recordDatasetField(ctx, 'description'), ctx.collation));
     else recordSide.push(foldedAttribute(c.mapped ?? c.name, ctx));
     if (c.base && c.basePartner) partners.push(c.basePartner);
   }
   const rows = sql`SELECT ${sql.join(fileSide, sql`, `)} FROM selection_file_rows f
     WHERE f.selection_id = ${selectionId} AND f.line_id = ${lineId}`;
   const tuple = recordSide.length === 1 ? recordSide[0] : sql`(${sql.join(recordSide, sql`, `)})`;
-  const narrowed = partners.map((p) => sql` AND ${datasetAlias(ctx)}.partner_id = ${p}`);
+  const narrowed = partners.map((p) => sql` AND ${recordDatasetField(ctx, 'partnerId')} = ${p}`);
   // A NULL on either side is no match (a record without the value is not in the file), never unknown.
   return sql`(coalesce(${tuple} IN (${rows}), FALSE)${sql.join(narrowed, sql``)})`;
 }

@@ -9,7 +9,7 @@ import { pgTextArray } from '../../lib/pg-array';
 import { notBlacklistedSql } from '../blacklists/blacklist.sql';
 import { CATEGORY_BY_CODE, categoryCodeSql, categoryOfCodeSql, rowFacts } from '../mailings/engagement.sql';
 import { pressureConflictSql, pressureHeldSql } from '../mailings/pressure.sql';
-import { type CompiledQuery, positionColumn } from './compile';
+import { type CompiledQuery, type DatasetCatalog, positionColumn } from './compile';
 
 // DESIGN §4/§6, a selection run: candidates are the records matching the query tree in the
 // datasets the settings allow, minus blacklists (the partner-dataset entry per dataset), hard
@@ -75,6 +75,33 @@ export async function allowedDatasets(db: DbOrTx, s: RunSettings): Promise<Allow
  */
 const rankedDatasets = (datasetIds: string[]) =>
   sql`unnest(${pgTextArray(datasetIds)}::text[]) WITH ORDINALITY AS ds(id, rank)`;
+
+/** The datasets by number (DatasetCatalog), read in the caller's transaction. */
+export async function datasetCatalog(db: DbOrTx): Promise<DatasetCatalog> {
+  const { rows } = await db.execute(sql`SELECT num, id, types, description, partner_id FROM datasets`);
+  const list = rows as {
+    num: number;
+    id: string;
+    types: string[];
+    description: string | null;
+    partner_id: string;
+  }[];
+  const byNum = new Map(list.map((r) => [Number(r.num), r]));
+  const size = list.reduce((max, r) => Math.max(max, Number(r.num)), 0);
+  return Array.from({ length: size }, (_, i) => {
+    const r = byNum.get(i + 1);
+    return r && { id: r.id, types: r.types ?? [], description: r.description, partnerId: r.partner_id };
+  });
+}
+
+/**
+ * The tree to run in the caller's transaction: when its narrow compilation joins the dataset row,
+ * compiled again with the datasets as that transaction sees them (CompiledQuery.withDatasets).
+ */
+async function withCatalog(db: DbOrTx, tree: CompiledQuery): Promise<CompiledQuery> {
+  if (!tree.withDatasets) return tree;
+  return { ...tree, narrow: tree.withDatasets(await datasetCatalog(db)) };
+}
 
 /**
  * The rank of the dataset number `num` (datasets.num) among the allowed datasets, for sel_record
@@ -408,7 +435,8 @@ export async function countCandidates(
       const allowed = await allowedDatasets(tx, s);
       const plan = await runPlan(tx, tree, source, s);
       if (plan.source === 'sel_record') await tx.execute(NARROW_WORK_MEM);
-      const counted = await tx.execute(countSql(tree, s, allowed, plan));
+      const run = plan.source === 'sel_record' ? await withCatalog(tx, tree) : tree;
+      const counted = await tx.execute(countSql(run, s, allowed, plan));
       cellSizes.remember(tree, s, allowed, counted.rows as CellSize[]);
       return counted;
     },
@@ -541,9 +569,10 @@ export async function allocateCandidates(
   // fewer under its bound than it asks is run again without one. They come from a recent count of
   // the same query (cellSizes), else from a count here.
   if (source === 'sel_record') await tx.execute(NARROW_WORK_MEM);
+  const run = source === 'sel_record' ? await withCatalog(tx, tree) : tree;
   let sizes = cellSizes.recall(tree, s, allowed);
   if (!sizes) {
-    const { rows: sized } = await tx.execute(countSql(tree, s, allowed, await runPlan(tx, tree, source, s)));
+    const { rows: sized } = await tx.execute(countSql(run, s, allowed, await runPlan(tx, tree, source, s)));
     sizes = sizesOf(sized as CellSize[]);
   }
   const unbounded = new Set<string>();
@@ -592,7 +621,7 @@ export async function allocateCandidates(
         // scan for a statement that writes (an INSERT in a CTE included), so the one statement of
         // before read all candidates in one process (20M: an allocation took twice its count).
         const { rows: picked } =
-          await sp.execute(sql`${candidatesSql(tree, s, allowed, plan, sampleOf(cells))},
+          await sp.execute(sql`${candidatesSql(run, s, allowed, plan, sampleOf(cells))},
           quota AS (SELECT * FROM jsonb_to_recordset(${JSON.stringify(cells)}::jsonb)
             AS q(rank int, code int, n int, bound int8)),
           cell AS (
