@@ -6,6 +6,7 @@ import { setupTestApp } from '../../test/app';
 import { columnMapping, type ImportSetup, importFile, setupDataset, waitForTask } from '../../test/imports';
 import { multipartBody } from '../../test/multipart';
 import { makeCampaign, makeMailing } from '../mailings/mailing.test-helpers';
+import { allocationHooks } from './selection-run';
 
 const t = setupTestApp();
 let a: ImportSetup;
@@ -151,6 +152,35 @@ describe('running and saving a selection', () => {
       await t.database.db.execute(sql`SELECT count(*)::int AS n, count(DISTINCT address_id)::int AS d
       FROM mailing_addresses WHERE mailing_id = ${m.mailingId}`);
     expect(rows[0]).toEqual({ n: 12, d: 12 });
+  });
+
+  it('an address put in the mailing between the choice and the insert is chosen around, never twice', async () => {
+    const m = await draft();
+    const id = (await t.api('POST', m.url, { query: { and: [] }, ...open })).json().selectionId;
+    // Twice the first chosen address is written into the mailing and committed by another
+    // connection (a writer without the mailing's lock): each time the allocation's insert is
+    // refused by the key and the choice made again, around it.
+    let writes = 0;
+    allocationHooks.beforeInsert = async (_, ids) => {
+      if (writes >= 2) return;
+      writes++;
+      const first = ids.slice(1, -1).split(',')[0];
+      await t.database.db.execute(sql`INSERT INTO mailing_addresses (mailing_id, address_id, dataset_id, selection_id, category)
+        VALUES (${m.mailingId}, ${first}::bigint, ${a.datasetId}, ${id}, 'new')`);
+    };
+    try {
+      const res = await t.api('POST', `${m.url}/${id}/query`, { table: [{ dataset: a.datasetId, new: 12 }] });
+      expect(res.statusCode, res.body).toBe(200);
+    } finally {
+      allocationHooks.beforeInsert = undefined;
+    }
+    expect(writes).toBe(2);
+    const { rows } =
+      await t.database.db.execute(sql`SELECT count(*)::int AS n, count(DISTINCT address_id)::int AS d,
+        count(*) FILTER (WHERE selection_id = ${id})::int AS s
+      FROM mailing_addresses WHERE mailing_id = ${m.mailingId}`);
+    // The selection's 12, and the two written beside them (under the same selection id here).
+    expect(rows[0]).toEqual({ n: 14, d: 14, s: 14 });
   });
 
   it('a selection of a mailing that left Concept can only toggle preDefined, and appears in /pre-queries', async () => {
