@@ -301,10 +301,12 @@ function dynamicExclusions(addressId: SQL, s: RunSettings): SQL[] {
 }
 
 /**
- * The candidates read from sel_record (research §5 layout B3), of the addresses not in `dirty`:
- * an address with one record is a candidate as its row stands, so only the rows of addresses with
- * several (`multi`) are grouped by address for the priority; the exclusions are the row's flags and
- * the held addresses' bitmap (`held`; undefined: the dynamic anti-joins and `dirty`).
+ * The candidates read from sel_record and sel_multi (research §5 layouts B3 and B4), of the
+ * addresses not in `dirty`: an address with one record is a candidate as its row stands, one with
+ * two or three is one row of sel_multi (multiHitSql), and only the rows of addresses with more
+ * (sel_record_multi) are grouped by address for the priority; the exclusions are the row's flags
+ * and the held addresses' bitmap (`held`; undefined: the dynamic anti-joins and `dirty`). With
+ * `sample` (an allocation's bounds) rows no cell can take are left out first.
  */
 function narrowHitSql(
   tree: CompiledQuery,
@@ -342,7 +344,7 @@ function narrowHitSql(
   const single = sql`SELECT r.address_id, ${rank} AS rank, ${code} AS code
       FROM sel_record_single r${joins} WHERE ${sample ? sampled(sampleTest(sample, rank)) : sql``}${where}`;
   const addressSample = sample ? sampled(sampleTest(sample, null)) : sql``;
-  // Each part of the multi rows (hash partitions by address) grouped apart: its GROUP BY is
+  // Each part of sel_record_multi (hash partitions by address) grouped apart: its GROUP BY is
   // complete, and the parts run in parallel (one process each) beside the single rows' scan. By
   // the address alone, its category from the least code of its rows (they carry the same facts):
   // grouping by the three facts as well cost a third more (1M: 96 against 60 ms a part).
