@@ -366,6 +366,33 @@ describe('blacklists', () => {
   });
 });
 
+describe('a truncated blacklist', () => {
+  it('marks the addresses whose rows it excluded, with one record and with two (sel_multi)', async () => {
+    const [a, b] = mails('a', 'b');
+    const s = await importedDataset([
+      [a, 'Anna', '1011AA'],
+      [b, 'Bob', '2022BB'],
+    ]);
+    await importedDataset([[b, 'Bob', '2022BB']]);
+    const ids = await addressIds([a, b]);
+    const { rows } = await t.db.execute(
+      sql`SELECT count(*)::int AS n FROM sel_multi WHERE address_id = ${ids[1]}::bigint`,
+    );
+    expect(rows[0].n, 'the address in two datasets has one sel_multi row').toBe(1);
+    await runUpload('/api/blacklist/emailimport', `${BLACKLIST_COLUMNS.email}\n${a}\n${b}\n`);
+    await settle();
+    await t.db.execute(sql`TRUNCATE blacklist_emails`);
+    await expectMarked(ids);
+    await runUpload(
+      '/api/partnerblacklist/import',
+      `${BLACKLIST_COLUMNS.email};${BLACKLIST_COLUMNS.partner};${BLACKLIST_COLUMNS.dataset}\n${a};${s.partnerId};${s.name}\n${b};${s.partnerId};${s.name}\n`,
+    );
+    await settle();
+    await t.db.execute(sql`TRUNCATE partner_blacklist`);
+    await expectMarked(ids);
+  });
+});
+
 describe('mailings', () => {
   /** A dataset of three addresses allocated to a new mailing of a new campaign. */
   async function allocated() {
