@@ -392,6 +392,27 @@ if (process.env.BENCH_NARROW_FLOOR === '1') {
   console.log(
     `  floor of the empty tree: single and sel_multi ${seconds(both)} + sel_record_multi ${seconds(many)} / 2 cores = ${seconds(both + many / 2)}`,
   );
+  // The least the wide or of ten leaves costs on these rows: its ten LIKEs on the postcode slot of
+  // every single row and of every position of every sel_multi row, counted, with no flag, rank,
+  // exclusion or aggregate per cell (what the count adds to this is its plan's own).
+  const postcode = slots.get('postcode');
+  if (postcode !== undefined) {
+    const likes = (column: string) =>
+      sql.raw(
+        `(${leaf10.map((l) => `${column} LIKE '${l.match.postcode.toLowerCase().replace('*', '%')}'`).join(' OR ')})`,
+      );
+    const positions = sql.join(
+      [1, 2, 3].map((k) => likes(`p${k}_t${postcode}`)),
+      sql` OR `,
+    );
+    await timeFloorStep(
+      "the wide or's ten leaves alone, all rows",
+      sql`SELECT count(*)::int AS n FROM (SELECT 1 FROM sel_record_single WHERE ${likes(`t${postcode}`)}
+        UNION ALL SELECT 1 FROM sel_multi WHERE ${positions}) x`,
+      sql`SET LOCAL jit = off`,
+      40,
+    );
+  }
 }
 
 // With BENCH_TREES the allocation runs only when the list names it ('allocation').
