@@ -34,11 +34,10 @@ import {
   allowedDatasets,
   cellSizes,
   countCandidates,
-  countSql,
   NO_JIT,
+  prepareCount,
   type RunSettings,
   type RunSource,
-  runPlan,
 } from '../server/features/selections/selection-run';
 import { createBenchDatabase } from './support/database';
 
@@ -253,11 +252,10 @@ for (const source of SOURCES) {
     if (only && !only.some((o) => name.includes(o))) continue;
     const where = compileFor(tree, source);
     if (process.env.BENCH_EXPLAIN === '1') {
+      // The statement the app runs, prepared as countCandidates prepares it.
       const { rows } = await db.transaction(async (tx) => {
-        await tx.execute(NO_JIT);
-        const allowed = await allowedDatasets(tx, settings);
-        const plan = await runPlan(tx, where, source, settings);
-        return tx.execute(sql`EXPLAIN (ANALYZE, BUFFERS) ${countSql(where, settings, allowed, plan)}`);
+        const { statement } = await prepareCount(tx, where, settings, source);
+        return tx.execute(sql`EXPLAIN (ANALYZE, BUFFERS) ${statement}`);
       });
       console.log(
         `--- ${name}\n${(rows as { 'QUERY PLAN': string }[]).map((r) => r['QUERY PLAN']).join('\n')}`,

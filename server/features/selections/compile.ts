@@ -106,7 +106,7 @@ function recordColumn(ctx: CompileContext, name: string): SQL {
  * The alias of the record's dataset (datasets): `d`, joined to records by id or to a sel_record
  * row by number, or `d<k>` for the record in position k of a sel_multi row.
  */
-export function datasetAlias(ctx: CompileContext): SQL {
+function datasetAlias(ctx: CompileContext): SQL {
   const reads = narrowReads.get(ctx);
   if (reads) reads.dataset = true;
   return sql.raw(ctx.position ? `d${ctx.position}` : 'd');
@@ -124,11 +124,6 @@ export function recordDatasetField(ctx: CompileContext, field: 'id' | 'descripti
     return sql`(${pgTextArray(values)}::text[])[${recordColumn(ctx, 'ds')}]`;
   }
   return sql`${datasetAlias(ctx)}.${sql.raw(field === 'partnerId' ? 'partner_id' : field)}`;
-}
-
-/** The record's dataset id: a column of records, or of the dataset sel_record rows join by number. */
-export function recordDatasetId(ctx: CompileContext): SQL {
-  return recordDatasetField(ctx, 'id');
 }
 
 /**
@@ -400,8 +395,8 @@ function compileLeaf(node: QueryNode, ctx: CompileContext, reads: AttributeReads
   if ('dataset' in node) {
     // On sel_record rows with the count's catalog (ctx.datasets), by the row's dataset number: a
     // join of datasets cost a hash probe per row, three per sel_multi row (20M, two cities or a
-    // label: ...). An uncorrelated subquery by the number (an InitPlan) took the parallel plan away
-    // (1M: 0.30 → 0.43 s).
+    // label: 3.66 → 3.04 s without). An uncorrelated subquery by the number (an InitPlan) took the
+    // parallel plan away (1M: 0.30 → 0.43 s).
     if (ctx.slots && ctx.datasets) {
       const num = recordColumn(ctx, 'ds');
       if ('id' in node.dataset) {
@@ -414,7 +409,7 @@ function compileLeaf(node: QueryNode, ctx: CompileContext, reads: AttributeReads
       return sql`(${`{${flags.join(',')}}`}::boolean[])[${num}]`;
     }
     return 'id' in node.dataset
-      ? sql`${recordDatasetId(ctx)} = ${node.dataset.id}`
+      ? sql`${recordDatasetField(ctx, 'id')} = ${node.dataset.id}`
       : sql`${node.dataset.type}::text = ANY(${datasetAlias(ctx)}.types)`;
   }
   if ('interests' in node) {

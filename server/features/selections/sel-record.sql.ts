@@ -60,7 +60,7 @@ const RECORD_NAMES = ['ds', 'partner_blocked', ...SLOT_NAMES];
 
 const POSITIONS = Array.from({ length: MULTI_POSITIONS }, (_, i) => i + 1);
 
-/** The columns of sel_multi, in table order. */
+/** The columns of sel_multi, as an INSERT and the drift check list them (the table orders them as migration 0027 does). */
 const MULTI_COLUMNS = sql.raw(
   [...ADDRESS_NAMES, ...POSITIONS.flatMap((k) => RECORD_NAMES.map((name) => positionColumn(k, name)))].join(
     ', ',
@@ -97,10 +97,10 @@ function recordRowsSql(derived: SQL): SQL {
  * that computes them once.
  */
 async function writeSelRows(db: DbOrTx, derived: SQL): Promise<void> {
-  const x = sql`lw_derived`;
+  const rows = sql`SELECT * FROM lw_derived`;
   await db.execute(sql`WITH lw_derived AS MATERIALIZED (${derived}),
-    lw_records AS (INSERT INTO sel_record (${COLUMNS}) ${recordRowsSql(sql`SELECT * FROM ${x}`)})
-    INSERT INTO sel_multi (${MULTI_COLUMNS}) ${multiRowsSql(sql`SELECT * FROM ${x}`)}`);
+    lw_records AS (INSERT INTO sel_record (${COLUMNS}) ${recordRowsSql(rows)})
+    INSERT INTO sel_multi (${MULTI_COLUMNS}) ${multiRowsSql(rows)}`);
 }
 
 /**

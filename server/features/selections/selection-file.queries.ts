@@ -5,14 +5,7 @@ import { SelectionMessages } from '../../../common/selections';
 import { trimValue } from '../../../common/values';
 import type { DbOrTx } from '../../db/client';
 import { badRequest } from '../../lib/http-errors';
-import {
-  addressField,
-  type CompileContext,
-  foldedAttribute,
-  foldSql,
-  recordDatasetField,
-  recordDatasetId,
-} from './compile';
+import { addressField, type CompileContext, foldedAttribute, foldSql, recordDatasetField } from './compile';
 import type { SelectionFileColumn } from './selection-file.table';
 
 // DESIGN §6 intersect / complement: a line file's rows are stored normalised the way the record
@@ -74,7 +67,7 @@ export function fileRowsSql(
     fileSide.push(sql`f.vals[${index + 1}::int]`);
     if (c.base === 'id') recordSide.push(addressField(ctx, 'email'));
     else if (c.base === 'domain') recordSide.push(addressField(ctx, 'domain'));
-    else if (c.base === 'dataset') recordSide.push(recordDatasetId(ctx));
+    else if (c.base === 'dataset') recordSide.push(recordDatasetField(ctx, 'id'));
     else if (c.base === 'datasetDescription')
       recordSide.push(foldSql(recordDatasetField(ctx, 'description'), ctx.collation));
     else recordSide.push(foldedAttribute(c.mapped ?? c.name, ctx));

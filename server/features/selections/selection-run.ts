@@ -198,7 +198,7 @@ export const DIRTY_LIMIT = 2_000;
  * read here, so the caller's statement must see the same snapshot (a REPEATABLE READ transaction,
  * or the check of allocateCandidates).
  */
-export async function runPlan(
+async function runPlan(
   db: DbOrTx,
   tree: CompiledQuery,
   source: RunSource,
@@ -436,18 +436,32 @@ export async function countCandidates(
 ): Promise<DatasetCounts[]> {
   const { rows } = await db.transaction(
     async (tx) => {
-      await tx.execute(NO_JIT);
-      const allowed = await allowedDatasets(tx, s);
-      const plan = await runPlan(tx, tree, source, s);
-      if (plan.source === 'sel_record') await tx.execute(NARROW_WORK_MEM);
-      const run = plan.source === 'sel_record' ? await withCatalog(tx, tree) : tree;
-      const counted = await tx.execute(countSql(run, s, allowed, plan));
+      const { allowed, statement } = await prepareCount(tx, tree, s, source);
+      const counted = await tx.execute(statement);
       cellSizes.remember(tree, s, allowed, counted.rows as CellSize[]);
       return counted;
     },
     { isolationLevel: 'repeatable read', accessMode: 'read only' },
   );
   return foldCounts(rows as CellSize[]);
+}
+
+/**
+ * The count statement of countCandidates in the caller's transaction (REPEATABLE READ): its
+ * settings set, the allowed datasets, the plan and the tree as that transaction reads them.
+ */
+export async function prepareCount(
+  tx: DbOrTx,
+  tree: CompiledQuery,
+  s: RunSettings,
+  source: RunSource = DEFAULT_SOURCE,
+): Promise<{ allowed: AllowedDatasets; statement: SQL }> {
+  await tx.execute(NO_JIT);
+  const allowed = await allowedDatasets(tx, s);
+  const plan = await runPlan(tx, tree, source, s);
+  if (plan.source === 'sel_record') await tx.execute(NARROW_WORK_MEM);
+  const run = plan.source === 'sel_record' ? await withCatalog(tx, tree) : tree;
+  return { allowed, statement: countSql(run, s, allowed, plan) };
 }
 
 /** A row of countSql: a cell and its number of candidates. */
@@ -502,7 +516,7 @@ const dialect = new PgDialect();
 export const DEFAULT_SOURCE: RunSource = 'sel_record';
 
 /** The count statement of a compiled tree: rows (dataset_id, category, n). */
-export function countSql(tree: CompiledQuery, s: RunSettings, allowed: AllowedDatasets, plan: RunPlan): SQL {
+function countSql(tree: CompiledQuery, s: RunSettings, allowed: AllowedDatasets, plan: RunPlan): SQL {
   // Counted by the integers rank and code, then named: grouping 12 million candidates by the
   // dataset's text id and the category's name after joining them cost a third of a count (1M).
   return sql`${candidatesSql(tree, s, allowed, plan)}
