@@ -198,12 +198,7 @@ export const DIRTY_LIMIT = 2_000;
  * read here, so the caller's statement must see the same snapshot (a REPEATABLE READ transaction,
  * or the check of allocateCandidates).
  */
-async function runPlan(
-  db: DbOrTx,
-  tree: CompiledQuery,
-  source: RunSource,
-  s: RunSettings,
-): Promise<RunPlan> {
+async function runPlan(db: DbOrTx, tree: CompiledQuery, source: RunSource, s: RunSettings): Promise<RunPlan> {
   if (source === 'records' || !tree.narrow) return { source: 'records' };
   // At most ten marks an address are read (a record's marks, an address's), so a large sel_dirty
   // (an import, an upgrade) costs a read of that many rows, not a DISTINCT over all of them.
