@@ -31,6 +31,24 @@ describe('cross-site guard: Origin against the request scheme and host', () => {
     expect(res.statusCode).toBe(status);
   });
 
+  it.each([
+    ['a page of ours', 'http://lijstwerk.example/mailings/1?x=y', 200],
+    ['a page of another host', 'http://evil.example/lijstwerk.example', 403],
+    ['a page of another scheme', 'https://lijstwerk.example/', 403],
+    ['a page of another port', 'http://lijstwerk.example:8443/', 403],
+    ['no absolute URL', '/mailings', 403],
+  ])('reads Referer when Origin is absent: %s (%s) answers %i', async (_case, referer, status) => {
+    const res = await logoutWith(t, { referer });
+    expect(res.statusCode).toBe(status);
+  });
+
+  it('takes Origin over Referer when both are sent', async () => {
+    const res = await logoutWith(t, { origin: 'http://evil.example', referer: 'http://lijstwerk.example/' });
+    expect(res.statusCode).toBe(403);
+    const ok = await logoutWith(t, { origin: 'http://lijstwerk.example', referer: 'http://evil.example/' });
+    expect(ok.statusCode).toBe(200);
+  });
+
   it('ignores X-Forwarded-Host and X-Forwarded-Proto without TRUST_PROXY', async () => {
     const forged = await logoutWith(t, {
       origin: 'https://evil.example',

@@ -35,7 +35,9 @@ export async function registerSecurity(app: FastifyInstance, stylesheetUrl?: str
     if (fetchSite === 'cross-site' || fetchSite === 'same-site') {
       return reply.status(403).send({ message: MESSAGE });
     }
-    const origin = request.headers.origin;
+    // Without Origin (older browsers, some form posts) the Referer names the page the request
+    // came from: its scheme and host must be ours too. A request with neither is no browser's.
+    const origin = request.headers.origin ?? refererOrigin(request.headers.referer);
     if (origin !== undefined && !isSameOrigin(origin, request)) {
       return reply.status(403).send({ message: MESSAGE });
     }
@@ -48,6 +50,16 @@ export async function registerSecurity(app: FastifyInstance, stylesheetUrl?: str
     if (path.startsWith('/api/') || path === '/api') reply.header('cache-control', 'no-store');
     return payload;
   });
+}
+
+/** The origin (scheme and host) of a Referer header, `'null'` when it is no absolute URL, undefined without one. */
+function refererOrigin(referer: string | undefined): string | undefined {
+  if (referer === undefined) return undefined;
+  try {
+    return new URL(referer).origin;
+  } catch {
+    return 'null';
+  }
 }
 
 /**
