@@ -99,15 +99,18 @@ export async function runLineFile(
       return values.every((v) => v === null || v === '') ? null : values;
     });
     await tctx.progress(70, 'saving');
-    await client.query('DELETE FROM selection_file_rows WHERE selection_id = $1 AND line_id = $2', [
-      p.selectionId,
-      p.lineId,
-    ]);
+    // The upsert locks the line's row before its old rows go: a concurrent upload of the same line
+    // waits here until this one commits, then deletes what this one stored, so the last upload
+    // wins whole (issue 29 §3: deleting first let both files' rows stay).
     await client.query(
       `INSERT INTO selection_files (selection_id, line_id, name, columns) VALUES ($1, $2, $3, $4)
        ON CONFLICT (selection_id, line_id) DO UPDATE SET name = excluded.name, columns = excluded.columns, created_at = now()`,
       [p.selectionId, p.lineId, p.name, JSON.stringify(p.columns.map(({ index: _index, ...c }) => c))],
     );
+    await client.query('DELETE FROM selection_file_rows WHERE selection_id = $1 AND line_id = $2', [
+      p.selectionId,
+      p.lineId,
+    ]);
     const inserted = await client.query(
       `INSERT INTO selection_file_rows (selection_id, line_id, vals)
        SELECT DISTINCT $1::text, $2::text, ARRAY[${p.columns.map((_, i) => `v${i}`).join(', ')}]::text[] FROM line_rows`,
