@@ -1,7 +1,7 @@
 import { AuthMessages } from '../../../common/auth';
 import { UserMessages } from '../../../common/users';
 import type { Db, DbOrTx } from '../../db/client';
-import { conflict, forbidden, notFound } from '../../lib/http-errors';
+import { badRequest, conflict, notFound } from '../../lib/http-errors';
 import { type Actor, assertSelfOrAdmin } from '../users/user.access';
 import {
   confirmPendingTwoFactor,
@@ -37,8 +37,8 @@ export async function enableTwoFactor(
 
 /**
  * Turns 2fa on with the pending secret once `token` is its current code, and ends the user's
- * other sessions (same roles as enabling). Throws 403 'Token ongeldig' for a wrong code, 404, or
- * 409 when no enrolment was started.
+ * other sessions (same roles as enabling). Throws 400 'Token ongeldig' for a wrong code, 403 when
+ * the actor may not manage this user's 2fa, 404, or 409 when no enrolment was started.
  */
 export async function confirmTwoFactor(
   db: Db,
@@ -52,11 +52,12 @@ export async function confirmTwoFactor(
   const secret = user.totpPendingSecret;
   if (!secret) throw conflict(AuthMessages.noPendingTwoFactor);
   const step = totpStep(secret, token);
-  if (step === null) throw forbidden(AuthMessages.tokenInvalidTitle);
+  // A wrong code is bad input, not a refused permission: a 403 would log the administrator out (spec 001 §7).
+  if (step === null) throw badRequest(AuthMessages.tokenInvalidTitle);
   return db.transaction(async (tx) => {
     const row = await confirmPendingTwoFactor(tx, userId, secret, step);
     // A newer enrolment replaced this secret meanwhile: its code no longer confirms anything.
-    if (!row) throw forbidden(AuthMessages.tokenInvalidTitle);
+    if (!row) throw badRequest(AuthMessages.tokenInvalidTitle);
     await endOtherSessions(tx, userId, actor);
     return row;
   });

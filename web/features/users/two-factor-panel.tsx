@@ -20,6 +20,7 @@ export function TwoFactorPanel({ user }: { user: User }) {
   const client = useQueryClient();
   const [enrolment, setEnrolment] = useState<(TwoFactorLink & { qr: string }) | null>(null);
   const [token, setToken] = useState('');
+  const [isTokenRejected, setIsTokenRejected] = useState(false);
   const refresh = () => {
     void client.invalidateQueries({ queryKey: usersKey });
     void client.invalidateQueries({ queryKey: userKey(user._id) });
@@ -33,6 +34,7 @@ export function TwoFactorPanel({ user }: { user: User }) {
     onSuccess: (data) => {
       setEnrolment(data);
       setToken('');
+      setIsTokenRejected(false);
     },
     onError: () => showDanger('2FA', AuthMessages.twoFactorFallback),
   });
@@ -44,10 +46,13 @@ export function TwoFactorPanel({ user }: { user: User }) {
       showSuccess(AuthMessages.twoFactorConfirmed);
       refresh();
     },
-    onError: (error) =>
-      error instanceof ApiError && error.status === 403
-        ? showDanger(AuthMessages.tokenInvalidTitle, AuthMessages.tokenInvalid)
-        : showDanger('2FA', error),
+    onError: (error) => {
+      // A wrong code is a 400 and leaves the enrolment open for another try (a 403 would log out).
+      if (error instanceof ApiError && error.status === 400) {
+        setIsTokenRejected(true);
+        showDanger(AuthMessages.tokenInvalidTitle, AuthMessages.tokenInvalid);
+      } else showDanger('2FA', error);
+    },
   });
   const disable = useMutation({
     mutationFn: () => disableTwoFactor(user._id),
@@ -88,7 +93,11 @@ export function TwoFactorPanel({ user }: { user: User }) {
                     label="Code"
                     description={AuthMessages.twoFactorConfirmHint}
                     value={token}
-                    onChange={(e) => setToken(e.currentTarget.value)}
+                    onChange={(e) => {
+                      setToken(e.currentTarget.value);
+                      setIsTokenRejected(false);
+                    }}
+                    error={isTokenRejected ? AuthMessages.tokenInvalid : undefined}
                     inputMode="numeric"
                     autoComplete="one-time-code"
                     maxLength={TOKEN_LENGTH}
