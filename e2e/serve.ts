@@ -8,6 +8,7 @@ import { startServer } from '../server/server';
 import { startTestDnsServer } from '../server/test/dns-server';
 import { E2E_ADMIN } from './support/admin';
 import { extendE2eServer, releaseAllDemoTasks } from './support/demo-tasks';
+import { dnsModeRoutes } from './support/dns-mode';
 
 // The server of the Playwright journeys: the built web app on a fresh embedded database in a
 // temporary directory, or on a fresh database of the TEST_DATABASE_URL server.
@@ -54,8 +55,14 @@ const config = {
   }),
   databaseUrl,
 };
-// Test-only task types and the /api/e2e routes that start and release them (e2e/support/demo-tasks.ts).
-const server = await startServer(config, { extend: extendE2eServer });
+// Test-only task types and the /api/e2e routes that start and release them (e2e/support/demo-tasks.ts),
+// and the switch of the DNS server's mode (e2e/support/dns-mode.ts).
+const server = await startServer(config, {
+  extend: async (app, ctx) => {
+    await extendE2eServer(app, ctx);
+    await app.register(dnsModeRoutes(dns.setMode), { prefix: '/api/e2e' });
+  },
+});
 
 async function shutdown() {
   // Stopping waits for running tasks; a demo task still waiting would hold it forever.

@@ -44,6 +44,13 @@ export async function saveDnsOutcomes(
     WHERE r.task_id = ${taskId} AND r.domain = v.d`);
 }
 
+/** Marks every domain of a check still pending as failed with `error` (none of them was asked). */
+export async function failPendingDnsResults(db: Db, taskId: string, error: string): Promise<void> {
+  await db.execute(sql`
+    UPDATE dns_check_results SET "check" = 'ERROR', error = ${error}
+    WHERE task_id = ${taskId} AND "check" = 'PENDING'`);
+}
+
 /** Removes the results of every other check: only the last one is kept (and shown). */
 export async function deleteOtherDnsResults(db: Db, taskId: string): Promise<void> {
   await db.execute(sql`DELETE FROM dns_check_results WHERE task_id <> ${taskId}`);

@@ -1,5 +1,6 @@
 import { sql } from 'drizzle-orm';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { type DnsResult, isPreselected, isResolverProbablyDown } from '../../../common/dns-check';
 import { newId } from '../../lib/ids';
 import { setupTestApp } from '../../test/app';
 import { startTestDnsServer } from '../../test/dns-server';
@@ -10,6 +11,7 @@ beforeAll(async () => {
   dnsServer = await startTestDnsServer();
 });
 afterAll(() => dnsServer.close());
+afterEach(() => dnsServer.setMode('working'));
 // Options as a function: the DNS server's address is known once the hook above ran.
 const t = setupTestApp(() => ({
   config: { dnsServer: dnsServer.address, dnsTimeoutMs: 150, dnsRetries: 1, dnsConcurrency: 4 },
@@ -149,5 +151,58 @@ describe('DNS check', () => {
     ).toHaveLength(24);
     expect(dnsServer.maxInFlight()).toBeLessThanOrEqual(4);
     expect(dnsServer.maxInFlight()).toBeGreaterThan(1);
+  });
+});
+
+// Issue 29 §11: a resolver that is down or cut off says nothing about the domains. Before, every
+// domain of such a check read 'Niet gevonden' and was preselected, gmail.com included.
+describe('DNS check with a resolver that does not work', () => {
+  beforeAll(() => addAddresses({ 'gmail.com': 3, 'mx-dood.test': 1, 'unknown-dood.test': 1 }));
+
+  it.each([
+    ['answers nothing (every query times out)', 'silent', 'ETIMEOUT'],
+    ['answers SERVFAIL to everything', 'servfail', 'ESERVFAIL'],
+    ['answers NXDOMAIN to everything, the root zone included', 'nxdomain', 'ENOTFOUND'],
+  ] as const)(
+    'a resolver that %s: every domain failed, none preselected, none asked',
+    async (_, mode, code) => {
+      dnsServer.setMode(mode);
+      const asked = dnsServer.queries();
+      const { task, results } = await runCheck();
+      const rows = results as DnsResult[];
+      expect(rows.length).toBeGreaterThanOrEqual(3);
+      expect(rows.find((r) => r.domain === 'gmail.com')).toEqual({
+        domain: 'gmail.com',
+        count: 3,
+        check: 'ERROR',
+        error: 'RESOLVER_DOWN',
+        blacklisted: false,
+      });
+      expect(rows.every((r) => r.check === 'ERROR' && r.error === 'RESOLVER_DOWN')).toBe(true);
+      expect(rows.filter((r) => isPreselected(r.check))).toEqual([]);
+      expect(isResolverProbablyDown(rows)).toBe(true);
+      expect(task.result).toEqual({ read: rows.length, ERROR: rows.length, resolverError: code });
+      // Only the root-zone check was asked (with its retry), not each domain.
+      expect(dnsServer.queries() - asked).toBeLessThanOrEqual(2);
+    },
+  );
+
+  it('with a working resolver, a timeout, SERVFAIL or refusal fails that lookup only, with its code', async () => {
+    await addAddresses({
+      'servfail-enkel.test': 1,
+      'timeout-enkel.test': 1,
+      'refused-enkel.test': 1,
+      'mx-werkt.test': 1,
+      'weg-enkel.test': 1,
+    });
+    const { results } = await runCheck();
+    const byDomain = Object.fromEntries((results as DnsResult[]).map((r) => [r.domain, r]));
+    expect(byDomain['servfail-enkel.test']).toMatchObject({ check: 'ERROR', error: 'ESERVFAIL' });
+    expect(byDomain['timeout-enkel.test']).toMatchObject({ check: 'ERROR', error: 'ETIMEOUT' });
+    expect(byDomain['refused-enkel.test']).toMatchObject({ check: 'ERROR', error: 'EREFUSED' });
+    expect(byDomain['mx-werkt.test']).toMatchObject({ check: 'OK', error: null });
+    expect(byDomain['weg-enkel.test']).toMatchObject({ check: 'NXDOMAIN', error: null });
+    expect(isPreselected(byDomain['servfail-enkel.test'].check)).toBe(false);
+    expect(isPreselected(byDomain['weg-enkel.test'].check)).toBe(true);
   });
 });

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadConfig } from '../../config';
 import { startTestDnsServer } from '../../test/dns-server';
-import { createDnsLookup } from './dns-lookup';
+import { checkResolver, createDnsLookup } from './dns-lookup';
 
 let dns: Awaited<ReturnType<typeof startTestDnsServer>>;
 beforeAll(async () => {
@@ -26,6 +26,25 @@ describe('createDnsLookup', () => {
     for (const bad of ['-x.nl', 'a b.nl', 'nl', `${'a'.repeat(64)}.nl`, 'x..nl'])
       expect(await lookup(bad)).toEqual({ check: 'INVALID', error: null });
     expect(dns.queries()).toBe(asked);
+  });
+});
+
+describe('checkResolver', () => {
+  it('passes a resolver that answers the root zone and names why another fails', async () => {
+    const options = { server: dns.address, timeoutMs: 150, retries: 0 };
+    try {
+      expect(await checkResolver(options)).toBeNull();
+      for (const [mode, code] of [
+        ['silent', 'ETIMEOUT'],
+        ['servfail', 'ESERVFAIL'],
+        ['nxdomain', 'ENOTFOUND'],
+      ] as const) {
+        dns.setMode(mode);
+        expect(await checkResolver(options), mode).toBe(code);
+      }
+    } finally {
+      dns.setMode('working');
+    }
   });
 });
 

@@ -3,8 +3,15 @@ import { IconBan, IconPlayerPlay } from '@tabler/icons-react';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useEffect, useState } from 'react';
 import { TASK_LIST_POLL_MS } from '../../../common/constants';
-import { DnsCheckMessages, type DnsResult, isPreselected } from '../../../common/dns-check';
+import {
+  countFailedLookups,
+  DnsCheckMessages,
+  type DnsResult,
+  isPreselected,
+  isResolverProbablyDown,
+} from '../../../common/dns-check';
 import { isTaskFinished } from '../../../common/tasks';
+import { confirmAction } from '../../components/confirm';
 import { PageTitle } from '../../components/page-title';
 import { showDanger, showSuccess } from '../../lib/alerts';
 import { formatDateTime } from '../../lib/dates';
@@ -14,7 +21,10 @@ import { useTask } from '../tasks/use-task';
 import { dnsCheckKey, getDnsCheck, startDnsCheck } from './api';
 import { DnsResults } from './dns-results';
 
-/** spec 001 §5: no MX, not found and invalid are preselected (domains already blacklisted are not). */
+/**
+ * spec 001 §5: no MX, not found and invalid are preselected (domains already blacklisted are not);
+ * a failed lookup never is.
+ */
 function preselection(results: DnsResult[]): Set<string> {
   return new Set(results.filter((r) => isPreselected(r.check) && !r.blacklisted).map((r) => r.domain));
 }
@@ -22,7 +32,9 @@ function preselection(results: DnsResult[]): Set<string> {
 /**
  * /dns-check 'DNS Check' (spec 001 §2, §4): Start runs the check as a task, followed with a
  * progress bar; the results of the last check (kept with its task, so a reload shows them) with
- * the suspicious domains preselected, and 'Voeg toe aan blacklist' for the selection.
+ * the suspicious domains preselected, a warning when most lookups failed (the resolver, not the
+ * domains), and 'Voeg toe aan blacklist' for the selection after a confirmation that names how many
+ * domains and addresses it hits.
  */
 export function DnsCheckPage() {
   const client = useQueryClient();
@@ -60,6 +72,16 @@ export function DnsCheckPage() {
     },
     onError: (err) => showDanger(DnsCheckMessages.addFailed, err),
   });
+  const results = state.data?.results ?? [];
+  const askAdd = () => {
+    const addresses = results.reduce((sum, r) => (selected.has(r.domain) ? sum + r.count : sum), 0);
+    confirmAction({
+      title: DnsCheckMessages.confirmTitle,
+      message: DnsCheckMessages.confirm(selected.size, addresses),
+      onConfirm: () => add.mutate(),
+    });
+  };
+  const lookups = countFailedLookups(results);
 
   const percentage = task.data?.percentage ?? 0;
   return (
@@ -91,12 +113,17 @@ export function DnsCheckPage() {
           {!running && !last && state.data && <Text c="dimmed">{DnsCheckMessages.none}</Text>}
           {!running && last?.state === 'done' && state.data && (
             <>
-              <DnsResults results={state.data.results} selected={selected} onSelected={setSelected} />
+              {isResolverProbablyDown(results) && (
+                <Alert color="orange" title={DnsCheckMessages.resolverDownTitle}>
+                  {DnsCheckMessages.resolverDown(lookups.failed, lookups.asked)}
+                </Alert>
+              )}
+              <DnsResults results={results} selected={selected} onSelected={setSelected} />
               <Group>
                 <Button
                   color="red"
                   leftSection={<IconBan size={16} />}
-                  onClick={() => add.mutate()}
+                  onClick={askAdd}
                   disabled={selected.size === 0}
                   loading={add.isPending}
                 >

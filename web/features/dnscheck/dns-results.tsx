@@ -1,6 +1,11 @@
 import { Badge, Checkbox, Table, Text } from '@mantine/core';
 import { useState } from 'react';
-import { DNS_CHECK_LABELS, DnsCheckMessages, type DnsResult } from '../../../common/dns-check';
+import {
+  DNS_CHECK_LABELS,
+  DnsCheckMessages,
+  type DnsResult,
+  describeDnsError,
+} from '../../../common/dns-check';
 import { Paginator } from '../../components/paginator';
 import { ScrollTable } from '../../components/scroll-table';
 import { pageCount } from '../../lib/pagination';
@@ -17,7 +22,7 @@ const COLORS: Record<DnsResult['check'], string> = {
 
 /**
  * The DNS check's results table (spec 001 §2 /dns-check): a select checkbox, domain, address
- * count, result label and error per row, pages of 50, and a select-all checkbox over every row.
+ * count, result label and error (in Dutch) per row, pages of 50, and a select-all checkbox over every row.
  */
 export function DnsResults(props: {
   results: DnsResult[];
@@ -59,7 +64,7 @@ export function DnsResults(props: {
             <Table.Th>Domein</Table.Th>
             <Table.Th>Aantal adressen</Table.Th>
             <Table.Th>Resultaat</Table.Th>
-            <Table.Th>Error</Table.Th>
+            <Table.Th>{DnsCheckMessages.errorColumn}</Table.Th>
           </Table.Tr>
         </Table.Thead>
         <Table.Tbody>
@@ -87,7 +92,7 @@ export function DnsResults(props: {
                   {DNS_CHECK_LABELS[r.check]}
                 </Badge>
               </Table.Td>
-              <Table.Td>{r.error ?? ''}</Table.Td>
+              <Table.Td>{describeDnsError(r.error)}</Table.Td>
             </Table.Tr>
           ))}
         </Table.Tbody>
