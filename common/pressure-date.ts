@@ -4,8 +4,9 @@
 
 const DAY_MS = 86_400_000;
 
-/** The time zone in which a planned send's calendar day is taken. */
-export const BUSINESS_TIME_ZONE = 'Europe/Amsterdam';
+// A planned send's calendar day is its day in the business time zone (common/calendar-day.ts);
+// re-exported here for the pressure rule's callers.
+export { BUSINESS_TIME_ZONE, businessDay } from './calendar-day';
 
 /** Parses 'YYYY-MM-DD' to a UTC day number; throws on anything else. */
 function dayNumber(isoDate: string): number {
@@ -32,18 +33,6 @@ export function defaultPressureDate(plannedSendDate: string): string {
   // 1970-01-01 was a Thursday: (day + 3) % 7 is 0 on Mondays.
   const weekday = (((day + 3) % 7) + 7) % 7; // 0 = Monday … 6 = Sunday
   return isoOf(day + 7 - weekday);
-}
-
-/** The calendar day ('YYYY-MM-DD') of an instant in the business time zone. */
-export function businessDay(instant: Date | string): string {
-  const d = typeof instant === 'string' ? new Date(instant) : instant;
-  // en-CA formats as YYYY-MM-DD.
-  return new Intl.DateTimeFormat('en-CA', {
-    timeZone: BUSINESS_TIME_ZONE,
-    year: 'numeric',
-    month: '2-digit',
-    day: '2-digit',
-  }).format(d);
 }
 
 /** The pressure window of a pressure date: [age − 7 days, age), as 'YYYY-MM-DD' from (inclusive) and to (exclusive). */

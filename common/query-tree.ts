@@ -234,6 +234,14 @@ export function hasRealLeaf(node: QueryNode): boolean {
   return true;
 }
 
+/** The leaves (selection lines) of a tree, top to bottom as the editor shows them. */
+export function leavesOf(node: QueryNode): QueryNode[] {
+  if ('and' in node) return node.and.flatMap(leavesOf);
+  if ('or' in node) return node.or.flatMap(leavesOf);
+  if ('not' in node) return leavesOf(node.not);
+  return [node];
+}
+
 /** The line files (intersect/complement leaves) of a tree, in order. */
 export function fileLeaves(node: QueryNode): FileLeaf[] {
   if ('and' in node) return node.and.flatMap(fileLeaves);

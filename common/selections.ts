@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { parseDay } from './date-math';
+import { calendarDayOf } from './calendar-day';
 import { CATEGORIES } from './extra-inzet';
 import { integerField, oneMessage } from './numbers';
 import { EMPTY_QUERY, QueryTreeSchema } from './query-tree';
@@ -24,7 +24,13 @@ export const SelectionMessages = {
   pressureAgeInvalid: 'De maildrukdatum moet een geldige datum zijn (DD-MM-JJJJ)',
   countInvalid: 'Een aantal moet een geheel getal van 0 of meer zijn',
   datasetUnknown: (id: string) => `Bestand ${id} hoort niet bij deze selectie`,
-  lineUnknown: 'Deze regel heeft geen bestand in de query van de selectie',
+  /** How a file line is named in a message: its number among the lines and what it matches. */
+  fileLine: (position: number, kind: 'intersect' | 'complement', file: string, fields: string[]) =>
+    `Regel ${position} (${kind === 'intersect' ? 'Bestandsmatch' : 'Bestand uitsluiten'} ${file} op ${fields.join(', ')})`,
+  lineFileMissing: (line: string) =>
+    `${line} heeft geen bestand. Bewerk die regel, kies het .csv-bestand en sla de selectie opnieuw op.`,
+  lineFieldMissing: (line: string, field: string) =>
+    `${line} vergelijkt op ${field}, maar het bestand van die regel heeft die kolom niet. Bewerk die regel en kies het bestand opnieuw, met een kolom gekoppeld aan ${field}.`,
 } as const;
 
 /** spec 001 §9: new selection defaults. */
@@ -48,7 +54,10 @@ export const UseDatasetsFromSchema = z
       .map((e) => (e.mailing ? { campaign: e.campaign, mailing: e.mailing } : { campaign: e.campaign })),
   );
 
-/** A pressure date: DD-MM-YYYY, YYYY-MM-DD or an ISO instant; empty or absent means the default (Monday after the send). */
+/**
+ * A pressure date: DD-MM-YYYY, YYYY-MM-DD, or an ISO instant taken as its day in Amsterdam (never
+ * its UTC day); empty or absent means the default (Monday after the send).
+ */
 const PressureAgeSchema = z
   .string()
   .max(40)
@@ -56,7 +65,7 @@ const PressureAgeSchema = z
   .optional()
   .transform((v, ctx) => {
     if (v === undefined || v === null || v.trim() === '') return null;
-    const day = parseDay(v.trim());
+    const day = calendarDayOf(v);
     if (!day) {
       ctx.addIssue({ code: 'custom', message: SelectionMessages.pressureAgeInvalid });
       return z.NEVER;

@@ -1,4 +1,5 @@
 import { type AnyColumn, and, asc, count, desc, eq, gte, isNotNull, or, type SQL, sql } from 'drizzle-orm';
+import { BUSINESS_TIME_ZONE } from '../../../common/calendar-day';
 import type { Campaign, CampaignMailing, CampaignValues, ExternalParty } from '../../../common/campaigns';
 import type { MailingState } from '../../../common/mailings';
 import type { Db } from '../../db/client';
@@ -98,10 +99,12 @@ export async function listCampaignPage(
 
 /** Campaigns whose start lies within the last `days` days or in the future, newest start first. */
 export function listRecentCampaigns(db: Conn, days: number): Promise<CampaignRow[]> {
+  // Today in Amsterdam (docs/decisions.md#dates), not current_date, which is the session's zone.
+  const today = sql`(now() AT TIME ZONE ${BUSINESS_TIME_ZONE})::date`;
   return db
     .select()
     .from(campaigns)
-    .where(and(isNotNull(campaigns.start), gte(campaigns.start, sql`current_date - ${days}::int`)))
+    .where(and(isNotNull(campaigns.start), gte(campaigns.start, sql`${today} - ${days}::int`)))
     .orderBy(...newestFirst);
 }
 

@@ -265,6 +265,8 @@ describe('running and saving a selection', () => {
     expect(up.json().message).toBe('Map minstens één kolom');
     const run = await t.api('GET', `${m.url}/${id}/query`);
     expect(run.statusCode).toBe(400);
-    expect(run.json().message).toBe(SelectionMessages.lineUnknown);
+    expect(run.json().message).toBe(
+      SelectionMessages.lineFileMissing(SelectionMessages.fileLine(1, 'intersect', 'l9', ['postcode'])),
+    );
   });
 });

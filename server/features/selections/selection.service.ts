@@ -11,7 +11,7 @@ import {
 } from '../../../common/selections';
 import type { AppContext } from '../../context';
 import type { Db, DbOrTx } from '../../db/client';
-import { conflict, HttpError, notFound } from '../../lib/http-errors';
+import { conflict, notFound } from '../../lib/http-errors';
 import type { TaskContext } from '../../tasks/worker';
 import { getCampaign } from '../campaigns/campaign.queries';
 import { listEnrichedAttributes } from '../enrichment/enrichment.queries';
@@ -30,7 +30,14 @@ import {
   type SelectionRow,
   updateSelection,
 } from './selection.queries';
-import { fileRowsSql, loadSelectionFiles } from './selection-file.queries';
+import {
+  copyLineFiles,
+  fileLineNames,
+  fileRowsSql,
+  LineFileError,
+  loadSelectionFiles,
+  templateLines,
+} from './selection-file.queries';
 import {
   allocateCandidates,
   countCandidates,
@@ -56,6 +63,7 @@ export function createSelection(
   return ctx.db.transaction(async (tx) => {
     await requireDraft(tx, campaignId, mailingId);
     const row = await insertSelection(tx, campaignId, mailingId, input);
+    await copyTemplateFiles(tx, row, null);
     await checkCompiles(ctx, tx, row);
     return row;
   });
@@ -74,10 +82,11 @@ export function saveSelection(
 ) {
   return ctx.db.transaction(async (tx) => {
     const mailing = await requireMailing(tx, campaignId, mailingId);
-    await requireSelection(tx, mailingId, id);
+    const before = await requireSelection(tx, mailingId, id);
     const onlyPredefined = Object.entries(update).every(([k, v]) => k === 'preDefined' || v === undefined);
     if (!onlyPredefined && mailing.state !== 'draft') throw conflict(SelectionMessages.draftOnly);
     const row = await updateSelection(tx, id, update);
+    if (update.query !== undefined) await copyTemplateFiles(tx, row, before);
     await checkCompiles(ctx, tx, row);
     return row;
   });
@@ -121,6 +130,18 @@ async function encryptedAttributes(db: DbOrTx): Promise<Set<string>> {
 }
 
 /**
+ * Copies into a saved selection the files of the lines it took from a template (issue 29 §9: a
+ * predefined selection's Bestandsmatch / Bestand uitsluiten line counts the same in another
+ * mailing). `before` is the stored row before an update, null for a new selection.
+ */
+async function copyTemplateFiles(tx: DbOrTx, row: SelectionRow, before: SelectionRow | null): Promise<void> {
+  const after = QueryTreeSchema.parse(row.query) as QueryNode;
+  const previous = before ? (QueryTreeSchema.parse(before.query) as QueryNode) : null;
+  const stored = new Set((await loadSelectionFiles(tx, row.id)).keys());
+  await copyLineFiles(tx, row.id, templateLines(row.id, previous, after, stored));
+}
+
+/**
  * Refuses (400, rolling back the save) a query the compiler cannot run for a reason the user must
  * fix: a wildcard or range on an encrypted attribute, a date bound that is no date. A line whose
  * file is not uploaded yet is fine here (the builder saves the query, then uploads its files).
@@ -129,7 +150,7 @@ async function checkCompiles(ctx: AppContext, tx: DbOrTx, row: SelectionRow): Pr
   try {
     await compileSelection(ctx, tx, row);
   } catch (err) {
-    if (err instanceof HttpError && err.message === SelectionMessages.lineUnknown) return;
+    if (err instanceof LineFileError) return;
     throw err;
   }
 }
@@ -142,13 +163,15 @@ export async function compileSelection(
 ): Promise<CompiledQuery> {
   const tree = QueryTreeSchema.parse(selection.query) as QueryNode;
   const files = await loadSelectionFiles(db, selection.id);
+  const lineNames = fileLineNames(tree);
   const compileCtx: CompileContext = {
     keys: ctx.columnKeys,
     encrypted: await encryptedAttributes(db),
     enriched: await listEnrichedAttributes(db),
     collation: await caseCollation(ctx.db),
     now: new Date(),
-    fileRows: (lineId, fields, c) => fileRowsSql(files, selection.id, lineId, fields, c),
+    fileRows: (lineId, fields, c) =>
+      fileRowsSql(files, selection.id, lineId, fields, c, lineNames.get(lineId)),
   };
   return compileQuery(tree, compileCtx, await loadSlots(db));
 }
@@ -232,8 +255,9 @@ export async function runSelectionQuery(
   const selection = await requireSelection(ctx.db, mailingId, selectionId);
   const where = await compileSelection(ctx, ctx.db, selection);
   const settings = await runSettingsOf(ctx.db, selection, mailing);
+  await tctx.step(2, 3);
   const found = await countCandidates(ctx.db, where, settings);
-  await tctx.progress(90, 'executing');
+  await tctx.step(3, 3);
   const saved = await countMailingAddresses(ctx.db, mailingId);
   return resultRows(ctx.db, saved, found, businessDay(mailing.plannedSend));
 }

@@ -10,14 +10,13 @@ import {
   CampaignMessages,
   DEFAULT_EXTERNAL_PARTY,
   type ExternalParty,
-  isCalendarDate,
 } from '../../../common/campaigns';
 import { LabelMessages } from '../../../common/labels';
 import { DecimalInput } from '../../components/decimal-input';
 import { FormActions } from '../../components/form-actions';
 import { PageTitle } from '../../components/page-title';
 import { showDanger, showSuccess } from '../../lib/alerts';
-import { DATE_INPUT_FORMAT } from '../../lib/dates';
+import { DATE_INPUT_FORMAT, parseInputDate } from '../../lib/dates';
 import { ApiError } from '../../lib/http';
 import { useFailedQueryAlert } from '../../lib/use-failed-query-alert';
 import { labelsKey, listLabels } from '../labels/api';
@@ -59,14 +58,6 @@ function toFormValues(c: Campaign): CampaignFormValues {
     externalParty: c.externalParty,
     externalIds: [...c.externalIds, ''],
   };
-}
-
-// Typed dates are DD-MM-YYYY (spec 001 §9); the form keeps YYYY-MM-DD, or null for an unreadable date.
-function parseTypedDate(text: string): string | null {
-  const m = /^(\d{1,2})-(\d{1,2})-(\d{4})$/.exec(text.trim());
-  if (!m) return null;
-  const iso = `${m[3]}-${m[2].padStart(2, '0')}-${m[1].padStart(2, '0')}`;
-  return isCalendarDate(iso) ? iso : null;
 }
 
 /** /campaigns/new and /campaigns/{id}/edit: the campaign's master data. */
@@ -144,7 +135,7 @@ export function CampaignFormPage() {
                 label="Start"
                 placeholder="DD-MM-JJJJ"
                 valueFormat={DATE_INPUT_FORMAT}
-                dateParser={parseTypedDate}
+                dateParser={parseInputDate}
                 clearable
                 {...form.getInputProps('start')}
               />

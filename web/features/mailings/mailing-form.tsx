@@ -2,9 +2,9 @@ import { Group, Loader, MultiSelect, Paper, Select, SimpleGrid, Stack, Text, Tex
 import { DateInput } from '@mantine/dates';
 import { useForm } from '@mantine/form';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import dayjs from 'dayjs';
 import { useEffect, useState } from 'react';
 import { useNavigate, useParams } from 'react-router';
+import { businessDay, businessToday } from '../../../common/calendar-day';
 import { DEFAULT_EXTERNAL_PARTY, type ExternalParty } from '../../../common/campaigns';
 import {
   MAILING_SAVE_STATE_TEXT,
@@ -41,13 +41,12 @@ export interface MailingFormValues {
   externalIds: string[];
 }
 
-const today = () => dayjs().format('YYYY-MM-DD');
-
 function toFormValues(m: Mailing): MailingFormValues {
   return {
     name: m.name,
     state: m.state,
-    plannedSend: dayjs(m.plannedSend).format('YYYY-MM-DD'),
+    // The stored instant's day in Amsterdam, not in the browser's zone (issue 29 §10).
+    plannedSend: businessDay(m.plannedSend),
     budget: m.budget.replace('.', ','),
     addresses: String(m.addresses),
     interests: m.interests,
@@ -58,10 +57,11 @@ function toFormValues(m: Mailing): MailingFormValues {
 
 /**
  * The payload of the form: an unchanged day keeps the stored instant (or, for a new mailing,
- * leaves it to the server: now, spec 001 §9); a changed day is that day.
+ * leaves it to the server: now, spec 001 §9); a changed day is that day, 'YYYY-MM-DD', which the
+ * server takes as that day in Amsterdam.
  */
 function toPayload(v: MailingFormValues, stored: Mailing | undefined): MailingInput {
-  const initialDay = stored ? dayjs(stored.plannedSend).format('YYYY-MM-DD') : today();
+  const initialDay = stored ? businessDay(stored.plannedSend) : businessToday();
   const plannedSend = v.plannedSend === initialDay ? stored?.plannedSend : (v.plannedSend ?? 'geen datum');
   return {
     name: v.name,
@@ -95,7 +95,7 @@ export function MailingFormPage() {
     initialValues: {
       name: '',
       state: 'draft',
-      plannedSend: today(),
+      plannedSend: businessToday(),
       budget: '',
       addresses: '',
       interests: [],

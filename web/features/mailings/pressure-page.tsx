@@ -1,15 +1,15 @@
 import { Center, Loader, Table, Text } from '@mantine/core';
 import { useQuery } from '@tanstack/react-query';
-import dayjs from 'dayjs';
 import { Fragment } from 'react';
+import { weekdayOf } from '../../../common/calendar-day';
 import { PageTitle } from '../../components/page-title';
 import { ScrollTable } from '../../components/scroll-table';
 import { formatDate } from '../../lib/dates';
 import { useFailedQueryAlert } from '../../lib/use-failed-query-alert';
 import { listPressure, pressureKey } from './api';
 
-// Monday 0 … Sunday 6.
-const weekday = (date: string) => (dayjs(date).day() + 6) % 7;
+// Monday 0 … Sunday 6, of the calendar day as written (a Dutch week, whatever the browser's zone).
+const weekday = (date: string) => weekdayOf(date) - 1;
 
 /** /pressure 'Maildruk': per planned send day the addresses of Definitief and Aangeboden mailings (spec 001 §2). */
 export function PressurePage() {

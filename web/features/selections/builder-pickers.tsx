@@ -9,7 +9,7 @@ import { SelectionMessages } from '../../../common/selections';
 import { useFailedQueryAlert } from '../../lib/use-failed-query-alert';
 import { listPreQueries, preQueriesKey, selectionPaths } from './api';
 import { type BuilderDraft, setDraft } from './builder-store';
-import { editableRoot } from './query-editor-state';
+import { editableRoot, fromTemplate, type TemplateSource } from './query-editor-state';
 
 /** spec 001 §9: a template's description is shown cut to 65 characters. */
 export const TEMPLATE_DESCRIPTION_LENGTH = 65;
@@ -37,11 +37,18 @@ export function BuilderPickers(props: {
   const preQueries = useQuery({ queryKey: preQueriesKey, queryFn: listPreQueries });
   useFailedQueryAlert(preQueries.error, SelectionMessages.fetchPreQueriesFailed);
 
-  const templates = new Map<string, { query: unknown; description: string; label: string }>();
+  const templates = new Map<
+    string,
+    { query: unknown; description: string; label: string; source: TemplateSource }
+  >();
   for (const c of preQueries.data ?? []) {
     for (const m of c.mailings) {
       for (const s of m.selections) {
-        templates.set(s._id, { ...s, label: templateLabel(c.name, m.name, s.description) });
+        templates.set(s._id, {
+          ...s,
+          label: templateLabel(c.name, m.name, s.description),
+          source: { selection: s._id, campaign: c._id, mailing: m._id },
+        });
       }
     }
   }
@@ -50,7 +57,7 @@ export function BuilderPickers(props: {
     const template = value && value !== EMPTY_TEMPLATE ? templates.get(value) : null;
     setDraft((d) => ({
       ...d,
-      query: editableRoot((template?.query as QueryNode | undefined) ?? null),
+      query: editableRoot(template ? fromTemplate(template.query as QueryNode, template.source) : null),
       description: template ? template.description : d.description,
       revision: d.revision + 1,
     }));

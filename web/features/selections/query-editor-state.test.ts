@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { QueryNode } from '../../../common/query-tree';
-import { editableRoot, nodeAt, reduceQuery } from './query-editor-state';
+import { editableRoot, fromTemplate, nodeAt, reduceQuery } from './query-editor-state';
 
 const pc: QueryNode = { match: { postcode: '10*' } };
 const label: QueryNode = { dataset: { type: 'Nieuws' } };
@@ -66,5 +66,35 @@ describe('query editor reducer', () => {
     expect(editableRoot(pc)).toEqual({ and: [pc] });
     expect(editableRoot({ not: pc })).toEqual({ and: [{ not: pc }] });
     expect(reduceQuery(tree, { type: 'replace', path: [], node: label })).toEqual({ and: [label] });
+  });
+});
+
+describe('a template as the start of a selection', () => {
+  it('names the template on every file line, at any depth, and leaves the other lines alone', () => {
+    const source = { selection: 's1', campaign: 'c1', mailing: 'm1' };
+    const file = { id: 'l1', name: 'klanten.csv', fields: ['gen_id'] };
+    const tree: QueryNode = {
+      and: [
+        pc,
+        { or: [{ intersect: file }, { not: { complement: { ...file, id: 'l2', selection: 'oud' } } }] },
+      ],
+    };
+    expect(fromTemplate(tree, source)).toEqual({
+      and: [
+        pc,
+        {
+          or: [
+            { intersect: { ...file, ...source } },
+            { not: { complement: { ...file, id: 'l2', ...source } } },
+          ],
+        },
+      ],
+    });
+    expect(tree).toEqual({
+      and: [
+        pc,
+        { or: [{ intersect: file }, { not: { complement: { ...file, id: 'l2', selection: 'oud' } } }] },
+      ],
+    });
   });
 });

@@ -110,3 +110,24 @@ export function reduceQuery(root: QueryNode, action: QueryAction): QueryNode {
 export function leafKind(node: QueryNode): string {
   return isLeaf(node) ? Object.keys(node)[0] : '';
 }
+
+/** Where a template comes from: the predefined selection and its campaign and mailing. */
+export interface TemplateSource {
+  selection: string;
+  campaign: string;
+  mailing: string;
+}
+
+/**
+ * A template's tree as the start of another selection: every Bestandsmatch / Bestand uitsluiten
+ * line names the template as the selection that holds its file (spec 001 §3), so the save copies
+ * that file along (issue 29 §9). Other lines stay as they are.
+ */
+export function fromTemplate(node: QueryNode, source: TemplateSource): QueryNode {
+  if ('and' in node) return { and: node.and.map((n) => fromTemplate(n, source)) };
+  if ('or' in node) return { or: node.or.map((n) => fromTemplate(n, source)) };
+  if ('not' in node) return { not: fromTemplate(node.not, source) };
+  if ('intersect' in node) return { intersect: { ...node.intersect, ...source } };
+  if ('complement' in node) return { complement: { ...node.complement, ...source } };
+  return node;
+}
