@@ -1,18 +1,40 @@
 import { z } from 'zod';
 
-// Why an import left rows of a file out (issue 15 §4): the counts per reason go into the task's
-// result (`skippedBy`), the first SKIPPED_ROWS_KEPT rows into a table of their own, downloadable as
-// CSV (line, reason, e-mail as in the file) from the upload result and from /tasks.
+// Why an import or a mailing's results file left rows of a file out (issue 15 §4): the counts per
+// reason go into the task's result (`skippedBy`), the first SKIPPED_ROWS_KEPT rows into a table of
+// their own, downloadable as CSV (line, reason, e-mail as in the file) from the upload result and
+// from /tasks.
 
-/** The reasons a row is skipped: no valid e-mail, an e-mail an earlier row had, a mapping's exclude filter. */
+/** The reasons an import skips a row: no valid e-mail, an e-mail an earlier row had, a mapping's exclude filter. */
 export const SKIP_REASONS = ['invalid', 'repeated', 'excluded'] as const;
 export type SkipReason = (typeof SKIP_REASONS)[number];
 
+/**
+ * The reasons a mailing's results file skips a row (DESIGN §6), the first that holds: no e-mail,
+ * an e-mail that is not one of the mailing's addresses, an unknown event, no readable date.
+ */
+export const RESULT_SKIP_REASONS = ['invalid', 'notInMailing', 'unknownEvent', 'invalidDate'] as const;
+export type ResultSkipReason = (typeof RESULT_SKIP_REASONS)[number];
+
+/** Every reason a task can record for a row, in the order results and downloads list them. */
+export const ROW_SKIP_REASONS = [
+  'invalid',
+  'repeated',
+  'excluded',
+  'notInMailing',
+  'unknownEvent',
+  'invalidDate',
+] as const;
+export type RowSkipReason = (typeof ROW_SKIP_REASONS)[number];
+
 /** The reasons as the result and the download name them. */
-export const SKIP_REASON_LABELS: Record<SkipReason, string> = {
+export const SKIP_REASON_LABELS: Record<RowSkipReason, string> = {
   invalid: 'Ongeldig e-mailadres',
   repeated: 'Dubbel in het bestand',
   excluded: 'Uitgesloten door de mapping',
+  notInMailing: 'E-mailadres niet in deze mailing',
+  unknownEvent: 'Onbekend event',
+  invalidDate: 'Ongeldige datum',
 };
 
 /** How many skipped rows a task keeps for the download (the counts cover all of them). */
@@ -26,9 +48,17 @@ export const SkippedBySchema = z.object({
 });
 export type SkippedBy = z.infer<typeof SkippedBySchema>;
 
-/** A task's counts per reason; null when the task has none (not an import, or from before they were kept). */
-export function skippedByOf(result: unknown): SkippedBy | null {
-  const parsed = z.object({ skippedBy: SkippedBySchema }).safeParse(result ?? {});
+/** The skipped rows per reason, in a results task's result. */
+export type ResultSkippedBy = Record<ResultSkipReason, number>;
+
+/**
+ * A task's counts per reason (an import's or a results file's); null when the task has none (no
+ * import, or from before they were kept).
+ */
+export function skippedByOf(result: unknown): Partial<Record<RowSkipReason, number>> | null {
+  const parsed = z
+    .object({ skippedBy: z.partialRecord(z.enum(ROW_SKIP_REASONS), z.number()) })
+    .safeParse(result ?? {});
   return parsed.success ? parsed.data.skippedBy : null;
 }
 

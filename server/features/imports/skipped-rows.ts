@@ -1,9 +1,10 @@
-import { sql } from 'drizzle-orm';
+import { type SQL, sql } from 'drizzle-orm';
 import type pg from 'pg';
 import type { CsvFormat } from '../../../common/csv-download';
 import {
+  ROW_SKIP_REASONS,
+  type RowSkipReason,
   SKIP_REASON_LABELS,
-  SKIP_REASONS,
   SKIPPED_ROWS_HEADER,
   SKIPPED_ROWS_KEPT,
   type SkippedBy,
@@ -45,6 +46,29 @@ export async function insertSkippedRows(tx: DbOrTx, taskId: string, rows: Skippe
 }
 
 /**
+ * Stores a task's first SKIPPED_ROWS_KEPT rows of `skipped` (a SELECT of ln, reason and email, one
+ * row per skipped row; set-based, in one statement with the count) and returns the count of all of
+ * them per reason. Without a task the rows are only counted.
+ */
+export async function saveSkippedRowsFrom(
+  tx: DbOrTx,
+  taskId: string | null,
+  skipped: SQL,
+): Promise<Partial<Record<RowSkipReason, number>>> {
+  const counted = await tx.execute<{ reason: RowSkipReason; n: number }>(
+    taskId === null
+      ? sql`SELECT reason, count(*)::int AS n FROM (${skipped}) x GROUP BY reason`
+      : sql`WITH x AS MATERIALIZED (${skipped}),
+        kept AS (
+          INSERT INTO import_skipped_rows (task_id, row, reason, email)
+          SELECT ${taskId}, ln, reason, email FROM x ORDER BY ln LIMIT ${sql.raw(String(SKIPPED_ROWS_KEPT))}
+        )
+        SELECT reason, count(*)::int AS n FROM x GROUP BY reason`,
+  );
+  return Object.fromEntries(counted.rows.map((r) => [r.reason, r.n]));
+}
+
+/**
  * Stores the first skipped rows of an import task and returns its skipped rows per reason: the
  * mappers counted the invalid and excluded ones; the others of the `skipped` are repeats.
  */
@@ -74,7 +98,7 @@ export function skippedRowsCsv(
     header: SKIPPED_ROWS_HEADER,
     format,
     select: (client) => {
-      const reason = SKIP_REASONS.map(
+      const reason = ROW_SKIP_REASONS.map(
         (r) => `WHEN ${client.escapeLiteral(r)} THEN ${client.escapeLiteral(SKIP_REASON_LABELS[r])}`,
       ).join(' ');
       return `SELECT row + 1, CASE reason ${reason} ELSE reason END, email FROM import_skipped_rows

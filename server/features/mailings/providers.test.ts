@@ -45,10 +45,11 @@ describe('importProviderResults', () => {
       '12:35': [{ email: emails[1].toUpperCase(), event: 'hardBounce', at }],
     });
     const first = await importProviderResults(t.database, m._id, { webpower: fake });
-    expect(first).toEqual({ read: 3, saved: 2, unchanged: 0, skipped: 1 });
+    const skippedBy = { invalid: 0, notInMailing: 1, unknownEvent: 0, invalidDate: 0 };
+    expect(first).toEqual({ read: 3, saved: 2, unchanged: 0, skipped: 1, skippedBy });
     expect(fake.asked).toEqual(['12:34', '12:35']);
     const again = await importProviderResults(t.database, m._id, { webpower: fake });
-    expect(again).toEqual({ read: 3, saved: 0, unchanged: 2, skipped: 1 });
+    expect(again).toEqual({ read: 3, saved: 0, unchanged: 2, skipped: 1, skippedBy });
     const rows = await t.database.db.execute(sql`
       SELECT (last_click_at = ${at.toISOString()}::timestamptz) AS clicked, os, click_interests,
         (hard_bounced_at = ${at.toISOString()}::timestamptz) AS bounced

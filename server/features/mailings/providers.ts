@@ -67,12 +67,12 @@ export async function importProviderResults(
     if (!provider) throw conflict(ProviderMessages.noAdapter(mailing.external_party));
     if (mailing.external_ids.length === 0) throw conflict(ProviderMessages.noExternalId);
     await client.query(
-      'CREATE TEMP TABLE provider_results (c1 text, c2 text, c3 text, c4 text) ON COMMIT DROP',
+      'CREATE TEMP TABLE provider_results (ln bigint GENERATED ALWAYS AS IDENTITY, c1 text, c2 text, c3 text, c4 text) ON COMMIT DROP',
     );
     for (const id of mailing.external_ids) {
       await pipeline(
         Readable.from(csvOf(provider.fetchResults(id))),
-        client.query(copyFrom('COPY provider_results FROM STDIN WITH (FORMAT csv)')),
+        client.query(copyFrom('COPY provider_results (c1, c2, c3, c4) FROM STDIN WITH (FORMAT csv)')),
       );
     }
     const rows = await client.query<{ n: number }>('SELECT count(*)::int AS n FROM provider_results');

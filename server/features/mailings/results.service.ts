@@ -1,49 +1,51 @@
 import { sql } from 'drizzle-orm';
 import { MailingMessages } from '../../../common/mailings';
+import { RESULTS_COLUMNS } from '../../../common/results-file';
+import { RESULT_SKIP_REASONS, type ResultSkippedBy } from '../../../common/skipped-rows';
 import type { AppContext } from '../../context';
 import type { DbOrTx } from '../../db/client';
 import { HttpError } from '../../lib/http-errors';
 import { type TaskContext, TaskError } from '../../tasks/worker';
 import { dropStaging } from '../imports/csv-staging';
+import { saveSkippedRowsFrom } from '../imports/skipped-rows';
 import type { StagedUpload } from '../imports/upload.service';
 import type { TaskRow } from '../tasks/task.queries';
 import { allowBulkMemory, inAddressOrder } from './mailing.queries';
-import { eventSql, isoDateSql, localInstantSql } from './results.sql';
+import { parsedResultsSql, type ResultsColumns } from './results.sql';
 
-/** What a results task needs: the mailing and where the staged file's columns are (0-based; os -1 when absent). */
-export interface ResultsPayload {
+/** What a results task needs: the mailing and where the staged file's columns are. */
+export interface ResultsPayload extends ResultsColumns {
   mailingId: string;
-  staging: string;
   rows: number;
-  emailIndex: number;
-  eventIndex: number;
-  dateIndex: number;
-  osIndex: number;
-  /** The date column holds ISO instants written by our own code (provider adapters), not a file's dates. */
-  instants?: boolean;
 }
 
-/** The counts of a results import: read rows, new results, results already stored, rows skipped. */
+/**
+ * The counts of a results import: read rows, new results, results already stored (or repeated in
+ * the file), rows skipped, and those per reason.
+ */
 export interface ResultsOutcome {
   read: number;
   saved: number;
   unchanged: number;
   skipped: number;
+  skippedBy: ResultSkippedBy;
 }
 
-/** The payload of a staged results file; throws 400 when email, event or date is missing (by name, any case). */
+/**
+ * The payload of a staged results file; throws 400 when a required column of RESULTS_COLUMNS
+ * (email, event, date: by name, any case) is missing.
+ */
 export function resultsPayload(staged: StagedUpload, mailingId: string): ResultsPayload {
   const at = (name: string) => staged.headers.findIndex((h) => h.trim().toLowerCase() === name);
-  const [emailIndex, eventIndex, dateIndex] = [at('email'), at('event'), at('date')];
-  if (emailIndex < 0 || eventIndex < 0 || dateIndex < 0)
+  if (RESULTS_COLUMNS.some((c) => c.required && at(c.name) < 0))
     throw new HttpError(400, MailingMessages.resultsColumns);
   return {
     mailingId,
     staging: staged.table,
     rows: staged.rows,
-    emailIndex,
-    eventIndex,
-    dateIndex,
+    emailIndex: at('email'),
+    eventIndex: at('event'),
+    dateIndex: at('date'),
     osIndex: at('os'),
   };
 }
@@ -53,15 +55,21 @@ export function resultsPayload(staged: StagedUpload, mailingId: string): Results
  * e-mail is one of the mailing's addresses, with a known event and a readable date, are stored
  * once (mailing, address, event, date); the addresses' engagement takes them in (last open and
  * click, first hard bounce, the os list, and the mailing's interests as open or click interests).
- * Every step is a maximum or a union, so applying the same file again changes nothing.
+ * Every step is a maximum or a union, so applying the same file again changes nothing. The other
+ * rows are counted per reason, and the first of them stored for task `taskId`'s download (the
+ * skipped rows of imports); without a task they are only counted.
  *
  * Set-based in four statements (docs/performance.md, mailings): the valid rows, parsed and
  * matched, into a temporary table in key order; its statistics (the planner then joins a million
  * rows by hash, not row by row); the new results inserted in key order (their index is filled from
  * left to right); one UPDATE of the addresses whose facts change, from the rows grouped by address.
+ * A fifth, only when rows were skipped, reads the file again for their reasons.
  */
-export async function applyResults(tx: DbOrTx, p: ResultsPayload): Promise<ResultsOutcome> {
-  const col = (i: number) => sql.raw(i < 0 ? 'NULL::text' : `s.c${i + 1}`);
+export async function applyResults(
+  tx: DbOrTx,
+  p: ResultsPayload,
+  taskId: string | null = null,
+): Promise<ResultsOutcome> {
   await allowBulkMemory(tx);
   // Compiling these statements' expressions (JIT) costs more than it saves on a million rows.
   await tx.execute(sql`SET LOCAL jit = off`);
@@ -69,26 +77,12 @@ export async function applyResults(tx: DbOrTx, p: ResultsPayload): Promise<Resul
     sql`SELECT count(*)::int AS read FROM ${sql.raw(p.staging)}`,
   );
   const read = counted.rows[0].read;
-  // Each level is fenced (OFFSET 0) so that a value is computed once, not once for every use.
   const created = await tx.execute(sql`
     CREATE TEMP TABLE mailing_result_rows ON COMMIT DROP AS
     SELECT ma.address_id, e.event, e.at, e.os
-    FROM (
-      SELECT email, event, os, ${p.instants ? sql`d::timestamptz` : localInstantSql(sql`iso`)} AS at
-      FROM (
-        SELECT email, event, os, d${p.instants ? sql`` : sql`, ${isoDateSql(sql`d`)} AS iso`}
-        FROM (
-          SELECT lower(btrim(${col(p.emailIndex)})) COLLATE "C" AS email, ${eventSql(col(p.eventIndex))} AS event,
-            btrim(${col(p.dateIndex)}) AS d, nullif(btrim(${col(p.osIndex)}), '') AS os
-          FROM ${sql.raw(p.staging)} s OFFSET 0
-        ) f1 OFFSET 0
-      ) f2 OFFSET 0
-    ) e
+    FROM (${parsedResultsSql(p)}) e
     -- Only the mailing's own addresses are looked up (never all addresses of the database).
-    JOIN (
-      SELECT a.email, ma.address_id FROM mailing_addresses ma JOIN addresses a ON a.id = ma.address_id
-      WHERE ma.mailing_id = ${p.mailingId}
-    ) ma ON ma.email = e.email
+    JOIN (${mailingEmailsSql(p.mailingId)}) ma ON ma.email = e.email
     WHERE e.event IS NOT NULL AND e.at IS NOT NULL
     ORDER BY ma.address_id, e.event, e.at`);
   const valid = created.rowCount ?? 0;
@@ -137,7 +131,43 @@ export async function applyResults(tx: DbOrTx, p: ResultsPayload): Promise<Resul
       OR (g.click_at IS NOT NULL AND NOT m.interests <@ a.click_interests))`),
   );
   const saved = inserted.rowCount ?? 0;
-  return { read, saved, unchanged: valid - saved, skipped: read - valid };
+  const skippedBy = await saveSkippedResults(tx, p, taskId, read - valid);
+  return { read, saved, unchanged: valid - saved, skipped: read - valid, skippedBy };
+}
+
+/** The e-mail and address id of each of a mailing's addresses. */
+function mailingEmailsSql(mailingId: string) {
+  return sql`SELECT a.email, ma.address_id FROM mailing_addresses ma JOIN addresses a ON a.id = ma.address_id
+    WHERE ma.mailing_id = ${mailingId}`;
+}
+
+/**
+ * The skipped rows of a results file per reason (RESULT_SKIP_REASONS, the first that holds), the
+ * first of them stored for the task's download. The file is read again only when rows were
+ * skipped: a file without them costs nothing more.
+ */
+async function saveSkippedResults(
+  tx: DbOrTx,
+  p: ResultsPayload,
+  taskId: string | null,
+  skipped: number,
+): Promise<ResultSkippedBy> {
+  const by = Object.fromEntries(RESULT_SKIP_REASONS.map((r) => [r, 0])) as ResultSkippedBy;
+  if (skipped === 0) return by;
+  const counted = await saveSkippedRowsFrom(
+    tx,
+    taskId,
+    sql`SELECT ln, reason, field AS email FROM (
+      SELECT e.ln, e.field, CASE WHEN e.email IS NULL OR e.email = '' THEN 'invalid'
+          WHEN ma.address_id IS NULL THEN 'notInMailing'
+          WHEN e.event IS NULL THEN 'unknownEvent'
+          WHEN e.at IS NULL THEN 'invalidDate' END AS reason
+      FROM (${parsedResultsSql(p)}) e
+      LEFT JOIN (${mailingEmailsSql(p.mailingId)}) ma ON ma.email = e.email
+    ) x WHERE reason IS NOT NULL`,
+  );
+  for (const reason of RESULT_SKIP_REASONS) by[reason] = counted[reason] ?? 0;
+  return by;
 }
 
 /** The results-import task: applies the staged file in one transaction and drops it; returns the counts. */
@@ -151,8 +181,9 @@ export async function runMailingResults(
     return await ctx.db.transaction(async (tx) => {
       const found = await tx.execute(sql`SELECT 1 FROM mailings WHERE id = ${p.mailingId} FOR SHARE`);
       if (found.rows.length === 0) throw new TaskError(MailingMessages.notFound);
-      await tctx.progress(10, 'saving');
-      return applyResults(tx, p);
+      // Set-based: the file's rows count as done when the statements that apply them have run.
+      await tctx.count(0, p.rows, { span: [10, 100], state: 'saving' });
+      return applyResults(tx, p, task.id);
     });
   } finally {
     await dropStaging(ctx.database.pool, p.staging).catch(() => {});

@@ -1,8 +1,8 @@
 import { Group, Stack, Table, Text } from '@mantine/core';
 import { IconDownload } from '@tabler/icons-react';
 import {
+  ROW_SKIP_REASONS,
   SKIP_REASON_LABELS,
-  SKIP_REASONS,
   SKIPPED_ROWS_KEPT,
   SkippedRowsMessages,
   skippedByOf,
@@ -14,16 +14,18 @@ import { CsvDownload } from '../../components/csv-download';
 export const skippedRowsUrl = (taskId: string) => `/api/tasks/${encodeURIComponent(taskId)}/skipped`;
 
 /**
- * Why an import skipped rows (issue 15 §4): the count per reason and the download of the first
+ * Why an import or a mailing's results file skipped rows (issue 15 §4): the count per reason and the download of the first
  * 10,000 skipped rows (line, reason, e-mail as in the file); nothing when the task skipped none or
  * keeps no reasons. `compact` (a /tasks card) shows the counts on one line.
  */
 export function SkippedRows({ task, compact = false }: { task: Task; compact?: boolean }) {
   const by = skippedByOf(task.result);
   if (!by) return null;
-  const total = by.invalid + by.repeated + by.excluded;
+  // An import's result names its reasons, a results file's its own: a reason left out is none.
+  const count = (r: (typeof ROW_SKIP_REASONS)[number]) => by[r] ?? 0;
+  const reasons = ROW_SKIP_REASONS.filter((r) => count(r) > 0);
+  const total = reasons.reduce((n, r) => n + count(r), 0);
   if (total === 0) return null;
-  const reasons = SKIP_REASONS.filter((r) => by[r] > 0);
   const download = (
     <CsvDownload
       href={skippedRowsUrl(task._id)}
@@ -36,7 +38,7 @@ export function SkippedRows({ task, compact = false }: { task: Task; compact?: b
       <Group gap="xs" wrap="nowrap" data-testid="skipped-rows">
         <Text size="sm">
           Overgeslagen:{' '}
-          {reasons.map((r) => `${SKIP_REASON_LABELS[r]} ${by[r].toLocaleString('nl-NL')}`).join(', ')}
+          {reasons.map((r) => `${SKIP_REASON_LABELS[r]} ${count(r).toLocaleString('nl-NL')}`).join(', ')}
         </Text>
         {download}
       </Group>
@@ -50,7 +52,7 @@ export function SkippedRows({ task, compact = false }: { task: Task; compact?: b
           {reasons.map((r) => (
             <Table.Tr key={r}>
               <Table.Th scope="row">{SKIP_REASON_LABELS[r]}</Table.Th>
-              <Table.Td data-testid={`skipped-${r}`}>{by[r].toLocaleString('nl-NL')}</Table.Td>
+              <Table.Td data-testid={`skipped-${r}`}>{count(r).toLocaleString('nl-NL')}</Table.Td>
             </Table.Tr>
           ))}
         </Table.Tbody>
