@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { MAX_NAME, nameMessage, nameProblem } from './names';
 
 // Enrichment files (Verrijking; spec 001 §2, §3, §5, §7; DESIGN §6): a file's Match columns find
 // addresses, its Verrijk columns become attributes of them. The contract of the screens and the API.
@@ -33,12 +34,20 @@ export const EnrichmentMessages = {
 /** The attribute a Match column maps onto to find addresses by their own e-mail address. */
 export const ENRICHMENT_EMAIL = 'email';
 
-/** The file name of an enrichment file (spec 001 §2: required, placeholder 'Bestandsnaam'). */
+/**
+ * The file name of an enrichment file (spec 001 §2: required, placeholder 'Bestandsnaam'), by the
+ * name rule of file names (common/names.ts: no control character, not '.' or '..', no / or \).
+ */
 export const EnrichmentNameSchema = z
   .string()
   .trim()
   .min(1, EnrichmentMessages.nameRequired)
-  .max(200, EnrichmentMessages.nameTooLong);
+  .max(MAX_NAME.file, EnrichmentMessages.nameTooLong)
+  .superRefine((name, ctx) => {
+    const problem = nameProblem(name, 'file');
+    if (problem && problem !== 'empty' && problem !== 'tooLong')
+      ctx.addIssue({ code: 'custom', message: nameMessage('file', name, problem) });
+  });
 
 /** One column of an enrichment file (spec 001 §3 enrichment CSV mapping): match false means Verrijk. */
 export const EnrichmentColumnSchema = z.object({
@@ -50,7 +59,8 @@ export type EnrichmentColumnInput = z.output<typeof EnrichmentColumnSchema>;
 
 /**
  * The `mappings` field of POST /api/enrichment/files: the columns (unmapped ones are left out);
- * spec 001 §5: at least one mapped column and at least one of them set to Match; an attribute once.
+ * spec 001 §5: at least one mapped column and at least one of them set to Match; an attribute once,
+ * named by the attribute rule of common/names.ts.
  */
 export const EnrichmentMappingsSchema = z
   .array(EnrichmentColumnSchema)
@@ -62,6 +72,9 @@ export const EnrichmentMappingsSchema = z
       ctx.addIssue({ code: 'custom', message: EnrichmentMessages.matchRequired });
     const seen = new Set<string>();
     for (const m of ms) {
+      // The attribute names a mapping makes follow one rule (common/names.ts).
+      const problem = nameProblem(m.mapped, 'attribute');
+      if (problem) ctx.addIssue({ code: 'custom', message: nameMessage('attribute', m.mapped, problem) });
       const key = m.mapped.toLowerCase();
       if (seen.has(key))
         ctx.addIssue({ code: 'custom', message: EnrichmentMessages.attributeTwice(m.mapped) });

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { dateFormatError } from './date-format';
 import { excludeFilterError } from './mapping-rules';
+import { ATTRIBUTE_NAME, nameMessage, nameProblem } from './names';
 import { UserRegexMessages } from './user-regex';
 
 export const MappingMessages = {
@@ -31,15 +32,23 @@ export const ValueMappingSchema = z.object({
 });
 export type ValueMapping = z.infer<typeof ValueMappingSchema>;
 
-/** Global attribute names: letters, digits and underscores, starting with a letter. */
-export const ATTRIBUTE_NAME = /^[A-Za-z][A-Za-z0-9_]*$/;
+export { ATTRIBUTE_NAME };
 
-const mappedName = z
+// A mapped name as stored: read back as it was saved, so a name the rule now refuses can be seen
+// and renamed.
+const storedMappedName = z
   .string({ error: MappingMessages.mappedRequired })
   .trim()
   .min(1, MappingMessages.mappedRequired)
   .max(100)
   .regex(ATTRIBUTE_NAME, MappingMessages.mappedPattern);
+
+// A mapped name as saved: the name rule of attributes (common/names.ts) besides the pattern.
+const mappedName = storedMappedName.superRefine((name, ctx) => {
+  const problem = nameProblem(name, 'attribute');
+  if (problem === 'prototype' || problem === 'blindIndex')
+    ctx.addIssue({ code: 'custom', message: nameMessage('attribute', name, problem) });
+});
 
 // The options of a column mapping but its exclude filter.
 const columnMappingShape = {
@@ -85,6 +94,7 @@ export const ColumnMappingSchema = z.object({
 // As stored: an exclude filter saved before filters ran on RE2 reads back, so it can be corrected.
 const StoredColumnMappingSchema = z.object({
   ...columnMappingShape,
+  mapped: storedMappedName,
   exclude: z.string().max(1000).default(''),
 });
 export type ColumnMapping = z.output<typeof ColumnMappingSchema>;
@@ -118,6 +128,7 @@ export const ExtraMappingSchema = z.object({
   value: z.string().max(1000).default(''),
   encrypted: z.boolean().default(false),
 });
+const StoredExtraMappingSchema = ExtraMappingSchema.extend({ mapped: storedMappedName });
 export type ExtraMapping = z.output<typeof ExtraMappingSchema>;
 
 export const MappingEntrySchema = z.discriminatedUnion('type', [
@@ -148,7 +159,7 @@ export const MappingListSchema = mappingList(MappingEntrySchema);
 export const StoredMappingListSchema = mappingList(
   z.discriminatedUnion('type', [
     StoredColumnMappingSchema.extend({ type: z.literal('column') }),
-    ExtraMappingSchema,
+    StoredExtraMappingSchema,
   ]),
 );
 

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { EMAIL_MAX_LENGTH, normalizeEmail } from './email';
+import { englishNameMessage, MAX_COLUMNS, MAX_NAME, nameProblem } from './names';
 
 // The partner API (spec 001 §7 Partner API, §8 partner API errors, §9; DESIGN §6): the calls a
 // partner makes with its dataset's X-API-Key. One contract: these schemas validate the calls and
@@ -15,10 +16,14 @@ export const PARTNER_API_BASE = '/partner-api';
 export const MAX_UPSERT_RECORDS = 5000;
 /** The longest field value taken, in characters. */
 export const MAX_FIELD_VALUE = 10_000;
-/** The longest field name taken, in characters. */
-export const MAX_FIELD_NAME = 100;
-/** The most fields one record may have (a CSV file's column limit). */
-export const MAX_FIELDS = 1000;
+/** The longest field name taken, in characters (the name rule's, common/names.ts). */
+export const MAX_FIELD_NAME = MAX_NAME.field;
+/** The most fields one record may have, and columns a dataset may have: an upload's column limit. */
+export const MAX_FIELDS = MAX_COLUMNS;
+/** The largest body of a one-record call (POST, PUT), in MB; larger is 400. */
+export const RECORD_BODY_MB = 1;
+/** The largest body of an upsert, in MB; larger is 413 (MAX_UPSERT_RECORDS records of a few KB each). */
+export const UPSERT_BODY_MB = 32;
 /**
  * Field names that the API's record presentation uses itself (DESIGN §6): a data field with one
  * of these names is stored with the suffix '1' (spec 001 §7), `dataset` as `dataset1`.
@@ -37,13 +42,16 @@ export const PartnerApiMessages = {
   invalidEmail: 'Invalid e-mail address',
   invalidEmailList: 'Invalid e-mail list',
   emailMismatch: 'Invalid input: the email field differs from the address in the path',
-  badFieldName: (name: string) =>
-    `Invalid input: field name ${JSON.stringify(name.slice(0, 120))} is not allowed (1-${MAX_FIELD_NAME} characters, no leading or trailing space, no control character)`,
+  /** Why the name rule (common/names.ts) refuses a field name. */
+  badFieldName: (name: string) => englishNameMessage('field', name, nameProblem(name, 'field') ?? 'empty'),
   duplicateField: (name: string) => `Invalid input: field ${JSON.stringify(name)} is given twice`,
   tooManyFields: `Invalid input: a record has at most ${MAX_FIELDS} fields`,
+  tooManyColumns: (columns: number) =>
+    `Invalid input: the dataset would have ${columns} columns; a dataset has at most ${MAX_COLUMNS} (the column limit of an upload)`,
   badValue: `Invalid input: a field value is a string of at most ${MAX_FIELD_VALUE} characters, a number, a boolean or null`,
-  tooLarge: 'Invalid input: the request is too large',
+  tooLarge: `Invalid input: the request body is larger than ${RECORD_BODY_MB} MB`,
   tooManyRecords: `Too many records: at most ${MAX_UPSERT_RECORDS} per call`,
+  bodyTooLarge: `Request too large: the body of an upsert is at most ${UPSERT_BODY_MB} MB`,
   excluded: "Record not saved: the dataset's mapping excludes it",
   exists: 'Record already exists',
   recordNotFound: 'Failed to find record',
@@ -62,23 +70,12 @@ export const PartnerApiMessages = {
   failedUpdate: 'Failed to update',
   failedDelete: 'Failed to delete',
   failedUpload: 'Failed to upload',
+  taskInterrupted: 'Failed to upload: the process running the task stopped; send the file again',
 } as const;
 
-const FORBIDDEN_NAMES = new Set(['__proto__', 'constructor', 'prototype']);
-// biome-ignore lint/suspicious/noControlCharactersInRegex: control characters are what it refuses
-const CONTROL = /[\u0000-\u001f\u007f-\u009f]/;
-
-/** Whether a field name can be a column of the dataset (the rule of spec 001 §8's invalid input). */
+/** Whether a field name can be a column of the dataset: the name rule of common/names.ts (spec 001 §8 invalid input). */
 export function isFieldName(name: string): boolean {
-  return (
-    name.length >= 1 &&
-    name.length <= MAX_FIELD_NAME &&
-    name.trim() === name &&
-    !CONTROL.test(name) &&
-    !FORBIDDEN_NAMES.has(name) &&
-    // The stored blind index of an encrypted column is named `<column>__bi`.
-    !name.endsWith('__bi')
-  );
+  return nameProblem(name, 'field') === null;
 }
 
 /** A field name as it is stored: a reserved name gets the suffix '1' (spec 001 §7). */

@@ -13,6 +13,20 @@ export class HttpError extends Error {
   }
 }
 
+/**
+ * An HttpError of a refusal the staff screens and the partner API share (an upload's file, a name):
+ * `message` in Dutch for the screens, `english` as the partner API gives it (spec 001 §8).
+ */
+export class BilingualHttpError extends HttpError {
+  constructor(
+    statusCode: number,
+    message: string,
+    public readonly english: string,
+  ) {
+    super(statusCode, message);
+  }
+}
+
 /** 400 with a message, optionally the list of rule messages. */
 export const badRequest = (message: string, errors?: string[]) => new HttpError(400, message, errors);
 /** 400 listing every rule message once: the message is the list, one a line. */

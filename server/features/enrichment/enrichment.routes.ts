@@ -10,7 +10,7 @@ import { receiveEnrichmentFile, removeEnrichmentFile } from './enrichment.servic
 
 const NameParams = z.object({ name: z.string().min(1).max(1000) });
 
-/** The enrichment files (spec 001 §7): GET, multipart POST (a task) and DELETE /enrichment/files. */
+/** The enrichment files (spec 001 §7): GET, multipart POST (a task) and DELETE /enrichment/files/{name} (or ?name=). */
 export function enrichmentRoutes(ctx: AppContext): FastifyPluginAsyncZod {
   return async (app) => {
     app.get('/enrichment/files', { schema: { response: { 200: z.array(EnrichmentFileSchema) } } }, async () =>
@@ -30,6 +30,17 @@ export function enrichmentRoutes(ctx: AppContext): FastifyPluginAsyncZod {
       { schema: { params: NameParams, response: { 200: MessageSchema } } },
       async (request) => {
         await removeEnrichmentFile(ctx, request.params.name);
+        return { message: EnrichmentMessages.deleted };
+      },
+    );
+
+    // The same by ?name=: a name no URL path carries ('.' and '..' are resolved away by browsers,
+    // whatever their encoding) is deleted so; the screen deletes every file this way.
+    app.delete(
+      '/enrichment/files',
+      { schema: { querystring: NameParams, response: { 200: MessageSchema } } },
+      async (request) => {
+        await removeEnrichmentFile(ctx, request.query.name);
         return { message: EnrichmentMessages.deleted };
       },
     );

@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { CsvRecordError, parseRecord } from './csv-fields';
+import { CsvRecordError, CsvRecordMessages, MAX_RECORD_BYTES, parseRecord } from './csv-fields';
 import { CsvRecordReader } from './csv-records';
 
 /** Reads `file` in chunks cut at `cuts`; returns the header, the COPY text and the rows, or the error. */
@@ -45,6 +45,22 @@ describe('CsvRecordReader', () => {
       error: '3: een aanhalingsteken wordt niet afgesloten',
     });
     expect(read(Buffer.from('email\na\nb\u0000\n'))).toEqual({ error: '3: de regel bevat een NUL-teken' });
+  });
+
+  it('refuses a record over the limit as that, a closed quoted field too, however the bytes arrive', () => {
+    const limit = `2: ${CsvRecordMessages.recordLimit}`;
+    const quoted = Buffer.from(`email;naam\na;"${'x'.repeat(MAX_RECORD_BYTES)}"\nb;c\n`);
+    const plain = Buffer.from(`email;naam\na;${'x'.repeat(MAX_RECORD_BYTES)}\nb;c\n`);
+    for (const file of [quoted, plain]) {
+      expect(read(file)).toEqual({ error: limit });
+      // In chunks of 64 KB, as a request's body arrives: the quote is still open at the limit.
+      const cuts = Array.from({ length: Math.ceil(file.length / 65536) }, (_, i) => i * 65536);
+      expect(read(file, cuts)).toEqual({ error: limit });
+    }
+    expect(CsvRecordMessages.recordLimit).toContain(`${MAX_RECORD_BYTES / 1024 / 1024} MB`);
+    // Just under the limit is a record like any other.
+    const under = Buffer.from(`email;naam\na;"${'x'.repeat(MAX_RECORD_BYTES - 10)}"\n`);
+    expect(read(under).rows).toBe(1);
   });
 
   it('reads a file cut into chunks anywhere as it reads the whole', () => {

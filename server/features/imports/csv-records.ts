@@ -10,7 +10,7 @@
 // Records that PostgreSQL reads the same way pass through untouched, as runs of the input's bytes,
 // so a clean file costs one byte loop in Node besides PostgreSQL's own parse.
 
-import { CsvRecordError, CsvRecordMessages, csvValue, parseRecord } from './csv-fields';
+import { CsvRecordError, csvValue, MAX_RECORD_BYTES, parseRecord } from './csv-fields';
 
 const LF = 10;
 const CR = 13;
@@ -18,9 +18,6 @@ const QUOTE = 34;
 const SPACE = 32;
 const TAB = 9;
 const NUL = 0;
-
-/** The longest record (bytes) a file may have; a longer one is refused (mostly a quote never closed). */
-export const MAX_RECORD_BYTES = 4 * 1024 * 1024;
 
 // The kinds of line end a record has (none: the file's last record).
 const Eol = { None: 0, Lf: 1, Cr: 2, CrLf: 3 } as const;
@@ -110,7 +107,7 @@ export class CsvRecordReader {
               if (c === d) separators++;
               else if (c <= QUOTE && (c === QUOTE || c === CR || c === NUL)) special = true;
             }
-            if (!special && separators + 1 === columns && crlfEnd === crlf) {
+            if (!special && separators + 1 === columns && crlfEnd === crlf && to - i <= MAX_RECORD_BYTES) {
               rows++;
               line++;
               i = lf + 1;
@@ -152,7 +149,7 @@ export class CsvRecordReader {
               prevCr = true;
             } else {
               prevCr = false;
-              if (b === NUL) throw new CsvRecordError(line, CsvRecordMessages.nul);
+              if (b === NUL) throw new CsvRecordError(line, 'nul');
             }
             i++;
             continue;
@@ -207,7 +204,7 @@ export class CsvRecordReader {
             end = i + 1;
           }
         } else {
-          if (b === NUL) throw new CsvRecordError(line, CsvRecordMessages.nul);
+          if (b === NUL) throw new CsvRecordError(line, 'nul');
           if (afterClose) dirty = true;
           if (b !== SPACE && b !== TAB) blank = false;
           fieldStart = false;
@@ -217,12 +214,14 @@ export class CsvRecordReader {
         line++;
       } else {
         if (!final || (start === n && !quoted)) break;
-        if (quoted && !quoteSeen) throw new CsvRecordError(this.recordLine, CsvRecordMessages.unclosedQuote);
+        if (quoted && !quoteSeen) throw new CsvRecordError(this.recordLine, 'unclosedQuote');
         quoted = false;
         eol = Eol.None;
         end = n;
       }
-      // A complete record: buf[start, i) and its line end, up to `end`.
+      // A complete record: buf[start, i) and its line end, up to `end`. Over the limit is refused
+      // here too, so a file's answer does not depend on how its bytes arrived in chunks.
+      if (i - start > MAX_RECORD_BYTES) throw new CsvRecordError(this.recordLine, 'recordLimit');
       if (!blank) {
         if (this.header === null) {
           this.header = parseRecord(buf.toString('utf8', start, i), this.delimiterText);
@@ -234,7 +233,7 @@ export class CsvRecordReader {
           let empty = false;
           if (fields > this.columns) {
             empty = fields === i - start + 1;
-            if (!empty) throw new CsvRecordError(this.recordLine, CsvRecordMessages.tooManyFields);
+            if (!empty) throw new CsvRecordError(this.recordLine, 'tooManyFields');
             fields = 1;
             i = start;
           }
@@ -266,11 +265,9 @@ export class CsvRecordReader {
     }
     if (start > run) out.push(buf.subarray(run, start));
     if (start < n) {
-      if (n - start > MAX_RECORD_BYTES)
-        throw new CsvRecordError(
-          this.recordLine,
-          quoted ? CsvRecordMessages.unclosedQuote : CsvRecordMessages.tooLong,
-        );
+      // Over the limit is refused as that, not as an unclosed quote: a quoted field still open
+      // here may well close later (a 50 MB one does).
+      if (n - start > MAX_RECORD_BYTES) throw new CsvRecordError(this.recordLine, 'recordLimit');
       this.pending = buf.subarray(start);
     }
     this.resume = i - start;

@@ -2,8 +2,9 @@ import { Readable, Transform } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import type pg from 'pg';
 import { from as copyFrom } from 'pg-copy-streams';
-import { HttpError } from '../../lib/http-errors';
-import { CsvRecordError, CsvRecordMessages } from './csv-fields';
+import { englishNameMessage, MAX_COLUMNS, nameMessage, nameProblem } from '../../../common/names';
+import { BilingualHttpError } from '../../lib/http-errors';
+import { CsvRecordEnglish, CsvRecordError, CsvRecordMessages, type CsvRecordReason } from './csv-fields';
 import { CsvRecordReader } from './csv-records';
 import { ToUtf8 } from './encoding';
 
@@ -13,9 +14,34 @@ export const CsvMessages = {
   notCsv: 'Het bestand is geen geldig CSV-bestand',
   badRow: (line: number | null, detail: string) =>
     `Ongeldig CSV-bestand${line ? ` op regel ${line}` : ''}: ${detail}`,
-  tooManyColumns: 'Het bestand heeft meer dan 1000 kolommen',
+  tooManyColumns: `Het bestand heeft meer dan ${MAX_COLUMNS} kolommen`,
   duplicateColumn: (name: string) => `De kopregel noemt de kolom ${name} twee keer`,
 } as const;
+
+/** The same refusals in English, as the partner API gives them (spec 001 §8). */
+export const CsvEnglish = {
+  empty: 'The file is empty',
+  noRows: 'The file has a header and no rows',
+  notCsv: 'The file is not a valid CSV file',
+  badRow: (line: number | null, detail: string) => `Invalid CSV${line ? ` at line ${line}` : ''}: ${detail}`,
+  tooManyColumns: `Invalid input: the file has more than ${MAX_COLUMNS} columns, the column limit of a dataset`,
+  duplicateColumn: (name: string) =>
+    `Invalid input: the header names the column ${JSON.stringify(name)} twice`,
+} as const;
+
+/** A refusal of the file: the Dutch message of CsvMessages with its English twin of CsvEnglish. */
+function refused<K extends 'empty' | 'noRows' | 'notCsv' | 'tooManyColumns'>(key: K): BilingualHttpError {
+  return new BilingualHttpError(400, CsvMessages[key], CsvEnglish[key]);
+}
+
+/** A refused record as the 400 that names its line (null: PostgreSQL's, whose numbers are not the file's). */
+function badRow(line: number | null, reason: CsvRecordReason): BilingualHttpError {
+  return new BilingualHttpError(
+    400,
+    CsvMessages.badRow(line, CsvRecordMessages[reason]),
+    CsvEnglish.badRow(line, CsvRecordEnglish[reason]),
+  );
+}
 
 /** A file loaded into an UNLOGGED staging table: columns c1..cN (text) plus ln, the row order. */
 export interface StagedFile {
@@ -31,16 +57,25 @@ const DELIMITERS = [',', ';', '\t', '|'];
 
 /**
  * Header names made usable as keys: trimmed, an empty one named kolomN (or kolomN_2 when a column
- * is so named). Throws HttpError 400 naming a column the header names twice (ignoring case and
- * surrounding space, as the e-mail column is found).
+ * is so named). Throws HttpError 400 (BilingualHttpError) naming a column the name rule refuses
+ * (common/names.ts) or the header names twice (ignoring case and surrounding space, as the e-mail
+ * column is found).
  */
 export function normalizeHeaders(names: string[]): string[] {
   const trimmed = names.map((n) => n.trim());
   const seen = new Set<string>();
   for (const name of trimmed) {
     if (name === '') continue;
+    const problem = nameProblem(name, 'field');
+    if (problem)
+      throw new BilingualHttpError(
+        400,
+        nameMessage('field', name, problem),
+        englishNameMessage('field', name, problem),
+      );
     const key = name.toLowerCase();
-    if (seen.has(key)) throw new HttpError(400, CsvMessages.duplicateColumn(name));
+    if (seen.has(key))
+      throw new BilingualHttpError(400, CsvMessages.duplicateColumn(name), CsvEnglish.duplicateColumn(name));
     seen.add(key);
   }
   return trimmed.map((name, i) => {
@@ -87,7 +122,7 @@ async function readHead(
       break;
     }
     // A NUL this early is a binary file (or UTF-16), not a CSV file with a bad line.
-    if (next.value.includes(0)) throw new HttpError(400, CsvMessages.notCsv);
+    if (next.value.includes(0)) throw refused('notCsv');
     head.push(next.value);
     size += next.value.length;
     if (onlySpace && /[^\s]/.test(next.value.toString('latin1'))) onlySpace = false;
@@ -98,23 +133,21 @@ async function readHead(
     const columns = c.reader?.header?.length ?? 0;
     if (columns > (best?.columns ?? 0)) best = { delimiter: c.delimiter, columns };
   }
-  if (!best) throw new HttpError(400, onlySpace && done ? CsvMessages.empty : CsvMessages.notCsv);
+  if (!best) throw refused(onlySpace && done ? 'empty' : 'notCsv');
   return { delimiter: best.delimiter, head, done };
 }
 
-function copyErrorMessage(err: unknown): string {
-  // Line numbers of PostgreSQL's are those of the records as handed on, not the file's: left out.
+// PostgreSQL's refusal of a record as handed on (its line numbers are not the file's: left out).
+function copyError(err: unknown): BilingualHttpError {
   const detail = (err as { message?: string }).message ?? '';
-  let dutch = 'de regel kan niet worden gelezen';
-  if (/out of memory|too long|exceeds/.test(detail)) dutch = CsvRecordMessages.tooLong;
-  return CsvMessages.badRow(null, dutch);
+  return /out of memory|too long|exceeds/.test(detail) ? badRow(null, 'tooLong') : badRow(null, 'unreadable');
 }
 
 /**
  * Streams a CSV file (UTF-8 or Windows-1252; comma, semicolon, tab or pipe separated) into a new
  * UNLOGGED staging table, never holding the file in memory: CsvRecordReader reads it by the rules
  * partners expect (csv-records.ts) and PostgreSQL's COPY stores the records it hands on. Throws
- * HttpError 400 with a Dutch message for an empty file, a header-only file, a header naming a
+ * HttpError 400 (BilingualHttpError: Dutch, and English for the partner API) for an empty file, a header-only file, a header naming a
  * column twice, or a record the rules refuse (naming its line); the table is then dropped.
  */
 export async function stageCsv(
@@ -145,7 +178,7 @@ export async function stageCsv(
     throw toHttpError(err);
   }
   const names = reader.header ?? [];
-  if (names.length > 1000) throw new HttpError(400, CsvMessages.tooManyColumns);
+  if (names.length > MAX_COLUMNS) throw refused('tooManyColumns');
   const headers = normalizeHeaders(names);
   const columns = headers.map((_, i) => `c${i + 1}`);
 
@@ -183,12 +216,12 @@ export async function stageCsv(
     } catch (err) {
       if (err instanceof CsvRecordError) throw toHttpError(err);
       if ((err as { code?: string }).code?.startsWith('22') || (err as { code?: string }).code === '54000') {
-        throw new HttpError(400, copyErrorMessage(err));
+        throw copyError(err);
       }
       throw err;
     }
     const rows = Number(copy.rowCount ?? 0);
-    if (rows === 0) throw new HttpError(400, CsvMessages.noRows);
+    if (rows === 0) throw refused('noRows');
     return { table, headers, rows, delimiter, legacyEncoding: decoder.sawLegacyEncoding };
   } catch (err) {
     if (created) await client.query(`DROP TABLE IF EXISTS ${table}`).catch(() => {});
@@ -200,7 +233,7 @@ export async function stageCsv(
 
 /** A record the rules refuse as the 400 that names its line; other errors as they are. */
 function toHttpError(err: unknown): unknown {
-  return err instanceof CsvRecordError ? new HttpError(400, CsvMessages.badRow(err.line, err.detail)) : err;
+  return err instanceof CsvRecordError ? badRow(err.line, err.reason) : err;
 }
 
 /** Drops a staging table (after its import, or when the import failed). */

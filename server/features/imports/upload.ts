@@ -4,7 +4,7 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import { ImportMessages } from '../../../common/imports';
 import { isSafeText, TextInputMessages } from '../../../common/text-input';
 import type { AppContext } from '../../context';
-import { HttpError } from '../../lib/http-errors';
+import { BilingualHttpError, HttpError } from '../../lib/http-errors';
 import { currentUser } from '../../plugins/auth';
 import type { TaskRow } from '../tasks/task.queries';
 import { failUpload, queueStaged, type StagedUpload, stageUpload } from './upload.service';
@@ -16,6 +16,20 @@ export const UploadMessages = {
   aborted: 'Het uploaden is afgebroken',
   idle: (seconds: number) => `Het uploaden is gestopt: er kwamen ${seconds} seconden geen gegevens binnen`,
 } as const;
+
+/** The same answers in English, as the partner API gives them (spec 001 §8). */
+export const UploadEnglish = {
+  oneFile: 'Invalid input: only one file can be uploaded at a time',
+  tooManyFields: 'Invalid input: the form has too many fields',
+  broken: 'Invalid input: the file could not be received',
+  aborted: 'The upload was broken off',
+  idle: (seconds: number) => `The upload stopped: no data arrived for ${seconds} seconds`,
+} as const;
+
+/** A 400 of UploadMessages (Dutch) with its English twin of UploadEnglish. */
+function uploadAnswer(key: 'oneFile' | 'tooManyFields' | 'broken' | 'aborted'): HttpError {
+  return new BilingualHttpError(400, UploadMessages[key], UploadEnglish[key]);
+}
 
 /** What an upload's task is about: its type (import, deleteall, ...), partner and dataset (null for a blacklist). */
 export interface UploadTask {
@@ -35,12 +49,11 @@ export interface UploadTask {
 function uploadError(err: unknown, request: FastifyRequest): HttpError {
   if (err instanceof HttpError) return err;
   const code = (err as { code?: string }).code;
-  if (code === 'FST_FILES_LIMIT') return new HttpError(400, UploadMessages.oneFile);
-  if (code === 'FST_FIELDS_LIMIT' || code === 'FST_PARTS_LIMIT')
-    return new HttpError(400, UploadMessages.tooManyFields);
+  if (code === 'FST_FILES_LIMIT') return uploadAnswer('oneFile');
+  if (code === 'FST_FIELDS_LIMIT' || code === 'FST_PARTS_LIMIT') return uploadAnswer('tooManyFields');
   if (code === 'FST_MP_PREMATURE_CLOSE' || code === 'ECONNRESET' || request.raw.aborted)
-    return new HttpError(400, UploadMessages.aborted);
-  return new HttpError(400, UploadMessages.broken);
+    return uploadAnswer('aborted');
+  return uploadAnswer('broken');
 }
 
 /**
@@ -102,7 +115,8 @@ class UploadWatch {
   }
 
   private stop(): void {
-    this.stopped = new HttpError(408, UploadMessages.idle(Math.round(this.idleMs / 1000)));
+    const seconds = Math.round(this.idleMs / 1000);
+    this.stopped = new BilingualHttpError(408, UploadMessages.idle(seconds), UploadEnglish.idle(seconds));
     this.rejectWait?.(this.stopped);
     if (this.file && !this.file.destroyed) this.file.destroy(this.stopped);
   }
@@ -158,7 +172,7 @@ export async function receiveUpload(
         continue;
       }
       if (!isSafeText(part.filename ?? '')) throw new HttpError(400, TextInputMessages.unsafeText);
-      if (staged) throw new HttpError(400, UploadMessages.oneFile);
+      if (staged) throw uploadAnswer('oneFile');
       if (!part.filename.toLowerCase().endsWith('.csv')) {
         const refused = new HttpError(400, ImportMessages.onlyCsv);
         throw task.badFile ? task.badFile(refused) : refused;

@@ -8,6 +8,7 @@ import {
   partnerTaskState,
   storedFieldName,
 } from '../../../common/partner-api';
+import { TaskMessages } from '../../../common/tasks';
 import type { AppContext } from '../../context';
 import { HttpError, notFound } from '../../lib/http-errors';
 import { CsvMessages } from '../imports/csv-staging';
@@ -69,13 +70,27 @@ function screenEncoding(file: Readable): Readable {
   );
 }
 
-// The upload's refusals of a file, as the partner API words them (spec 001 §8).
+// The upload's refusals of a file, as the partner API words them (spec 001 §8); the others carry
+// their English wording (BilingualHttpError), which the partner API's error handler sends.
 function partnerFileError(err: HttpError): HttpError {
   if (err.message === CsvMessages.empty || err.message === CsvMessages.noRows)
     return new HttpError(400, PartnerApiMessages.fileTooSmall);
   if (err.message === ImportMessages.onlyCsv) return new HttpError(400, PartnerApiMessages.onlyCsv);
   if (err.message === CsvMessages.notCsv) return new HttpError(400, PartnerApiMessages.unexpectedEncoding);
   return err;
+}
+
+// The errors an import task ends with, stored in the staff screens' Dutch, as a partner reads them;
+// any other is 'Failed to upload' (spec 001 §8: the partner API speaks English).
+const TASK_ERRORS: Record<string, string> = {
+  [ImportMessages.datasetGone]: PartnerApiMessages.datasetNotFound,
+  [TaskMessages.orphaned]: PartnerApiMessages.taskInterrupted,
+};
+
+/** A failed task's error as the partner API gives it: in English; null for none. */
+export function partnerTaskError(error: string | null): string | null {
+  if (error === null) return null;
+  return Object.hasOwn(TASK_ERRORS, error) ? TASK_ERRORS[error] : PartnerApiMessages.failedUpload;
 }
 
 /** A task as a partner sees it (PartnerTaskSchema). */
@@ -90,7 +105,7 @@ export function presentPartnerTask(
     percentage: task.state === 'done' ? 100 : task.percentage,
     file: task.file,
     createdAt: task.createdAt.toISOString(),
-    error: task.error,
+    error: partnerTaskError(task.error),
     result,
   };
 }

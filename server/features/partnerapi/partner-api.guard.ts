@@ -3,7 +3,7 @@ import { hasZodFastifySchemaValidationErrors } from 'fastify-type-provider-zod';
 import { PartnerApiMessages } from '../../../common/partner-api';
 import { TextInputMessages } from '../../../common/text-input';
 import type { AppContext } from '../../context';
-import { HttpError } from '../../lib/http-errors';
+import { BilingualHttpError, HttpError } from '../../lib/http-errors';
 import { findDatasetByKey, type KeyDataset } from './partner-api.queries';
 
 declare module 'fastify' {
@@ -50,13 +50,19 @@ function issueText(v: { instancePath?: string; message?: string }): string {
  * The partner API's answers to errors (spec 001 §8), in English: the call's own HttpErrors as they
  * are; invalid input as 400 with the first reason as message and every reason in `errors` (an
  * invalid address in an upsert is 'Invalid e-mail list'); a body over the limit as 400 (one record)
- * or 413 (upsert); anything else 500 'Failed to update/delete/upload' without detail.
+ * or 413 (upsert), naming the limit; a refusal shared with the staff screens (BilingualHttpError)
+ * in its English wording; anything else 500 'Failed to update/delete/upload' without detail.
  */
 export function registerPartnerErrors(app: FastifyInstance): void {
   app.setErrorHandler((error: FastifyError, request, reply) => {
     if (error instanceof HttpError) {
+      // A refusal shared with the staff screens (an upload's file, a name) in its English wording.
       const message =
-        error.message === TextInputMessages.unsafeText ? PartnerApiMessages.badValue : error.message;
+        error instanceof BilingualHttpError
+          ? error.english
+          : error.message === TextInputMessages.unsafeText
+            ? PartnerApiMessages.badValue
+            : error.message;
       return reply.status(error.statusCode).send({ message, errors: error.errors });
     }
     if (hasZodFastifySchemaValidationErrors(error)) {
@@ -73,7 +79,7 @@ export function registerPartnerErrors(app: FastifyInstance): void {
       const isUpsert = request.url.split('?')[0].endsWith('/upsert');
       return reply
         .status(isUpsert ? 413 : 400)
-        .send({ message: isUpsert ? PartnerApiMessages.tooManyRecords : PartnerApiMessages.tooLarge });
+        .send({ message: isUpsert ? PartnerApiMessages.bodyTooLarge : PartnerApiMessages.tooLarge });
     }
     // Fastify's JSON parser refuses a '__proto__' key as invalid JSON too.
     if (

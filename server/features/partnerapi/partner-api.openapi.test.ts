@@ -3,6 +3,7 @@ import SwaggerParser from '@apidevtools/swagger-parser';
 import Ajv from 'ajv';
 import { eq } from 'drizzle-orm';
 import { beforeAll, describe, expect, it } from 'vitest';
+import { MAX_FIELDS, PartnerApiMessages, RECORD_BODY_MB, UPSERT_BODY_MB } from '../../../common/partner-api';
 import { setupTestApp } from '../../test/app';
 import { makeDataset, makePartner } from '../../test/factories';
 import { datasets } from '../datasets/dataset.table';
@@ -77,6 +78,23 @@ describe('the document at /apidocs/json', () => {
       in: 'header',
       name: 'X-API-Key',
     });
+  });
+
+  it('states the body limits and the column limit where a partner reads them', () => {
+    const upsert = doc.paths['/partnerlist/upsert'].post;
+    expect(upsert.description).toContain(`a body of at most ${UPSERT_BODY_MB} MB`);
+    expect(upsert.responses['413'].description).toContain(`${UPSERT_BODY_MB} MB`);
+    expect(upsert.responses['413'].content['application/json'].schema.example).toEqual({
+      message: PartnerApiMessages.bodyTooLarge,
+    });
+    for (const [method, path] of [
+      ['post', '/partnerlist'],
+      ['put', '/partnerlist/{email}'],
+    ] as const) {
+      expect(doc.paths[path][method].description, path).toContain(`at most ${RECORD_BODY_MB} MB`);
+      expect(doc.paths[path][method].description, path).toContain(`at most ${MAX_FIELDS} in all`);
+    }
+    expect(doc.paths['/partnerlist/csv'].post.description).toContain(`At most ${MAX_FIELDS} columns`);
   });
 
   it('is served without login, and the UI at /apidocs too', async () => {

@@ -2,6 +2,7 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { validatorCompiler } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import {
+  MAX_FIELDS,
   MAX_UPSERT_RECORDS,
   PARTNER_API_TAG,
   PartnerApiMessages,
@@ -18,9 +19,12 @@ import {
   PartnerUpsertSchema,
   plainRecordCheck,
   plainUpsertCheck,
+  RECORD_BODY_MB,
+  UPSERT_BODY_MB,
 } from '../../../common/partner-api';
 import type { AppContext } from '../../context';
 import { HttpError } from '../../lib/http-errors';
+import { MAX_RECORD_BYTES } from '../imports/csv-fields';
 import { presentPartnerTask, uploadPartnerCsv } from './partner-api.csv';
 import { keyDataset, registerPartnerErrors, registerPartnerKeyGuard } from './partner-api.guard';
 import { getDatasetTask } from './partner-api.queries';
@@ -31,9 +35,9 @@ import { deleteRecord, getRecord, writeRecords } from './partner-api.service';
 // validates (and documents), the guard finds the dataset, the service writes.
 
 /** Body limit of one record's calls; a larger body is 400 (spec 001 §8 invalid input). */
-const RECORD_BODY_LIMIT = 1024 * 1024;
+const RECORD_BODY_LIMIT = RECORD_BODY_MB * 1024 * 1024;
 /** Body limit of an upsert: MAX_UPSERT_RECORDS records of a few KB; larger is 413. */
-const UPSERT_BODY_LIMIT = 32 * 1024 * 1024;
+const UPSERT_BODY_LIMIT = UPSERT_BODY_MB * 1024 * 1024;
 
 const unauthorized = PartnerMessageSchema.meta({ example: { message: PartnerApiMessages.unauthorized } });
 const invalid = PartnerMessageSchema.meta({
@@ -75,11 +79,11 @@ function recordsValidator(quick: (body: unknown) => boolean) {
 const STATUS_TEXT: Record<number, string> = {
   200: 'OK',
   202: 'Accepted: the task runs; poll it by its id',
-  400: 'Invalid input (spec 001 §8)',
+  400: `Invalid input (spec 001 §8); a one-record call's body is at most ${RECORD_BODY_MB} MB`,
   401: 'No valid X-API-Key',
   404: 'Not found in the dataset of the key',
   409: 'The dataset holds a record of this address already',
-  413: `More than ${MAX_UPSERT_RECORDS} records`,
+  413: `More than ${MAX_UPSERT_RECORDS} records, or a body larger than ${UPSERT_BODY_MB} MB`,
   429: 'Too many calls for this key; try again in a minute',
   500: 'The server failed',
 };
@@ -115,8 +119,7 @@ export function partnerApiRoutes(ctx: AppContext): FastifyPluginAsyncZod {
         schema: {
           ...common,
           summary: 'Add one record',
-          description:
-            "Adds a record to the key's dataset through the dataset's mapping. 409 when the dataset holds the address already.",
+          description: `Adds a record to the key's dataset through the dataset's mapping. 409 when the dataset holds the address already. The body is at most ${RECORD_BODY_MB} MB; new field names become columns of the dataset, at most ${MAX_FIELDS} in all (400 above either).`,
           body: PartnerRecordSchema,
           response: documented({
             200: PartnerCreatedSchema,
@@ -149,7 +152,7 @@ export function partnerApiRoutes(ctx: AppContext): FastifyPluginAsyncZod {
         schema: {
           ...common,
           summary: 'Insert or replace records',
-          description: `Inserts each record, or replaces the stored record of its address, in one transaction (all or none). At most ${MAX_UPSERT_RECORDS} records a call. \`modified\` counts stored records whose values changed.`,
+          description: `Inserts each record, or replaces the stored record of its address, in one transaction (all or none). At most ${MAX_UPSERT_RECORDS} records a call, and a body of at most ${UPSERT_BODY_MB} MB (413 above either). New field names become columns of the dataset: a call that would take it past ${MAX_FIELDS} columns is refused (400). \`modified\` counts stored records whose values changed.`,
           body: PartnerUpsertSchema,
           response: documented({
             200: PartnerUpsertResultSchema,
@@ -160,7 +163,7 @@ export function partnerApiRoutes(ctx: AppContext): FastifyPluginAsyncZod {
               },
             }),
             401: unauthorized,
-            413: PartnerMessageSchema.meta({ example: { message: PartnerApiMessages.tooManyRecords } }),
+            413: PartnerMessageSchema.meta({ example: { message: PartnerApiMessages.bodyTooLarge } }),
             429: tooMany,
             500: failed,
           }),
@@ -182,8 +185,7 @@ export function partnerApiRoutes(ctx: AppContext): FastifyPluginAsyncZod {
         schema: {
           ...common,
           summary: 'Upload a CSV file',
-          description:
-            "Imports a CSV file into the key's dataset as a task, exactly like an upload in the back office: the same mapping; with deleteOld (default true) the dataset's records that are not in the file are removed. 200 with the task when it finished within two seconds, else 202 with its id to poll.",
+          description: `Imports a CSV file into the key's dataset as a task, exactly like an upload in the back office: the same mapping; with deleteOld (default true) the dataset's records that are not in the file are removed. At most ${MAX_FIELDS} columns, each record at most ${MAX_RECORD_BYTES / (1024 * 1024)} MB. 200 with the task when it finished within two seconds, else 202 with its id to poll.`,
           consumes: ['multipart/form-data'],
           body: CsvBodySchema,
           response: documented({
@@ -258,8 +260,7 @@ export function partnerApiRoutes(ctx: AppContext): FastifyPluginAsyncZod {
         schema: {
           ...common,
           summary: 'Replace one record',
-          description:
-            "Replaces the dataset's record of the address with the fields sent (through the mapping).",
+          description: `Replaces the dataset's record of the address with the fields sent (through the mapping). The body is at most ${RECORD_BODY_MB} MB; new field names become columns of the dataset, at most ${MAX_FIELDS} in all (400 above either).`,
           params: PartnerEmailParams,
           body: PartnerRecordUpdateSchema,
           response: documented({

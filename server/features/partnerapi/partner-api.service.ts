@@ -2,7 +2,7 @@ import pLimit, { type LimitFunction } from 'p-limit';
 import type pg from 'pg';
 import { normalizeEmail } from '../../../common/email';
 import type { MappingEntry } from '../../../common/mappings';
-import { PartnerApiMessages, sameNames, storedFieldName } from '../../../common/partner-api';
+import { MAX_FIELDS, PartnerApiMessages, sameNames, storedFieldName } from '../../../common/partner-api';
 import type { AppContext } from '../../context';
 import { clientDb } from '../../db/client';
 import { HttpError, notFound } from '../../lib/http-errors';
@@ -256,7 +256,8 @@ async function inDatasetTransaction<T>(
  * Writes records into a dataset in one transaction holding the dataset row locked (so API writes
  * and imports of one dataset serialize): new fields are added to the dataset's headers and raw
  * columns, the records table is made on the dataset's first write, records written with their
- * missing addresses (`mode` as writeRecordRows). Throws HttpError 404 when the dataset is gone.
+ * missing addresses (`mode` as writeRecordRows). Throws HttpError 404 when the dataset is gone,
+ * 400 when the new fields would take the dataset past MAX_FIELDS columns.
  */
 export async function writeRecords(
   ctx: AppContext,
@@ -279,6 +280,10 @@ export async function writeRecords(
     // Like an upload's headers: the fields become columns the mapping screen offers.
     const known = new Set(locked.headers);
     const headers = [...locked.headers, ...fields.filter((f) => !known.has(f))];
+    // An upload's column limit holds for the dataset (issue 29 §4): past it its CSV download and
+    // remap select more columns than PostgreSQL takes. Nothing of the call is written.
+    if (headers.length > MAX_FIELDS)
+      throw new HttpError(400, PartnerApiMessages.tooManyColumns(headers.length));
     const rawColumns = appendRawColumns(locked.rawColumns, storedRawColumns(fields, locked.mappings));
     const { rows, skipped } = mapRecords(incoming, locked.mappings, rawColumns, keys);
     if (rows.length === 0) return { inserted: 0, modified: 0, skipped };

@@ -7,8 +7,9 @@ import { http, uploadFile } from '../../lib/http';
 export const enrichmentFilesKey = ['enrichment', 'files'] as const;
 
 export const listEnrichmentFiles = () => http.get('/enrichment/files', z.array(EnrichmentFileSchema));
+/** Deletes an enrichment file by its name, given as ?name= so that any name arrives ('..' too). */
 export const deleteEnrichmentFile = (name: string) =>
-  http.delete(`/enrichment/files/${encodeURIComponent(name)}`, MessageSchema);
+  http.delete(`/enrichment/files?name=${encodeURIComponent(name)}`, MessageSchema);
 
 /** Uploads an enrichment file (spec 001 §7: name, file, mappings as JSON); returns the started task. */
 export function uploadEnrichmentFile(
