@@ -4,6 +4,18 @@ import { z } from 'zod';
 export const RUNNING_TASK_STATES = ['parsing', 'saving', 'updating', 'executing', 'sorting'] as const;
 export const FINISHED_TASK_STATES = ['done', 'failed'] as const;
 
+/** What a task's progress counts: rows (of a file or a dataset), domains, or the steps of set-based work. */
+export const PROGRESS_UNITS = ['rows', 'domains', 'steps'] as const;
+export type ProgressUnit = (typeof PROGRESS_UNITS)[number];
+
+/** How far a running task is: `done` of `total` units (issue 29 §16); null before it counts anything. */
+export const TaskProgressSchema = z.object({
+  done: z.number(),
+  total: z.number(),
+  unit: z.enum(PROGRESS_UNITS),
+});
+export type TaskProgress = z.infer<typeof TaskProgressSchema>;
+
 export const TaskResultSchema = z.object({
   read: z.number().optional(),
   saved: z.number().optional(),
@@ -18,6 +30,7 @@ export const TaskSchema = z.object({
   type: z.string(),
   state: z.string(),
   percentage: z.number(),
+  progress: TaskProgressSchema.nullable(),
   date: z.string(),
   file: z.string().nullable(),
   error: z.string().nullable(),
@@ -72,6 +85,20 @@ export function taskTypeLabel(type: string): string {
 /** The Dutch name of a task state ('failed' is 'Mislukt'); an unknown state as it is. */
 export function taskStateLabel(state: string): string {
   return Object.hasOwn(TASK_STATE_LABELS, state) ? TASK_STATE_LABELS[state] : state;
+}
+
+const UNIT_WORDS: Record<ProgressUnit, string> = { rows: 'rijen', domains: 'domeinen', steps: 'stappen' };
+
+/**
+ * How far a task is in Dutch: '1.500 van 20.000 rijen', '40 van 120 domeinen', 'stap 2 van 3';
+ * null when it has counted nothing yet.
+ */
+export function progressText(progress: TaskProgress | null | undefined): string | null {
+  if (!progress) return null;
+  const done = Math.min(progress.done, progress.total);
+  if (progress.unit === 'steps') return `stap ${done} van ${progress.total}`;
+  const nl = (n: number) => n.toLocaleString('nl-NL');
+  return `${nl(done)} van ${nl(progress.total)} ${UNIT_WORDS[progress.unit]}`;
 }
 
 /** Whether a task has finished (done or failed). */

@@ -1,7 +1,7 @@
 import crypto from 'node:crypto';
 import type { FastifyBaseLogger } from 'fastify';
 import pg from 'pg';
-import { TaskMessages } from '../../common/tasks';
+import { type ProgressUnit, TaskMessages } from '../../common/tasks';
 import type { Database, Db } from '../db/client';
 import {
   claimTask,
@@ -9,6 +9,7 @@ import {
   failTask,
   finishTask,
   insertTask,
+  type ProgressUpdate,
   type TaskInput,
   type TaskRow,
   updateTaskProgress,
@@ -16,14 +17,34 @@ import {
 } from '../features/tasks/task.queries';
 import { HttpError } from '../lib/http-errors';
 
-/** What a running task can use: the database and a progress reporter. */
+/** How a count is reported: its unit, the part of the percentage it fills, a new state. */
+export interface CountOptions {
+  /** What is counted; rows unless said otherwise. */
+  unit?: ProgressUnit;
+  /** The percentage at none done and at all done (default 0 and 100). */
+  span?: [number, number];
+  state?: string;
+}
+
+/**
+ * What a running task can use: the database and its progress reporters. Reports are written at
+ * most every PROGRESS_WRITE_MS (the latest one a moment later when it came too soon), in order;
+ * a new state, the first count and a count that reached its total are written at once.
+ */
 export interface TaskContext {
   db: Db;
   database: Database;
-  /** Reports 0-100 and optionally a new state (parsing, saving, updating, executing); throttled. */
+  /** Reports 0-100 and optionally a new state (parsing, saving, updating, executing). */
   progress(percentage: number, state?: string): Promise<void>;
+  /** Reports `done` of `total` (rows unless `options.unit` says otherwise); resolves once written when it was. */
+  count(done: number, total: number, options?: CountOptions): Promise<void>;
+  /** Reports that step `step` of `steps` (from 1) runs: set-based work, whose rows cannot be counted as they go. */
+  step(step: number, steps: number, state?: string): Promise<void>;
   log: FastifyBaseLogger;
 }
+
+/** The least time between two progress writes of one task: a million-row import writes a few dozen. */
+export const PROGRESS_WRITE_MS = 250;
 
 /** A task type's work; returns the result stored on the task (for imports: read, saved, ...). */
 export type TaskHandler = (task: TaskRow, ctx: TaskContext) => Promise<unknown>;
@@ -167,25 +188,15 @@ export class TaskRunner {
   private async execute(task: TaskRow): Promise<void> {
     const db = this.database.db;
     const log = this.options.log.child({ taskId: task.id, taskType: task.type });
-    let last = 0;
-    const ctx: TaskContext = {
-      db,
-      database: this.database,
-      log,
-      progress: async (percentage, state) => {
-        const now = Date.now();
-        if (!state && now - last < 250) return;
-        last = now;
-        await updateTaskProgress(db, task.id, percentage, state).catch((err) =>
-          log.warn({ err }, 'progress update failed'),
-        );
-      },
-    };
+    const reporter = progressReporter(db, task.id, log);
+    const ctx: TaskContext = { db, database: this.database, log, ...reporter.reporters };
     try {
       const handler = this.handlers.get(task.type)!;
       const result = await handler(task, ctx);
+      await reporter.settle();
       await finishTask(db, task.id, result);
     } catch (err) {
+      await reporter.settle();
       const message =
         err instanceof TaskError || err instanceof HttpError
           ? err.message
@@ -196,4 +207,77 @@ export class TaskRunner {
       );
     }
   }
+}
+
+/**
+ * The progress reporters of one running task (see TaskContext) and `settle`, which drops a report
+ * still waiting for its moment and waits for the writes under way, so none lands after the end.
+ */
+function progressReporter(db: Db, taskId: string, log: FastifyBaseLogger) {
+  let lastWrite = 0;
+  let writes = Promise.resolve();
+  let pending: ProgressUpdate | null = null;
+  let timer: NodeJS.Timeout | undefined;
+  let counted = false;
+  let settled = false;
+
+  const write = (): Promise<void> => {
+    clearTimeout(timer);
+    timer = undefined;
+    const update = pending;
+    pending = null;
+    if (!update || settled) return writes;
+    lastWrite = Date.now();
+    writes = writes
+      .then(() => updateTaskProgress(db, taskId, update))
+      .catch((err) => log.warn({ err }, 'progress update failed'));
+    return writes;
+  };
+  // A report merges into the one waiting (a percentage keeps the count and state reported before it).
+  const report = (update: ProgressUpdate, now: boolean): Promise<void> => {
+    if (settled) return Promise.resolve();
+    pending = { ...pending, ...update };
+    const wait = PROGRESS_WRITE_MS - (Date.now() - lastWrite);
+    if (now || wait <= 0) return write();
+    timer ??= setTimeout(() => void write(), wait);
+    return Promise.resolve();
+  };
+
+  const reporters: Pick<TaskContext, 'progress' | 'count' | 'step'> = {
+    progress: (percentage, state) => report({ percentage, ...(state ? { state } : {}) }, Boolean(state)),
+    count: (done, total, options = {}) => {
+      const [from, to] = options.span ?? [0, 100];
+      const part = total > 0 ? Math.min(1, Math.max(0, done / total)) : 1;
+      const first = !counted;
+      counted = true;
+      return report(
+        {
+          percentage: from + (to - from) * part,
+          count: { done, total, unit: options.unit ?? 'rows' },
+          ...(options.state ? { state: options.state } : {}),
+        },
+        first || done >= total || Boolean(options.state),
+      );
+    },
+    // Step k of n runs: k - 1 of n are done.
+    step: (step, steps, state) => {
+      counted = true;
+      return report(
+        {
+          percentage: steps > 0 ? (100 * (step - 1)) / steps : 0,
+          count: { done: step, total: steps, unit: 'steps' },
+          ...(state ? { state } : {}),
+        },
+        true,
+      );
+    },
+  };
+  return {
+    reporters,
+    async settle() {
+      settled = true;
+      clearTimeout(timer);
+      await writes;
+    },
+  };
 }

@@ -1,18 +1,25 @@
 import { Group, Stack, Text, Tooltip } from '@mantine/core';
 import { IconDatabase } from '@tabler/icons-react';
-import { useQuery } from '@tanstack/react-query';
+import { useQuery, useQueryClient } from '@tanstack/react-query';
+import { useEffect } from 'react';
 import { CONNECTOR_POLL_MS, WEB_VERSION } from '../../common/constants';
+import { onTaskChange } from '../features/tasks/task-events';
 import { fetchConnectorStatus, fetchVersion } from './api';
+
+const CONNECTOR_KEY = ['connector', 'status'] as const;
 
 const STATUS_COLOR: Record<string, string> = { idle: 'green', busy: 'orange', loading: 'gray' };
 
 /**
  * Connector status icon (idle green, busy orange, else red; polled every 2 s) and the versions.
- * Until the first answer it reads 'laden...' in grey, not a red 'unknown' (issue 15 §7).
+ * Until the first answer it reads 'laden...' in grey, not a red 'unknown' (issue 15 §7). A task
+ * the screens see start or end asks the server again at once (issue 29 §16: it follows the worker).
  */
 export function SidebarStatus() {
+  const client = useQueryClient();
+  useEffect(() => onTaskChange(() => void client.invalidateQueries({ queryKey: CONNECTOR_KEY })), [client]);
   const connector = useQuery({
-    queryKey: ['connector', 'status'],
+    queryKey: CONNECTOR_KEY,
     queryFn: fetchConnectorStatus,
     refetchInterval: CONNECTOR_POLL_MS,
     retry: false,

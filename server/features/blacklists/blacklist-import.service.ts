@@ -74,7 +74,7 @@ function runOneColumnImport(
 ): Promise<BlacklistImportResult> {
   const p = task.payload as unknown as BlacklistImportPayload;
   return inTransaction(ctx, p, async (client) => {
-    await tctx.progress(5, 'saving');
+    await tctx.count(0, p.rows, { span: [5, 50], state: 'saving' });
     await client.query(`CREATE TEMPORARY TABLE bl_side (${columnDefinition}) ON COMMIT DROP`);
     await normalizePass(
       ctx.database.pool,
@@ -85,6 +85,7 @@ function runOneColumnImport(
         const normalized = normalize(v);
         return normalized ? [normalized] : null;
       },
+      (n) => void tctx.count(n, p.rows, { span: [5, 50] }),
     );
     await tctx.progress(50, 'saving');
     return insert(client, 'bl_side');
@@ -103,7 +104,7 @@ export async function runPartnerBlacklistImport(
 ): Promise<BlacklistImportResult> {
   const p = task.payload as unknown as BlacklistImportPayload;
   return inTransaction(ctx, p, async (client) => {
-    await tctx.progress(5, 'saving');
+    await tctx.count(0, p.rows, { span: [5, 60], state: 'saving' });
     await client.query(
       'CREATE TEMPORARY TABLE bl_side (email text COLLATE "C", partner_id text, dataset_name text) ON COMMIT DROP',
     );
@@ -118,6 +119,7 @@ export async function runPartnerBlacklistImport(
         const name = dataset?.trim();
         return email && partnerId && name ? [email, partnerId, name] : null;
       },
+      (n) => void tctx.count(n, p.rows, { span: [5, 60] }),
     );
     await tctx.progress(60, 'saving');
     return insertPartnerEntriesFromTable(client, 'bl_side');

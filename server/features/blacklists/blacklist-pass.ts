@@ -9,7 +9,7 @@ import { copyField, copyValue } from '../imports/copy-text';
  * Streams the rows of `select` (read by COPY on a connection of its own from `pool`) through
  * `mapRow` into `COPY target FROM STDIN` on `client` (which may hold `target` as a temporary
  * table); a row `mapRow` gives null for is left out. Never holds more than a chunk of rows.
- * Returns the rows read and the rows written.
+ * `onRows` hears the rows read so far after each chunk. Returns the rows read and the rows written.
  */
 export async function normalizePass(
   pool: pg.Pool,
@@ -17,6 +17,7 @@ export async function normalizePass(
   select: string,
   target: string,
   mapRow: (fields: (string | null)[]) => (string | null)[] | null,
+  onRows: (read: number) => void = () => {},
 ): Promise<{ read: number; written: number }> {
   const reader = await pool.connect();
   let read = 0;
@@ -39,7 +40,9 @@ export async function normalizePass(
     };
     const transform = new Transform({
       transform(chunk: Buffer, _enc, cb) {
-        cb(null, mapLines(rest + decoder.write(chunk)));
+        const out = mapLines(rest + decoder.write(chunk));
+        onRows(read);
+        cb(null, out);
       },
       flush(cb) {
         const last = rest + decoder.end();

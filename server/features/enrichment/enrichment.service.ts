@@ -127,7 +127,8 @@ export async function runEnrichment(
     };
     const result = await inEnrichmentTransaction(ctx, async (client) => {
       step('lock');
-      await tctx.progress(10, 'updating');
+      // Set-based: the file's rows count as done when the statements that match them have run.
+      await tctx.count(0, p.rows, { span: [10, 100], state: 'updating' });
       const recordCount = await matchAddresses(client, {
         staging: p.staging,
         email: emailColumn?.index,
@@ -136,7 +137,7 @@ export async function runEnrichment(
         collation,
       });
       step('match');
-      await tctx.progress(60, 'updating');
+      await tctx.count(p.rows, p.rows, { span: [10, 60] });
       const inserted = await insertEnrichment(client, {
         id: newId(),
         name: p.name,

@@ -121,7 +121,8 @@ export async function copyPass(options: {
   rows: number;
   /** Worker threads to use for `rows` at or above WORKER_THRESHOLD (0: this thread). */
   threads: number;
-  onRows?: (rows: number) => void;
+  /** Hears the rows mapped so far after each block; a promise it returns is waited for (backpressure). */
+  onRows?: (rows: number) => void | Promise<void>;
 }): Promise<PassCounts> {
   const { pool, client, select, target, spec, keys, onRows = () => {} } = options;
   const threadCount = options.rows >= WORKER_THRESHOLD ? options.threads : 0;
@@ -130,7 +131,6 @@ export async function copyPass(options: {
   const map = (text: string) => (threads ? threads.map(text) : Promise.resolve(mapBlock(text, mapper!)));
   const reader = await pool.connect();
   let mapped = 0;
-  let reported = 0;
   const skipped = new SkippedRows();
   try {
     for (const statement of options.prepare ?? []) await reader.query(statement);
@@ -174,10 +174,8 @@ export async function copyPass(options: {
       const { out, side, rows, skipped: skips } = await pending.shift()!;
       mapped += rows;
       skipped.addBlock(skips);
-      if (mapped - reported >= 10_000) {
-        reported = mapped;
-        onRows(mapped);
-      }
+      // Every block is reported: the task's reporter writes at most a few times a second.
+      await onRows(mapped);
       // The side COPY keeps its own backpressure (it fails the pass when it fails).
       if (side !== '' && sideLines && !sideLines.write(side))
         await Promise.race([once(sideLines, 'drain'), sideDone]);
@@ -211,7 +209,7 @@ export async function copyPass(options: {
   try {
     await pipeline(Readable.from(lines()), into);
     await sideDone;
-    onRows(mapped);
+    await onRows(mapped);
     for (const statement of options.cleanup ?? []) await reader.query(statement);
     reader.release();
     return { rows: mapped, written: into.rowCount, side: sideInto?.rowCount ?? 0, skipped };

@@ -20,7 +20,8 @@ export async function runDeleteAll(
   try {
     return await ctx.db.transaction(async (tx) => {
       if (!(await lockDatasetForImport(tx, p.datasetId))) throw new TaskError(ImportMessages.datasetGone);
-      await tctx.progress(10, 'updating');
+      // One set-based DELETE: the file's rows count as done when it has run.
+      await tctx.count(0, p.rows, { span: [10, 90], state: 'updating' });
       const email = sql.raw(`s.c${p.emailIndex + 1}`);
       // The deleted records are marked for sel_record in the delete's statement.
       const del = await tx.execute(
@@ -30,6 +31,7 @@ export async function runDeleteAll(
           AND a.email IN (SELECT lower(btrim(${email})) COLLATE "C" FROM ${sql.raw(p.staging)} s)
         RETURNING r.address_id, r.dataset_id`),
       );
+      await tctx.count(p.rows, p.rows, { span: [10, 90] });
       await refreshRecordCount(tx, p.datasetId);
       await tx.execute(sql`DROP TABLE IF EXISTS ${sql.raw(p.staging)}`);
       return { read: p.rows, deleted: del.rowCount ?? 0 };

@@ -125,7 +125,7 @@ export async function runFirstImport(
         keys: ctx.columnKeys(),
         rows: p.rows,
         threads: ctx.config.importThreads,
-        onRows: (n) => void tctx.progress(10 + Math.floor((75 * n) / Math.max(1, p.rows))).catch(() => {}),
+        onRows: (n) => tctx.count(n, p.rows, { span: [10, 85] }),
       });
       await writer.query('COMMIT');
     } catch (err) {

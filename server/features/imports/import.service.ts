@@ -99,7 +99,8 @@ export async function runImport(ctx: AppContext, task: TaskRow, tctx: TaskContex
     return await withClientTransaction(ctx.database, async (tx, client) => {
       await tx.execute(sql`SET LOCAL work_mem = '256MB'`);
       if (!(await lockDatasetForImport(tx, p.datasetId))) throw new TaskError(ImportMessages.datasetGone);
-      await tctx.progress(5, 'saving');
+      // The file's rows are counted from the start: the mapping pass below moves the count.
+      await tctx.count(0, p.rows, { span: [5, 50], state: 'saving' });
       const lap = stopwatch();
       const { mappings, rawColumns: storedColumns } = await getDatasetMapping(tx, p.datasetId);
       const keys = ctx.columnKeys();
@@ -179,7 +180,7 @@ export async function runImport(ctx: AppContext, task: TaskRow, tctx: TaskContex
         keys,
         rows: p.rows,
         threads: ctx.config.importThreads,
-        onRows: (n) => void tctx.progress(5 + Math.floor((45 * n) / Math.max(1, p.rows))).catch(() => {}),
+        onRows: (n) => tctx.count(n, p.rows, { span: [5, 50] }),
       });
       tctx.log.debug({ ms: lap() }, 'import: mapped');
 

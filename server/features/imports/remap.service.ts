@@ -36,6 +36,7 @@ export async function runRemap(ctx: AppContext, task: TaskRow, tctx: TaskContext
     const position = (f: string) => rawColumns.indexOf(f) + 1;
     const keys = ctx.columnKeys();
     const total = await getRecordCount(tx, datasetId);
+    await tctx.count(0, total, { span: [5, 65] });
     const work = workTable(task.id);
     await tx.execute(
       sql`CREATE UNLOGGED TABLE ${sql.raw(work)} (key bigint, patch text, attrs text, hash text, excluded boolean, raw_hash text)`,
@@ -52,7 +53,7 @@ export async function runRemap(ctx: AppContext, task: TaskRow, tctx: TaskContext
       keys,
       rows: total,
       threads: ctx.config.importThreads,
-      onRows: (n) => void tctx.progress(5 + Math.floor((60 * n) / Math.max(1, total))).catch(() => {}),
+      onRows: (n) => tctx.count(n, total, { span: [5, 65] }),
     });
     await tx.execute(sql`ANALYZE ${sql.raw(work)}`);
     await tctx.progress(70);

@@ -61,7 +61,7 @@ export async function stageUpload(
       const pct = input.expectedBytes > 0 ? Math.min(99, Math.floor((bytes / input.expectedBytes) * 100)) : 0;
       if (pct !== lastPct) {
         lastPct = pct;
-        void updateTaskProgress(ctx.db, task.id, pct).catch(() => {});
+        void updateTaskProgress(ctx.db, task.id, { percentage: pct }).catch(() => {});
       }
     });
     return { task, table, headers: staged.headers, rows: staged.rows };

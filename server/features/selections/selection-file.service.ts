@@ -19,6 +19,8 @@ interface LineFilePayload {
   lineId: string;
   name: string;
   staging: string;
+  /** The staged file's data rows (the total its progress counts). */
+  rows: number;
   /** The matched columns, each with its 0-based index into the staging table's c1..cN. */
   columns: (SelectionFileColumn & { index: number })[];
 }
@@ -69,6 +71,7 @@ export async function receiveLineFile(
         lineId: params.lineId,
         name: staged.task.file ?? 'bestand.csv',
         staging: staged.table,
+        rows: staged.rows,
         columns,
       };
       return payload as unknown as Record<string, unknown>;
@@ -89,15 +92,22 @@ export async function runLineFile(
   const p = task.payload as unknown as LineFilePayload;
   const client = await ctx.database.pool.connect();
   try {
-    await tctx.progress(5, 'saving');
+    await tctx.count(0, p.rows, { span: [5, 70], state: 'saving' });
     await client.query('BEGIN');
     const cols = p.columns.map((_, i) => `v${i} text`).join(', ');
     await client.query(`CREATE TEMPORARY TABLE line_rows (${cols}) ON COMMIT DROP`);
     const select = `SELECT ${p.columns.map((c) => `c${c.index + 1}`).join(', ')} FROM ${p.staging}`;
-    const { read } = await normalizePass(ctx.database.pool, client, select, 'line_rows', (fields) => {
-      const values = p.columns.map((c, i) => normalizeFileValue(c, fields[i]));
-      return values.every((v) => v === null || v === '') ? null : values;
-    });
+    const { read } = await normalizePass(
+      ctx.database.pool,
+      client,
+      select,
+      'line_rows',
+      (fields) => {
+        const values = p.columns.map((c, i) => normalizeFileValue(c, fields[i]));
+        return values.every((v) => v === null || v === '') ? null : values;
+      },
+      (n) => void tctx.count(n, p.rows, { span: [5, 70] }),
+    );
     await tctx.progress(70, 'saving');
     // The upsert locks the line's row before its old rows go: a concurrent upload of the same line
     // waits here until this one commits, then deletes what this one stored, so the last upload

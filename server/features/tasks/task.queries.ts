@@ -1,6 +1,6 @@
-import { desc, eq, sql } from 'drizzle-orm';
-import type { Task } from '../../../common/tasks';
-import { RUNNING_TASK_STATES } from '../../../common/tasks';
+import { and, desc, eq, notInArray, sql } from 'drizzle-orm';
+import type { ProgressUnit, Task, TaskProgress } from '../../../common/tasks';
+import { FINISHED_TASK_STATES, PROGRESS_UNITS, RUNNING_TASK_STATES } from '../../../common/tasks';
 import type { Db } from '../../db/client';
 import { newId } from '../../lib/ids';
 import { tasks } from './task.table';
@@ -25,6 +25,10 @@ export interface TaskInput {
 /** Advisory-lock namespace in which each live worker holds its key. */
 export const WORKER_LOCK_NAMESPACE = 4242;
 
+// A unit this code no longer writes reads as rows rather than failing the task list.
+const unitOf = (unit: string | null): ProgressUnit =>
+  (PROGRESS_UNITS as readonly string[]).includes(unit ?? '') ? (unit as ProgressUnit) : 'rows';
+
 /** Presents a task row as API JSON (spec 001 §3 Task); `message` repeats the error for spec 000 readers. */
 export function presentTask(row: TaskRow): Task {
   return {
@@ -32,6 +36,10 @@ export function presentTask(row: TaskRow): Task {
     type: row.type,
     state: row.state,
     percentage: row.percentage,
+    progress:
+      row.progressTotal === null
+        ? null
+        : { done: row.progressDone ?? 0, total: row.progressTotal, unit: unitOf(row.progressUnit) },
     date: row.createdAt.toISOString(),
     file: row.file,
     error: row.error,
@@ -93,24 +101,46 @@ export async function claimTask(db: Db, types: string[], workerKey: number): Pro
   return id ? getTask(db, id) : undefined;
 }
 
-/** Records progress (0-100) and optionally a new running state. */
-export async function updateTaskProgress(
-  db: Db,
-  id: string,
-  percentage: number,
-  state?: string,
-): Promise<void> {
-  await db
-    .update(tasks)
-    .set({ percentage: Math.max(0, Math.min(100, Math.round(percentage))), ...(state ? { state } : {}) })
-    .where(eq(tasks.id, id));
+/** What a progress write sets: the percentage (0-100), optionally a new running state and a count. */
+export interface ProgressUpdate {
+  percentage: number;
+  state?: string;
+  count?: TaskProgress;
 }
 
-/** Marks a task done with its result. */
+/**
+ * Records a running task's progress; a task that has finished meanwhile is left as it is (a late
+ * write must never turn a done task back to 99%).
+ */
+export async function updateTaskProgress(db: Db, id: string, update: ProgressUpdate): Promise<void> {
+  const { percentage, state, count } = update;
+  await db
+    .update(tasks)
+    .set({
+      percentage: Math.max(0, Math.min(100, Math.round(percentage))),
+      ...(state ? { state } : {}),
+      ...(count
+        ? {
+            progressDone: Math.max(0, Math.min(count.done, count.total)),
+            progressTotal: Math.max(0, count.total),
+            progressUnit: count.unit,
+          }
+        : {}),
+    })
+    .where(and(eq(tasks.id, id), notInArray(tasks.state, [...FINISHED_TASK_STATES])));
+}
+
+/** Marks a task done with its result; a counted task ends with all of its total done. */
 export async function finishTask(db: Db, id: string, result: unknown): Promise<void> {
   await db
     .update(tasks)
-    .set({ state: 'done', percentage: 100, result: result ?? null, finishedAt: new Date() })
+    .set({
+      state: 'done',
+      percentage: 100,
+      progressDone: sql`coalesce(${tasks.progressTotal}, ${tasks.progressDone})`,
+      result: result ?? null,
+      finishedAt: new Date(),
+    })
     .where(eq(tasks.id, id));
 }
 

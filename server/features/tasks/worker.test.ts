@@ -141,6 +141,110 @@ describe('progress and connector status', () => {
   });
 });
 
+describe('rows done of total', () => {
+  /** Records every write of a task's progress columns (a trigger of this test's database). */
+  async function countWrites(taskType: string) {
+    await t.db.execute(
+      sql`CREATE TABLE IF NOT EXISTS progress_writes (type text, done bigint, percentage int)`,
+    );
+    await t.db.execute(sql`CREATE OR REPLACE FUNCTION record_progress_write() RETURNS trigger AS $$
+      BEGIN INSERT INTO progress_writes VALUES (NEW.type, NEW.progress_done, NEW.percentage); RETURN NEW; END $$
+      LANGUAGE plpgsql`);
+    await t.db.execute(sql`CREATE OR REPLACE TRIGGER progress_writes AFTER UPDATE OF progress_done ON tasks
+      FOR EACH ROW WHEN (NEW.state NOT IN ('done', 'failed')) EXECUTE FUNCTION record_progress_write()`);
+    return async () =>
+      (
+        await t.db.execute<{ done: number; percentage: number }>(
+          sql`SELECT done::int, percentage FROM progress_writes WHERE type = ${taskType}`,
+        )
+      ).rows;
+  }
+
+  it('counts rows done of total, writes at most every 250 ms (the last one late), ends at the total', async () => {
+    const writes = await countWrites('test.count');
+    const started = deferred();
+    const counted = deferred();
+    const release = deferred();
+    t.ctx.tasks.register('test.count', async (_task, ctx) => {
+      await ctx.count(0, 1000, { span: [0, 90], state: 'saving' });
+      started.resolve();
+      // A thousand reports at once, as a pass reports its blocks: the first goes out at once (the
+      // count's start), the last a moment later, none in between.
+      for (let done = 1; done < 1000; done++) await ctx.count(done, 1000, { span: [0, 90] });
+      counted.resolve();
+      await release.promise;
+      return SUM;
+    });
+    const row = await t.ctx.tasks.enqueue({ type: 'test.count' });
+    await started.promise;
+    expect(await getTask(row.id)).toMatchObject({
+      state: 'saving',
+      percentage: 0,
+      progress: { done: 0, total: 1000, unit: 'rows' },
+    });
+    expect(await connectorStatus()).toBe('busy');
+    await counted.promise;
+    const late = await waitFor(
+      () => getTask(row.id),
+      (task) => task.progress.done === 999,
+    );
+    expect(late.percentage).toBe(90);
+    expect(late.state).toBe('saving');
+    expect((await writes()).map((w) => w.done)).toEqual([0, 999]);
+    release.resolve();
+    expect(await waitFinished(row.id)).toMatchObject({
+      state: 'done',
+      percentage: 100,
+      progress: { done: 1000, total: 1000, unit: 'rows' },
+    });
+    expect(await connectorStatus()).toBe('idle');
+  });
+
+  it('set-based work shows its step of all steps', async () => {
+    const reached = deferred();
+    const release = deferred();
+    t.ctx.tasks.register('test.steps', async (_task, ctx) => {
+      await ctx.step(1, 4, 'executing');
+      await ctx.step(2, 4);
+      reached.resolve();
+      await release.promise;
+      return null;
+    });
+    const row = await t.ctx.tasks.enqueue({ type: 'test.steps' });
+    await reached.promise;
+    expect(await getTask(row.id)).toMatchObject({
+      state: 'executing',
+      percentage: 25,
+      progress: { done: 2, total: 4, unit: 'steps' },
+    });
+    release.resolve();
+    expect(await waitFinished(row.id)).toMatchObject({ state: 'done', progress: { done: 4, total: 4 } });
+  });
+
+  it('a report still waiting when the task ends never turns it back from done', async () => {
+    t.ctx.tasks.register('test.trailing', async (_task, ctx) => {
+      await ctx.count(0, 10);
+      // Too soon after the first: these wait for their moment, which comes after the end.
+      void ctx.count(3, 10);
+      void ctx.progress(40);
+      return SUM;
+    });
+    const row = await t.ctx.tasks.enqueue({ type: 'test.trailing' });
+    await waitFinished(row.id);
+    await new Promise((r) => setTimeout(r, 400));
+    expect(await getTask(row.id)).toMatchObject({
+      state: 'done',
+      percentage: 100,
+      progress: { done: 10, total: 10, unit: 'rows' },
+    });
+  });
+
+  it('a task that never counted has no progress count', async () => {
+    const row = await t.ctx.tasks.enqueue({ type: 'test.sum' });
+    expect((await waitFinished(row.id)).progress).toBeNull();
+  });
+});
+
 describe('concurrency', () => {
   it('runs at most `concurrency` tasks at once: with 2, three blocking tasks leave one queued', async () => {
     const release = deferred();

@@ -28,6 +28,7 @@ import {
   withPostcodeCompanions,
 } from '../../../common/mapping-editor';
 import { MappingMessages } from '../../../common/mappings';
+import type { Task } from '../../../common/tasks';
 import { CsvDownload } from '../../components/csv-download';
 import { PageTitle } from '../../components/page-title';
 import { useUnsavedChangesPrompt } from '../../components/unsaved-changes';
@@ -36,6 +37,7 @@ import { useFailedQueryAlert } from '../../lib/use-failed-query-alert';
 import { datasetCsvUrl } from '../datasets/api';
 import { useDataset } from '../datasets/use-dataset';
 import { globalMappingsKey, listGlobalMappings } from '../exportcolumns/api';
+import { TaskProgress } from '../tasks/task-progress';
 import {
   getHeaders,
   getMappings,
@@ -97,6 +99,8 @@ export function MappingEditorPage() {
   const [savedBody, setSavedBody] = useState('');
   const [showErrors, setShowErrors] = useState(false);
   const [remapResult, setRemapResult] = useState<UploadResult | null>(null);
+  // The running remap (undefined until first read), null when none runs.
+  const [remapTask, setRemapTask] = useState<Task | undefined | null>(null);
   useEffect(() => {
     if (rows || !headers.data || !mappings.data) return;
     const merged = mergeRows(mappings.data, headers.data);
@@ -324,6 +328,7 @@ export function MappingEditorPage() {
             datasetId={datasetId}
             dirty={dirty}
             onFinished={setRemapResult}
+            onTask={setRemapTask}
           />
           {dirty && (
             <Text size="sm" c="orange" data-testid="unsaved">
@@ -331,6 +336,7 @@ export function MappingEditorPage() {
             </Text>
           )}
         </Group>
+        {remapTask !== null && <TaskProgress task={remapTask} />}
         {remapResult && <ResultCounters result={remapResult} />}
         <RecordPreview partnerId={partnerId} datasetId={datasetId} />
       </Stack>

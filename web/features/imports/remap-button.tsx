@@ -2,7 +2,7 @@ import { Button } from '@mantine/core';
 import { IconRefresh } from '@tabler/icons-react';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useEffect, useRef, useState } from 'react';
-import { TASK_POLL_MS } from '../../../common/constants';
+import { UPLOAD_TASK_POLL_MS } from '../../../common/constants';
 import {
   MappingScreenMessages,
   type UploadResult,
@@ -10,6 +10,7 @@ import {
   uploadSummary,
 } from '../../../common/imports';
 import { MappingMessages } from '../../../common/mappings';
+import type { Task } from '../../../common/tasks';
 import { confirmAction } from '../../components/confirm';
 import { showDanger, showSuccess } from '../../lib/alerts';
 import { useTask } from '../tasks/use-task';
@@ -17,19 +18,26 @@ import { startRemap } from './api';
 
 /**
  * 'Mapping doorvoeren': applies the saved mapping to the dataset's stored records as a remap task,
- * polled every 5 s; disabled with a spinner while it runs, then 'Remapped' with the counters.
- * With unsaved changes the user is asked first (the saved mapping is what is applied).
+ * polled every 2 s as an import is (it is one, from the stored rows: its rows done of total then
+ * move visibly, issue 29 §16); disabled with a spinner while it runs, then 'Remapped' with the
+ * counters. `onTask` hears the running task (for its progress bar), then null. With unsaved
+ * changes the user is asked first (the saved mapping is what is applied).
  */
 export function RemapButton(props: {
   partnerId: string;
   datasetId: string;
   dirty: boolean;
   onFinished: (result: UploadResult) => void;
+  onTask?: (task: Task | undefined | null) => void;
 }) {
   const client = useQueryClient();
   const [taskId, setTaskId] = useState<string | null>(null);
   const handled = useRef<string | null>(null);
-  const task = useTask(taskId, TASK_POLL_MS);
+  const task = useTask(taskId, UPLOAD_TASK_POLL_MS);
+  const onTask = useRef(props.onTask);
+  onTask.current = props.onTask;
+  // undefined: started, not read yet; null: none runs.
+  useEffect(() => onTask.current?.(taskId ? task.data : null), [taskId, task.data]);
   const start = useMutation({
     mutationFn: () => startRemap(props.partnerId, props.datasetId),
     onSuccess: ({ task: started }) => setTaskId(started._id),

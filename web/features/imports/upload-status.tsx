@@ -1,6 +1,7 @@
-import { Alert, Group, Paper, Progress, Stack, Table, Text } from '@mantine/core';
+import { Alert, Paper, Progress, Stack, Table, Text } from '@mantine/core';
 import { UPLOAD_COUNTERS, type UploadResult, uploadResultOf } from '../../../common/imports';
-import { type Task, taskColor } from '../../../common/tasks';
+import type { Task } from '../../../common/tasks';
+import { TaskProgress } from '../tasks/task-progress';
 import { SkippedRows } from './skipped-rows';
 import type { UploadPhase } from './use-upload-task';
 
@@ -29,8 +30,8 @@ export function ResultCounters({ result, elapsedMs }: { result: UploadResult; el
 }
 
 /**
- * Where an upload is: the bytes sent, then the task's state and percentage (polled), then the
- * outcome — `doneText` with the counters, or the failure in red.
+ * Where an upload is: the bytes sent, then the task's state, rows done of total and percentage
+ * (polled), then the outcome — `doneText` with the counters, or the failure in red.
  */
 export function UploadStatus(props: {
   upload: { phase: UploadPhase; progress: number; task: Task | undefined; elapsedMs: number | null };
@@ -48,22 +49,7 @@ export function UploadStatus(props: {
             <Progress value={progress} animated aria-label={`Upload ${progress}%`} />
           </>
         )}
-        {phase === 'processing' && (
-          <>
-            <Group justify="space-between">
-              <Text size="sm">
-                Verwerken — status: <strong data-testid="task-state">{task?.state ?? 'queued'}</strong>
-              </Text>
-              <Text size="sm">{task?.percentage ?? 0}%</Text>
-            </Group>
-            <Progress
-              value={task?.percentage ?? 0}
-              color={taskColor(task?.state ?? 'queued')}
-              animated
-              aria-label={`Verwerking ${task?.percentage ?? 0}%`}
-            />
-          </>
-        )}
+        {phase === 'processing' && <TaskProgress task={task} />}
         {phase === 'done' && task && (
           <>
             <Alert color="green" title={props.doneText} />

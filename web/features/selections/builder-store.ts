@@ -6,6 +6,7 @@ import {
   SELECTION_DEFAULTS,
   type Selection,
 } from '../../../common/selections';
+import type { Task } from '../../../common/tasks';
 import { editableRoot, type NodePath, type QueryAction, reduceQuery } from './query-editor-state';
 import { linesOf, type ResultLine } from './results-state';
 
@@ -52,8 +53,8 @@ export interface BuilderDraft {
   resultRevision: number;
   results: { lines: ResultLine[]; queryText: string } | null;
   saveState: SaveState;
-  /** The running count's percentage, or null when none runs. */
-  progress: number | null;
+  /** The running count's task as last read (state, percentage, steps done of total), or null when none runs. */
+  progress: Pick<Task, 'state' | 'percentage' | 'progress'> | null;
   editContext: EditContext | null;
 }
 

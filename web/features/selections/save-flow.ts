@@ -27,7 +27,7 @@ function serialized<T>(work: () => Promise<T>): Promise<T> {
   return next;
 }
 
-const setState = (saveState: SaveState, progress: number | null = null) =>
+const setState = (saveState: SaveState, progress: BuilderDraft['progress'] = null) =>
   setDraft((d) => ({ ...d, saveState, progress }));
 
 /** The body of POST/PUT .../selections for a draft (client-only keys stripped). */
@@ -62,12 +62,12 @@ async function persist(campaign: string, mailing: string): Promise<string> {
 const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 /** Polls a task every 2000 ms until it is done (answers it) or failed (throws its error). */
-async function followTask(task: Task, onProgress?: (percent: number) => void): Promise<Task> {
+async function followTask(task: Task, onProgress?: (task: Task) => void): Promise<Task> {
   let current = task;
   while (current.state !== 'done') {
     if (current.state === 'failed')
       throw new Error(current.error ?? current.message ?? SelectionMessages.failed);
-    onProgress?.(current.percentage ?? 0);
+    onProgress?.(current);
     await pause(SELECTION_TASK_POLL_MS);
     current = await getTask(current._id);
   }
@@ -120,9 +120,9 @@ export function saveAndRun(onAllocated?: () => void): Promise<void> {
       const current = getDraft();
       const revision = current.revision;
       const table = areResultsCurrent(current) && current.results ? tableOf(current.results.lines) : [];
-      setState('PERFORMING_QUERY', 0);
+      setState('PERFORMING_QUERY');
       const started = await runSelection(campaign, mailing, id, table);
-      const done = await followTask(started.task, (percent) => setState('PERFORMING_QUERY', percent));
+      const done = await followTask(started.task, (task) => setState('PERFORMING_QUERY', task));
       showResults(ResultRowSchema.array().parse(done.result ?? []), started.query, revision);
       if (table.length > 0) {
         const saved = await getSelection(campaign, mailing, id);

@@ -1,15 +1,4 @@
-import {
-  Alert,
-  Button,
-  Group,
-  Paper,
-  Progress,
-  Stack,
-  Text,
-  Textarea,
-  TextInput,
-  Title,
-} from '@mantine/core';
+import { Alert, Button, Group, Paper, Stack, Text, Textarea, TextInput, Title } from '@mantine/core';
 import { useQueryClient } from '@tanstack/react-query';
 import { useEffect } from 'react';
 import { useNavigate, useParams } from 'react-router';
@@ -18,6 +7,7 @@ import { hasRealLeaf, QueryMessages } from '../../../common/query-tree';
 import { SelectionMessages } from '../../../common/selections';
 import { confirmAction } from '../../components/confirm';
 import { PageTitle } from '../../components/page-title';
+import { TaskProgress } from '../tasks/task-progress';
 import { builderMailingsKey, selectionPaths } from './api';
 import { BuilderPickers } from './builder-pickers';
 import {
@@ -189,13 +179,9 @@ export function SelectionBuilderPage() {
           )}
         </Group>
         {draft.saveState === 'PERFORMING_QUERY' && (
-          <Progress
-            value={Math.max(draft.progress ?? 0, 5)}
-            animated
-            striped
-            aria-label="Telling loopt"
-            data-testid="count-progress"
-          />
+          <div data-testid="count-progress">
+            <TaskProgress task={draft.progress ?? undefined} />
+          </div>
         )}
         {draft.results && areResultsCurrent(draft) && !isBusy && tableOf(draft.results.lines).length > 0 && (
           <Text size="sm" c="dimmed" data-testid="allocate-hint">

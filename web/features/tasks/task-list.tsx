@@ -5,6 +5,7 @@ import { useState } from 'react';
 import { TASK_LIST_POLL_MS, TASK_SEARCH_MAX_LENGTH } from '../../../common/constants';
 import {
   isTaskFinished,
+  progressText,
   type Task,
   TaskMessages,
   taskColor,
@@ -33,6 +34,8 @@ function TaskCard({ task }: { task: Task }) {
   const color = taskColor(task.state);
   const summary = taskSummary(task);
   const isRunning = !isTaskFinished(task.state);
+  // How far it is as a count ('1.500 van 20.000 rijen'), beside the bar (issue 29 §16).
+  const counted = progressText(task.progress);
   return (
     <Card
       withBorder
@@ -72,12 +75,17 @@ function TaskCard({ task }: { task: Task }) {
         )}
         <SkippedRows task={task} compact />
         {/* A finished task's bar stands still: a failed one keeps where it stopped, in red. */}
+        {task.percentage < 100 && counted && (
+          <Text size="sm" mt={4} data-testid="task-progress-count">
+            {counted} ({task.percentage}%)
+          </Text>
+        )}
         {task.percentage < 100 && (
           <Progress
             value={task.percentage}
             color={color}
             mt={4}
-            aria-label={`Voortgang ${task.percentage}%`}
+            aria-label={counted ? `Voortgang: ${counted}` : `Voortgang ${task.percentage}%`}
             animated={isRunning}
             striped={isRunning}
           />
