@@ -250,7 +250,8 @@ export async function runSelectionQuery(
   tctx: TaskContext,
 ): Promise<ResultRow[]> {
   const { campaignId, mailingId, selectionId } = task.payload as Record<string, string>;
-  await tctx.progress(5, 'executing');
+  // Set-based counts cannot count their rows as they go: the task shows its steps (issue 29 §16).
+  await tctx.step(1, 3, 'executing');
   const mailing = await requireMailing(ctx.db, campaignId, mailingId);
   const selection = await requireSelection(ctx.db, mailingId, selectionId);
   const where = await compileSelection(ctx, ctx.db, selection);

@@ -1,4 +1,4 @@
-import { Alert, Button, Group, Paper, Progress, Stack, Text } from '@mantine/core';
+import { Alert, Button, Group, Paper, Stack, Text } from '@mantine/core';
 import { IconBan, IconPlayerPlay } from '@tabler/icons-react';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useEffect, useState } from 'react';
@@ -17,6 +17,7 @@ import { showDanger, showSuccess } from '../../lib/alerts';
 import { formatDateTime } from '../../lib/dates';
 import { useFailedQueryAlert } from '../../lib/use-failed-query-alert';
 import { addBlacklistDomains } from '../blacklists/api';
+import { TaskProgress } from '../tasks/task-progress';
 import { useTask } from '../tasks/use-task';
 import { dnsCheckKey, getDnsCheck, startDnsCheck } from './api';
 import { DnsResults } from './dns-results';
@@ -83,7 +84,6 @@ export function DnsCheckPage() {
   };
   const lookups = countFailedLookups(results);
 
-  const percentage = task.data?.percentage ?? 0;
   return (
     <>
       <PageTitle>{DnsCheckMessages.title}</PageTitle>
@@ -104,7 +104,7 @@ export function DnsCheckPage() {
               </Text>
             )}
           </Group>
-          {running && <Progress value={percentage} animated aria-label={`DNS check ${percentage}%`} />}
+          {running && <TaskProgress task={task.data} />}
           {!running && last?.state === 'failed' && (
             <Alert color="red" title={DnsCheckMessages.failedTitle}>
               {last.error}
