@@ -41,6 +41,8 @@ export interface RouteEntry {
   method: string;
   url: string;
   isPublic: boolean;
+  /** Whether the route answers a CSV download (`config.csvDownload`, required by sendCsv). */
+  isCsvDownload: boolean;
   /** The route's zod schemas (body, querystring, params), for the tests that fuzz every route. */
   schema?: { body?: unknown; querystring?: unknown; params?: unknown };
 }
@@ -94,6 +96,7 @@ export async function buildApp(options: BuildOptions): Promise<{ app: FastifyIns
         method,
         url: route.url,
         isPublic: route.config?.public === true,
+        isCsvDownload: route.config?.csvDownload === true,
         schema: route.schema as RouteEntry['schema'],
       });
     }

@@ -83,6 +83,7 @@ export function importRoutes(ctx: AppContext): FastifyPluginAsyncZod {
     app.get(
       '/tasks/:id/skipped',
       {
+        config: { csvDownload: true },
         schema: {
           params: z.object({ id: z.string().min(1).max(100) }),
           querystring: CsvDownloadQuerySchema,

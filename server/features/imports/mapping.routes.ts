@@ -95,7 +95,7 @@ export function mappingRoutes(ctx: AppContext): FastifyPluginAsyncZod {
 
     app.get(
       '/datasets/:partnerId/:datasetId/csv',
-      { schema: { params: IdParams, querystring: CsvDownloadQuerySchema } },
+      { config: { csvDownload: true }, schema: { params: IdParams, querystring: CsvDownloadQuerySchema } },
       async (request, reply) => {
         const ds = await dataset(request.params.partnerId, request.params.datasetId);
         const { headers, rawColumns } = await getDatasetMapping(ctx.db, ds.id);

@@ -97,6 +97,8 @@ export function skippedRowsCsv(
   return csvDownload(pool, keys, {
     header: SKIPPED_ROWS_HEADER,
     format,
+    // regel is a line number.
+    numberColumns: [0],
     select: (client) => {
       const reason = ROW_SKIP_REASONS.map(
         (r) => `WHEN ${client.escapeLiteral(r)} THEN ${client.escapeLiteral(SKIP_REASON_LABELS[r])}`,

@@ -74,7 +74,10 @@ export function mailingActionRoutes(ctx: AppContext): FastifyPluginAsyncZod {
 
     app.get(
       '/campaigns/:campaignId/mailings/:mailingId/csv',
-      { schema: { params: MailingParams, querystring: CsvDownloadQuerySchema } },
+      {
+        config: { csvDownload: true },
+        schema: { params: MailingParams, querystring: CsvDownloadQuerySchema },
+      },
       async (request, reply) => {
         const m = await found(request.params.campaignId, request.params.mailingId);
         const datasets = await listMailingDatasets(ctx.db, m.id);
@@ -89,7 +92,10 @@ export function mailingActionRoutes(ctx: AppContext): FastifyPluginAsyncZod {
 
     app.get(
       '/campaigns/:campaignId/mailings/:mailingId/testcsv',
-      { schema: { params: MailingParams, querystring: CsvDownloadQuerySchema } },
+      {
+        config: { csvDownload: true },
+        schema: { params: MailingParams, querystring: CsvDownloadQuerySchema },
+      },
       async (request, reply) => {
         const m = await found(request.params.campaignId, request.params.mailingId);
         if (m.state !== 'final') throw conflict(MailingMessages.finalOnly);
@@ -103,7 +109,10 @@ export function mailingActionRoutes(ctx: AppContext): FastifyPluginAsyncZod {
 
     app.get(
       '/campaigns/:campaignId/mailings/:mailingId/selections/:selectionId/csv',
-      { schema: { params: SelectionParams, querystring: CsvDownloadQuerySchema } },
+      {
+        config: { csvDownload: true },
+        schema: { params: SelectionParams, querystring: CsvDownloadQuerySchema },
+      },
       async (request, reply) => {
         const { campaignId, mailingId, selectionId } = request.params;
         const m = await found(campaignId, mailingId);

@@ -104,7 +104,8 @@ describe('GET .../csv and .../selections/{s}/csv', () => {
       datasetId,
     });
     const expected = [
-      'jan@voorbeeld.nl;12.5;geheim1;17-05-1980;Den Haag, NL;Jan',
+      // A decimal comma: Dutch Excel reads 12.5 as a date (issue 29 §2).
+      'jan@voorbeeld.nl;12,5;geheim1;17-05-1980;Den Haag, NL;Jan',
       'piet@voorbeeld.nl;;geheim2;17-06-1990;"Zeg ""hoi""";Piet',
     ];
     for (const path of ['/csv?format=excel', `/selections/${sel}/csv?format=excel`]) {
@@ -175,6 +176,50 @@ describe('GET .../testcsv', () => {
         '',
       ].join('\r\n'),
     );
+  });
+});
+
+describe('the test list and the mailing CSV (issue 29 §14)', () => {
+  it('format the same values the same way: an empty preposition empty, a number column as a number', async () => {
+    // Person fields in export columns of each type; the record of an address holds the values
+    // the test person has.
+    for (const [column, type] of [
+      ['tussenvoegsel', 'string'],
+      ['lastName', 'number'],
+    ]) {
+      expect((await t.api('POST', '/api/export/columns', { column, type })).statusCode).toBe(200);
+    }
+    const s = await setupDataset(t, [
+      columnMapping('email', 'email'),
+      columnMapping('naam', 'voornaam'),
+      columnMapping('tussen', 'tussenvoegsel'),
+      columnMapping('achter', 'Achternaam'),
+      columnMapping('achter2', 'lastName'),
+    ]);
+    await importFile(t, t.cookie, s, 'email,naam,tussen,achter,achter2\nsam@lijst.nl,Sam,,"12,5","12,5"\n');
+    const person = { firstName: 'Sam', preposition: '', lastName: '12,5', email: 'sam.test@lijst.nl' };
+    expect(
+      (await t.api('POST', `/api/datasets/${s.partnerId}/${s.datasetId}/testpersons`, person)).statusCode,
+    ).toBe(200);
+    const [{ id }] = (
+      await t.database.db.execute<{ id: string }>(sql`SELECT id FROM addresses WHERE email = 'sam@lijst.nl'`)
+    ).rows;
+    const m = await makeMailing(t, t.cookie, campaign);
+    await allocate(t, m._id, [Number(id)], { datasetId: s.datasetId });
+    await t.api('PUT', `/api/campaigns/${campaign}/mailings/${m._id}`, { name: 'x', state: 'final' });
+    for (const format of ['', '?format=excel']) {
+      const line = async (path: string, email: string) => {
+        const lines = csvBody(await t.api('GET', url(m._id, `${path}${format}`))).split('\r\n');
+        const found = lines.find((l) => l.startsWith(`${email}${format ? ';' : ','}`));
+        expect(found, `${path}${format}: ${email}`).toBeDefined();
+        return found?.slice(email.length);
+      };
+      const mailing = await line('/csv', 'sam@lijst.nl');
+      expect(await line('/testcsv', 'sam.test@lijst.nl')).toBe(mailing);
+      // Achternaam (a string), bedrag, code, geboortedatum, lastName (a number), plaats,
+      // tussenvoegsel (empty, not ""), voornaam.
+      expect(mailing).toBe(format ? ';12,5;;;;12,5;;;Sam' : ',"12,5",,,,12.5,,,Sam');
+    }
   });
 });
 

@@ -6,7 +6,7 @@ import type { ExternalParty } from '../../../common/campaigns';
 import { MailingMessages, type ResultEvent } from '../../../common/mailings';
 import { type Database, withClientTransaction } from '../../db/client';
 import { conflict, notFound } from '../../lib/http-errors';
-import { csvLine } from '../imports/csv-download';
+import { copyInCsvLine } from '../imports/csv-output';
 import { applyResults, type ResultsOutcome } from './results.service';
 
 // DESIGN §6: results will also come from the mail providers (tripolis, webpower) by the mailing's
@@ -43,7 +43,7 @@ export const ProviderMessages = {
 } as const;
 
 async function* csvOf(events: AsyncIterable<ProviderEvent>): AsyncGenerator<string> {
-  for await (const e of events) yield csvLine([e.email, e.event, e.at.toISOString(), e.os ?? '']);
+  for await (const e of events) yield copyInCsvLine([e.email, e.event, e.at.toISOString(), e.os ?? '']);
 }
 
 /**
