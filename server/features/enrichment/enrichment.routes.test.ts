@@ -2,6 +2,7 @@ import { sql } from 'drizzle-orm';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { EnrichmentMessages } from '../../../common/enrichment';
 import { ImportMessages } from '../../../common/imports';
+import { nameMessage, nameProblem } from '../../../common/names';
 import type { QueryNode } from '../../../common/query-tree';
 import type { ResultRow } from '../../../common/selections';
 import { setupTestApp } from '../../test/app';
@@ -423,6 +424,37 @@ describe('enrichment bad input', () => {
     const gone = await t.api('DELETE', '/api/enrichment/files/Bestaat%20niet');
     expect(gone.statusCode).toBe(404);
     expect(gone.json().message).toBe(EnrichmentMessages.notFound);
+  });
+
+  it('refuses attribute and file names the name rule refuses (common/names.ts)', async () => {
+    for (const attribute of ['__proto__', 'a"b', 'constructor', 'regio__bi', 'post code']) {
+      const mappings = JSON.stringify([match('email', 'email'), enrich('x', attribute)]);
+      await refused(
+        await post({ name: 'Fout13', mappings }, content),
+        400,
+        nameMessage('attribute', attribute, nameProblem(attribute, 'attribute')!),
+      );
+    }
+    for (const name of ['..', '.', 'Fout/14', 'Fout\\15', 'Fout\u000716']) {
+      const res = await post({ name, mappings: good }, content);
+      expect([res.statusCode, res.json().message], name).toEqual([
+        400,
+        nameMessage('file', name, nameProblem(name, 'file')!),
+      ]);
+    }
+    expect((await files()).map((f) => f.name)).not.toContain('..');
+  });
+
+  it('deletes a file whose name no URL path carries (made before the rule) by ?name=', async () => {
+    await upload('Oud', JSON.parse(good), content);
+    await t.db.execute(sql`UPDATE enrichment_files SET name = '..' WHERE name = 'Oud'`);
+    expect((await files()).map((f) => f.name)).toContain('..');
+    const res = await t.api('DELETE', `/api/enrichment/files?name=${encodeURIComponent('..')}`);
+    expect([res.statusCode, res.json().message]).toEqual([200, EnrichmentMessages.deleted]);
+    expect((await files()).map((f) => f.name)).not.toContain('..');
+    const again = await t.api('DELETE', '/api/enrichment/files?name=..');
+    expect([again.statusCode, again.json().message]).toEqual([404, EnrichmentMessages.notFound]);
+    expect((await t.api('DELETE', '/api/enrichment/files?name=')).statusCode).toBe(400);
   });
 
   it('refuses to match on an encrypted attribute', async () => {
