@@ -92,10 +92,10 @@ export const DnsCheckMessages = {
   selectAll: 'Alles selecteren',
   added: (n: number) => `${n} domeinen toegevoegd aan de blacklist`,
   addedTitle: 'Toegevoegd aan blacklist',
-  failedTitle: 'DNS check mislukt',
-  loadFailed: 'Kon de DNS check niet ophalen',
+  failedTitle: 'DNS-check mislukt',
+  loadFailed: 'Kon de DNS-check niet ophalen',
   addFailed: 'Kon de domeinen niet toevoegen',
-  none: 'Nog geen DNS check uitgevoerd.',
+  none: 'Nog geen DNS-check uitgevoerd.',
   noDomains: 'Er zijn geen domeinen om te controleren.',
   blacklisted: 'Op blacklist',
   errorColumn: 'Foutmelding',
@@ -105,7 +105,7 @@ export const DnsCheckMessages = {
     'Mislukte domeinen zijn niet geselecteerd; start de check later opnieuw.',
   confirmTitle: 'Toevoegen aan blacklist?',
   confirm: (domains: number, addresses: number) =>
-    `Weet u zeker dat u ${countOf(domains, 'domein', 'domeinen')} met samen ` +
+    `Weet je zeker dat je ${countOf(domains, 'domein', 'domeinen')} met samen ` +
     `${countOf(addresses, 'adres', 'adressen')} aan de blacklist wilt toevoegen?`,
 } as const;
 

@@ -11,7 +11,7 @@ export const ExportColumnMessages = {
   typeInvalid: 'Het type moet date, number of string zijn',
   columnTaken: (column: string) => `Kolom ${column} bestaat al`,
   notFound: (column: string) => `Kolom ${column} bestaat niet`,
-  fetchFailed: 'Kon export kolommen niet ophalen',
+  fetchFailed: 'Kon de exportkolommen niet ophalen',
   deleteFailed: 'Kon niet verwijderen',
   created: 'Kolom toegevoegd',
   deleted: 'Kolom verwijderd',

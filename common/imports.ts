@@ -27,8 +27,12 @@ export const UploadMessages = {
 
 export const DeleteAllMessages = {
   title: 'Verwijder uit bestand',
-  doneTitle: 'Bestand verwijderd',
-  done: (n: number) => `Er zijn ${n} e-mailadressen verwijderd`,
+  // Issue 29 §12: the title says what went (addresses, with the server's count), not 'Bestand verwijderd'.
+  doneTitle: (deleted: number) =>
+    `${deleted.toLocaleString('nl-NL')} ${deleted === 1 ? 'adres' : 'adressen'} verwijderd`,
+  done: (deleted: number, read: number) =>
+    `${deleted.toLocaleString('nl-NL')} van de ${read.toLocaleString('nl-NL')} e-mailadressen uit het CSV-bestand ` +
+    `${deleted === 1 ? 'is' : 'zijn'} uit het bestand verwijderd`,
   failedTitle: 'Kon bestand niet verwijderen',
   confirmTitle: 'Adressen verwijderen?',
   confirm: (dataset: string) =>

@@ -189,8 +189,8 @@ export const COPY_TYPE_LABELS: Record<CopyType, string> = {
   opens: 'Geopende',
   clicks: 'Geklikte',
   notOpenedOrClicked: 'Niet geopende of geklikte',
-  hardBounce: 'Hard gebouncede',
-  softBounce: 'Soft gebouncede',
+  hardBounce: 'Hard gebouncete',
+  softBounce: 'Soft gebouncete',
   rejected: 'Geweigerde',
 };
 /** The copy form's choice for every mailing of the campaign (the payload then omits mailing). */

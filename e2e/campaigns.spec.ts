@@ -180,3 +180,42 @@ test('campaigns: a failed list fetch shows the danger alert; an unknown campaign
   );
   await expect(page).toHaveURL(/\/campaigns$/);
 });
+
+test('campaigns: Enter in the date field submits nothing; Opslaan does (issue 29 §12)', async ({ page }) => {
+  const name = unique('Entercampagne ');
+  await loginAsAdmin(page, '/campaigns/new');
+  const posts: string[] = [];
+  page.on('request', (r) => {
+    if (r.method() === 'POST' && new URL(r.url()).pathname === '/api/campaigns') posts.push(r.url());
+  });
+  await page.getByLabel('Naam').fill(name);
+  const start = page.getByRole('textbox', { name: 'Start' });
+  await start.fill('15-03-2031');
+  // A round trip through the page after each Enter: a request it had started is sent by then.
+  const settle = () => page.evaluate(() => new Promise((resolve) => setTimeout(resolve, 0)));
+  await start.press('Enter');
+  await settle();
+  expect(posts).toEqual([]);
+  // A second Enter, the calendar the typing opened closed or not, submits nothing either.
+  await start.press('Enter');
+  await settle();
+  expect(posts).toEqual([]);
+  await expect(page).toHaveURL(/\/campaigns\/new$/);
+  await expect(alert(page, 'Campagne met success aangemaakt')).toHaveCount(0);
+  const found = await page.request.get(`/api/pagcampaignsearch/1/20/${encodeURIComponent(name)}`);
+  expect((await found.json()).total).toBe(0);
+
+  // The form goes on with what was typed: the date stays, the rest is filled, Opslaan creates it.
+  await expect(start).toHaveValue('15-03-2031');
+  await page.getByLabel('Aantal adressen').fill('500');
+  await page.getByRole('button', { name: 'Opslaan' }).click();
+  await expect(alert(page, 'Campagne met success aangemaakt')).toBeVisible();
+  await page.waitForURL(/\/campaigns\/[0-9a-f]{24}\/mailings$/);
+  const id = /\/campaigns\/([0-9a-f]{24})\/mailings$/.exec(page.url())![1];
+  expect(await (await page.request.get(`/api/campaigns/${id}`)).json()).toMatchObject({
+    name,
+    start: '2031-03-15',
+    addresses: 500,
+  });
+  expect(posts).toHaveLength(1);
+});

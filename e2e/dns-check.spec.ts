@@ -96,7 +96,7 @@ test('DNS check: start, see each result, keep it after a reload, add a selection
   await page.getByRole('button', { name: 'Voeg toe aan blacklist' }).click();
   const dialog = page.getByRole('dialog', { name: 'Toevoegen aan blacklist?' });
   await expect(dialog).toContainText(
-    'Weet u zeker dat u 1 domein met samen 2 adressen aan de blacklist wilt toevoegen?',
+    'Weet je zeker dat je 1 domein met samen 2 adressen aan de blacklist wilt toevoegen?',
   );
   await dialog.getByRole('button', { name: 'Nee' }).click();
   await expect(dialog).toHaveCount(0);

@@ -210,7 +210,13 @@ test('imports: upload, column and value mapping, remap, download, value-mapped o
     page.getByText(`Weet je zeker dat je de adressen uit dit bestand uit ${name} wilt verwijderen?`),
   ).toBeVisible();
   await page.getByRole('button', { name: 'Ja', exact: true }).click();
-  await expectAlert(page, 'success', 'Bestand verwijderd', 'Er zijn 1 e-mailadressen verwijderd');
+  // The alert says what went, with the server's count (issue 29 §12: it said 'Bestand verwijderd').
+  await expectAlert(
+    page,
+    'success',
+    '1 adres verwijderd',
+    '1 van de 2 e-mailadressen uit het CSV-bestand is uit het bestand verwijderd',
+  );
   const after = await (await page.request.get(`/api/datasets/${partnerId}/${datasetId}`)).json();
   expect(after.recordCount).toBe(2);
 });

@@ -1,5 +1,4 @@
 import { Loader, Paper, Select, SimpleGrid, Stack, TextInput } from '@mantine/core';
-import { DateInput } from '@mantine/dates';
 import { schemaResolver, useForm } from '@mantine/form';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useEffect } from 'react';
@@ -12,11 +11,11 @@ import {
   type ExternalParty,
 } from '../../../common/campaigns';
 import { LabelMessages } from '../../../common/labels';
+import { DateField } from '../../components/date-field';
 import { DecimalInput } from '../../components/decimal-input';
 import { FormActions } from '../../components/form-actions';
 import { PageTitle } from '../../components/page-title';
 import { showDanger, showSuccess } from '../../lib/alerts';
-import { DATE_INPUT_FORMAT, parseInputDate } from '../../lib/dates';
 import { ApiError } from '../../lib/http';
 import { useFailedQueryAlert } from '../../lib/use-failed-query-alert';
 import { labelsKey, listLabels } from '../labels/api';
@@ -131,14 +130,7 @@ export function CampaignFormPage() {
             <TextInput label="Naam" withAsterisk maxLength={200} {...form.getInputProps('name')} />
             <TextInput label="Klant" maxLength={200} {...form.getInputProps('customer')} />
             <SimpleGrid cols={{ base: 1, sm: 2 }}>
-              <DateInput
-                label="Start"
-                placeholder="DD-MM-JJJJ"
-                valueFormat={DATE_INPUT_FORMAT}
-                dateParser={parseInputDate}
-                clearable
-                {...form.getInputProps('start')}
-              />
+              <DateField label="Start" clearable {...form.getInputProps('start')} />
               <Select
                 label="Label"
                 placeholder={labels.isPending ? 'Labels laden...' : 'Kies een label'}

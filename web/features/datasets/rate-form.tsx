@@ -1,5 +1,4 @@
 import { Loader, Paper, SimpleGrid, Stack } from '@mantine/core';
-import { DateInput } from '@mantine/dates';
 import { useForm } from '@mantine/form';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useEffect, useState } from 'react';
@@ -12,12 +11,12 @@ import {
   type RateType,
   rateFailedTitle,
 } from '../../../common/datasets';
+import { DateField } from '../../components/date-field';
 import { DecimalInput } from '../../components/decimal-input';
 import { FormActions } from '../../components/form-actions';
 import { FormErrors } from '../../components/form-errors';
 import { PageTitle } from '../../components/page-title';
 import { showDanger, showSuccess } from '../../lib/alerts';
-import { DATE_INPUT_FORMAT, parseInputDate } from '../../lib/dates';
 import { checkWith } from '../../lib/forms';
 import { formatDecimal, parseDecimal } from '../../lib/numbers';
 import { createRate, datasetKey, updateRate } from './api';
@@ -130,26 +129,16 @@ function RateForm({ type }: { type: RateType }) {
           <Stack>
             <FormErrors messages={messages} />
             <SimpleGrid cols={{ base: 1, sm: 2 }}>
-              <DateInput
+              <DateField
                 label="Startdatum"
                 withAsterisk
-                placeholder="DD-MM-JJJJ"
-                valueFormat={DATE_INPUT_FORMAT}
-                dateParser={parseInputDate}
                 disabled={isEdit}
                 description={isEdit ? 'De startdatum kan niet worden gewijzigd' : undefined}
                 value={values.start}
                 onChange={handleStartChange}
                 error={form.errors.start}
               />
-              <DateInput
-                label="Einddatum"
-                withAsterisk
-                placeholder="DD-MM-JJJJ"
-                valueFormat={DATE_INPUT_FORMAT}
-                dateParser={parseInputDate}
-                {...form.getInputProps('end')}
-              />
+              <DateField label="Einddatum" withAsterisk {...form.getInputProps('end')} />
             </SimpleGrid>
             <DecimalInput
               label={texts.valueLabel}

@@ -34,9 +34,10 @@ export function DeleteAllPage() {
 
   const upload = useUploadTask(UPLOAD_TASK_POLL_MS, {
     onDone: (task) => {
-      const text = DeleteAllMessages.done(uploadResultOf(task.result).deleted ?? 0);
+      const { deleted = 0, read = 0 } = uploadResultOf(task.result);
+      const text = DeleteAllMessages.done(deleted, read);
       setDoneText(text);
-      showSuccess(DeleteAllMessages.doneTitle, text);
+      showSuccess(DeleteAllMessages.doneTitle(deleted), text);
       setFile(null);
       if (choice.partnerId) void client.invalidateQueries({ queryKey: ['datasets', choice.partnerId] });
     },

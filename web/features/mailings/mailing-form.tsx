@@ -1,5 +1,4 @@
 import { Group, Loader, MultiSelect, Paper, Select, SimpleGrid, Stack, Text, TextInput } from '@mantine/core';
-import { DateInput } from '@mantine/dates';
 import { useForm } from '@mantine/form';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useEffect, useState } from 'react';
@@ -17,11 +16,11 @@ import {
   type MailingSaveState,
   type MailingState,
 } from '../../../common/mailings';
+import { DateField } from '../../components/date-field';
 import { DecimalInput } from '../../components/decimal-input';
 import { FormActions } from '../../components/form-actions';
 import { PageTitle } from '../../components/page-title';
 import { showDanger, showSuccess } from '../../lib/alerts';
-import { DATE_INPUT_FORMAT, parseInputDate } from '../../lib/dates';
 import { checkWith } from '../../lib/forms';
 import { ApiError } from '../../lib/http';
 import { useFailedQueryAlert } from '../../lib/use-failed-query-alert';
@@ -177,13 +176,7 @@ export function MailingFormPage() {
                 allowDeselect={false}
                 {...form.getInputProps('state')}
               />
-              <DateInput
-                label="Verzenddatum"
-                placeholder="DD-MM-JJJJ"
-                valueFormat={DATE_INPUT_FORMAT}
-                dateParser={parseInputDate}
-                {...form.getInputProps('plannedSend')}
-              />
+              <DateField label="Verzenddatum" {...form.getInputProps('plannedSend')} />
               <DecimalInput
                 label="Bruto adresprijs"
                 description="Een komma als decimaalteken mag"

@@ -1,10 +1,10 @@
 import { ActionIcon, Button, Group, Select, SimpleGrid, Stack, Switch, Text } from '@mantine/core';
-import { DateInput } from '@mantine/dates';
 import { IconPlus, IconTrash } from '@tabler/icons-react';
 import { useQuery } from '@tanstack/react-query';
 import type { Campaign } from '../../../common/campaigns';
 import { ALL_MAILINGS_LABEL } from '../../../common/mailings';
-import { DATE_INPUT_FORMAT, formatDate, parseInputDate } from '../../lib/dates';
+import { DateField } from '../../components/date-field';
+import { formatDate } from '../../lib/dates';
 import { builderMailingsKey, listMailings } from './api';
 import { type BuilderSettings, editSelection } from './builder-store';
 
@@ -100,7 +100,7 @@ export function SelectionSettings(props: {
           disabled={disabled}
         />
       </SimpleGrid>
-      <DateInput
+      <DateField
         label="Maildrukdatum"
         description={
           props.defaultPressureAge
@@ -108,8 +108,6 @@ export function SelectionSettings(props: {
             : 'Standaard de maandag na de verzenddatum'
         }
         placeholder={props.defaultPressureAge ? formatDate(props.defaultPressureAge) : 'DD-MM-JJJJ'}
-        valueFormat={DATE_INPUT_FORMAT}
-        dateParser={parseInputDate}
         clearable
         maw={320}
         value={settings.pressureAge}
