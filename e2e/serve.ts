@@ -9,6 +9,7 @@ import { startTestDnsServer } from '../server/test/dns-server';
 import { E2E_ADMIN } from './support/admin';
 import { extendE2eServer, releaseAllDemoTasks } from './support/demo-tasks';
 import { dnsModeRoutes } from './support/dns-mode';
+import { enrichmentSeedRoutes } from './support/enrichment-seed';
 
 // The server of the Playwright journeys: the built web app on a fresh embedded database in a
 // temporary directory, or on a fresh database of the TEST_DATABASE_URL server.
@@ -56,11 +57,13 @@ const config = {
   databaseUrl,
 };
 // Test-only task types and the /api/e2e routes that start and release them (e2e/support/demo-tasks.ts),
-// and the switch of the DNS server's mode (e2e/support/dns-mode.ts).
+// the switch of the DNS server's mode (e2e/support/dns-mode.ts) and an enrichment file of a name the
+// upload refuses (e2e/support/enrichment-seed.ts).
 const server = await startServer(config, {
   extend: async (app, ctx) => {
     await extendE2eServer(app, ctx);
     await app.register(dnsModeRoutes(dns.setMode), { prefix: '/api/e2e' });
+    await app.register(enrichmentSeedRoutes(ctx), { prefix: '/api/e2e' });
   },
 });
 
