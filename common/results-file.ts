@@ -1,3 +1,4 @@
+import { z } from 'zod';
 import { createDateParser } from './date-format';
 import { RESULT_EVENTS } from './mailings';
 import { BUSINESS_TIME_ZONE } from './pressure-date';
@@ -79,6 +80,21 @@ export const RESULTS_COUNTERS = [
   ['unchanged', 'Al opgeslagen of dubbel'],
   ['skipped', 'Overgeslagen'],
 ] as const;
+
+/** The counts of a results task's result (absent ones as 0). */
+export const ResultsCountsSchema = z.object({
+  read: z.number().default(0),
+  saved: z.number().default(0),
+  unchanged: z.number().default(0),
+  skipped: z.number().default(0),
+});
+export type ResultsCounts = z.infer<typeof ResultsCountsSchema>;
+
+/** A task's result as results counts; all 0 when it holds none. */
+export function resultsCountsOf(result: unknown): ResultsCounts {
+  const parsed = ResultsCountsSchema.safeParse(result ?? {});
+  return parsed.success ? parsed.data : ResultsCountsSchema.parse({});
+}
 
 export const ResultsFileMessages = {
   title: (mailing: string) => `Resultaten uploaden: ${mailing}`,

@@ -125,9 +125,15 @@ test('mailings: create, pressure check and limit, results, copy, Definitief with
     `${heldEmails[1]},click,2031-03-12 11:00:00`,
   ].join('\n');
   await row(page, 'Concept', `Nieuwsbrief ${tag}`)
+    .getByRole('button', { name: `Resultaten uploaden voor Nieuwsbrief ${tag}` })
+    .click();
+  const resultsDialog = page.getByRole('dialog', { name: `Resultaten uploaden: Nieuwsbrief ${tag}` });
+  await resultsDialog
     .locator('input[type=file]')
     .setInputFiles({ name: 'resultaten.csv', mimeType: 'text/csv', buffer: Buffer.from(results) });
-  await expectAlert(page, 'success', 'Upload geslaagd');
+  await resultsDialog.getByRole('button', { name: 'Uploaden' }).click();
+  await expect(resultsDialog.getByTestId('results-count-saved')).toHaveText('3');
+  await resultsDialog.getByRole('button', { name: 'Sluiten' }).click();
   await expect(page.getByTestId(`results-${mailingId}`)).toHaveText('2 / 1 / 0');
 
   // Copy the opened addresses into a new draft.

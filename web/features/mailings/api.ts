@@ -55,8 +55,13 @@ export const mailingCsvUrl = (campaignId: string, mailingId: string) =>
 export const testListUrl = (campaignId: string, mailingId: string) =>
   `/api${one(campaignId, mailingId)}/testcsv`;
 /** POST .../results: uploads a results file; answers its task. */
-export function uploadResults(campaignId: string, mailingId: string, file: File) {
+export function uploadResults(
+  campaignId: string,
+  mailingId: string,
+  file: File,
+  onProgress?: (percent: number) => void,
+) {
   const form = new FormData();
   form.append('file', file);
-  return uploadFile(`${one(campaignId, mailingId)}/results`, form, TaskStartedSchema);
+  return uploadFile(`${one(campaignId, mailingId)}/results`, form, TaskStartedSchema, onProgress);
 }
