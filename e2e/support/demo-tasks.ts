@@ -3,14 +3,19 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { TaskStartedSchema } from '../../common/tasks';
 import type { AppContext } from '../../server/context';
+import { runImport } from '../../server/features/imports/import.service';
+import { runRemap } from '../../server/features/imports/remap.service';
 import { presentTask } from '../../server/features/tasks/task.queries';
 import { notFound } from '../../server/lib/http-errors';
 import { currentUser } from '../../server/plugins/auth';
-import { TaskError } from '../../server/tasks/worker';
+import { TaskError, type TaskHandler } from '../../server/tasks/worker';
+import { holdAtFirstCount } from '../../server/test/held-task';
 import { mailingSeedRoutes } from './mailing-seed';
 
 // Server side of the task journeys, mounted only by e2e/serve.ts: two task types and a route group
-// under /api/e2e (behind the normal session guard) that queues them and releases waiting ones.
+// under /api/e2e (behind the normal session guard) that queues them and releases waiting ones. A
+// journey may also hold the next real import or remap of a partner half-way (POST /api/e2e/hold), to
+// see it run.
 
 export const DEMO_TASK = 'e2e.demo';
 export const FAIL_TASK = 'e2e.fail';
@@ -23,6 +28,11 @@ interface Gate {
 }
 
 const gates = new Map<string, Gate>();
+
+/** The real task types a journey can hold half-way, with their handlers. */
+const HOLDABLE = ['import', 'remap'] as const;
+/** 'type partnerId' of the next tasks to hold at their first count between none and all rows. */
+const armed = new Set<string>();
 
 function gateOf(taskId: string): Gate {
   let gate = gates.get(taskId);
@@ -83,6 +93,16 @@ function demoRoutes(ctx: AppContext): FastifyPluginAsyncZod {
       },
     );
 
+    app.post(
+      '/hold',
+      { schema: { body: z.object({ type: z.enum(HOLDABLE), partnerId: z.string().min(1).max(100) }) } },
+      async (request) => {
+        // By partner: a journey running beside it never gets its import or remap held.
+        armed.add(`${request.body.type} ${request.body.partnerId}`);
+        return { armed: request.body.type };
+      },
+    );
+
     app.post('/tasks/release-all', async () => {
       releaseAllDemoTasks();
       return { released: 'all' };
@@ -93,7 +113,7 @@ function demoRoutes(ctx: AppContext): FastifyPluginAsyncZod {
 /**
  * The `extend` hook of startServer for the e2e server: registers 'e2e.demo' (reports 40% in state
  * 'saving', waits until released, then finishes with DEMO_RESULT) and 'e2e.fail' (fails with
- * FAIL_MESSAGE), and mounts the /api/e2e routes.
+ * FAIL_MESSAGE), wraps the import and remap so that an armed one is held, and mounts the /api/e2e routes.
  */
 export async function extendE2eServer(app: FastifyInstance, ctx: AppContext): Promise<void> {
   ctx.tasks.register(DEMO_TASK, async (task, tctx) => {
@@ -101,6 +121,17 @@ export async function extendE2eServer(app: FastifyInstance, ctx: AppContext): Pr
     await gateOf(task.id).promise;
     return DEMO_RESULT;
   });
+  // The real import and remap, held half-way when a journey armed their type (released like a demo task).
+  const real: Record<(typeof HOLDABLE)[number], TaskHandler> = {
+    import: (task, tctx) => runImport(ctx, task, tctx),
+    remap: (task, tctx) => runRemap(ctx, task, tctx),
+  };
+  for (const type of HOLDABLE) {
+    ctx.tasks.register(type, (task, tctx) => {
+      if (!armed.delete(`${type} ${task.partnerId}`)) return real[type](task, tctx);
+      return real[type](task, holdAtFirstCount(tctx, gateOf(task.id).promise));
+    });
+  }
   ctx.tasks.register(FAIL_TASK, async (_task, tctx) => {
     await tctx.progress(10, 'parsing');
     throw new TaskError(FAIL_MESSAGE);
