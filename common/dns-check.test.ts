@@ -1,5 +1,11 @@
 import { describe, expect, it } from 'vitest';
-import { DNS_CHECK_LABELS, type DnsCheckCode, describeDnsError, isResolverProbablyDown } from './dns-check';
+import {
+  DNS_CHECK_LABELS,
+  type DnsCheckCode,
+  DnsCheckMessages,
+  describeDnsError,
+  isResolverProbablyDown,
+} from './dns-check';
 
 const rows = (...checks: DnsCheckCode[]) => checks.map((check) => ({ check }));
 
@@ -28,5 +34,17 @@ describe('DNS texts', () => {
     expect(describeDnsError('ETIMEOUT')).toBe('Geen antwoord van de DNS-server (time-out)');
     expect(describeDnsError('RESOLVER_DOWN')).toBe('Niet opgezocht: de DNS-server werkt niet');
     expect(describeDnsError('EBADRESP')).toBe('Opzoeken mislukt (EBADRESP)');
+  });
+});
+
+describe('DNS check messages', () => {
+  it('count domains and addresses in Dutch, one and many', () => {
+    expect(DnsCheckMessages.confirm(1, 1)).toBe(
+      'Weet je zeker dat je 1 domein met samen 1 adres aan de blacklist wilt toevoegen?',
+    );
+    expect(DnsCheckMessages.confirm(13, 7962)).toBe(
+      'Weet je zeker dat je 13 domeinen met samen 7.962 adressen aan de blacklist wilt toevoegen?',
+    );
+    expect(DnsCheckMessages.added(1)).toBe('1 domein toegevoegd aan de blacklist');
   });
 });

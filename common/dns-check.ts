@@ -90,7 +90,7 @@ export const DnsCheckMessages = {
   start: 'Start',
   addToBlacklist: 'Voeg toe aan blacklist',
   selectAll: 'Alles selecteren',
-  added: (n: number) => `${n} domeinen toegevoegd aan de blacklist`,
+  added: (n: number) => `${countOf(n, 'domein', 'domeinen')} toegevoegd aan de blacklist`,
   addedTitle: 'Toegevoegd aan blacklist',
   failedTitle: 'DNS-check mislukt',
   loadFailed: 'Kon de DNS-check niet ophalen',
