@@ -37,13 +37,11 @@ test('mailing results: the upload screen names the columns and date forms, a Dut
   await expect(forms).toContainText('YYYY-MM-DDTHH:mm:ss');
 
   // A file without a date column is refused, and the screen says which columns it needs.
-  await dialog
-    .locator('input[type=file]')
-    .setInputFiles({
-      name: 'zonder-datum.csv',
-      mimeType: 'text/csv',
-      buffer: Buffer.from(`email,event\n${an},open\n`),
-    });
+  await dialog.locator('input[type=file]').setInputFiles({
+    name: 'zonder-datum.csv',
+    mimeType: 'text/csv',
+    buffer: Buffer.from(`email,event\n${an},open\n`),
+  });
   await dialog.getByRole('button', { name: 'Uploaden' }).click();
   await expect(dialog.getByRole('alert').filter({ hasText: 'Kon bestand niet opslaan' })).toContainText(
     'Het bestand moet de kolommen email, event en date bevatten',
