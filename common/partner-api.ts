@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { EMAIL_MAX_LENGTH, normalizeEmail } from './email';
-import { englishNameMessage, MAX_COLUMNS, MAX_NAME, nameProblem } from './names';
+import { BLIND_INDEX_SUFFIX, englishNameMessage, MAX_COLUMNS, MAX_NAME, nameProblem } from './names';
 
 // The partner API (spec 001 §7 Partner API, §8 partner API errors, §9; DESIGN §6): the calls a
 // partner makes with its dataset's X-API-Key. One contract: these schemas validate the calls and
@@ -202,7 +202,7 @@ const RECORD_EXAMPLE = { email: 'jan@example.nl', voornaam: 'Jan', postcode: '12
 export const PartnerRecordSchema = recordShape(EmailSchema).meta({
   description:
     "A record: `email` and the partner's own fields, mapped by the dataset's mapping like a CSV upload's columns. " +
-    `Field names ${RESERVED_FIELDS.join(', ')} are stored with the suffix '1'. An empty string or null is no value.`,
+    `Field names ${RESERVED_FIELDS.join(', ')} are stored with the suffix '1'. A field name has 1-${MAX_FIELD_NAME} characters, no leading or trailing space, no control character, is not __proto__, constructor or prototype and does not end in ${BLIND_INDEX_SUFFIX}. An empty string or null is no value.`,
   example: RECORD_EXAMPLE,
 });
 export type PartnerRecord = z.infer<typeof PartnerRecordSchema>;
