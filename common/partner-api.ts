@@ -57,6 +57,7 @@ export const PartnerApiMessages = {
   recordNotFound: 'Failed to find record',
   datasetNotFound: 'Failed to find dataset',
   taskNotFound: 'Failed to find task',
+  notFound: (method: string, path: string) => `Not found: ${method} ${path}`,
   created: 'Record created',
   updated: 'Record updated',
   deleted: 'Record deleted',

@@ -51,9 +51,16 @@ function issueText(v: { instancePath?: string; message?: string }): string {
  * are; invalid input as 400 with the first reason as message and every reason in `errors` (an
  * invalid address in an upsert is 'Invalid e-mail list'); a body over the limit as 400 (one record)
  * or 413 (upsert), naming the limit; a refusal shared with the staff screens (BilingualHttpError)
- * in its English wording; anything else 500 'Failed to update/delete/upload' without detail.
+ * in its English wording; anything else 500 'Failed to update/delete/upload' without detail; an
+ * unknown call 404 'Not found: METHOD path'.
  */
 export function registerPartnerErrors(app: FastifyInstance): void {
+  // An unknown call under the base path: English too (the app's own 404 speaks Dutch).
+  app.setNotFoundHandler((request, reply) =>
+    reply
+      .status(404)
+      .send({ message: PartnerApiMessages.notFound(request.method, request.url.split('?')[0]) }),
+  );
   app.setErrorHandler((error: FastifyError, request, reply) => {
     if (error instanceof HttpError) {
       // A refusal shared with the staff screens (an upload's file, a name) in its English wording.

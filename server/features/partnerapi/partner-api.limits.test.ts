@@ -149,6 +149,16 @@ describe('answers in English', () => {
     expect(await recordsOf(ds.id)).toEqual([]);
   });
 
+  it('an unknown call is 404 in English (401 without a key)', async () => {
+    const ds = await keyedDataset();
+    const res = await call(ds.key, 'POST', '/partnerlist/unknown/call?x=1', { email: 'a@example.nl' });
+    expect([res.statusCode, res.json()]).toEqual([
+      404,
+      { message: PartnerApiMessages.notFound('POST', '/partner-api/partnerlist/unknown/call') },
+    ]);
+    expect((await call(undefined, 'GET', '/elders')).statusCode).toBe(401);
+  });
+
   it("a failed task's error is English", async () => {
     const ds = await keyedDataset();
     const task = await importCsv(ds.key, 'email\na@example.nl\n');
