@@ -31,6 +31,7 @@ import { showDanger, showSuccess } from '../../lib/alerts';
 import { CsvDropzone } from '../imports/csv-dropzone';
 import { SkippedRows } from '../imports/skipped-rows';
 import { failureText, useUploadTask } from '../imports/use-upload-task';
+import { TaskProgress } from '../tasks/task-progress';
 import { mailingsKey, uploadResults } from './api';
 
 /** A mailing row's results upload (DESIGN §6): the icon that opens the upload screen of its results file. */
@@ -107,13 +108,7 @@ function ResultsUploadModal({ mailing, onClose }: { mailing: Mailing; onClose: (
         {upload.phase === 'uploading' && (
           <Progress value={upload.progress} animated aria-label={`Upload ${upload.progress}%`} />
         )}
-        {upload.phase === 'processing' && (
-          <Progress
-            value={upload.task?.percentage ?? 0}
-            animated
-            aria-label={`Verwerking ${upload.task?.percentage ?? 0}%`}
-          />
-        )}
+        {upload.phase === 'processing' && <TaskProgress task={upload.task} />}
         {upload.phase === 'done' && upload.task && <ResultsSummary task={upload.task} />}
         {upload.phase === 'failed' && error && (
           <Alert color="red" title={MailingMessages.uploadFailed}>
