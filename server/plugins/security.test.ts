@@ -49,6 +49,21 @@ describe('cross-site guard: Origin against the request scheme and host', () => {
     expect(ok.statusCode).toBe(200);
   });
 
+  it('leaves the partner API (a key in a header, no cookie) to its key check', async () => {
+    const res = await t.app.inject({
+      method: 'POST',
+      url: '/partner-api/partnerlist',
+      headers: { host: 'lijstwerk.example', origin: 'http://evil.example', 'sec-fetch-site': 'cross-site' },
+      payload: { email: 'a@b.nl' },
+    });
+    expect(res.statusCode).toBe(401);
+    const staff = await logoutWith(t, {
+      origin: 'http://evil.example',
+      referer: 'http://evil.example/partner-api/',
+    });
+    expect(staff.statusCode).toBe(403);
+  });
+
   it('ignores X-Forwarded-Host and X-Forwarded-Proto without TRUST_PROXY', async () => {
     const forged = await logoutWith(t, {
       origin: 'https://evil.example',

@@ -1,5 +1,6 @@
 import helmet from '@fastify/helmet';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { PARTNER_API_BASE } from '../../common/partner-api';
 
 const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
 const MESSAGE = 'Verzoek geweigerd: verzoeken van een andere site zijn niet toegestaan';
@@ -31,6 +32,9 @@ export async function registerSecurity(app: FastifyInstance, stylesheetUrl?: str
   // cross-site origin, so no other site can make a logged-in browser change data.
   app.addHook('onRequest', async (request, reply) => {
     if (SAFE_METHODS.has(request.method)) return;
+    // The partner API authenticates by a key in a header, never by a cookie a browser adds on
+    // its own, so another site cannot borrow it: its callers may be anywhere.
+    if (isPartnerApi(request.url)) return;
     const fetchSite = request.headers['sec-fetch-site'];
     if (fetchSite === 'cross-site' || fetchSite === 'same-site') {
       return reply.status(403).send({ message: MESSAGE });
@@ -50,6 +54,15 @@ export async function registerSecurity(app: FastifyInstance, stylesheetUrl?: str
     if (path.startsWith('/api/') || path === '/api') reply.header('cache-control', 'no-store');
     return payload;
   });
+}
+
+/** Whether a request URL is one of the partner API's (under PARTNER_API_BASE). */
+function isPartnerApi(url: string): boolean {
+  return (
+    url === PARTNER_API_BASE ||
+    url.startsWith(`${PARTNER_API_BASE}/`) ||
+    url.startsWith(`${PARTNER_API_BASE}?`)
+  );
 }
 
 /** The origin (scheme and host) of a Referer header, `'null'` when it is no absolute URL, undefined without one. */
