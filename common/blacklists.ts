@@ -77,9 +77,11 @@ export type BlacklistAddResult = z.infer<typeof BlacklistAddResultSchema>;
 export const PartnerBlacklistRowSchema = z.object({ dataset: z.string(), blacklisted: z.number().int() });
 export type PartnerBlacklistRow = z.infer<typeof PartnerBlacklistRowSchema>;
 
-/** The heading of /partners/{partnerId}/blacklist: the partner id with a possessive (spec 001 §2). */
+/**
+ * The heading of /partners/{partnerId}/blacklist: the partner id with a possessive (spec 001 §2),
+ * written with 'van' ('Blacklist van zuid_media'): "zuid_media's blacklist" read as English
+ * (issue 29 §13), and an id has no grammar to follow.
+ */
 export function partnerBlacklistTitle(partnerId: string): string {
-  // Dutch possessive: an apostrophe after a final s, x or z; 's after a vowel, digit or sign; else -s.
-  const suffix = /[sxz]$/i.test(partnerId) ? "'" : /[b-df-hj-np-tv-wy]$/i.test(partnerId) ? 's' : "'s";
-  return `${partnerId}${suffix} blacklist`;
+  return `Blacklist van ${partnerId}`;
 }

@@ -20,7 +20,7 @@ export const EnrichmentMessages = {
   deleted: 'Het verrijkingsbestand is verwijderd',
   uploadingTitle: 'Aan het uploaden',
   uploading: 'Het verrijkingsbestand wordt verwerkt.',
-  uploadedTitle: 'Upload complete',
+  uploadedTitle: 'Upload geslaagd',
   uploaded: (n: number) => `Het verrijkingsbestand is verwerkt: ${n} adressen gevonden.`,
   failedTitle: (file: string) => `Error while uploading ${file}`,
   listFailed: 'Kon de verrijkingsbestanden niet ophalen',

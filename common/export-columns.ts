@@ -3,12 +3,25 @@ import { z } from 'zod';
 export const EXPORT_COLUMN_TYPES = ['date', 'number', 'string'] as const;
 export type ExportColumnType = (typeof EXPORT_COLUMN_TYPES)[number];
 export const DEFAULT_EXPORT_COLUMN_TYPE: ExportColumnType = 'string';
+/** What staff read for each type (issue 29 §13); the API keeps date, number and string. */
+export const EXPORT_COLUMN_TYPE_LABELS: Record<ExportColumnType, string> = {
+  date: 'Datum',
+  number: 'Getal',
+  string: 'Tekst',
+};
+
+/** The Dutch name of a stored type; an unknown one as it is. */
+export function exportColumnTypeLabel(type: string): string {
+  return Object.hasOwn(EXPORT_COLUMN_TYPE_LABELS, type)
+    ? EXPORT_COLUMN_TYPE_LABELS[type as ExportColumnType]
+    : type;
+}
 
 export const ExportColumnMessages = {
   errorTitle: 'Error',
   columnRequired: 'De kolomnaam is verplicht',
   columnTooLong: 'De kolomnaam mag maximaal 200 tekens bevatten',
-  typeInvalid: 'Het type moet date, number of string zijn',
+  typeInvalid: 'Het type moet datum (date), getal (number) of tekst (string) zijn',
   columnTaken: (column: string) => `Kolom ${column} bestaat al`,
   notFound: (column: string) => `Kolom ${column} bestaat niet`,
   fetchFailed: 'Kon de exportkolommen niet ophalen',

@@ -6,6 +6,18 @@
 export const CATEGORIES = ['new', 'notOpenedOrClicked', 'opens', 'clicks'] as const;
 export type Category = (typeof CATEGORIES)[number];
 
+/**
+ * What staff read for each category, on every screen that counts them (counts, selection results,
+ * the pressure check). notOpenedOrClicked is the spec's 'inactive' (spec 001 §2 counts): one name,
+ * Inactief, everywhere (issue 29 §13).
+ */
+export const CATEGORY_LABELS: Record<Category, string> = {
+  new: 'Nieuw',
+  notOpenedOrClicked: 'Inactief',
+  opens: 'Geopend',
+  clicks: 'Geklikt',
+};
+
 /** Counts per category of one result row. */
 export type CategoryCounts = Record<Category, number>;
 

@@ -2,11 +2,13 @@ import { describe, expect, it } from 'vitest';
 import { emailColumnOf, hasEmailColumn, isCsvName, uploadResultOf, uploadSummary } from './imports';
 
 describe('uploadSummary', () => {
-  it('lists the counters in the spec order with the elapsed milliseconds', () => {
+  it('lists the counters in the spec order, by their Dutch names, with the elapsed milliseconds', () => {
     expect(uploadSummary({ read: 5, saved: 2, skipped: 3, deleted: 0, unchanged: 0 }, 1234.4)).toBe(
-      'Rows: 5, Saved: 2, Skipped: 3, Deleted: 0, Unchanged: 0 (1234 ms)',
+      'Gevonden: 5, Opgeslagen: 2, Overgeslagen: 3, Verwijderd: 0, Onveranderd: 0 (1234 ms)',
     );
-    expect(uploadSummary({ read: 1 })).toBe('Rows: 1, Saved: 0, Skipped: 0, Deleted: 0, Unchanged: 0');
+    expect(uploadSummary({ read: 1 })).toBe(
+      'Gevonden: 1, Opgeslagen: 0, Overgeslagen: 0, Verwijderd: 0, Onveranderd: 0',
+    );
   });
 });
 

@@ -15,7 +15,8 @@ export const ImportMessages = {
 export const UploadMessages = {
   uploadingTitle: 'Aan het uploaden',
   uploadingBody: 'Het bestand wordt geüpload.',
-  completeTitle: 'Upload complete',
+  // Issue 29 §13: Dutch instead of spec 000 §8's 'Upload complete', as the other uploads say it.
+  completeTitle: 'Upload geslaagd',
   uploaded: 'Het bestand is geüpload.',
   failedTitle: (file: string) => `Error while uploading ${file}`,
   refusedTitle: 'Ongeldig bestand',
@@ -73,16 +74,19 @@ export function uploadResultOf(result: unknown): UploadResult {
   return parsed.success ? parsed.data : {};
 }
 
-/** The counters in the spec's order with their English labels (spec 000 §8 'Upload complete'). */
+/**
+ * The counters in the spec's order with their Dutch names: the names of the task card (spec 001 §2
+ * tasks), used by every upload's alert too (issue 29 §13).
+ */
 export const UPLOAD_COUNTERS = [
-  ['read', 'Rows'],
-  ['saved', 'Saved'],
-  ['skipped', 'Skipped'],
-  ['deleted', 'Deleted'],
-  ['unchanged', 'Unchanged'],
+  ['read', 'Gevonden'],
+  ['saved', 'Opgeslagen'],
+  ['skipped', 'Overgeslagen'],
+  ['deleted', 'Verwijderd'],
+  ['unchanged', 'Onveranderd'],
 ] as const;
 
-/** The body of 'Upload complete': 'Rows: 5, Saved: 2, Skipped: 3, Deleted: 0, Unchanged: 0 (1234 ms)'. */
+/** The body of an upload's success alert: 'Gevonden: 5, Opgeslagen: 2, Overgeslagen: 3, Verwijderd: 0, Onveranderd: 0 (1234 ms)'. */
 export function uploadSummary(result: UploadResult, elapsedMs?: number): string {
   const counts = UPLOAD_COUNTERS.map(([key, label]) => `${label}: ${result[key] ?? 0}`).join(', ');
   return elapsedMs === undefined ? counts : `${counts} (${Math.max(0, Math.round(elapsedMs))} ms)`;

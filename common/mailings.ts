@@ -185,10 +185,11 @@ export const COPY_TYPES = [
   'rejected',
 ] as const;
 export type CopyType = (typeof COPY_TYPES)[number];
+// notOpenedOrClicked is Inactief on every screen (common/extra-inzet.ts CATEGORY_LABELS).
 export const COPY_TYPE_LABELS: Record<CopyType, string> = {
   opens: 'Geopende',
   clicks: 'Geklikte',
-  notOpenedOrClicked: 'Niet geopende of geklikte',
+  notOpenedOrClicked: 'Inactieve',
   hardBounce: 'Hard gebouncete',
   softBounce: 'Soft gebouncete',
   rejected: 'Geweigerde',

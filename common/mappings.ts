@@ -4,8 +4,10 @@ import { excludeFilterError } from './mapping-rules';
 import { ATTRIBUTE_NAME, nameMessage, nameProblem } from './names';
 import { UserRegexMessages } from './user-regex';
 
+// Issue 29 §13: the everyday messages in Dutch ('Saved', 'Remapped' in spec 000 §8); the spec's
+// English error titles stay.
 export const MappingMessages = {
-  saved: 'Saved',
+  saved: 'Opgeslagen',
   saveFailed: 'Failed to save mappings',
   encryptedTitle: 'Mapping is encrypted',
   encryptedBody: 'An encrypted mapping cannot be edited',
@@ -13,7 +15,7 @@ export const MappingMessages = {
   noMappingBody: 'Ga terug en map deze kolom eerst',
   notAColumn: (field: string) => `Het bestand heeft geen kolom ${field}`,
   valueMappingsFailed: 'Failed to get value mappings',
-  remapped: 'Remapped',
+  remapped: 'Mapping doorgevoerd',
   remapButton: 'Mapping doorvoeren',
   mappedRequired: 'Kies een kolomnaam',
   mappedPattern: 'Een kolomnaam bestaat uit letters, cijfers en underscores en begint met een letter',

@@ -7,12 +7,15 @@ import { TaskSchema } from './tasks';
 
 // spec 001 §3 Selection, §4 result rows, §7 the selection calls, §8 the builder's messages, §9 defaults.
 
-/** spec 001 §8, verbatim, and the rule messages of the selection calls (ours, in Dutch). */
+/**
+ * spec 001 §8, verbatim but for 'Failed to save' / 'Failed' (in Dutch, issue 29 §13), and the rule
+ * messages of the selection calls (ours, in Dutch).
+ */
 export const SelectionMessages = {
   deleted: 'Selectie is verwijderd',
   deleteFailed: 'Kon selectie niet verwijderen',
-  saveFailed: 'Failed to save',
-  failed: 'Failed',
+  saveFailed: 'Opslaan mislukt',
+  failed: 'Mislukt',
   fetchAttributesFailed: 'Unable to fetch attributes',
   fetchTypesFailed: 'Types konden niet worden opgehaald',
   fetchPreQueriesFailed: 'Unable to fetch predefined queries',

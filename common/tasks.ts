@@ -77,6 +77,17 @@ const TASK_STATE_LABELS: Record<string, string> = {
   failed: 'Mislukt',
 };
 
+/**
+ * What a task's partner and dataset hold, as its card names them: a mailing results import keeps
+ * its campaign and mailing there (issue 29 §13: its card said 'Partner'); any other task a partner
+ * and a dataset.
+ */
+export function taskSubjectLabels(type: string): { partner: string; dataset: string } {
+  return type === 'mailing-results'
+    ? { partner: 'Campagne', dataset: 'Verzending' }
+    : { partner: 'Partner', dataset: 'Bestand' };
+}
+
 /** The Dutch name of a task type ('import' is 'Upload'); an unknown type as it is. */
 export function taskTypeLabel(type: string): string {
   return Object.hasOwn(TASK_TYPE_LABELS, type) ? TASK_TYPE_LABELS[type] : type;

@@ -92,7 +92,7 @@ test('enrichment: upload a file, see it listed, select on its attribute, delete 
   await expectAlert(
     page,
     'success',
-    'Upload complete',
+    'Upload geslaagd',
     'Het verrijkingsbestand is verwerkt: 5 adressen gevonden.',
   );
 

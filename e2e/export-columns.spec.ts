@@ -21,19 +21,19 @@ test('export columns: validation, add with suggestions, default type, duplicate,
   await page.getByRole('option', { name: 'birthDate', exact: true }).click();
   await expect(column).toHaveValue('birthDate');
   const type = page.getByRole('combobox', { name: 'Type' });
-  await expect(type).toHaveValue('string');
+  await expect(type).toHaveValue('Tekst');
   await type.click();
-  await page.getByRole('option', { name: 'date', exact: true }).click();
+  await page.getByRole('option', { name: 'Datum', exact: true }).click();
   await page.getByRole('button', { name: 'Voeg toe' }).click();
   await expect(page).toHaveURL(/\/csv-columns$/);
-  await expect(page.getByRole('row').filter({ hasText: 'birthDate' })).toContainText('date');
+  await expect(page.getByRole('row').filter({ hasText: 'birthDate' })).toContainText('Datum');
 
   // A name that is not a global attribute, with the default type.
   await page.getByRole('link', { name: 'Nieuwe kolom' }).click();
   await page.getByRole('combobox', { name: 'Kolom' }).fill(free);
   await page.getByRole('button', { name: 'Voeg toe' }).click();
   await expect(page).toHaveURL(/\/csv-columns$/);
-  await expect(page.getByRole('row').filter({ hasText: free })).toContainText('string');
+  await expect(page.getByRole('row').filter({ hasText: free })).toContainText('Tekst');
 
   // The same column twice: the danger alert titled 'Error', and the form stays.
   await page.getByRole('link', { name: 'Nieuwe kolom' }).click();

@@ -57,7 +57,7 @@ test('import details: skipped rows per reason and their download, the preview af
     .locator('input[type=file]')
     .setInputFiles({ name: 'details.csv', mimeType: 'text/csv', buffer: Buffer.from(FILE) });
   await page.getByRole('button', { name: 'Uploaden' }).click();
-  await expectAlert(page, 'success', 'Upload complete', /Rows: 5, Saved: 2, Skipped: 3/);
+  await expectAlert(page, 'success', 'Upload geslaagd', /Gevonden: 5, Opgeslagen: 2, Overgeslagen: 3/);
   const skipped = page.getByTestId('upload-status').getByTestId('skipped-rows');
   await expect(skipped.getByTestId('skipped-invalid')).toHaveText('1');
   await expect(skipped.getByTestId('skipped-repeated')).toHaveText('1');
@@ -106,10 +106,10 @@ test('import details: skipped rows per reason and their download, the preview af
   // A saved change shows as not yet applied; the remap shows what it made.
   await page.getByLabel('Kleine letters naam', { exact: true }).check();
   await page.getByRole('button', { name: 'Opslaan' }).click();
-  await expectAlert(page, 'success', 'Saved');
+  await expectAlert(page, 'success', 'Opgeslagen');
   await expect(page.getByTestId('preview-not-applied')).toBeVisible();
   await page.getByRole('button', { name: 'Mapping doorvoeren' }).click();
-  await expectAlert(page, 'success', 'Remapped');
+  await expectAlert(page, 'success', 'Mapping doorgevoerd');
   await expect(page.getByTestId('preview-not-applied')).toHaveCount(0);
   // The file's value stays as it came; the attribute is now in lower case (the editor saved the
   // mapping in its own row order, so the attribute columns are looked up by value).

@@ -60,8 +60,8 @@ test('imports: upload, column and value mapping, remap, download, value-mapped o
   await expectAlert(
     page,
     'success',
-    'Upload complete',
-    /Rows: 5, Saved: 3, Skipped: 2, Deleted: 0, Unchanged: 0 \(\d+ ms\)/,
+    'Upload geslaagd',
+    /Gevonden: 5, Opgeslagen: 3, Overgeslagen: 2, Verwijderd: 0, Onveranderd: 0 \(\d+ ms\)/,
   );
   await expect(page.getByText('Het bestand is geüpload.')).toBeVisible();
   await expect(page.getByTestId('result-read')).toHaveText('5');
@@ -108,7 +108,7 @@ test('imports: upload, column and value mapping, remap, download, value-mapped o
   await page.getByLabel('Vaste waarde van extra kenmerk 1').fill('zomeractie');
   await page.keyboard.press('Escape');
   await page.getByRole('button', { name: 'Opslaan' }).click();
-  await expectAlert(page, 'success', 'Saved');
+  await expectAlert(page, 'success', 'Opgeslagen');
   await expect(page.getByTestId('unsaved')).toHaveCount(0);
   const saved = await (await page.request.get(`/api/datasets/${partnerId}/${datasetId}/mappings`)).json();
   expect(saved.map((m: { mapped: string }) => m.mapped)).toEqual([
@@ -135,7 +135,7 @@ test('imports: upload, column and value mapping, remap, download, value-mapped o
     page.getByRole('checkbox', { name: 'Hoofdletterongevoelig Vrouw', exact: true }),
   ).toBeChecked();
   await page.getByRole('button', { name: 'Opslaan' }).click();
-  await expectAlert(page, 'success', 'Saved');
+  await expectAlert(page, 'success', 'Opgeslagen');
   // Loading the attribute's value mappings fills nothing that is already mapped.
   await page.getByRole('button', { name: 'Kopieer' }).click();
   await expect(page.getByTestId('load-note')).toHaveText('2 waardemappings gevonden, 0 waarden overgenomen.');
@@ -145,7 +145,7 @@ test('imports: upload, column and value mapping, remap, download, value-mapped o
   await page.getByRole('link', { name: 'Terug naar Map' }).click();
   const remap = page.getByRole('button', { name: 'Mapping doorvoeren' });
   await remap.click();
-  await expectAlert(page, 'success', 'Remapped', /Rows: 3, Saved: 3/);
+  await expectAlert(page, 'success', 'Mapping doorgevoerd', /Gevonden: 3, Opgeslagen: 3/);
   await expect(remap).toBeEnabled();
 
   // The CSV download carries the file's own header row.

@@ -12,14 +12,14 @@ test('interest types: validation, create, paged search, duplicate, delete with c
   await page.getByRole('link', { name: 'Nieuwe klikinteresse' }).click();
   await expect(page.getByRole('heading', { name: 'Nieuwe klikinteresse' })).toBeVisible();
   await page.getByLabel('Naam:').fill('   ');
-  await page.getByRole('button', { name: 'Submit' }).click();
+  await page.getByRole('button', { name: 'Opslaan' }).click();
   await expect(page.getByRole('alert').filter({ hasText: 'Ongeldige interesse type' })).toContainText(
     'Interesse type naam mag niet leeg zijn of alleen maar witruimte bevatten',
   );
   await expect(page).toHaveURL(/\/interest-types\/new$/);
 
   await page.getByLabel('Naam:').fill(`  ${name}  `);
-  await page.getByRole('button', { name: 'Submit' }).click();
+  await page.getByRole('button', { name: 'Opslaan' }).click();
   await expect(
     page.getByRole('alert').filter({ hasText: 'Interesse type succesvol aangemaakt' }),
   ).toBeVisible();
@@ -44,7 +44,7 @@ test('interest types: validation, create, paged search, duplicate, delete with c
   // A duplicate in another case is refused by the server.
   await page.getByRole('link', { name: 'Nieuwe klikinteresse' }).click();
   await page.getByLabel('Naam:').fill(name.toUpperCase());
-  await page.getByRole('button', { name: 'Submit' }).click();
+  await page.getByRole('button', { name: 'Opslaan' }).click();
   await expect(
     page.getByRole('alert').filter({ hasText: 'Interesse type kon niet worden opgeslagen' }),
   ).toContainText('bestaat al');

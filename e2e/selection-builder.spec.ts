@@ -413,7 +413,7 @@ test('the selections of a mailing: newest first, predefined toggle, delete in Co
   await expect(page.getByRole('link', { name: `Bewerk selectie ${first}` })).toHaveCount(0);
 });
 
-test("a save refused by the server shows 'Failed to save'; a mailing out of Concept cannot be changed", async ({
+test("a save refused by the server shows 'Opslaan mislukt'; a mailing out of Concept cannot be changed", async ({
   page,
 }) => {
   await loginAsAdmin(page, '/');
@@ -449,8 +449,8 @@ test("a save refused by the server shows 'Failed to save'; a mailing out of Conc
 
   await finalizeMailing(page.request, w.campaignId, w.mailingId);
   await page.getByRole('button', { name: 'Bewaar' }).click();
-  await expectAlert(page, 'danger', 'Failed to save');
-  await expect(page.getByTestId('save-state')).toHaveText('Failed to save');
+  await expectAlert(page, 'danger', 'Opslaan mislukt');
+  await expect(page.getByTestId('save-state')).toHaveText('Opslaan mislukt');
 
   await page.reload();
   await expect(page.getByText('Deze verzending is niet meer in Concept')).toBeVisible();

@@ -3,6 +3,7 @@ import { IconDatabase } from '@tabler/icons-react';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useEffect } from 'react';
 import { CONNECTOR_POLL_MS, WEB_VERSION } from '../../common/constants';
+import { connectorStatusLabel } from '../../common/shell';
 import { onTaskChange } from '../features/tasks/task-events';
 import { fetchConnectorStatus, fetchVersion } from './api';
 
@@ -27,7 +28,7 @@ export function SidebarStatus() {
   const version = useQuery({ queryKey: ['version'], queryFn: fetchVersion, retry: false });
   const status = connector.data?.status ?? (connector.isError ? 'error' : 'loading');
   const color = STATUS_COLOR[status] ?? 'red';
-  const shown = status === 'loading' ? 'laden...' : status;
+  const shown = connectorStatusLabel(status);
   return (
     <Stack gap={4} p="sm" style={{ borderTop: '1px solid var(--mantine-color-gray-3)' }}>
       <Tooltip label={`Database connector: ${shown}`}>

@@ -23,7 +23,7 @@ describe('column mappings', () => {
     ];
     const saved = await put(`${base}/mappings`, list);
     expect(saved.statusCode, saved.body).toBe(200);
-    expect(saved.json().message).toBe('Saved');
+    expect(saved.json().message).toBe('Opgeslagen');
     const stored = (await t.api('GET', `${base}/mappings`)).json();
     expect(stored).toHaveLength(3);
     expect(stored[0]).not.toHaveProperty('id');

@@ -2,6 +2,7 @@ import { Card, Checkbox, Group, Loader, Select, Switch, Table, Text } from '@man
 import { useQuery } from '@tanstack/react-query';
 import { useMemo, useState } from 'react';
 import { CountMessages, countTotals } from '../../../common/counts';
+import { CATEGORIES, CATEGORY_LABELS } from '../../../common/extra-inzet';
 import { PageTitle } from '../../components/page-title';
 import { formatCount, formatDecimal } from '../../lib/numbers';
 import { useFailedQueryAlert } from '../../lib/use-failed-query-alert';
@@ -55,10 +56,11 @@ export function CountPage() {
               <Table.Th>Naam</Table.Th>
               <Table.Th>Actief</Table.Th>
               <Table.Th>Extra inzet</Table.Th>
-              <Table.Th ta="right">Nieuw</Table.Th>
-              <Table.Th ta="right">Inactief</Table.Th>
-              <Table.Th ta="right">Opens</Table.Th>
-              <Table.Th ta="right">Clicks</Table.Th>
+              {CATEGORIES.map((c) => (
+                <Table.Th key={c} ta="right">
+                  {CATEGORY_LABELS[c]}
+                </Table.Th>
+              ))}
               <Table.Th ta="right">Totaal</Table.Th>
             </Table.Tr>
           </Table.Thead>

@@ -4,6 +4,7 @@ import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useNavigate } from 'react-router';
 import {
   DEFAULT_EXPORT_COLUMN_TYPE,
+  EXPORT_COLUMN_TYPE_LABELS,
   EXPORT_COLUMN_TYPES,
   ExportColumnCreateSchema,
   ExportColumnMessages,
@@ -68,7 +69,7 @@ export function ExportColumnFormPage() {
             />
             <Select
               label="Type"
-              data={[...EXPORT_COLUMN_TYPES]}
+              data={EXPORT_COLUMN_TYPES.map((t) => ({ value: t, label: EXPORT_COLUMN_TYPE_LABELS[t] }))}
               allowDeselect={false}
               {...form.getInputProps('type')}
             />

@@ -2,7 +2,12 @@ import { ActionIcon, Badge, Button } from '@mantine/core';
 import { IconX } from '@tabler/icons-react';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { Link } from 'react-router';
-import { type ExportColumn, ExportColumnMessages } from '../../../common/export-columns';
+import {
+  DEFAULT_EXPORT_COLUMN_TYPE,
+  type ExportColumn,
+  ExportColumnMessages,
+  exportColumnTypeLabel,
+} from '../../../common/export-columns';
 import { confirmAction } from '../../components/confirm';
 import { ListView } from '../../components/list-view';
 import { PageTitle } from '../../components/page-title';
@@ -39,7 +44,7 @@ export function ExportColumnListPage() {
         items={columns.data}
         isLoading={columns.isPending && !columns.error}
         rowKey={(c) => c._id}
-        searchText={(c) => `${c._id} ${c.type}`}
+        searchText={(c) => `${c._id} ${c.type} ${exportColumnTypeLabel(c.type)}`}
         emptyMessage="Geen export kolommen gevonden."
         columns={[
           { header: 'Kolom', render: (c) => c._id },
@@ -47,7 +52,7 @@ export function ExportColumnListPage() {
             header: 'Type',
             render: (c) => (
               <Badge variant="light" color="gray">
-                {c.type || 'string'}
+                {exportColumnTypeLabel(c.type || DEFAULT_EXPORT_COLUMN_TYPE)}
               </Badge>
             ),
           },

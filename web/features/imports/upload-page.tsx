@@ -22,7 +22,7 @@ import { failureText, useUploadTask } from './use-upload-task';
 /**
  * /upload/{partnerId?}/{datasetId?} 'Upload CSV': choose partner and dataset (kept in the URL),
  * drop one .csv file, upload it with progress, then follow the import task every 2 s until it is
- * done ('Upload complete' with the counters) or failed ('Error while uploading {file}').
+ * done ('Upload geslaagd' with the counters) or failed ('Error while uploading {file}').
  */
 export function UploadPage() {
   const choice = useDatasetChoice(importPaths.upload);

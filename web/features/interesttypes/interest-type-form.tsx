@@ -47,7 +47,7 @@ export function InterestTypeFormPage() {
         >
           <Stack>
             <TextInput label="Naam:" maxLength={100} {...form.getInputProps('name')} />
-            <FormActions backTo="/interest-types" isSaving={save.isPending} saveLabel="Submit" />
+            <FormActions backTo="/interest-types" isSaving={save.isPending} saveLabel="Opslaan" />
           </Stack>
         </form>
       </Paper>

@@ -1,6 +1,7 @@
 import { Button, Group, Loader, Modal, Table, Text, TextInput } from '@mantine/core';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
+import { CATEGORY_LABELS } from '../../../common/extra-inzet';
 import {
   LimitInputSchema,
   type Mailing,
@@ -16,12 +17,12 @@ interface MailingModalProps {
   onClose: () => void;
 }
 
-// spec 001 §3: the pressure check's categories, with their Dutch names.
+// spec 001 §3: the pressure check's categories (new, none, opened, clicked), named as everywhere.
 const PRESSURE_ROWS = [
-  ['new', 'Nieuw'],
-  ['none', 'Niet geopend of geklikt'],
-  ['opened', 'Geopend'],
-  ['clicked', 'Geklikt'],
+  ['new', CATEGORY_LABELS.new],
+  ['none', CATEGORY_LABELS.notOpenedOrClicked],
+  ['opened', CATEGORY_LABELS.opens],
+  ['clicked', CATEGORY_LABELS.clicks],
 ] as const;
 
 /** 'Controleer maildruk': the draft's addresses another Definitief/Aangeboden mailing of its week holds, and their removal. */

@@ -1,6 +1,11 @@
 import { Button, Checkbox, Group, Table, Tabs, Text, Textarea, TextInput } from '@mantine/core';
 import { useState } from 'react';
-import { CATEGORIES, type Category, DEFAULT_SELECTED_CATEGORIES } from '../../../common/extra-inzet';
+import {
+  CATEGORIES,
+  CATEGORY_LABELS,
+  type Category,
+  DEFAULT_SELECTED_CATEGORIES,
+} from '../../../common/extra-inzet';
 import { stripClientKeys } from '../../../common/query-tree';
 import { ResultCellSchema } from '../../../common/selections';
 import { ScrollTable } from '../../components/scroll-table';
@@ -13,14 +18,6 @@ import {
   selectLine,
   totalsOf,
 } from './results-state';
-
-/** The column headings of the categories (spec 001 §9 order: new, notOpenedOrClicked, opens, clicks). */
-export const CATEGORY_LABELS: Record<Category, string> = {
-  new: 'Nieuw',
-  notOpenedOrClicked: 'Inactief',
-  opens: 'Opens',
-  clicks: 'Clicks',
-};
 
 const n = (v: number) => v.toLocaleString('nl-NL');
 const setLines = (update: (lines: ResultLine[]) => ResultLine[]) =>

@@ -16,6 +16,7 @@ import { PageTitle } from '../../components/page-title';
 import { formatDateTime } from '../../lib/dates';
 import { SkippedRows } from '../imports/skipped-rows';
 import { listTasks, tasksKey } from './api';
+import { useTaskSubject } from './task-subject';
 import { taskMatches, taskSummary } from './task-summary';
 
 function Field({ label, value }: { label: string; value: string | null | undefined }) {
@@ -33,6 +34,7 @@ function Field({ label, value }: { label: string; value: string | null | undefin
 function TaskCard({ task }: { task: Task }) {
   const color = taskColor(task.state);
   const summary = taskSummary(task);
+  const subject = useTaskSubject(task);
   const isRunning = !isTaskFinished(task.state);
   // How far it is as a count ('1.500 van 20.000 rijen'), beside the bar (issue 29 §16).
   const counted = progressText(task.progress);
@@ -54,8 +56,9 @@ function TaskCard({ task }: { task: Task }) {
             {formatDateTime(task.date)}
           </Text>
         </Group>
-        <Field label="Partner" value={task.partner} />
-        <Field label="Bestand" value={task.dataset} />
+        {subject.map((line) => (
+          <Field key={line.label} label={line.label} value={line.value} />
+        ))}
         <Field label="Gebruiker" value={task.username} />
         <Text size="sm" c={color}>
           <Text span fw={600} c="black">

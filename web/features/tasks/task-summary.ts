@@ -1,23 +1,14 @@
+import { UPLOAD_COUNTERS, type UploadResult } from '../../../common/imports';
 import { type Task, taskStateLabel, taskTypeLabel } from '../../../common/tasks';
-
-const LABELS: [keyof ResultCounts, string][] = [
-  ['read', 'Gevonden'],
-  ['saved', 'Opgeslagen'],
-  ['skipped', 'Overgeslagen'],
-  ['deleted', 'Verwijderd'],
-  ['unchanged', 'Onveranderd'],
-];
-
-type ResultCounts = { read?: number; saved?: number; skipped?: number; deleted?: number; unchanged?: number };
 
 /**
  * The result line of a task card (spec 001 §2 tasks): only when a read count exists, listing
  * Gevonden, Opgeslagen, Overgeslagen, Verwijderd, Onveranderd where present; null otherwise.
  */
 export function taskSummary(task: Pick<Task, 'result'>): string | null {
-  const result = task.result as ResultCounts | null;
+  const result = task.result as UploadResult | null;
   if (!result || typeof result !== 'object' || typeof result.read !== 'number') return null;
-  return LABELS.filter(([key]) => typeof result[key] === 'number')
+  return UPLOAD_COUNTERS.filter(([key]) => typeof result[key] === 'number')
     .map(([key, label]) => `${label}: ${result[key]!.toLocaleString('nl-NL')}`)
     .join(', ');
 }
