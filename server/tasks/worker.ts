@@ -36,7 +36,10 @@ export interface TaskContext {
   database: Database;
   /** Reports 0-100 and optionally a new state (parsing, saving, updating, executing). */
   progress(percentage: number, state?: string): Promise<void>;
-  /** Reports `done` of `total` (rows unless `options.unit` says otherwise); resolves once written when it was. */
+  /**
+   * Reports `done` of `total` (rows unless `options.unit` says otherwise); resolves once written
+   * when it is written at once (the first, the last, with a new state), else at once.
+   */
   count(done: number, total: number, options?: CountOptions): Promise<void>;
   /** Reports that step `step` of `steps` (from 1) runs: set-based work, whose rows cannot be counted as they go. */
   step(step: number, steps: number, state?: string): Promise<void>;
@@ -215,31 +218,37 @@ export class TaskRunner {
  */
 function progressReporter(db: Db, taskId: string, log: FastifyBaseLogger) {
   let lastWrite = 0;
-  let writes = Promise.resolve();
+  let writing: Promise<void> | null = null;
   let pending: ProgressUpdate | null = null;
   let timer: NodeJS.Timeout | undefined;
   let counted = false;
   let settled = false;
 
+  // One write at a time, in order: what comes meanwhile merges into the next one.
   const write = (): Promise<void> => {
     clearTimeout(timer);
     timer = undefined;
+    if (writing) return writing.then(write);
     const update = pending;
     pending = null;
-    if (!update || settled) return writes;
+    if (!update || settled) return Promise.resolve();
     lastWrite = Date.now();
-    writes = writes
-      .then(() => updateTaskProgress(db, taskId, update))
-      .catch((err) => log.warn({ err }, 'progress update failed'));
-    return writes;
+    writing = updateTaskProgress(db, taskId, update)
+      .catch((err) => log.warn({ err }, 'progress update failed'))
+      .finally(() => {
+        writing = null;
+      });
+    return writing;
   };
-  // A report merges into the one waiting (a percentage keeps the count and state reported before it).
+  // A report merges into the one waiting (a percentage keeps the count and state reported before
+  // it). Only a report written at once is waited for: a pass never waits for its periodic writes.
   const report = (update: ProgressUpdate, now: boolean): Promise<void> => {
     if (settled) return Promise.resolve();
     pending = { ...pending, ...update };
+    if (now) return write();
     const wait = PROGRESS_WRITE_MS - (Date.now() - lastWrite);
-    if (now || wait <= 0) return write();
-    timer ??= setTimeout(() => void write(), wait);
+    if (wait <= 0) void write();
+    else timer ??= setTimeout(() => void write(), wait);
     return Promise.resolve();
   };
 
@@ -277,7 +286,7 @@ function progressReporter(db: Db, taskId: string, log: FastifyBaseLogger) {
     async settle() {
       settled = true;
       clearTimeout(timer);
-      await writes;
+      while (writing) await writing;
     },
   };
 }
