@@ -3,7 +3,7 @@ import { sql } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
 import { setupTestApp } from '../test/app';
 import { enableTwoFactor, loginCookie, makeUser } from '../test/factories';
-import { DataErrorMessages, safeErrorSerializer } from './errors';
+import { ClientErrorMessages, clientErrorMessage, DataErrorMessages, safeErrorSerializer } from './errors';
 
 let log = '';
 const stream = new Writable({
@@ -88,5 +88,39 @@ describe('values the database refuses', () => {
     });
     expect(res.statusCode).toBe(400);
     expect(res.json().message).toBe(DataErrorMessages.tooLong);
+  });
+});
+
+describe("Fastify's own client errors in Dutch", () => {
+  it('a body too large, a wrong content type and an empty JSON body answer in Dutch', async () => {
+    const big = await t.app.inject({
+      method: 'POST',
+      url: '/api/auth/login',
+      headers: { 'content-type': 'application/json' },
+      payload: JSON.stringify({ username: 'x'.repeat(2_000_000), password: 'y' }),
+    });
+    expect(big.statusCode).toBe(413);
+    expect(big.json().message).toBe(ClientErrorMessages[413]);
+    const type = await t.app.inject({
+      method: 'POST',
+      url: '/api/auth/login',
+      headers: { 'content-type': 'application/x-unknown' },
+      payload: 'username=x',
+    });
+    expect(type.statusCode).toBe(415);
+    expect(type.json().message).toBe(ClientErrorMessages[415]);
+    const empty = await t.app.inject({
+      method: 'POST',
+      url: '/api/auth/login',
+      headers: { 'content-type': 'application/json' },
+      payload: '',
+    });
+    expect(empty.statusCode).toBe(400);
+    expect(empty.json().message).toMatch(/geen inhoud/);
+  });
+
+  it('every FST_ code gets a Dutch message by status when it is not listed', () => {
+    expect(clientErrorMessage('FST_SOMETHING_NEW', 413)).toBe(ClientErrorMessages[413]);
+    expect(clientErrorMessage('FST_SOMETHING_NEW', 418)).toBe(ClientErrorMessages.default);
   });
 });

@@ -12,6 +12,41 @@ export const DataErrorMessages = {
   invalid: 'Een waarde in het verzoek is ongeldig',
 } as const;
 
+/**
+ * Dutch messages for the client errors Fastify and its plugins raise themselves (their own texts
+ * are English); by status, for a code not listed. The partner API has its own English handler.
+ */
+export const ClientErrorMessages = {
+  400: 'Ongeldig verzoek',
+  404: 'Niet gevonden',
+  405: 'Deze methode is hier niet toegestaan',
+  406: 'Dit verzoek wordt niet geaccepteerd',
+  408: 'Het verzoek duurde te lang',
+  411: 'Het verzoek mist zijn lengte',
+  413: 'Het verzoek is te groot',
+  415: 'Dit soort inhoud wordt hier niet ondersteund',
+  429: 'Te veel verzoeken; probeer het later opnieuw',
+  default: 'Ongeldig verzoek',
+} as const;
+
+const CLIENT_ERROR_BY_CODE: Record<string, string> = {
+  FST_ERR_CTP_EMPTY_JSON_BODY: 'Het verzoek heeft geen inhoud, waar JSON verwacht werd',
+  FST_ERR_CTP_BODY_TOO_LARGE: ClientErrorMessages[413],
+  FST_REQ_FILE_TOO_LARGE: 'Het bestand is te groot',
+  FST_ERR_CTP_INVALID_MEDIA_TYPE: ClientErrorMessages[415],
+  FST_ERR_CTP_INVALID_CONTENT_LENGTH: 'De opgegeven lengte van het verzoek klopt niet',
+  FST_INVALID_MULTIPART_CONTENT_TYPE: 'Een upload moet als multipart/form-data worden verstuurd',
+};
+
+/** The Dutch message of one of Fastify's own client errors (`FST_...` codes), by code or else by status. */
+export function clientErrorMessage(code: string, status: number): string {
+  return (
+    CLIENT_ERROR_BY_CODE[code] ??
+    (ClientErrorMessages as Record<number | 'default', string>)[status] ??
+    ClientErrorMessages.default
+  );
+}
+
 /** Installs the error and not-found handlers: every error answers `{message, errors?}`, never a stack. */
 export function registerErrorHandling(app: FastifyInstance): void {
   app.setErrorHandler((error: FastifyError, request, reply) => {
@@ -29,8 +64,12 @@ export function registerErrorHandling(app: FastifyInstance): void {
     }
     const status = error.statusCode ?? 500;
     if (status >= 400 && status < 500) {
-      // Fastify's own client errors (body too large, bad content type, ...): safe to show.
-      return reply.status(status).send({ message: error.message });
+      // Fastify's own client errors (body too large, bad content type, ...) in Dutch; a plugin's
+      // error made with a message of ours (the login limit's) as it is.
+      const own = typeof error.code === 'string' && error.code.startsWith('FST_');
+      return reply
+        .status(status)
+        .send({ message: own ? clientErrorMessage(error.code, status) : error.message });
     }
     // A value PostgreSQL refused (too long for its column, a number out of range, an invalid
     // date): the request was wrong, not the server. Schemas should catch these first; the warning
