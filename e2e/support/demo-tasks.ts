@@ -33,15 +33,25 @@ const gates = new Map<string, Gate>();
 const HOLDABLE = ['import', 'remap'] as const;
 /** 'type partnerId' of the next tasks to hold at their first count between none and all rows. */
 const armed = new Set<string>();
+/**
+ * The held real tasks by task id, with their partner: apart from the demo gates, so that another
+ * journey's release of all demo tasks never lets them go on.
+ */
+const held = new Map<string, Gate & { partnerId: string | null }>();
+
+/** A new closed gate. */
+function newGate(): Gate {
+  let release = () => {};
+  const promise = new Promise<void>((resolve) => {
+    release = resolve;
+  });
+  return { promise, release };
+}
 
 function gateOf(taskId: string): Gate {
   let gate = gates.get(taskId);
   if (!gate) {
-    let release = () => {};
-    const promise = new Promise<void>((resolve) => {
-      release = resolve;
-    });
-    gate = { promise, release };
+    gate = newGate();
     gates.set(taskId, gate);
   }
   return gate;
@@ -50,6 +60,7 @@ function gateOf(taskId: string): Gate {
 /** Releases every demo task, waiting or queued (the journeys' cleanup and the server's shutdown). */
 export function releaseAllDemoTasks(): void {
   for (const gate of gates.values()) gate.release();
+  for (const gate of held.values()) gate.release();
 }
 
 const EnqueueSchema = z.object({
@@ -85,7 +96,7 @@ function demoRoutes(ctx: AppContext): FastifyPluginAsyncZod {
       '/tasks/:id/release',
       { schema: { params: z.object({ id: z.string().min(1).max(100) }) } },
       async (request) => {
-        const gate = gates.get(request.params.id);
+        const gate = gates.get(request.params.id) ?? held.get(request.params.id);
         if (!gate) throw notFound('Geen wachtende taak met dit id');
         // Kept in the map: a task released before the worker claims it must not wait again.
         gate.release();
@@ -103,8 +114,21 @@ function demoRoutes(ctx: AppContext): FastifyPluginAsyncZod {
       },
     );
 
+    // A journey's cleanup: its partner's held tasks go on, and nothing more of it is held.
+    app.post(
+      '/hold/release',
+      { schema: { body: z.object({ partnerId: z.string().min(1).max(100) }) } },
+      async (request) => {
+        const { partnerId } = request.body;
+        for (const type of HOLDABLE) armed.delete(`${type} ${partnerId}`);
+        for (const gate of held.values()) if (gate.partnerId === partnerId) gate.release();
+        return { released: partnerId };
+      },
+    );
+
+    // Demo tasks only: held real tasks belong to the journey that held them.
     app.post('/tasks/release-all', async () => {
-      releaseAllDemoTasks();
+      for (const gate of gates.values()) gate.release();
       return { released: 'all' };
     });
   };
@@ -121,7 +145,7 @@ export async function extendE2eServer(app: FastifyInstance, ctx: AppContext): Pr
     await gateOf(task.id).promise;
     return DEMO_RESULT;
   });
-  // The real import and remap, held half-way when a journey armed their type (released like a demo task).
+  // The real import and remap, held half-way when a journey armed them for its partner.
   const real: Record<(typeof HOLDABLE)[number], TaskHandler> = {
     import: (task, tctx) => runImport(ctx, task, tctx),
     remap: (task, tctx) => runRemap(ctx, task, tctx),
@@ -129,7 +153,9 @@ export async function extendE2eServer(app: FastifyInstance, ctx: AppContext): Pr
   for (const type of HOLDABLE) {
     ctx.tasks.register(type, (task, tctx) => {
       if (!armed.delete(`${type} ${task.partnerId}`)) return real[type](task, tctx);
-      return real[type](task, holdAtFirstCount(tctx, gateOf(task.id).promise));
+      const gate = { ...newGate(), partnerId: task.partnerId };
+      held.set(task.id, gate);
+      return real[type](task, holdAtFirstCount(tctx, gate.promise));
     });
   }
   ctx.tasks.register(FAIL_TASK, async (_task, tctx) => {
