@@ -21,6 +21,8 @@ interface World {
   datasetName: string;
   campaignName: string;
   resultsMailingName: string;
+  /** The seeded commission and participation entries, for the edit screens of their own type. */
+  extraIds: Record<'commission' | 'participation', string>;
 }
 
 /** Sends a multipart upload that answers a task and waits until the task is done. */
@@ -91,7 +93,7 @@ async function seed(page: Page): Promise<World> {
       data: { start: '2030-01-01', end: '2030-12-31', amount: 1.5 },
     }),
   );
-  await ok(
+  const participation = await ok(
     api.post(`/api/datasets/${partnerId}/${dataset._id}/participation`, {
       data: { start: '2030-01-01', end: '2030-12-31', factor: 1.2 },
     }),
@@ -156,6 +158,7 @@ async function seed(page: Page): Promise<World> {
     datasetName,
     campaignName,
     resultsMailingName,
+    extraIds: { commission: commission._id, participation: participation._id },
     params: {
       partnerId,
       contactId: contact._id,
@@ -291,7 +294,9 @@ for (const [i, routes] of HALVES.entries()) {
       for (const type of types) {
         for (const name of paramNames(route.path))
           expect(w.params[name] ?? type, `${route.path}: the seed has no ${name}`).toBeDefined();
-        const path = generatePath(route.path, { ...w.params, type });
+        // An entry's edit screen opens the entry of its own type (another id goes back to the list).
+        const extraId = type ? w.extraIds[type as 'commission' | 'participation'] : undefined;
+        const path = generatePath(route.path, { ...w.params, type, ...(extraId ? { extraId } : {}) });
         await visit(page, path);
         await check(path);
         await checkSelects(path);
