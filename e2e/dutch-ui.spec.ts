@@ -77,7 +77,8 @@ async function seed(page: Page): Promise<World> {
         {
           type: 'column',
           field: 'geslacht',
-          mapped: 'gender',
+          // An attribute of its own: another journey counts the value mappings of 'gender'.
+          mapped: 'aanhef',
           values: [{ original: 'V', mapped: 'F', insensitive: true }],
         },
       ],
@@ -166,7 +167,7 @@ async function seed(page: Page): Promise<World> {
       personId: person._id,
       extraId: commission._id,
       mapping: 'geslacht',
-      field: 'gender',
+      field: 'aanhef',
       campaignId: campaign._id,
       mailingId: mailing._id,
       campaign: campaign._id,

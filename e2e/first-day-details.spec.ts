@@ -88,22 +88,23 @@ test('every drop zone refuses two files at once with one message', async ({ page
     const form = page.getByTestId(`blacklist-upload-${kind}`);
     await expectOneFileAtATime(page, dropZone(form));
   }
-  // A mailing's results upload (a file button, no drop zone) refuses anything but a .csv the same way.
+  // A mailing's results upload: a dialog with the same drop zone, which refuses anything but one .csv.
   const campaign = await ok(
     await page.request.post('/api/campaigns', { data: { name: unique('Resultaat ') } }),
   );
   await ok(await page.request.post(`/api/campaigns/${campaign._id}/mailings`, { data: { name: 'Eerste' } }));
   await page.goto(`/campaigns/${campaign._id}/mailings`);
-  await expect(page.getByRole('button', { name: 'Resultaten uploaden voor Eerste' })).toBeVisible();
-  await page
-    .locator('input[type=file]')
-    .first()
-    .setInputFiles({
-      name: 'resultaten.txt',
-      mimeType: 'text/plain',
-      buffer: Buffer.from('email,event,date'),
-    });
+  await page.getByRole('button', { name: 'Resultaten uploaden voor Eerste' }).click();
+  const results = page.getByRole('dialog', { name: 'Resultaten uploaden: Eerste' });
+  await expectOneFileAtATime(page, dropZone(results));
+  await results.locator('input[type=file]').setInputFiles({
+    name: 'resultaten.txt',
+    mimeType: 'text/plain',
+    buffer: Buffer.from('email,event,date'),
+  });
   await expectAlert(page, 'danger', 'Ongeldig bestand', 'Alleen .csv-bestanden kunnen worden geüpload');
+  await expect(results.getByTestId('chosen-file')).toHaveCount(0);
+  await results.getByRole('button', { name: 'Sluiten' }).click();
   // The selection builder's file line (Bestandsmatch).
   await page.goto('/selection-builder');
   await page.getByRole('button', { name: 'Regel toevoegen' }).first().click();
