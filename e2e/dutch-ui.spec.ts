@@ -370,7 +370,8 @@ test('dialogs, messages and task cards are in Dutch', async ({ page }) => {
 
   // The mapping editor's save and 'Mapping doorvoeren' messages (before the upload, which brings
   // a file without the column klant).
-  const alerts = page.getByRole('alert');
+  // The notifications only: the editor's own alert (a preview not yet applied) comes and goes.
+  const alerts = page.locator('.mantine-Notifications-notification');
   await visit(page, `/partners/${w.partnerId}/datasets/${w.params.datasetId}/headers`);
   const klant = page.getByRole('combobox', { name: 'Kenmerk voor klant' });
   await expect(klant).toBeVisible();
