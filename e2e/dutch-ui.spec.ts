@@ -378,13 +378,16 @@ test('dialogs, messages and task cards are in Dutch', async ({ page }) => {
   await klant.fill('klantnummer');
   await page.keyboard.press('Escape');
   await page.getByRole('button', { name: 'Opslaan' }).click();
-  await expect(alerts).toHaveCount(1);
-  await check('mapping (opgeslagen)', alerts);
+  // Found by its text: an earlier notification may still be closing beside it.
+  const saved = alerts.filter({ hasText: 'Opgeslagen' }).first();
+  await expect(saved).toBeVisible();
+  await check('mapping (opgeslagen)', saved);
   await page.reload();
   await settle(page);
   await page.getByRole('button', { name: 'Mapping doorvoeren' }).click();
-  await expect(alerts).toHaveCount(1);
-  await check('mapping (doorgevoerd)', alerts);
+  const remapped = alerts.filter({ hasText: 'Mapping doorgevoerd' }).first();
+  await expect(remapped).toBeVisible();
+  await check('mapping (doorgevoerd)', remapped);
 
   // An upload: the success alert and its counters.
   await visit(page, `/upload/${w.partnerId}/${w.params.datasetId}`);
