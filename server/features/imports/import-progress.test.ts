@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { setupTestApp } from '../../test/app';
 import { holdAtFirstCount } from '../../test/held-task';
 import { columnMapping, importFile, setupDataset, uploadFile, waitForTask } from '../../test/imports';
+import { waitFor } from '../../test/wait';
 import { runImport } from './import.service';
 import { runRemap } from './remap.service';
 
@@ -18,15 +19,6 @@ const csvOf = (rows: number) => {
 
 const getTask = async (id: string) => (await t.api('GET', `/api/tasks/${id}`)).json();
 const connectorStatus = async () => (await t.api('GET', '/api/connector/status')).json().status as string;
-
-/** Polls until `check` holds (the test's own timeout bounds the wait); returns the last value. */
-async function waitFor<T>(read: () => Promise<T>, check: (value: T) => boolean): Promise<T> {
-  for (;;) {
-    const value = await read();
-    if (check(value)) return value;
-    await new Promise((r) => setTimeout(r, 20));
-  }
-}
 
 /** A promise with its resolve function. */
 function gate() {

@@ -4,6 +4,7 @@ import { WEB_VERSION } from '../../../common/constants';
 import { TaskMessages } from '../../../common/tasks';
 import { TaskError, TaskRunner } from '../../tasks/worker';
 import { setupTestApp } from '../../test/app';
+import { waitFor } from '../../test/wait';
 import { insertTask } from './task.queries';
 import { tasks } from './task.table';
 
@@ -24,14 +25,6 @@ function deferred(): { promise: Promise<void>; resolve: () => void } {
 const getTask = async (id: string) => (await t.api('GET', `/api/tasks/${id}`)).json();
 const connectorStatus = async () => (await t.api('GET', '/api/connector/status')).json().status as string;
 
-/** Polls until `check` holds (the test's own timeout bounds the wait); returns the last value. */
-async function waitFor<T>(read: () => Promise<T>, check: (value: T) => boolean): Promise<T> {
-  for (;;) {
-    const value = await read();
-    if (check(value)) return value;
-    await new Promise((r) => setTimeout(r, 20));
-  }
-}
 const waitFinished = (id: string) =>
   waitFor(
     () => getTask(id),
