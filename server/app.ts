@@ -19,7 +19,7 @@ import type { AppConfig } from './config';
 import type { AppContext } from './context';
 import type { Database } from './db/client';
 import { type ColumnKeys, loadColumnKeys } from './features/imports/crypto';
-import { partnerApiRoutes } from './features/partnerapi/partner-api.routes';
+import { partnerApiRoutes } from './features/partner-api/partner-api.routes';
 import { type SelRefresher, startSelRefresher } from './features/selections/sel-refresher';
 import { registerAuthGuard } from './plugins/auth';
 import { registerErrorHandling, safeErrorSerializer } from './plugins/errors';

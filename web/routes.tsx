@@ -28,7 +28,7 @@ const PartnerBlacklistPage = lazyScreen(
   () => import('./features/blacklists/partner-blacklist-page'),
   'PartnerBlacklistPage',
 );
-const DnsCheckPage = lazyScreen(() => import('./features/dnscheck/dns-check-page'), 'DnsCheckPage');
+const DnsCheckPage = lazyScreen(() => import('./features/dns-check/dns-check-page'), 'DnsCheckPage');
 const EnrichmentListPage = lazyScreen(
   () => import('./features/enrichment/enrichment-list-page'),
   'EnrichmentListPage',
@@ -53,11 +53,11 @@ const TestPersonListPage = lazyScreen(
   'TestPersonListPage',
 );
 const ExportColumnFormPage = lazyScreen(
-  () => import('./features/exportcolumns/export-column-form'),
+  () => import('./features/export-columns/export-column-form'),
   'ExportColumnFormPage',
 );
 const ExportColumnListPage = lazyScreen(
-  () => import('./features/exportcolumns/export-column-list'),
+  () => import('./features/export-columns/export-column-list'),
   'ExportColumnListPage',
 );
 const DeleteAllPage = lazyScreen(() => import('./features/imports/deleteall-page'), 'DeleteAllPage');
@@ -76,11 +76,11 @@ const ValueMappedListPage = lazyScreen(
   'ValueMappedListPage',
 );
 const InterestTypeFormPage = lazyScreen(
-  () => import('./features/interesttypes/interest-type-form'),
+  () => import('./features/interest-types/interest-type-form'),
   'InterestTypeFormPage',
 );
 const InterestTypeListPage = lazyScreen(
-  () => import('./features/interesttypes/interest-type-list'),
+  () => import('./features/interest-types/interest-type-list'),
   'InterestTypeListPage',
 );
 const LabelFormPage = lazyScreen(() => import('./features/labels/label-form'), 'LabelFormPage');

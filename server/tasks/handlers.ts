@@ -4,7 +4,7 @@ import {
   runEmailBlacklistImport,
   runPartnerBlacklistImport,
 } from '../features/blacklists/blacklist-import.service';
-import { runDnsCheck } from '../features/dnscheck/dns-check.service';
+import { runDnsCheck } from '../features/dns-check/dns-check.service';
 import { runEnrichment } from '../features/enrichment/enrichment.service';
 import { dropStaging } from '../features/imports/csv-staging';
 import { runDeleteAll } from '../features/imports/deleteall.service';

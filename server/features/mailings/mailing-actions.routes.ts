@@ -11,7 +11,7 @@ import {
 } from '../../../common/mailings';
 import type { AppContext } from '../../context';
 import { conflict, notFound } from '../../lib/http-errors';
-import { listExportColumns, presentExportColumn } from '../exportcolumns/export-column.queries';
+import { listExportColumns, presentExportColumn } from '../export-columns/export-column.queries';
 import { sendCsv } from '../imports/csv-download';
 import { getSelection } from '../selections/selection.queries';
 import { copyAddresses } from './copy.service';

@@ -10,7 +10,7 @@ import { multipartBody } from '../../test/multipart';
 import { saveDatasetMappings } from '../imports/mapping.queries';
 import { dropOrphanPartitions, recordsPartition } from '../imports/records.queries';
 import { allocate, makeCampaign, makeMailing } from '../mailings/mailing.test-helpers';
-import { partnerApiHelpers } from '../partnerapi/partner-api.test-helpers';
+import { partnerApiHelpers } from '../partner-api/partner-api.test-helpers';
 import { drainSelDirty, selRecordDriftSql } from './sel-record.sql';
 import { othersBusy, startSelRefresher } from './sel-refresher';
 

@@ -14,7 +14,7 @@ import { GlobalAttributeMessages } from '../../../common/global-attributes';
 import { PageTitle } from '../../components/page-title';
 import { showDanger, showSuccess } from '../../lib/alerts';
 import { useFailedQueryAlert } from '../../lib/use-failed-query-alert';
-import { globalMappingsKey, listGlobalMappings } from '../exportcolumns/api';
+import { globalMappingsKey, listGlobalMappings } from '../export-columns/api';
 import { CsvDropzone, useCsvHeaders, useCsvParseFailedAlert } from '../imports/csv-dropzone';
 import { UploadStatus } from '../imports/upload-status';
 import { failureText, useUploadTask } from '../imports/use-upload-task';

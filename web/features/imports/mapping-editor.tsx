@@ -36,7 +36,7 @@ import { showDanger, showSuccess } from '../../lib/alerts';
 import { useFailedQueryAlert } from '../../lib/use-failed-query-alert';
 import { datasetCsvUrl } from '../datasets/api';
 import { useDataset } from '../datasets/use-dataset';
-import { globalMappingsKey, listGlobalMappings } from '../exportcolumns/api';
+import { globalMappingsKey, listGlobalMappings } from '../export-columns/api';
 import { TaskProgress } from '../tasks/task-progress';
 import {
   getHeaders,

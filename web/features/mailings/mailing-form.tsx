@@ -25,7 +25,7 @@ import { checkWith } from '../../lib/forms';
 import { ApiError } from '../../lib/http';
 import { useFailedQueryAlert } from '../../lib/use-failed-query-alert';
 import { ExternalIdsInput } from '../campaigns/external-ids-input';
-import { interestTypesKey, listInterestTypes } from '../interesttypes/api';
+import { interestTypesKey, listInterestTypes } from '../interest-types/api';
 import { createMailing, getMailing, mailingKey, mailingsKey, updateMailing } from './api';
 
 /** The form's fields; externalIds holds the list with the empty entry appended (spec 001 §3). */
