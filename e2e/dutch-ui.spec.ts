@@ -328,11 +328,11 @@ test('dialogs, messages and task cards are in Dutch', async ({ page }) => {
   await page.getByRole('button', { name: 'Regel toevoegen' }).first().click();
   await expect(page).toHaveURL(/\/selection-builder\/add-line$/);
   await check('/selection-builder/add-line');
-  const lineTypes = await page
-    .locator('a[aria-label]')
-    .filter({ has: page.locator('p') })
-    .evaluateAll((as) => as.map((a) => a.getAttribute('aria-label') ?? ''));
-  expect(lineTypes.length).toBeGreaterThan(3);
+  // The menu renders its line types as the dataset's fields arrive: wait for all of them.
+  const lineLinks = page.locator('a[aria-label]').filter({ has: page.locator('p') });
+  await expect.poll(() => lineLinks.count(), { timeout: 30_000 }).toBeGreaterThan(3);
+  await settle(page);
+  const lineTypes = await lineLinks.evaluateAll((as) => as.map((a) => a.getAttribute('aria-label') ?? ''));
   for (const lineType of lineTypes) {
     await page.getByRole('link', { name: lineType, exact: true }).click();
     await settle(page);
