@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { dateFormatError } from './date-format';
-import { excludeFilterError } from './mapping-rules';
+import { excludeFilterError } from './exclude-filter';
 import { ATTRIBUTE_NAME, nameMessage, nameProblem } from './names';
 import { UserRegexMessages } from './user-regex';
 

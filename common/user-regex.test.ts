@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { createExcludeTest, excludeFilterError } from './mapping-rules';
+import { createExcludeTest, excludeFilterError } from './exclude-filter';
 import { ColumnMappingSchema, columnMapping, MappingMessages } from './mappings';
 import { compileUserRegex, UserRegexMessages, userRegexError } from './user-regex';
 

@@ -1,6 +1,7 @@
 import { compileDateFormat, createDateParser } from '../../../common/date-format';
 import { EMAIL_MAX_LENGTH } from '../../../common/email';
-import { createColumnMapper, createExcludeTest } from '../../../common/mapping-rules';
+import { createExcludeTest } from '../../../common/exclude-filter';
+import { createColumnMapper } from '../../../common/mapping-rules';
 import type { ColumnMapping, MappingEntry } from '../../../common/mappings';
 import { HttpError } from '../../lib/http-errors';
 import { copyValue } from './copy-text';
