@@ -34,9 +34,18 @@ export const CampaignMessages = {
 /** The 400 message for a campaign label that does not exist. */
 export const campaignLabelMissingMessage = (type: string) => `Het label '${type}' bestaat niet`;
 
+/** The mailing providers a campaign or mailing is sent through (spec 000 §5). */
 export const EXTERNAL_PARTIES = ['tripolis', 'webpower'] as const;
+/** One mailing provider. */
 export type ExternalParty = (typeof EXTERNAL_PARTIES)[number];
+/** The provider a new campaign starts with. */
 export const DEFAULT_EXTERNAL_PARTY: ExternalParty = 'tripolis';
+/** Each provider's name as the screens show it. */
+export const EXTERNAL_PARTY_LABELS: Record<ExternalParty, string> = {
+  tripolis: 'Tripolis',
+  webpower: 'Webpower',
+};
+/** The largest address count a campaign or mailing can hold (a PostgreSQL integer). */
 export const MAX_ADDRESSES = 2_147_483_647;
 
 // spec 000 §5 / 001 §9: webpower ids are campaign id and mailing id separated by a colon;

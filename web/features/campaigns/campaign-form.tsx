@@ -21,6 +21,7 @@ import { useFailedQueryAlert } from '../../lib/use-failed-query-alert';
 import { labelsKey, listLabels } from '../labels/api';
 import { campaignKey, campaignsKey, createCampaign, getCampaign, updateCampaign } from './api';
 import { ExternalIdsInput } from './external-ids-input';
+import { ExternalPartySelect } from './external-party-select';
 
 /** The form's fields; the common schema trims, parses and drops empty ids on the server as well. */
 export interface CampaignFormValues {
@@ -149,16 +150,7 @@ export function CampaignFormPage() {
                 error={form.errors.budget}
               />
             </SimpleGrid>
-            <Select
-              label="Verzendpartij"
-              data={[
-                { value: 'tripolis', label: 'Tripolis' },
-                { value: 'webpower', label: 'Webpower' },
-              ]}
-              allowDeselect={false}
-              maw={320}
-              {...form.getInputProps('externalParty')}
-            />
+            <ExternalPartySelect {...form.getInputProps('externalParty')} />
             <ExternalIdsInput form={form} />
             <FormActions backTo="/campaigns" isSaving={save.isPending} />
           </Stack>

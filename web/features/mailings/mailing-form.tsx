@@ -25,6 +25,7 @@ import { checkWith } from '../../lib/forms';
 import { ApiError } from '../../lib/http';
 import { useFailedQueryAlert } from '../../lib/use-failed-query-alert';
 import { ExternalIdsInput } from '../campaigns/external-ids-input';
+import { ExternalPartySelect } from '../campaigns/external-party-select';
 import { interestTypesKey, listInterestTypes } from '../interest-types/api';
 import { createMailing, getMailing, mailingKey, mailingsKey, updateMailing } from './api';
 
@@ -198,16 +199,7 @@ export function MailingFormPage() {
               clearable
               {...form.getInputProps('interests')}
             />
-            <Select
-              label="Verzendpartij"
-              data={[
-                { value: 'tripolis', label: 'Tripolis' },
-                { value: 'webpower', label: 'Webpower' },
-              ]}
-              allowDeselect={false}
-              maw={320}
-              {...form.getInputProps('externalParty')}
-            />
+            <ExternalPartySelect {...form.getInputProps('externalParty')} />
             <ExternalIdsInput form={form} />
             <Group>
               <FormActions backTo={`/campaigns/${campaignId}/mailings`} isSaving={save.isPending} />
