@@ -1,6 +1,6 @@
 // spec 000 §5 / DESIGN §4: a mapping's date option is a case-sensitive moment-style format; the
 // parsed value is stored as 'YYYY-MM-DD HH:mm:ss'. The import runs createDateParser for every date
-// value of a file (server/features/imports/record-mapper.ts), the browser the same code.
+// value of a file (server/features/records/record-mapper.ts), the browser the same code.
 
 /** The components a format can capture. */
 export const DATE_COMPONENTS = [

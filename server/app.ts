@@ -18,9 +18,9 @@ import { PARTNER_API_BASE, PARTNER_API_TAG, PARTNER_API_VERSION } from '../commo
 import type { AppConfig } from './config';
 import type { AppContext } from './context';
 import type { Database } from './db/client';
-import { type ColumnKeys, loadColumnKeys } from './features/imports/crypto';
 import { partnerApiRoutes } from './features/partner-api/partner-api.routes';
 import { type SelRefresher, startSelRefresher } from './features/selections/sel-refresher';
+import { type ColumnKeys, loadColumnKeys } from './lib/crypto';
 import { registerAuthGuard } from './plugins/auth';
 import { registerErrorHandling, safeErrorSerializer } from './plugins/errors';
 import { registerInputGuard } from './plugins/input-guard';

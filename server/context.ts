@@ -1,7 +1,7 @@
 import type { FastifyBaseLogger } from 'fastify';
 import type { AppConfig } from './config';
 import type { Database, Db } from './db/client';
-import type { ColumnKeys } from './features/imports/crypto';
+import type { ColumnKeys } from './lib/crypto';
 import type { TaskRunner } from './tasks/worker';
 
 /** What every feature needs: configuration, the database and the task runner. */

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { recordsPartition } from '../features/imports/records.queries';
+import { recordsPartition } from '../features/records/records.queries';
 import { setupDatabaseMigratedTo } from '../test/migrations';
 import { migrateDatabase } from './client';
 

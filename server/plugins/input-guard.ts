@@ -6,7 +6,7 @@ import { HttpError } from '../lib/http-errors';
  * The edge rule for every route: a path parameter, query value or JSON body string holding a
  * NUL character or a lone UTF-16 surrogate is refused with 400 before any handler or schema sees
  * it, so such text never reaches PostgreSQL. Multipart fields are checked where they are read
- * (imports/upload.ts), since their body is streamed, not parsed here.
+ * (uploads/upload.ts), since their body is streamed, not parsed here.
  */
 export function registerInputGuard(app: FastifyInstance): void {
   app.addHook('preValidation', async (request) => {

@@ -6,15 +6,15 @@ import {
 } from '../features/blacklists/blacklist-import.service';
 import { runDnsCheck } from '../features/dns-check/dns-check.service';
 import { runEnrichment } from '../features/enrichment/enrichment.service';
-import { dropStaging } from '../features/imports/csv-staging';
 import { runDeleteAll } from '../features/imports/deleteall.service';
 import { listOrphanStagingTables } from '../features/imports/import.queries';
 import { runImport } from '../features/imports/import.service';
-import { dropDeadDetachedPartitions, dropOrphanPartitions } from '../features/imports/records.queries';
 import { runRemap } from '../features/imports/remap.service';
 import { runMailingResults } from '../features/mailings/results.service';
+import { dropDeadDetachedPartitions, dropOrphanPartitions } from '../features/records/records.queries';
 import { runSelectionQuery } from '../features/selections/selection.service';
 import { runLineFile } from '../features/selections/selection-file.service';
+import { dropStaging } from '../features/uploads/csv-staging';
 
 /** Registers the task types of every feature with the runner; a feature with tasks adds its line here. */
 export function registerTaskHandlers(ctx: AppContext): void {

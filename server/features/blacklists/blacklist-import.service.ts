@@ -4,8 +4,8 @@ import { normalizeEmail } from '../../../common/email';
 import type { AppContext } from '../../context';
 import { withClientTransaction } from '../../db/client';
 import type { TaskContext } from '../../tasks/worker';
-import { dropStaging } from '../imports/csv-staging';
 import type { TaskRow } from '../tasks/task.queries';
+import { dropStaging } from '../uploads/csv-staging';
 import {
   insertDomainsFromTable,
   insertEmailsFromTable,

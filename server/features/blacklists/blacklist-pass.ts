@@ -3,7 +3,7 @@ import { pipeline } from 'node:stream/promises';
 import { StringDecoder } from 'node:string_decoder';
 import type pg from 'pg';
 import { from as copyFrom, to as copyTo } from 'pg-copy-streams';
-import { copyField, copyValue } from '../imports/copy-text';
+import { copyField, copyValue } from '../records/copy-text';
 
 /**
  * Streams the rows of `select` (read by COPY on a connection of its own from `pool`) through

@@ -13,8 +13,8 @@ import {
 import { TaskStartedSchema } from '../../../common/tasks';
 import type { AppContext } from '../../context';
 import { notFound } from '../../lib/http-errors';
-import { receiveUpload } from '../imports/upload';
 import { presentTask } from '../tasks/task.queries';
+import { receiveUpload } from '../uploads/upload';
 import {
   countBlacklistEmails,
   deleteBlacklistDomain,

@@ -1,9 +1,9 @@
 import { type BlacklistAddResult, BlacklistMessages, normalizeDomain } from '../../../common/blacklists';
 import type { Db } from '../../db/client';
 import { HttpError } from '../../lib/http-errors';
-import { UploadMessages } from '../imports/upload';
-import type { StagedUpload } from '../imports/upload.service';
-import { findEmailColumn } from '../imports/upload.service';
+import { UploadMessages } from '../uploads/upload';
+import type { StagedUpload } from '../uploads/upload.service';
+import { findEmailColumn } from '../uploads/upload.service';
 import { addBlacklistDomains } from './blacklist.queries';
 import type { BlacklistImportPayload } from './blacklist-import.service';
 

@@ -8,8 +8,8 @@ import type { ResultRow } from '../../../common/selections';
 import { setupTestApp } from '../../test/app';
 import { columnMapping, importFile, setupDataset, waitForTask } from '../../test/imports';
 import { multipartBody } from '../../test/multipart';
-import { CsvMessages } from '../imports/csv-staging';
 import { makeCampaign, makeMailing } from '../mailings/mailing.test-helpers';
+import { CsvMessages } from '../uploads/csv-staging';
 
 const t = setupTestApp();
 

@@ -11,12 +11,12 @@ import { withClientTransaction } from '../../db/client';
 import { badRequestAll, conflict, notFound } from '../../lib/http-errors';
 import { newId } from '../../lib/ids';
 import { type TaskContext, TaskError } from '../../tasks/worker';
-import { dropStaging } from '../imports/csv-staging';
 import { addGlobalAttributes } from '../imports/global-attribute.queries';
 import { listEncryptedAttributes } from '../imports/mapping.queries';
-import { parseJsonField, receiveUpload } from '../imports/upload';
 import { caseCollation } from '../selections/compile';
 import type { TaskRow } from '../tasks/task.queries';
+import { dropStaging } from '../uploads/csv-staging';
+import { parseJsonField, receiveUpload } from '../uploads/upload';
 import {
   deleteEnrichment,
   enrichmentFileExists,

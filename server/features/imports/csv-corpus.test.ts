@@ -2,6 +2,7 @@ import fc from 'fast-check';
 import iconv from 'iconv-lite';
 import { describe, expect, it } from 'vitest';
 import type { MappingEntry } from '../../../common/mappings';
+import { tryDecryptValue } from '../../lib/crypto';
 import { setupTestApp } from '../../test/app';
 import { csvBody } from '../../test/csv';
 import {
@@ -12,7 +13,6 @@ import {
   uploadFile,
   waitForTask,
 } from '../../test/imports';
-import { tryDecryptValue } from './crypto';
 import { saveDatasetMappings } from './mapping.queries';
 
 // Messy partner files (docs/decisions.md, "CSV as partner files are") imported through the HTTP

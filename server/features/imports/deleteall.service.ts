@@ -3,7 +3,7 @@ import type { AppContext } from '../../context';
 import { type TaskContext, TaskError } from '../../tasks/worker';
 import { markingSelDirty } from '../selections/sel-dirty.sql';
 import type { TaskRow } from '../tasks/task.queries';
-import { dropStaging } from './csv-staging';
+import { dropStaging } from '../uploads/csv-staging';
 import { lockDatasetForImport, refreshRecordCount } from './import.queries';
 import { ImportMessages, type ImportPayload } from './import.service';
 

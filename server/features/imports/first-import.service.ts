@@ -4,8 +4,11 @@ import type { AppContext } from '../../context';
 import { type Db, withClientTransaction } from '../../db/client';
 import { isAddressRace } from '../../lib/pg-errors';
 import type { TaskContext } from '../../tasks/worker';
+import { copyPass, type PassCounts } from '../records/copy-pass';
+import { compileSqlEmailCheck } from '../records/record-mapper';
+import { attachPartition, createDetachedPartition, dropDetachedPartition } from '../records/records.queries';
+import { type hashOrder, IMPORT_WORK_COLUMNS, storedRawColumns } from '../records/row-mappers';
 import { markSelDirtyRecords } from '../selections/sel-record.sql';
-import { copyPass, type PassCounts } from './copy-pass';
 import {
   estimatedAddressCount,
   insertNewAddresses,
@@ -14,9 +17,6 @@ import {
 } from './import.queries';
 import type { ImportPayload, ImportResult } from './import.service';
 import { markMappingApplied, saveDatasetHeaders, saveRawColumns } from './mapping.queries';
-import { compileSqlEmailCheck } from './record-mapper';
-import { attachPartition, createDetachedPartition, dropDetachedPartition } from './records.queries';
-import { type hashOrder, IMPORT_WORK_COLUMNS, storedRawColumns } from './row-mappers';
 import { listRepeatedRows, saveSkippedRows } from './skipped-rows';
 
 type FileOrder = ReturnType<typeof hashOrder>;

@@ -4,11 +4,15 @@ import { normalizeEmail } from '../../../common/email';
 import { columnMapping as col, type MappingEntry } from '../../../common/mappings';
 import { setupTestApp } from '../../test/app';
 import { importFile, recordsOf, setupDataset, uploadFile, waitForTask } from '../../test/imports';
+import { compileSqlEmailCheck, isSqlValidEmail } from '../records/record-mapper';
+import {
+  createDetachedPartition,
+  dropDeadDetachedPartitions,
+  recordsPartition,
+} from '../records/records.queries';
 import { failTask, insertTask } from '../tasks/task.queries';
 import { canImportDirectly, getFirstImportTables } from './first-import.service';
 import { getRecordCount, listOrphanStagingTables, reserveAddressIds } from './import.queries';
-import { compileSqlEmailCheck, isSqlValidEmail } from './record-mapper';
-import { createDetachedPartition, dropDeadDetachedPartitions, recordsPartition } from './records.queries';
 
 // A dataset's first import writes most records straight from the mapping pass (first-import.service.ts);
 // rows whose e-mail only Node takes for valid take the usual path beside it.

@@ -13,11 +13,11 @@ import {
   uploadFile,
   waitForTask,
 } from '../../test/imports';
+import { records } from '../records/address.table';
 import { claimTask } from '../tasks/task.queries';
-import { records } from './address.table';
+import { queueUpload, stageUpload } from '../uploads/upload.service';
 import { getRecordCount } from './import.queries';
 import { saveDatasetMappings } from './mapping.queries';
-import { queueUpload, stageUpload } from './upload.service';
 
 const t = setupTestApp();
 

@@ -6,11 +6,11 @@ import type { AppContext } from '../../context';
 import { HttpError, notFound } from '../../lib/http-errors';
 import { currentUser } from '../../plugins/auth';
 import { getTask, presentTask } from '../tasks/task.queries';
-import { sendCsv } from './csv-download';
+import { sendCsv } from '../uploads/csv-download';
+import { receiveUpload } from '../uploads/upload';
+import { importPayload } from '../uploads/upload.service';
 import { getDatasetById, getDatasetByName } from './import.queries';
 import { skippedRowsCsv } from './skipped-rows';
-import { receiveUpload } from './upload';
-import { importPayload } from './upload.service';
 
 const NOT_FOUND = 'Dit bestand kon niet worden gevonden';
 const NameParams = z.object({

@@ -4,11 +4,26 @@ import type { SkippedBy } from '../../../common/skipped-rows';
 import type { AppContext } from '../../context';
 import { withClientTransaction } from '../../db/client';
 import { type TaskContext, TaskError } from '../../tasks/worker';
+import { copyPass } from '../records/copy-pass';
+import {
+  attachPartition,
+  createDetachedPartition,
+  datasetHasRecords,
+  dropDetachedPartition,
+  partitionState,
+  recordsPartition,
+} from '../records/records.queries';
+import {
+  appendRawColumns,
+  encryptedFields,
+  hashOrder,
+  IMPORT_WORK_COLUMNS,
+  storedRawColumns,
+} from '../records/row-mappers';
 import { markingSelDirty } from '../selections/sel-dirty.sql';
 import { markSelDirtyRecords } from '../selections/sel-record.sql';
 import type { TaskRow } from '../tasks/task.queries';
-import { copyPass } from './copy-pass';
-import { dropStaging } from './csv-staging';
+import { dropStaging } from '../uploads/csv-staging';
 import { canImportDirectly, getFirstImportTables, runFirstImport } from './first-import.service';
 import {
   estimatedAddressCount,
@@ -25,21 +40,6 @@ import {
   saveDatasetHeaders,
   saveRawColumns,
 } from './mapping.queries';
-import {
-  attachPartition,
-  createDetachedPartition,
-  datasetHasRecords,
-  dropDetachedPartition,
-  partitionState,
-  recordsPartition,
-} from './records.queries';
-import {
-  appendRawColumns,
-  encryptedFields,
-  hashOrder,
-  IMPORT_WORK_COLUMNS,
-  storedRawColumns,
-} from './row-mappers';
 import { listRepeatedRows, saveSkippedRows } from './skipped-rows';
 
 // The upload refusals are shared with the browser (common/imports.ts).

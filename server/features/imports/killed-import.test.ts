@@ -6,8 +6,8 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { TaskMessages } from '../../../common/tasks';
 import { setupTestApp } from '../../test/app';
 import { type ImportSetup, importFile, recordsOf, setupDataset, uploadFile } from '../../test/imports';
+import { recordsPartition } from '../records/records.queries';
 import { getTask } from '../tasks/task.queries';
-import { recordsPartition } from './records.queries';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../..');
 const t = setupTestApp();

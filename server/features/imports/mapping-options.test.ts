@@ -1,9 +1,9 @@
 import { sql } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
+import { decryptValue, tryDecryptValue } from '../../lib/crypto';
 import { setupTestApp } from '../../test/app';
 import { columnMapping as col, importFile, recordsOf, setupDataset, waitForTask } from '../../test/imports';
 import { multipartBody } from '../../test/multipart';
-import { decryptValue, tryDecryptValue } from './crypto';
 import { getRecordCount } from './import.queries';
 import { saveDatasetMappings } from './mapping.queries';
 

@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { setupTestApp } from '../../test/app';
 import { csvBody } from '../../test/csv';
 import { columnMapping as col, importFile, recordsOf, setupDataset, waitForTask } from '../../test/imports';
-import { datasetCsv } from './csv-download';
+import { datasetCsv } from '../uploads/csv-download';
 
 const t = setupTestApp();
 

@@ -13,7 +13,7 @@ import {
 import { RecordPreviewQuerySchema, RecordPreviewSchema } from '../../../common/record-preview';
 import type { AppContext } from '../../context';
 import { notFound } from '../../lib/http-errors';
-import { datasetCsv, sendCsv } from './csv-download';
+import { datasetCsv, sendCsv } from '../uploads/csv-download';
 import { getDatasetById } from './import.queries';
 import { getDatasetMapping } from './mapping.queries';
 import {

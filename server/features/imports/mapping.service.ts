@@ -7,9 +7,9 @@ import {
 } from '../../../common/mappings';
 import type { Db } from '../../db/client';
 import { badRequest, notFound } from '../../lib/http-errors';
+import { countRawValues } from '../records/records.queries';
 import { addGlobalAttributes } from './global-attribute.queries';
 import { getDatasetMapping, listAllMappings, saveDatasetMappings } from './mapping.queries';
-import { countRawValues } from './records.queries';
 
 /**
  * Saves a dataset's mapping list (the contract has refused unmapped entries and exclude filters

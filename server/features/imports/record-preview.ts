@@ -1,10 +1,10 @@
 import type { RecordPreview } from '../../../common/record-preview';
 import type { Db } from '../../db/client';
-import type { ColumnKeys } from './crypto';
-import { downloadedValue } from './csv-download';
+import type { ColumnKeys } from '../../lib/crypto';
+import { listRecordSample } from '../records/records.queries';
+import { downloadedValue } from '../uploads/csv-download';
 import { getRecordCount } from './import.queries';
 import { getDatasetMapping, isMappingApplied } from './mapping.queries';
-import { listRecordSample } from './records.queries';
 
 /** A stored value as the download shows it: ciphertext decrypted, '' and absent as null. */
 function shown(keys: ColumnKeys, value: unknown): string | null {

@@ -3,13 +3,13 @@ import type { AppContext } from '../../context';
 import { withClientTransaction } from '../../db/client';
 import { pgTextArray } from '../../lib/pg-array';
 import { type TaskContext, TaskError } from '../../tasks/worker';
+import { copyPass } from '../records/copy-pass';
+import { appendRawColumns, remapFields, storedRawColumns } from '../records/row-mappers';
 import { markSelDirtyRecords } from '../selections/sel-record.sql';
 import type { TaskRow } from '../tasks/task.queries';
-import { copyPass } from './copy-pass';
 import { getRecordCount, lockDatasetForImport, setRecordCount } from './import.queries';
 import { ImportMessages, type ImportResult, workTable } from './import.service';
 import { getDatasetMapping, markMappingApplied, saveRawColumns } from './mapping.queries';
-import { appendRawColumns, remapFields, storedRawColumns } from './row-mappers';
 
 /**
  * The remap task: re-applies the dataset's current mapping to every record from its stored raw

@@ -10,7 +10,7 @@ import {
   uploadFile,
   waitForTask,
 } from '../../test/imports';
-import { WORKER_THRESHOLD } from './copy-pass';
+import { WORKER_THRESHOLD } from '../records/copy-pass';
 
 const t = setupTestApp();
 const threadsBefore = () => t.ctx.config.importThreads;

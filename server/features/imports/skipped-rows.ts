@@ -10,13 +10,13 @@ import {
   type SkippedBy,
 } from '../../../common/skipped-rows';
 import type { DbOrTx } from '../../db/client';
+import type { ColumnKeys } from '../../lib/crypto';
 import { pgTextArray } from '../../lib/pg-array';
-import type { ColumnKeys } from './crypto';
-import { csvDownload } from './csv-download';
-import type { SkippedRow, SkippedRows } from './skip-log';
+import type { SkippedRow, SkippedRows } from '../records/skip-log';
+import { csvDownload } from '../uploads/csv-download';
 
 // The skipped rows of an import as stored and downloaded (issue 15 §4); the mappers' notes of them
-// are skip-log.ts.
+// are records/skip-log.ts.
 
 /**
  * The repeats an import's SQL knows: the rows of `from` (a SELECT of `ln`) with the e-mail field of

@@ -12,8 +12,8 @@ import {
 import type { AppContext } from '../../context';
 import { conflict, notFound } from '../../lib/http-errors';
 import { listExportColumns, presentExportColumn } from '../export-columns/export-column.queries';
-import { sendCsv } from '../imports/csv-download';
 import { getSelection } from '../selections/selection.queries';
+import { sendCsv } from '../uploads/csv-download';
 import { copyAddresses } from './copy.service';
 import { listMailingDatasets } from './mailing.queries';
 import { MailingParams } from './mailing.routes';

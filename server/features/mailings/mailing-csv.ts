@@ -1,10 +1,10 @@
 import type pg from 'pg';
 import type { CsvFormat } from '../../../common/csv-download';
 import type { ExportColumn } from '../../../common/export-columns';
-import type { ColumnKeys } from '../imports/crypto';
-import { CIPHERTEXT_PREFIX } from '../imports/crypto';
-import { csvDownload } from '../imports/csv-download';
-import { NUMBER_PATTERN } from '../imports/csv-output';
+import type { ColumnKeys } from '../../lib/crypto';
+import { CIPHERTEXT_PREFIX } from '../../lib/crypto';
+import { csvDownload } from '../uploads/csv-download';
+import { NUMBER_PATTERN } from '../uploads/csv-output';
 
 // DESIGN §4 CSV exports: mailing, selection and test list downloads are RFC 4180 CSV written by
 // PostgreSQL (COPY ... TO STDOUT) and passed on a chunk at a time, as the dataset CSV is: email plus

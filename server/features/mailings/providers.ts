@@ -6,7 +6,7 @@ import type { ExternalParty } from '../../../common/campaigns';
 import { MailingMessages, type ResultEvent } from '../../../common/mailings';
 import { type Database, withClientTransaction } from '../../db/client';
 import { conflict, notFound } from '../../lib/http-errors';
-import { copyInCsvLine } from '../imports/csv-output';
+import { copyInCsvLine } from '../uploads/csv-output';
 import { applyResults, type ResultsOutcome } from './results.service';
 
 // DESIGN §6: results will also come from the mail providers (tripolis, webpower) by the mailing's

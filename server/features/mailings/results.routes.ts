@@ -1,8 +1,8 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { TaskStartedSchema } from '../../../common/tasks';
 import type { AppContext } from '../../context';
-import { receiveUpload } from '../imports/upload';
 import { presentTask } from '../tasks/task.queries';
+import { receiveUpload } from '../uploads/upload';
 import { MailingParams } from './mailing.routes';
 import { requireMailing } from './mailing.service';
 import { resultsPayload } from './results.service';

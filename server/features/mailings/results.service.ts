@@ -6,10 +6,10 @@ import type { AppContext } from '../../context';
 import type { DbOrTx } from '../../db/client';
 import { HttpError } from '../../lib/http-errors';
 import { type TaskContext, TaskError } from '../../tasks/worker';
-import { dropStaging } from '../imports/csv-staging';
 import { saveSkippedRowsFrom } from '../imports/skipped-rows';
-import type { StagedUpload } from '../imports/upload.service';
 import type { TaskRow } from '../tasks/task.queries';
+import { dropStaging } from '../uploads/csv-staging';
+import type { StagedUpload } from '../uploads/upload.service';
 import { allowBulkMemory, inAddressOrder } from './mailing.queries';
 import { parsedResultsSql, type ResultsColumns } from './results.sql';
 

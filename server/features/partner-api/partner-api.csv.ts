@@ -11,10 +11,10 @@ import {
 import { TaskMessages } from '../../../common/tasks';
 import type { AppContext } from '../../context';
 import { HttpError, notFound } from '../../lib/http-errors';
-import { CsvMessages } from '../imports/csv-staging';
 import { getDatasetById } from '../imports/import.queries';
-import { receiveUpload } from '../imports/upload';
-import { importPayload } from '../imports/upload.service';
+import { CsvMessages } from '../uploads/csv-staging';
+import { receiveUpload } from '../uploads/upload';
+import { importPayload } from '../uploads/upload.service';
 import type { KeyDataset } from './partner-api.queries';
 import { getDatasetTask } from './partner-api.queries';
 

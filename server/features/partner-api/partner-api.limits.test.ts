@@ -6,10 +6,10 @@ import { englishNameMessage, MAX_COLUMNS } from '../../../common/names';
 import { PartnerApiMessages, UPSERT_BODY_MB } from '../../../common/partner-api';
 import { TaskMessages } from '../../../common/tasks';
 import { setupTestApp } from '../../test/app';
-import { CsvRecordEnglish, MAX_RECORD_BYTES } from '../imports/csv-fields';
-import { CsvEnglish } from '../imports/csv-staging';
 import { getDatasetMapping } from '../imports/mapping.queries';
-import { UploadEnglish } from '../imports/upload';
+import { CsvRecordEnglish, MAX_RECORD_BYTES } from '../uploads/csv-fields';
+import { CsvEnglish } from '../uploads/csv-staging';
+import { UploadEnglish } from '../uploads/upload';
 import { partnerApiHelpers } from './partner-api.test-helpers';
 
 // Issue 29 §4-§6 in the partner API: the dataset's column limit at every entry point, one name rule

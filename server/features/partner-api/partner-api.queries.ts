@@ -2,7 +2,7 @@ import crypto from 'node:crypto';
 import type pg from 'pg';
 import type { MappingEntry } from '../../../common/mappings';
 import type { Database } from '../../db/client';
-import { recordsPartition } from '../imports/records.queries';
+import { recordsPartition } from '../records/records.queries';
 import { markSelDirtyCte } from '../selections/sel-dirty.sql';
 
 // Every statement of the partner API (spec 001 §7). The writes run on the pg client of one

@@ -24,7 +24,7 @@ import {
 } from '../../../common/partner-api';
 import type { AppContext } from '../../context';
 import { HttpError } from '../../lib/http-errors';
-import { MAX_RECORD_BYTES } from '../imports/csv-fields';
+import { MAX_RECORD_BYTES } from '../uploads/csv-fields';
 import { presentPartnerTask, uploadPartnerCsv } from './partner-api.csv';
 import { keyDataset, registerPartnerErrors, registerPartnerKeyGuard } from './partner-api.guard';
 import { getDatasetTask } from './partner-api.queries';

@@ -5,14 +5,14 @@ import type { MappingEntry } from '../../../common/mappings';
 import { MAX_FIELDS, PartnerApiMessages, sameNames, storedFieldName } from '../../../common/partner-api';
 import type { AppContext } from '../../context';
 import { clientDb } from '../../db/client';
+import { blindIndexKey, type ColumnKeys } from '../../lib/crypto';
 import { HttpError, notFound } from '../../lib/http-errors';
-import { copyValue } from '../imports/copy-text';
-import { blindIndexKey, type ColumnKeys } from '../imports/crypto';
 import { markMappingApplied } from '../imports/mapping.queries';
-import { plainValue, RawEncoder, RecordMapper } from '../imports/record-mapper';
-import { attachPartition, createDetachedPartition, dropDetachedPartition } from '../imports/records.queries';
-import { rawHash as rawHashOf, rawHashStart, rowHash } from '../imports/row-hash';
-import { appendRawColumns, encryptedFields, storedRawColumns } from '../imports/row-mappers';
+import { copyValue } from '../records/copy-text';
+import { plainValue, RawEncoder, RecordMapper } from '../records/record-mapper';
+import { attachPartition, createDetachedPartition, dropDetachedPartition } from '../records/records.queries';
+import { rawHash as rawHashOf, rawHashStart, rowHash } from '../records/row-hash';
+import { appendRawColumns, encryptedFields, storedRawColumns } from '../records/row-mappers';
 import {
   beginDatasetWrite,
   deleteRecordRow,

@@ -4,10 +4,10 @@ import { resolveDateBound } from '../../../common/date-math';
 import { normalizeEmail } from '../../../common/email';
 import type { FileLeaf, QueryNode } from '../../../common/query-tree';
 import { toNumber, trimValue, VALUE_TRIM_CHARS } from '../../../common/values';
+import { blindIndex, blindIndexKey, type ColumnKeys } from '../../lib/crypto';
 import { badRequest } from '../../lib/http-errors';
 import { pgTextArray } from '../../lib/pg-array';
 import { recordAttributeSql } from '../enrichment/enrichment.sql';
-import { blindIndex, blindIndexKey, type ColumnKeys } from '../imports/crypto';
 
 // DESIGN §6: a query tree becomes one boolean SQL expression over a record `r` (records), its
 // address `a` (addresses; its enrichment in address_enrichment) and its dataset `d` (datasets). Every

@@ -8,9 +8,9 @@ import { setupTestApp, type TestClient } from '../../test/app';
 import { columnMapping, type ImportSetup, importFile, setupDataset, waitForTask } from '../../test/imports';
 import { multipartBody } from '../../test/multipart';
 import { saveDatasetMappings } from '../imports/mapping.queries';
-import { dropOrphanPartitions, recordsPartition } from '../imports/records.queries';
 import { allocate, makeCampaign, makeMailing } from '../mailings/mailing.test-helpers';
 import { partnerApiHelpers } from '../partner-api/partner-api.test-helpers';
+import { dropOrphanPartitions, recordsPartition } from '../records/records.queries';
 import { drainSelDirty, selRecordDriftSql } from './sel-record.sql';
 import { othersBusy, startSelRefresher } from './sel-refresher';
 

@@ -2,9 +2,9 @@ import { type SQL, sql } from 'drizzle-orm';
 import type { PoolClient } from 'pg';
 import type { Database, DbOrTx } from '../../db/client';
 import { clientDb } from '../../db/client';
+import { blindIndexKey } from '../../lib/crypto';
 import { pgTextArray } from '../../lib/pg-array';
 import { blacklistedEverywhereSql, partnerBlacklistedSql } from '../blacklists/blacklist.sql';
-import { blindIndexKey } from '../imports/crypto';
 import { caseCollation, foldSql, MULTI_POSITIONS, positionColumn, SLOT_COUNT } from './compile';
 
 // The narrow tables of the selection engine (migrations 0024, 0025, 0027; docs/decisions.md): a row

@@ -3,7 +3,7 @@ import fc from 'fast-check';
 import type { QueryNode } from '../../../common/query-tree';
 import type { Db } from '../../db/client';
 import { pgTextArray } from '../../lib/pg-array';
-import { recordsPartition } from '../imports/records.queries';
+import { recordsPartition } from '../records/records.queries';
 import type { EvalSettings, World, WorldMailing } from './evaluator.test-helpers';
 import { normalizeFileValue } from './selection-file.queries';
 

@@ -7,9 +7,9 @@ import { UPLOAD_TASK_POLL_MS } from '../../../common/constants';
 import { hasEmailColumn } from '../../../common/imports';
 import { showDanger, showSuccess } from '../../lib/alerts';
 import { ApiError } from '../../lib/http';
-import { CsvDropzone, useCsvHeaders } from '../imports/csv-dropzone';
-import { UploadStatus } from '../imports/upload-status';
-import { failureText, useUploadTask } from '../imports/use-upload-task';
+import { CsvDropzone, useCsvHeaders } from '../uploads/csv-dropzone';
+import { UploadStatus } from '../uploads/upload-status';
+import { failureText, useUploadTask } from '../uploads/use-upload-task';
 import { type BlacklistKind, uploadBlacklist } from './api';
 
 /** One column a blacklist file must have: the form field that names it, its label and default name. */

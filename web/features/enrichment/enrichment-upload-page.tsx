@@ -15,9 +15,9 @@ import { PageTitle } from '../../components/page-title';
 import { showDanger, showSuccess } from '../../lib/alerts';
 import { useFailedQueryAlert } from '../../lib/use-failed-query-alert';
 import { globalMappingsKey, listGlobalMappings } from '../export-columns/api';
-import { CsvDropzone, useCsvHeaders, useCsvParseFailedAlert } from '../imports/csv-dropzone';
-import { UploadStatus } from '../imports/upload-status';
-import { failureText, useUploadTask } from '../imports/use-upload-task';
+import { CsvDropzone, useCsvHeaders, useCsvParseFailedAlert } from '../uploads/csv-dropzone';
+import { UploadStatus } from '../uploads/upload-status';
+import { failureText, useUploadTask } from '../uploads/use-upload-task';
 import { enrichmentFilesKey, uploadEnrichmentFile } from './api';
 
 /** One column of the chosen file: its mapped attribute ('' for none) and Match (true) or Verrijk. */

@@ -7,11 +7,11 @@ import { DeleteAllMessages, hasEmailColumn, UploadMessages, uploadResultOf } fro
 import { confirmAction } from '../../components/confirm';
 import { PageTitle } from '../../components/page-title';
 import { showDanger, showSuccess } from '../../lib/alerts';
+import { CsvDropzone, useCsvHeaders } from '../uploads/csv-dropzone';
+import { UploadStatus } from '../uploads/upload-status';
+import { failureText, useUploadTask } from '../uploads/use-upload-task';
 import { importPaths, uploadDeleteAll } from './api';
-import { CsvDropzone, useCsvHeaders } from './csv-dropzone';
 import { DatasetPicker, useDatasetChoice } from './dataset-picker';
-import { UploadStatus } from './upload-status';
-import { failureText, useUploadTask } from './use-upload-task';
 
 const EMAIL_COLUMN_MAX = 200;
 

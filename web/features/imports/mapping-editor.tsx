@@ -38,6 +38,7 @@ import { datasetCsvUrl } from '../datasets/api';
 import { useDataset } from '../datasets/use-dataset';
 import { globalMappingsKey, listGlobalMappings } from '../export-columns/api';
 import { TaskProgress } from '../tasks/task-progress';
+import { ResultCounters } from '../uploads/upload-status';
 import {
   getHeaders,
   getMappings,
@@ -50,7 +51,6 @@ import {
 import { ColumnHead, ColumnRowView, ExtraHead, ExtraRowView } from './mapping-rows';
 import { RecordPreview } from './record-preview';
 import { RemapButton } from './remap-button';
-import { ResultCounters } from './upload-status';
 
 const MappingScreenTexts = {
   /** A column's 'Waarden' with unsaved changes that cannot be saved: the title above the reasons. */

@@ -13,11 +13,11 @@ import {
 } from '../../../common/imports';
 import { PageTitle } from '../../components/page-title';
 import { showDanger, showSuccess } from '../../lib/alerts';
+import { CsvDropzone, useCsvHeaders } from '../uploads/csv-dropzone';
+import { UploadStatus } from '../uploads/upload-status';
+import { failureText, useUploadTask } from '../uploads/use-upload-task';
 import { importPaths, uploadImport } from './api';
-import { CsvDropzone, useCsvHeaders } from './csv-dropzone';
 import { DatasetPicker, useDatasetChoice } from './dataset-picker';
-import { UploadStatus } from './upload-status';
-import { failureText, useUploadTask } from './use-upload-task';
 
 /**
  * /upload/{partnerId?}/{datasetId?} 'Upload CSV': choose partner and dataset (kept in the URL),

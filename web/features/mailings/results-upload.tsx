@@ -28,10 +28,10 @@ import {
 } from '../../../common/results-file';
 import type { Task } from '../../../common/tasks';
 import { showDanger, showSuccess } from '../../lib/alerts';
-import { CsvDropzone } from '../imports/csv-dropzone';
 import { SkippedRows } from '../imports/skipped-rows';
-import { failureText, useUploadTask } from '../imports/use-upload-task';
 import { TaskProgress } from '../tasks/task-progress';
+import { CsvDropzone } from '../uploads/csv-dropzone';
+import { failureText, useUploadTask } from '../uploads/use-upload-task';
 import { mailingsKey, uploadResults } from './api';
 
 /** A mailing row's results upload (DESIGN §6): the icon that opens the upload screen of its results file. */

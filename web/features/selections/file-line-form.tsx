@@ -4,7 +4,7 @@ import { useEffect, useState } from 'react';
 import { type FileLeaf, QueryMessages } from '../../../common/query-tree';
 import { LINE_BASES, LineMappingsSchema, SelectionMessages } from '../../../common/selections';
 import { useFailedQueryAlert } from '../../lib/use-failed-query-alert';
-import { CsvDropzone, useCsvHeaders, useCsvParseFailedAlert } from '../imports/csv-dropzone';
+import { CsvDropzone, useCsvHeaders, useCsvParseFailedAlert } from '../uploads/csv-dropzone';
 import { attributesKey, listAttributes } from './api';
 import { setDraft } from './builder-store';
 import { columnsOf, type LineColumn, lineFieldsOf, lineMappingsOf, updateColumn } from './line-file-state';

@@ -3,9 +3,9 @@ import { sql } from 'drizzle-orm';
 import { ImportMessages } from '../../../common/imports';
 import type { AppContext } from '../../context';
 import { HttpError } from '../../lib/http-errors';
+import type { ImportPayload } from '../imports/import.service';
 import { failTask, insertTask, type TaskRow, updateTaskProgress } from '../tasks/task.queries';
 import { dropStaging, stageCsv } from './csv-staging';
-import type { ImportPayload } from './import.service';
 
 // Receiving an upload (import, delete from file): the task, the staging table,
 // the e-mail column check and the queued payload. The import itself is import.service.ts.

@@ -3,8 +3,8 @@ import type { FastifyReply } from 'fastify';
 import type pg from 'pg';
 import { to as copyTo } from 'pg-copy-streams';
 import { CSV_DELIMITERS, type CsvFormat } from '../../../common/csv-download';
-import type { ColumnKeys } from './crypto';
-import { decryptValue } from './crypto';
+import type { ColumnKeys } from '../../lib/crypto';
+import { decryptValue } from '../../lib/crypto';
 import { CsvOutput, csvLine, NO_NUMBER_COLUMNS } from './csv-output';
 
 declare module 'fastify' {

@@ -2,9 +2,9 @@ import crypto from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { columnMapping } from '../../../common/mappings';
 import { type Database, openDatabase, withClientTransaction } from '../../db/client';
+import type { ColumnKeys } from '../../lib/crypto';
 import { createTestDatabase, dropTestDatabase } from '../../test/app';
 import { copyPass, WORKER_THRESHOLD } from './copy-pass';
-import type { ColumnKeys } from './crypto';
 import { IMPORT_WORK_COLUMNS, type MapSpec } from './row-mappers';
 
 const keys: ColumnKeys = { encryptionKey: crypto.randomBytes(32), indexKey: crypto.randomBytes(32) };

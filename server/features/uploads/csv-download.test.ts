@@ -3,7 +3,7 @@ import { parse } from 'csv-parse/sync';
 import fc from 'fast-check';
 import Fastify from 'fastify';
 import { describe, expect, it } from 'vitest';
-import { type ColumnKeys, encryptValue } from './crypto';
+import { type ColumnKeys, encryptValue } from '../../lib/crypto';
 import { downloadedValue, sendCsv } from './csv-download';
 import { CsvOutput, copyInCsvLine, csvField, csvLine, decimalOf, numberValue } from './csv-output';
 

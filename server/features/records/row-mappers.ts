@@ -1,8 +1,8 @@
 import { normalizeEmail } from '../../../common/email';
 import type { MappingEntry } from '../../../common/mappings';
+import { blindIndexKey, type ColumnKeys } from '../../lib/crypto';
 import { BinaryWriter, utf8Bytes } from './copy-binary';
 import { copyValue, decodeFields, type RowMapper } from './copy-text';
-import { blindIndexKey, type ColumnKeys } from './crypto';
 import { isSqlValidEmail, plainValue, RawEncoder, RecordMapper } from './record-mapper';
 import {
   hashBytes,

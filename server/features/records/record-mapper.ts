@@ -3,9 +3,9 @@ import { EMAIL_MAX_LENGTH } from '../../../common/email';
 import { createExcludeTest } from '../../../common/exclude-filter';
 import { createColumnMapper } from '../../../common/mapping-rules';
 import type { ColumnMapping, MappingEntry } from '../../../common/mappings';
+import { blindIndex, blindIndexKey, type ColumnKeys, encryptValue, tryDecryptValue } from '../../lib/crypto';
 import { HttpError } from '../../lib/http-errors';
 import { copyValue } from './copy-text';
-import { blindIndex, blindIndexKey, type ColumnKeys, encryptValue, tryDecryptValue } from './crypto';
 
 // What SQL can take for a valid e-mail on a first import's direct path (first-import.service.ts):
 // after trimming spaces, ASCII in a simpler pattern than isValidEmail's (common/email.ts) that only

@@ -1,4 +1,4 @@
-import { CIPHERTEXT_PREFIX } from './crypto';
+import { CIPHERTEXT_PREFIX } from '../../lib/crypto';
 
 // The bytes of every CSV download (docs/decisions.md, CSV downloads): fields and lines written
 // here (csvField, csvLine) and PostgreSQL's COPY output converted here (CsvOutput), both by one

@@ -1,8 +1,8 @@
 import { Alert, Paper, Progress, Stack, Table, Text } from '@mantine/core';
 import { UPLOAD_COUNTERS, type UploadResult, uploadResultOf } from '../../../common/imports';
 import type { Task } from '../../../common/tasks';
+import { SkippedRows } from '../imports/skipped-rows';
 import { TaskProgress } from '../tasks/task-progress';
-import { SkippedRows } from './skipped-rows';
 import type { UploadPhase } from './use-upload-task';
 
 /** The counters of a finished task as a small table (Rows, Saved, ...); only those the task reports. */

@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { setupTestApp } from '../../test/app';
 import { importFile, recordsOf, setupDataset, uploadFile, waitForTask } from '../../test/imports';
 import { multipartBody } from '../../test/multipart';
-import { getRecordCount } from './import.queries';
+import { getRecordCount } from '../imports/import.queries';
 import { dropOrphanPartitions, recordsPartition } from './records.queries';
 
 // Each dataset's records are a partition of records (migration 0010): made by its first import,

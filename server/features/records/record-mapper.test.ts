@@ -2,8 +2,8 @@ import crypto from 'node:crypto';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { columnMapping, type MappingEntry } from '../../../common/mappings';
+import { blindIndex, type ColumnKeys, decryptValue, tryDecryptValue } from '../../lib/crypto';
 import { copyField, copyValue, mapBlock, type RowMapper } from './copy-text';
-import { blindIndex, type ColumnKeys, decryptValue, tryDecryptValue } from './crypto';
 import { RawEncoder, RecordMapper } from './record-mapper';
 import { createRowMapper } from './row-mappers';
 

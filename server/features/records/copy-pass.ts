@@ -4,9 +4,9 @@ import { pipeline } from 'node:stream/promises';
 import { Worker } from 'node:worker_threads';
 import type pg from 'pg';
 import { from as copyFrom, to as copyTo } from 'pg-copy-streams';
+import type { ColumnKeys } from '../../lib/crypto';
 import { BINARY_HEADER, BINARY_TRAILER } from './copy-binary';
 import { type MappedBlock, mapBlock } from './copy-text';
-import type { ColumnKeys } from './crypto';
 import { createRowMapper, type MapSpec, writesBinary } from './row-mappers';
 import { type SkippedBlock, SkippedRows } from './skip-log';
 
