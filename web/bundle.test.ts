@@ -53,5 +53,6 @@ describe('the web bundle', () => {
       path.join('web', f),
     );
     expect(modules.filter((m) => shell.includes(m))).toEqual([]);
+    expect(modules.filter((m) => m.startsWith(path.join('web', 'route-sections')))).toEqual([]);
   });
 });
