@@ -1,11 +1,12 @@
 import { sql } from 'drizzle-orm';
+import { ImportMessages } from '../../../common/imports';
 import type { AppContext } from '../../context';
 import { type TaskContext, TaskError } from '../../tasks/worker';
 import { markingSelDirty } from '../selections/sel-dirty.sql';
 import type { TaskRow } from '../tasks/task.queries';
 import { dropStaging } from '../uploads/csv-staging';
 import { lockDatasetForImport, refreshRecordCount } from './import.queries';
-import { ImportMessages, type ImportPayload } from './import.service';
+import type { ImportPayload } from './import-task';
 
 /**
  * The delete-from-file task (spec 001 §2 /deleteall): removes from the dataset the records of the

@@ -15,7 +15,7 @@ import {
   reserveAddressIds,
   setRecordCount,
 } from './import.queries';
-import type { ImportPayload, ImportResult } from './import.service';
+import type { ImportPayload, ImportResult } from './import-task';
 import { markMappingApplied, saveDatasetHeaders, saveRawColumns } from './mapping.queries';
 import { listRepeatedRows, saveSkippedRows } from './skipped-rows';
 

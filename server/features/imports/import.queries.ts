@@ -14,16 +14,6 @@ export async function getDatasetByName(db: DbOrTx, partnerId: string, name: stri
   return row;
 }
 
-/** A dataset by partner and id; undefined when absent. */
-export async function getDatasetById(db: DbOrTx, partnerId: string, id: string) {
-  const [row] = await db
-    .select()
-    .from(datasets)
-    .where(and(eq(datasets.partnerId, partnerId), eq(datasets.id, id)))
-    .limit(1);
-  return row;
-}
-
 /** Locks a dataset row for the rest of the transaction (one import or remap at a time); false when gone. */
 export async function lockDatasetForImport(tx: DbOrTx, datasetId: string): Promise<boolean> {
   const result = await tx.execute(sql`SELECT id FROM datasets WHERE id = ${datasetId} FOR UPDATE`);

@@ -15,8 +15,9 @@ import {
 } from '../../test/imports';
 import { records } from '../records/address.table';
 import { claimTask } from '../tasks/task.queries';
-import { queueUpload, stageUpload } from '../uploads/upload.service';
+import { stageUpload } from '../uploads/upload.service';
 import { getRecordCount } from './import.queries';
+import { queueUpload } from './import-task';
 import { saveDatasetMappings } from './mapping.queries';
 
 const t = setupTestApp();

@@ -5,11 +5,12 @@ import { TaskMessages, TaskStartedSchema } from '../../../common/tasks';
 import type { AppContext } from '../../context';
 import { HttpError, notFound } from '../../lib/http-errors';
 import { currentUser } from '../../plugins/auth';
+import { getDataset } from '../datasets/dataset.queries';
 import { getTask, presentTask } from '../tasks/task.queries';
 import { sendCsv } from '../uploads/csv-download';
 import { receiveUpload } from '../uploads/upload';
-import { importPayload } from '../uploads/upload.service';
-import { getDatasetById, getDatasetByName } from './import.queries';
+import { getDatasetByName } from './import.queries';
+import { importPayload } from './import-task';
 import { skippedRowsCsv } from './skipped-rows';
 
 const NOT_FOUND = 'Dit bestand kon niet worden gevonden';
@@ -44,7 +45,7 @@ export function importRoutes(ctx: AppContext): FastifyPluginAsyncZod {
       '/datasets/:partnerId/:datasetId/remap',
       { schema: { params: IdParams, response: { 200: TaskStartedSchema } } },
       async (request) => {
-        const dataset = await getDatasetById(ctx.db, request.params.partnerId, request.params.datasetId);
+        const dataset = await getDataset(ctx.db, request.params.partnerId, request.params.datasetId);
         if (!dataset) throw notFound(NOT_FOUND);
         const task = await ctx.tasks.enqueue({
           type: 'remap',
@@ -61,7 +62,7 @@ export function importRoutes(ctx: AppContext): FastifyPluginAsyncZod {
       '/deleteall/:partnerId/:datasetId',
       { schema: { params: IdParams, response: { 200: TaskStartedSchema } } },
       async (request, reply) => {
-        const dataset = await getDatasetById(ctx.db, request.params.partnerId, request.params.datasetId);
+        const dataset = await getDataset(ctx.db, request.params.partnerId, request.params.datasetId);
         if (!dataset) throw notFound(NOT_FOUND);
         const task = await receiveUpload(
           ctx,

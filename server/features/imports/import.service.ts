@@ -1,6 +1,5 @@
 import { sql } from 'drizzle-orm';
 import { ImportMessages } from '../../../common/imports';
-import type { SkippedBy } from '../../../common/skipped-rows';
 import type { AppContext } from '../../context';
 import { withClientTransaction } from '../../db/client';
 import { type TaskContext, TaskError } from '../../tasks/worker';
@@ -33,6 +32,7 @@ import {
   refreshRecordCount,
   setRecordCount,
 } from './import.queries';
+import { type ImportPayload, type ImportResult, workTable } from './import-task';
 import {
   getDatasetMapping,
   isMappingApplied,
@@ -41,29 +41,6 @@ import {
   saveRawColumns,
 } from './mapping.queries';
 import { listRepeatedRows, saveSkippedRows } from './skipped-rows';
-
-// The upload refusals are shared with the browser (common/imports.ts).
-export { ImportMessages };
-
-/** What an import task needs: where the staged file is and how to read it. */
-export interface ImportPayload {
-  datasetId: string;
-  staging: string;
-  headers: string[];
-  emailIndex: number;
-  rows: number;
-  deleteOld: boolean;
-}
-
-/** The counters of spec 000 §3 Upload result (DESIGN §4 defines them); an import adds the skipped rows per reason. */
-export interface ImportResult {
-  read: number;
-  saved: number;
-  skipped: number;
-  deleted: number;
-  unchanged: number;
-  skippedBy?: SkippedBy;
-}
 
 /** Milliseconds since the previous call (the first call counts from creation). */
 function stopwatch(): () => number {
@@ -74,11 +51,6 @@ function stopwatch(): () => number {
     last = now;
     return ms;
   };
-}
-
-/** The work table of an import or remap: its mapped rows, created inside the task's transaction. */
-export function workTable(taskId: string): string {
-  return `imp_${taskId.toLowerCase().replace(/[^a-z0-9_]/g, '_')}`;
 }
 
 /**

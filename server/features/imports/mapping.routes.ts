@@ -13,8 +13,8 @@ import {
 import { RecordPreviewQuerySchema, RecordPreviewSchema } from '../../../common/record-preview';
 import type { AppContext } from '../../context';
 import { notFound } from '../../lib/http-errors';
+import { getDataset } from '../datasets/dataset.queries';
 import { datasetCsv, sendCsv } from '../uploads/csv-download';
-import { getDatasetById } from './import.queries';
 import { getDatasetMapping } from './mapping.queries';
 import {
   listValueMappedDatasets,
@@ -33,7 +33,7 @@ const FieldParams = z.object({ field: z.string().min(1).max(500) });
 /** Column and value mappings, unique values, the value-mapped overview and the dataset CSV (spec 000 §7, 001 §7). */
 export function mappingRoutes(ctx: AppContext): FastifyPluginAsyncZod {
   async function dataset(partnerId: string, datasetId: string) {
-    const row = await getDatasetById(ctx.db, partnerId, datasetId);
+    const row = await getDataset(ctx.db, partnerId, datasetId);
     if (!row) throw notFound(NOT_FOUND);
     return row;
   }

@@ -1,4 +1,5 @@
 import { sql } from 'drizzle-orm';
+import { ImportMessages } from '../../../common/imports';
 import type { AppContext } from '../../context';
 import { withClientTransaction } from '../../db/client';
 import { pgTextArray } from '../../lib/pg-array';
@@ -8,7 +9,7 @@ import { appendRawColumns, remapFields, storedRawColumns } from '../records/row-
 import { markSelDirtyRecords } from '../selections/sel-record.sql';
 import type { TaskRow } from '../tasks/task.queries';
 import { getRecordCount, lockDatasetForImport, setRecordCount } from './import.queries';
-import { ImportMessages, type ImportResult, workTable } from './import.service';
+import { type ImportResult, workTable } from './import-task';
 import { getDatasetMapping, markMappingApplied, saveRawColumns } from './mapping.queries';
 
 /**

@@ -11,10 +11,10 @@ import {
 import { TaskMessages } from '../../../common/tasks';
 import type { AppContext } from '../../context';
 import { HttpError, notFound } from '../../lib/http-errors';
-import { getDatasetById } from '../imports/import.queries';
+import { getDataset } from '../datasets/dataset.queries';
+import { importPayload } from '../imports/import-task';
 import { CsvMessages } from '../uploads/csv-staging';
 import { receiveUpload } from '../uploads/upload';
-import { importPayload } from '../uploads/upload.service';
 import type { KeyDataset } from './partner-api.queries';
 import { getDatasetTask } from './partner-api.queries';
 
@@ -122,7 +122,7 @@ export async function uploadPartnerCsv(
   request: FastifyRequest,
   reply: FastifyReply,
 ): Promise<{ status: 200; task: PartnerTask } | { status: 202; id: string }> {
-  const row = await getDatasetById(ctx.db, dataset.partnerId, dataset.id);
+  const row = await getDataset(ctx.db, dataset.partnerId, dataset.id);
   if (!row) throw notFound(PartnerApiMessages.datasetNotFound);
   let task: Awaited<ReturnType<typeof receiveUpload>>;
   try {

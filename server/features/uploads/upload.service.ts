@@ -1,14 +1,13 @@
 import type { Readable } from 'node:stream';
 import { sql } from 'drizzle-orm';
-import { ImportMessages } from '../../../common/imports';
 import type { AppContext } from '../../context';
 import { HttpError } from '../../lib/http-errors';
-import type { ImportPayload } from '../imports/import.service';
 import { failTask, insertTask, type TaskRow, updateTaskProgress } from '../tasks/task.queries';
 import { dropStaging, stageCsv } from './csv-staging';
 
-// Receiving an upload (import, delete from file): the task, the staging table,
-// the e-mail column check and the queued payload. The import itself is import.service.ts.
+// Receiving an upload for any task (import, delete from file, blacklist, results, line file,
+// enrichment): the task, the staging table, the e-mail column lookup and the queued payload. Each
+// feature makes its own payload (an import's: imports/import-task.ts).
 
 /** Finds the e-mail column (case-insensitive): the dataset's emailColumnName, else 'email'; -1 when absent. */
 export function findEmailColumn(headers: string[], configured?: string): number {
@@ -87,29 +86,6 @@ export async function failUpload(
   return err instanceof HttpError ? err : new HttpError(500, message);
 }
 
-/**
- * The payload of an import or delete-from-file task for a staged upload, with its e-mail column
- * (`emailColumn`, else 'email'); throws HttpError 400 when the file has no such column.
- */
-export function importPayload(
-  staged: StagedUpload,
-  datasetId: string,
-  emailColumn: string | undefined,
-  extra: Record<string, unknown> = {},
-): ImportPayload & Record<string, unknown> {
-  const emailIndex = findEmailColumn(staged.headers, emailColumn);
-  if (emailIndex < 0) throw new HttpError(400, ImportMessages.noEmailColumn(emailColumn?.trim() || 'email'));
-  return {
-    datasetId,
-    staging: staged.table,
-    headers: staged.headers,
-    emailIndex,
-    rows: staged.rows,
-    deleteOld: true,
-    ...extra,
-  };
-}
-
 /** Queues a staged upload's task with its payload for a worker; returns the queued task. */
 export async function queueStaged(
   ctx: AppContext,
@@ -121,24 +97,4 @@ export async function queueStaged(
     WHERE id = ${staged.task.id}`);
   ctx.tasks.kick();
   return { ...staged.task, state: 'queued', percentage: 0, payload };
-}
-
-/**
- * Checks the e-mail column of a staged upload (`emailColumn`, else 'email') and queues its task
- * with the payload the worker needs; returns the queued task. Throws HttpError 400 (task failed).
- */
-export async function queueUpload(
-  ctx: AppContext,
-  staged: StagedUpload,
-  datasetId: string,
-  emailColumn: string | undefined,
-  extra: Record<string, unknown> = {},
-): Promise<TaskRow> {
-  let payload: Record<string, unknown>;
-  try {
-    payload = importPayload(staged, datasetId, emailColumn, extra);
-  } catch (err) {
-    throw await failUpload(ctx, staged.task.id, staged.table, err);
-  }
-  return queueStaged(ctx, staged, payload);
 }

@@ -1,0 +1,78 @@
+import { ImportMessages } from '../../../common/imports';
+import type { SkippedBy } from '../../../common/skipped-rows';
+import type { AppContext } from '../../context';
+import { HttpError } from '../../lib/http-errors';
+import type { TaskRow } from '../tasks/task.queries';
+import { failUpload, findEmailColumn, queueStaged, type StagedUpload } from '../uploads/upload.service';
+
+// What an import, remap or delete-from-file task is made of: its payload (made from a staged
+// upload here), its result and its work table. The tasks themselves are import.service.ts,
+// first-import.service.ts, remap.service.ts and deleteall.service.ts.
+
+/** What an import task needs: where the staged file is and how to read it. */
+export interface ImportPayload {
+  datasetId: string;
+  staging: string;
+  headers: string[];
+  emailIndex: number;
+  rows: number;
+  deleteOld: boolean;
+}
+
+/** The counters of spec 000 §3 Upload result (DESIGN §4 defines them); an import adds the skipped rows per reason. */
+export interface ImportResult {
+  read: number;
+  saved: number;
+  skipped: number;
+  deleted: number;
+  unchanged: number;
+  skippedBy?: SkippedBy;
+}
+
+/** The work table of an import or remap: its mapped rows, created inside the task's transaction. */
+export function workTable(taskId: string): string {
+  return `imp_${taskId.toLowerCase().replace(/[^a-z0-9_]/g, '_')}`;
+}
+
+/**
+ * The payload of an import or delete-from-file task for a staged upload, with its e-mail column
+ * (`emailColumn`, else 'email'); throws HttpError 400 when the file has no such column.
+ */
+export function importPayload(
+  staged: StagedUpload,
+  datasetId: string,
+  emailColumn: string | undefined,
+  extra: Record<string, unknown> = {},
+): ImportPayload & Record<string, unknown> {
+  const emailIndex = findEmailColumn(staged.headers, emailColumn);
+  if (emailIndex < 0) throw new HttpError(400, ImportMessages.noEmailColumn(emailColumn?.trim() || 'email'));
+  return {
+    datasetId,
+    staging: staged.table,
+    headers: staged.headers,
+    emailIndex,
+    rows: staged.rows,
+    deleteOld: true,
+    ...extra,
+  };
+}
+
+/**
+ * Checks the e-mail column of a staged upload (`emailColumn`, else 'email') and queues its task
+ * with the payload the worker needs; returns the queued task. Throws HttpError 400 (task failed).
+ */
+export async function queueUpload(
+  ctx: AppContext,
+  staged: StagedUpload,
+  datasetId: string,
+  emailColumn: string | undefined,
+  extra: Record<string, unknown> = {},
+): Promise<TaskRow> {
+  let payload: Record<string, unknown>;
+  try {
+    payload = importPayload(staged, datasetId, emailColumn, extra);
+  } catch (err) {
+    throw await failUpload(ctx, staged.task.id, staged.table, err);
+  }
+  return queueStaged(ctx, staged, payload);
+}
