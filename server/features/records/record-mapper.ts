@@ -5,6 +5,7 @@ import { createColumnMapper } from '../../../common/mapping-rules';
 import type { ColumnMapping, MappingEntry } from '../../../common/mappings';
 import { blindIndex, blindIndexKey, type ColumnKeys, encryptValue, tryDecryptValue } from '../../lib/crypto';
 import { HttpError } from '../../lib/http-errors';
+import { ownString } from '../../lib/own-string';
 import { copyValue } from './copy-text';
 
 // What SQL can take for a valid e-mail on a first import's direct path (first-import.service.ts):
@@ -38,15 +39,6 @@ export function isSqlValidEmail(value: string | null): boolean {
   for (const piece of SQL_EMAIL_BAD) if (value.includes(piece)) return false;
   // The pattern leaves one '@': split_part(value, '@', 2) is what follows it.
   return value.length - value.indexOf('@') - 1 <= 63;
-}
-
-/**
- * A copy of `s` that keeps nothing else alive: V8 cuts a substring of 13 characters or more as a
- * view of the string it came from, so a cached field value would keep its whole block of rows
- * (~150 KB) in memory (3,000 such keys held 500 MB).
- */
-export function ownString(s: string): string {
-  return ` ${s}`.slice(1);
 }
 
 // Date values repeat (birth dates, sign-up days): each distinct one is parsed once, up to a bound.

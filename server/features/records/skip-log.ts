@@ -4,7 +4,7 @@ import {
   type SkippedBy,
   type SkipReason,
 } from '../../../common/skipped-rows';
-import { ownString } from './record-mapper';
+import { ownString } from '../../lib/own-string';
 
 // Why an import skipped rows (issue 15 §4, docs/decisions.md 'Skipped rows'). The row mappers
 // note the rows they leave out (an invalid e-mail, an exclude filter, a repeat of an e-mail the
