@@ -6,6 +6,7 @@ export const ApiErrorSchema = z.object({
   error: z.string().optional(),
   errors: z.array(z.string()).optional(),
 });
+/** An error answer of the API, as ApiErrorSchema parses it. */
 export type ApiError = z.infer<typeof ApiErrorSchema>;
 
 /** Body of simple confirmations. */

@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { PASSWORD_MAX_LENGTH, TOKEN_LENGTH } from './constants';
 import { RoleSchema, UsernameSchema } from './users';
 
+/** The Dutch alert titles and messages of login, logout and two-factor authentication. */
 export const AuthMessages = {
   loginFailedTitle: 'Inloggen mislukt',
   invalidCredentials: 'Gebruikersnaam of wachtwoord onjuist',
@@ -18,6 +19,7 @@ export const AuthMessages = {
   twoFactorFallback: 'Something went wrong, please try again later.',
 } as const;
 
+/** The body of POST /api/auth/login: username, password and, when 2fa is on, the token. */
 export const LoginSchema = z.object({
   // The same normalisation and rule as when the user was made, so a look-alike name finds no one.
   username: UsernameSchema,
@@ -28,6 +30,7 @@ export const LoginSchema = z.object({
     .max(TOKEN_LENGTH * 2)
     .optional(),
 });
+/** A login request, as LoginSchema parses it. */
 export type Login = z.infer<typeof LoginSchema>;
 
 /** The logged-in account as the API presents it; the role tells the web app what to show. */
@@ -38,8 +41,10 @@ export const AccountSchema = z.object({
   role: RoleSchema,
   '2fa': z.boolean(),
 });
+/** The logged-in account, as AccountSchema parses it. */
 export type Account = z.infer<typeof AccountSchema>;
 
+/** The body of POST /api/auth/2fa/{userId}, which starts turning on 2fa for that user. */
 export const TwoFactorEnableSchema = z.object({ username: z.string().trim().min(1).max(200) });
 /** The first code of a pending secret, which turns 2fa on (POST /api/auth/2fa/{userId}/confirm). */
 export const TwoFactorConfirmSchema = z.object({
@@ -48,5 +53,7 @@ export const TwoFactorConfirmSchema = z.object({
     .trim()
     .max(TOKEN_LENGTH * 2),
 });
+/** The answer of POST /api/auth/2fa/{userId}: the authenticator link and its secret. */
 export const TwoFactorLinkSchema = z.object({ link: z.string(), secret: z.string() });
+/** A 2fa enrolment link and its secret, as TwoFactorLinkSchema parses them. */
 export type TwoFactorLink = z.infer<typeof TwoFactorLinkSchema>;

@@ -4,6 +4,7 @@ import { isValidEmail } from './email';
 // The blacklists (spec 001 §2, §3, §5, §7, §8; DESIGN §6): e-mail addresses, domains, and
 // partner-dataset entries. Messages and the domain rule are shared by the server and the screens.
 
+/** The Dutch alert titles and messages of the blacklist screens and routes. */
 export const BlacklistMessages = {
   invalidFileTitle: 'Ongeldig bestand',
   noColumn: (name: string) => `Het bestand is fout of bevat geen kolom genaamd ${name}`,
@@ -52,16 +53,19 @@ export function isValidDomain(domain: string): boolean {
 
 /** GET /blacklist/email/count (spec 001 §7). */
 export const BlacklistCountSchema = z.object({ blacklistLength: z.number().int() });
+/** The number of blacklisted e-mail addresses, as BlacklistCountSchema parses it. */
 export type BlacklistCount = z.infer<typeof BlacklistCountSchema>;
 
 /** One blacklisted domain as GET /blacklist/domain lists it (spec 001 §3: items with a domain). */
 export const BlacklistDomainSchema = z.object({ domain: z.string(), createdAt: z.string() });
+/** One blacklisted domain, as BlacklistDomainSchema parses it. */
 export type BlacklistDomain = z.infer<typeof BlacklistDomainSchema>;
 
 /** POST /blacklist/domains (spec 001 §7, also the DNS check's 'Voeg toe aan blacklist'). */
 export const BlacklistDomainsBodySchema = z.object({
   domains: z.array(z.string().max(1000)).min(1).max(MAX_DOMAINS_PER_CALL, BlacklistMessages.tooManyDomains),
 });
+/** The body of POST /api/blacklist/domains, as BlacklistDomainsBodySchema parses it. */
 export type BlacklistDomainsBody = z.infer<typeof BlacklistDomainsBodySchema>;
 
 /** What adding to a blacklist did: new entries, entries already there, values that are not valid. */
@@ -71,10 +75,12 @@ export const BlacklistAddResultSchema = z.object({
   unchanged: z.number().int(),
   skipped: z.number().int(),
 });
+/** The outcome of adding to a blacklist, as BlacklistAddResultSchema parses it. */
 export type BlacklistAddResult = z.infer<typeof BlacklistAddResultSchema>;
 
 /** One row of GET /partnerblacklist/{partnerId} (spec 001 §3): a dataset and its blacklisted addresses. */
 export const PartnerBlacklistRowSchema = z.object({ dataset: z.string(), blacklisted: z.number().int() });
+/** One dataset of a partner's blacklist, as PartnerBlacklistRowSchema parses it. */
 export type PartnerBlacklistRow = z.infer<typeof PartnerBlacklistRowSchema>;
 
 /**

@@ -4,6 +4,7 @@ import { LABEL_MAX_LENGTH } from './labels';
 import { integerField, oneMessage } from './numbers';
 
 // spec 000 §8: alert titles for campaigns, verbatim; the rule messages are ours, in Dutch.
+/** The Dutch alert titles and validation messages of the campaign screens and routes. */
 export const CampaignMessages = {
   invalidTitle: 'Foute invoer',
   fetchListFailed: 'Campagnes konden niet worden opgehaald',
@@ -67,6 +68,7 @@ export const CampaignMailingSchema = z.object({
   addresses: z.number(),
   recordCount: z.number(),
 });
+/** A mailing as a campaign lists it, as CampaignMailingSchema parses it. */
 export type CampaignMailing = z.infer<typeof CampaignMailingSchema>;
 
 /** A campaign as the API presents it; recordCount is absent when the count was skipped (noCount). */
@@ -83,6 +85,7 @@ export const CampaignSchema = z.object({
   externalIds: z.array(z.string()),
   recordCount: z.number().optional(),
 });
+/** A campaign as the API presents it, as CampaignSchema parses it. */
 export type Campaign = z.infer<typeof CampaignSchema>;
 
 /** One page of campaigns (GET /api/pagcampaigns and /api/pagcampaignsearch). */
@@ -91,6 +94,7 @@ export const CampaignPageSchema = z.object({
   items: z.array(CampaignSchema),
   total: z.number(),
 });
+/** One page of campaigns, as CampaignPageSchema parses it. */
 export type CampaignPage = z.infer<typeof CampaignPageSchema>;
 
 const text = z.string().trim().max(200, CampaignMessages.tooLong);
@@ -180,7 +184,9 @@ export const CampaignInputSchema = z
     type: emptyToNull(c.type),
     externalIds: c.externalIds.filter((id) => id !== ''),
   }));
+/** The campaign form's values before parsing (what CampaignInputSchema accepts). */
 export type CampaignInput = z.input<typeof CampaignInputSchema>;
+/** A campaign body after CampaignInputSchema: trimmed, empty start and type as null, empty external ids dropped. */
 export type CampaignValues = z.output<typeof CampaignInputSchema>;
 
 /** The most days the campaign day filter looks back (six digits, as GET /api/campaigns takes). */

@@ -2,6 +2,7 @@ import { z } from 'zod';
 
 // spec 001 §2 /counts 'Bestandsaantallen', §3 Count row, §7 GET /count?useBlacklist.
 
+/** The Dutch texts of the counts screen ('Bestandsaantallen'). */
 export const CountMessages = {
   title: 'Bestandsaantallen',
   useBlacklist: 'Gebruik blacklist?',
@@ -27,6 +28,7 @@ export const CountRowSchema = z.object({
   clicks: z.number(),
   total: z.number(),
 });
+/** One dataset's addresses by engagement category, as CountRowSchema parses it. */
 export type CountRow = z.infer<typeof CountRowSchema>;
 
 /** GET /count's query: useBlacklist 'true' (default) or 'false'. */

@@ -1,12 +1,13 @@
 import { z } from 'zod';
 
 // Every CSV download (dataset, mailing, selection, test list, skipped rows) comes in two files
-// (issue 15 §3, docs/decisions.md 'CSV downloads for Excel'): the RFC 4180 comma file and a
+// (issue 15 §3, docs/decisions.md, CSV downloads): the RFC 4180 comma file and a
 // semicolon file for Excel with a Dutch locale (whose list separator is ';'). Both start with a
 // UTF-8 byte order mark, so that Excel reads 'José' as UTF-8 instead of Windows-1252.
 
 /** The two variants of a CSV download: `csv` (RFC 4180, comma) and `excel` (semicolon). */
 export const CsvFormatSchema = z.enum(['csv', 'excel']);
+/** One variant of a CSV download: `csv` (comma) or `excel` (semicolon). */
 export type CsvFormat = z.infer<typeof CsvFormatSchema>;
 
 /** The query string of every CSV download: `?format=excel` for the semicolon file, else the comma file. */

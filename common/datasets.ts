@@ -7,9 +7,12 @@ import { personFields, RequiredEmailSchema } from './person';
 
 // ---- datasets (spec 000 §3, §5, §8) ----
 
+/** The characters a dataset name may have: letters and digits only. */
 export const DATASET_NAME_PATTERN = /^[A-Za-z0-9]+$/;
+/** The largest sort number of a dataset (a PostgreSQL integer). */
 export const DATASET_SORT_MAX = 2_147_483_647;
 
+/** The alert titles and messages of the dataset screens and routes. */
 export const DatasetMessages = {
   invalidTitle: 'Foute invoer',
   fetchFailed: 'Unable to fetch datasets',
@@ -56,7 +59,9 @@ export const DatasetInputSchema = z.object({
   separateInvoice: z.boolean().default(false),
   sort: integerField({ max: DATASET_SORT_MAX, messages: oneMessage(DatasetMessages.sortInvalid) }).default(0),
 });
+/** The dataset form's values before parsing (what DatasetInputSchema accepts). */
 export type DatasetInput = z.input<typeof DatasetInputSchema>;
+/** A dataset body after DatasetInputSchema: trimmed, defaults filled in, each label once. */
 export type DatasetValues = z.output<typeof DatasetInputSchema>;
 
 const datasetFields = {
@@ -74,12 +79,16 @@ const datasetFields = {
 
 /** A dataset in the list of a partner: the API key only as whether one exists. */
 export const DatasetListItemSchema = z.object({ ...datasetFields, hasKey: z.boolean() });
+/** A dataset in the list of a partner, as DatasetListItemSchema parses it. */
 export type DatasetListItem = z.infer<typeof DatasetListItemSchema>;
 
 // ---- commission and participation (spec 000 §3, §4) ----
 
+/** The two kinds of dated rate of a dataset: commission and participation ('extra inzet'). */
 export const RATE_TYPES = ['commission', 'participation'] as const;
+/** One kind of dated rate: 'commission' or 'participation'. */
 export type RateType = (typeof RATE_TYPES)[number];
+/** Validates a rate type ('commission' or 'participation'). */
 export const RateTypeSchema = z.enum(RATE_TYPES);
 
 /** Whether a route segment names a rate type. */
@@ -87,6 +96,7 @@ export function isRateType(value: string | undefined): value is RateType {
   return (RATE_TYPES as readonly string[]).includes(value ?? '');
 }
 
+/** The Dutch validation messages of the commission and participation forms and routes. */
 export const RateMessages = {
   startRequired: 'De startdatum is een verplicht veld',
   endRequired: 'De einddatum is een verplicht veld',
@@ -141,10 +151,12 @@ const isoDate = (required: string) =>
 /** A date of a path (/{start}/{end}): YYYY-MM-DD. */
 export const IsoDateSchema = isoDate(RateMessages.dateInvalid);
 
+/** Validates a commission amount: a number from 0 to 1,000,000. */
 export const amountSchema = z
   .number({ error: RateMessages.amountRequired })
   .min(0, RateMessages.amountRange)
   .max(1_000_000, RateMessages.amountRange);
+/** Validates a participation factor: a number from 0 to 1,000. */
 export const factorSchema = z
   .number({ error: RateMessages.factorRequired })
   .min(0, RateMessages.factorRange)
@@ -185,19 +197,23 @@ export const ParticipationUpdateSchema = z.object({
   factor: factorSchema,
 });
 
+/** One commission period of a dataset as the API presents it: start, end and amount. */
 export const CommissionSchema = z.object({
   _id: z.string(),
   start: z.string(),
   end: z.string(),
   amount: z.number(),
 });
+/** One commission period, as CommissionSchema parses it. */
 export type Commission = z.infer<typeof CommissionSchema>;
+/** One participation ('extra inzet') period of a dataset as the API presents it: start, end and factor. */
 export const ParticipationSchema = z.object({
   _id: z.string(),
   start: z.string(),
   end: z.string(),
   factor: z.number(),
 });
+/** One participation period, as ParticipationSchema parses it. */
 export type Participation = z.infer<typeof ParticipationSchema>;
 
 /** An entry of either type, its number under `value` (the form and list of both types). */
@@ -210,6 +226,7 @@ export interface RateEntry {
 
 // ---- test persons (spec 000 §3) ----
 
+/** The alert messages of a dataset's test person screens and routes. */
 export const TestPersonMessages = {
   fetchFailed: 'An error occured while fetching test person',
   saveFailed: 'An error occured while saving test person',
@@ -222,9 +239,12 @@ export const TestPersonMessages = {
 
 /** Body of POST and PUT of a dataset's test person. */
 export const TestPersonInputSchema = z.object({ ...personFields, email: RequiredEmailSchema });
+/** The test person form's values before parsing (what TestPersonInputSchema accepts). */
 export type TestPersonInput = z.input<typeof TestPersonInputSchema>;
+/** A dataset's test person after TestPersonInputSchema has parsed it. */
 export type TestPersonValues = z.output<typeof TestPersonInputSchema>;
 
+/** A test person of a dataset as the API presents it (GET /api/datasets/{partnerId}/{datasetId}/testpersons). */
 export const TestPersonSchema = z.object({
   _id: z.string(),
   firstName: z.string(),
@@ -233,6 +253,7 @@ export const TestPersonSchema = z.object({
   gender: z.string(),
   email: z.string(),
 });
+/** A dataset's test person, as TestPersonSchema parses it. */
 export type TestPerson = z.infer<typeof TestPersonSchema>;
 
 // ---- one dataset with everything below it ----
@@ -245,4 +266,5 @@ export const DatasetSchema = z.object({
   participation: z.array(ParticipationSchema),
   testPersons: z.array(TestPersonSchema),
 });
+/** One dataset with its key, rates and test persons, as DatasetSchema parses it. */
 export type Dataset = z.infer<typeof DatasetSchema>;

@@ -15,6 +15,7 @@ export const DATE_COMPONENTS = [
   'week',
   'weekday',
 ] as const;
+/** One component a date format can capture, such as 'year' or 'week'. */
 export type DateComponent = (typeof DATE_COMPONENTS)[number];
 
 /** A format compiled to one anchored regular expression (valid in JavaScript and as a PostgreSQL ARE). */
@@ -26,6 +27,7 @@ export interface CompiledDateFormat {
   groups: Partial<Record<DateComponent, number>>;
 }
 
+/** The Dutch messages for a date format that does not compile. */
 export const DateFormatMessages = {
   unknownToken: (token: string) => `Onbekend datumformaat-token: ${token}`,
   duplicateToken: (token: string) => `Datumformaat-token komt dubbel voor: ${token}`,

@@ -9,6 +9,7 @@ import { TaskSchema } from './tasks';
  * resolver that failed the check of the root zone), which says nothing about the domain.
  */
 export const DNS_CHECK_CODES = ['OK', 'NODATA', 'NXDOMAIN', 'INVALID', 'ERROR'] as const;
+/** One result code of the DNS check. */
 export type DnsCheckCode = (typeof DNS_CHECK_CODES)[number];
 
 /**
@@ -76,6 +77,7 @@ export const DnsResultSchema = z.object({
   error: z.string().nullable(),
   blacklisted: z.boolean(),
 });
+/** One result row of the DNS check, as DnsResultSchema parses it. */
 export type DnsResult = z.infer<typeof DnsResultSchema>;
 
 /** GET /dns-check: the last check's task (null before the first) and, once done, its results. */
@@ -83,8 +85,10 @@ export const DnsCheckStateSchema = z.object({
   task: TaskSchema.nullable(),
   results: z.array(DnsResultSchema),
 });
+/** The last DNS check's task and results, as DnsCheckStateSchema parses them. */
 export type DnsCheckState = z.infer<typeof DnsCheckStateSchema>;
 
+/** The Dutch texts of the DNS check screen. */
 export const DnsCheckMessages = {
   title: 'DNS Check',
   start: 'Start',

@@ -4,6 +4,7 @@ import { MAX_NAME, nameMessage, nameProblem } from './names';
 // Enrichment files (Verrijking; spec 001 §2, §3, §5, §7; DESIGN §6): a file's Match columns find
 // addresses, its Verrijk columns become attributes of them. The contract of the screens and the API.
 
+/** The Dutch alert titles and validation messages of the enrichment screens and routes. */
 export const EnrichmentMessages = {
   nameRequired: 'Vul een bestandsnaam in',
   nameTooLong: 'De bestandsnaam mag maximaal 200 tekens lang zijn',
@@ -55,6 +56,7 @@ export const EnrichmentColumnSchema = z.object({
   mapped: z.string().trim().max(200),
   match: z.boolean(),
 });
+/** One column of an enrichment file after EnrichmentColumnSchema: its field, attribute, and Match or not. */
 export type EnrichmentColumnInput = z.output<typeof EnrichmentColumnSchema>;
 
 /**
@@ -97,6 +99,7 @@ export const EnrichmentFileSchema = z.object({
   date: z.string(),
   recordCount: z.number(),
 });
+/** An enrichment file, as EnrichmentFileSchema parses it. */
 export type EnrichmentFile = z.infer<typeof EnrichmentFileSchema>;
 
 /** spec 001 §9: an enrichment upload's task is polled every second. */

@@ -1,7 +1,10 @@
 import { z } from 'zod';
 
+/** The types an export column can have: date, number or string. */
 export const EXPORT_COLUMN_TYPES = ['date', 'number', 'string'] as const;
+/** One export column type: 'date', 'number' or 'string'. */
 export type ExportColumnType = (typeof EXPORT_COLUMN_TYPES)[number];
+/** The type a new export column gets when none is given. */
 export const DEFAULT_EXPORT_COLUMN_TYPE: ExportColumnType = 'string';
 /** What staff read for each type (issue 29 §13); the API keeps date, number and string. */
 export const EXPORT_COLUMN_TYPE_LABELS: Record<ExportColumnType, string> = {
@@ -17,6 +20,7 @@ export function exportColumnTypeLabel(type: string): string {
     : type;
 }
 
+/** The alert titles and messages of the export column screen and routes. */
 export const ExportColumnMessages = {
   errorTitle: 'Error',
   columnRequired: 'De kolomnaam is verplicht',
@@ -39,6 +43,7 @@ export const ExportColumnTypeSchema = z.enum(EXPORT_COLUMN_TYPES, {
 
 /** A CSV export column as the API presents it: the attribute name as `_id` and its type (spec 001 §3). */
 export const ExportColumnSchema = z.object({ _id: z.string(), type: ExportColumnTypeSchema });
+/** An export column, as ExportColumnSchema parses it. */
 export type ExportColumn = z.infer<typeof ExportColumnSchema>;
 
 const column = z
@@ -52,6 +57,7 @@ export const ExportColumnCreateSchema = z.object({
   column,
   type: ExportColumnTypeSchema.default(DEFAULT_EXPORT_COLUMN_TYPE),
 });
+/** The body of POST /api/export/columns before parsing (what ExportColumnCreateSchema accepts). */
 export type ExportColumnCreate = z.input<typeof ExportColumnCreateSchema>;
 
 /** DELETE /api/export/columns query: the column to remove. */

@@ -4,6 +4,7 @@
 
 /** The four engagement categories of a selection result row, in the table's column order (spec 001 §9). */
 export const CATEGORIES = ['new', 'notOpenedOrClicked', 'opens', 'clicks'] as const;
+/** One engagement category of a selection result row. */
 export type Category = (typeof CATEGORIES)[number];
 
 /**

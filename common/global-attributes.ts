@@ -1,5 +1,6 @@
 import { z } from 'zod';
 
+/** The alert messages of the screens that fetch the global attributes. */
 export const GlobalAttributeMessages = {
   fetchFailed: 'Unable to fetch attributes',
 } as const;

@@ -12,6 +12,7 @@ export const ImportMessages = {
   onlyCsv: 'Alleen .csv-bestanden kunnen worden geüpload',
 } as const;
 
+/** The alert titles and messages of the dataset upload screen. */
 export const UploadMessages = {
   uploadingTitle: 'Aan het uploaden',
   uploadingBody: 'Het bestand wordt geüpload.',
@@ -26,6 +27,7 @@ export const UploadMessages = {
   chooseFirst: 'Kies eerst een partner en een bestand',
 } as const;
 
+/** The Dutch texts of 'Verwijder uit bestand', which deletes the addresses of a CSV file from a dataset. */
 export const DeleteAllMessages = {
   title: 'Verwijder uit bestand',
   // Issue 29 §12: the title says what went (addresses, with the server's count), not 'Bestand verwijderd'.
@@ -41,6 +43,7 @@ export const DeleteAllMessages = {
   emailColumnRequired: 'Vul de naam van de e-mailkolom in',
 } as const;
 
+/** The Dutch messages of the mapping screen. */
 export const MappingScreenMessages = {
   loadFailed: 'Kon de mapping niet ophalen',
   remapFailed: 'Mapping doorvoeren mislukt',
@@ -52,6 +55,7 @@ export const MappingScreenMessages = {
   uniqueValuesFailed: 'Kon de waarden van deze kolom niet ophalen',
 } as const;
 
+/** The Dutch messages of the value-mapped screen, which lists the value mappings per attribute. */
 export const ValueMappedMessages = {
   fetchFailed: 'Waardemappings konden niet worden opgehaald',
   empty: 'Er zijn nog geen waardemappings.',
@@ -66,6 +70,7 @@ export const UploadResultSchema = z.object({
   deleted: z.number().optional(),
   unchanged: z.number().optional(),
 });
+/** The counters of an upload or delete-from-file, as UploadResultSchema parses them. */
 export type UploadResult = z.infer<typeof UploadResultSchema>;
 
 /** Reads a task's result as upload counters; an empty object when it holds none. */

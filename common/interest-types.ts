@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { SEARCH_MAX_LENGTH } from './constants';
 
+/** The Dutch alert titles and messages of the interest type screen and routes. */
 export const InterestTypeMessages = {
   invalidTitle: 'Ongeldige interesse type',
   nameEmpty: 'Interesse type naam mag niet leeg zijn of alleen maar witruimte bevatten',
@@ -21,6 +22,7 @@ export const InterestTypeMessages = {
   termTooLong: `De zoekterm mag maximaal ${SEARCH_MAX_LENGTH} tekens bevatten`,
 } as const;
 
+/** The longest name an interest type may have, in characters. */
 export const INTEREST_TYPE_NAME_MAX = 100;
 
 /** POST /api/click-interest-types body: the name, trimmed, not empty (spec 001 §5). */
@@ -31,6 +33,7 @@ export const InterestTypeCreateSchema = z.object({
     .min(1, InterestTypeMessages.nameEmpty)
     .max(INTEREST_TYPE_NAME_MAX, InterestTypeMessages.nameTooLong),
 });
+/** The body of POST /api/click-interest-types, as InterestTypeCreateSchema parses it. */
 export type InterestTypeCreate = z.infer<typeof InterestTypeCreateSchema>;
 
 /** An interest type is a plain string name (spec 001 §3). */
@@ -42,4 +45,5 @@ export const InterestTypePageSchema = z.object({
   items: z.array(z.string()),
   total: z.number(),
 });
+/** One page of interest types, as InterestTypePageSchema parses it. */
 export type InterestTypePage = z.infer<typeof InterestTypePageSchema>;

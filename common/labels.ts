@@ -1,8 +1,10 @@
 import { z } from 'zod';
 
+/** The longest name a label may have, in characters. */
 export const LABEL_MAX_LENGTH = 100;
 
 // spec 000 §5 and §8: the label rule and the alert titles, verbatim.
+/** The Dutch validation messages and alert titles of the label screen and routes. */
 export const LabelMessages = {
   empty: 'Label mag niet leeg zijn of alleen maar witruimte bevatten',
   tooLong: `Een label mag maximaal ${LABEL_MAX_LENGTH} tekens bevatten`,
@@ -44,6 +46,7 @@ export const LabelNameSchema = z
 
 /** Body of POST /api/types. */
 export const LabelCreateSchema = z.object({ type: LabelNameSchema });
+/** The body of POST /api/types, as LabelCreateSchema parses it. */
 export type LabelCreate = z.infer<typeof LabelCreateSchema>;
 
 /** Answer of GET /api/types: the label names, sorted. */

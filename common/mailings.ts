@@ -11,6 +11,7 @@ import { MAILING_STATES } from './constants';
 import { integerField, oneMessage } from './numbers';
 
 // spec 001 §8: alert titles and success texts for mailings, verbatim; rule messages are ours, in Dutch.
+/** The alert titles, success texts and validation messages of the mailing screens and routes. */
 export const MailingMessages = {
   fetchInterestsFailed: 'Interesses konden niet worden opgehaald',
   fetchFailed: 'Mailing kon niet worden opgehaald',
@@ -57,6 +58,7 @@ export const MailingMessages = {
 } as const;
 
 export { MAILING_STATES };
+/** One state of a mailing: 'draft', 'final', 'offered' or 'cancelled'. */
 export type MailingState = (typeof MAILING_STATES)[number];
 /** spec 001 §4: the Dutch name of each state, in the order the mailings screen groups them. */
 export const MAILING_STATE_LABELS: Record<MailingState, string> = {
@@ -76,6 +78,7 @@ export const MAILING_SAVE_STATE_TEXT = {
   DONE: 'Done!',
   FAILED: 'Failed',
 } as const;
+/** One save state of the mailing form (NONE, SAVING, LOADING, DONE or FAILED). */
 export type MailingSaveState = keyof typeof MAILING_SAVE_STATE_TEXT;
 
 /** Result counts of a mailing (distinct addresses per kind of event), shown on its row. */
@@ -101,6 +104,7 @@ export const MailingSchema = z.object({
   selections: z.array(z.string()),
   results: MailingResultCountsSchema,
 });
+/** A mailing as the API presents it, as MailingSchema parses it. */
 export type Mailing = z.infer<typeof MailingSchema>;
 
 /** spec 001 §2/§5: what is left to assign: addresses minus recordCount, an integer of at least 0. */
@@ -172,7 +176,9 @@ export const MailingInputSchema = z
     interests: [...new Set(m.interests)],
     externalId: m.externalId.filter((id) => id !== ''),
   }));
+/** The mailing form's values before parsing (what MailingInputSchema accepts). */
 export type MailingInput = z.input<typeof MailingInputSchema>;
+/** A mailing body after MailingInputSchema: trimmed, defaults filled in, each interest once, empty external ids dropped. */
 export type MailingValues = z.output<typeof MailingInputSchema>;
 
 /** spec 001 §7: the result types a copy can take, with the label its generated description uses. */
@@ -184,8 +190,10 @@ export const COPY_TYPES = [
   'softBounce',
   'rejected',
 ] as const;
+/** One kind of result address a copy can take, such as 'opens' or 'hardBounce'. */
 export type CopyType = (typeof COPY_TYPES)[number];
 // notOpenedOrClicked is Inactief on every screen (common/extra-inzet.ts CATEGORY_LABELS).
+/** The Dutch adjective of each copy type, which starts the description the copy form proposes. */
 export const COPY_TYPE_LABELS: Record<CopyType, string> = {
   opens: 'Geopende',
   clicks: 'Geklikte',
@@ -213,6 +221,7 @@ export const CopyInputSchema = z.object({
   description: z.string().trim().max(1000, MailingMessages.descriptionTooLong).optional().default(''),
   type: z.enum(COPY_TYPES, { error: MailingMessages.copyTypeInvalid }),
 });
+/** The body of POST /api/campaigns/{c}/mailings/{m}/copy before parsing (what CopyInputSchema accepts). */
 export type CopyInput = z.input<typeof CopyInputSchema>;
 
 /** The answer of a copy: the new selection and how many addresses it added. */
@@ -245,10 +254,12 @@ export const PressureCheckSchema = z.object({
   opened: z.number(),
   clicked: z.number(),
 });
+/** A draft's conflicting addresses by category, as PressureCheckSchema parses them. */
 export type PressureCheck = z.infer<typeof PressureCheckSchema>;
 
 /** spec 001 §3 Pressure entry: a planned send day (YYYY-MM-DD) and its addresses. */
 export const PressureEntrySchema = z.object({ date: z.string(), count: z.number() });
+/** One planned send day and its addresses, as PressureEntrySchema parses it. */
 export type PressureEntry = z.infer<typeof PressureEntrySchema>;
 
 /** The 409 answer of a move to Definitief or Aangeboden that would break the pressure rule. */
@@ -256,4 +267,5 @@ export const PressureConflictSchema = PressureCheckSchema.extend({ message: z.st
 
 /** DESIGN §6: the events of a results file. */
 export const RESULT_EVENTS = ['open', 'click', 'hardBounce', 'softBounce', 'rejected'] as const;
+/** One event of a results file: 'open', 'click', 'hardBounce', 'softBounce' or 'rejected'. */
 export type ResultEvent = (typeof RESULT_EVENTS)[number];

@@ -37,6 +37,7 @@ export interface ExtraRow {
   encrypted: boolean;
 }
 
+/** One row of the mapping editor: a column row or an extra row. */
 export type EditorRow = ColumnRow | ExtraRow;
 
 /** Makes the client ids of new rows. */

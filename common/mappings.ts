@@ -6,6 +6,7 @@ import { UserRegexMessages } from './user-regex';
 
 // Issue 29 §13: the everyday messages in Dutch ('Saved', 'Remapped' in spec 000 §8); the spec's
 // English error titles stay.
+/** The alert titles and validation messages of the mapping editor and the mapping routes. */
 export const MappingMessages = {
   saved: 'Opgeslagen',
   saveFailed: 'Failed to save mappings',
@@ -32,6 +33,7 @@ export const ValueMappingSchema = z.object({
   mapped: z.string().max(1000),
   insensitive: z.boolean().default(false),
 });
+/** One value mapping row, as ValueMappingSchema parses it. */
 export type ValueMapping = z.infer<typeof ValueMappingSchema>;
 
 export { ATTRIBUTE_NAME };
@@ -99,6 +101,7 @@ const StoredColumnMappingSchema = z.object({
   mapped: storedMappedName,
   exclude: z.string().max(1000).default(''),
 });
+/** A column mapping after ColumnMappingSchema, with every option filled in. */
 export type ColumnMapping = z.output<typeof ColumnMappingSchema>;
 
 /** A column mapping of `field` onto `mapped` with every option off unless given. */
@@ -131,12 +134,15 @@ export const ExtraMappingSchema = z.object({
   encrypted: z.boolean().default(false),
 });
 const StoredExtraMappingSchema = ExtraMappingSchema.extend({ mapped: storedMappedName });
+/** An extra mapping after ExtraMappingSchema, with every option filled in. */
 export type ExtraMapping = z.output<typeof ExtraMappingSchema>;
 
+/** Validates one entry of a dataset's mapping: a column mapping or an extra mapping, told apart by `type`. */
 export const MappingEntrySchema = z.discriminatedUnion('type', [
   ColumnMappingSchema.extend({ type: z.literal('column') }),
   ExtraMappingSchema,
 ]);
+/** One entry of a dataset's mapping: a column mapping or an extra mapping. */
 export type MappingEntry = ColumnMapping | ExtraMapping;
 
 // A list of entries, every mapped name once.
@@ -167,6 +173,7 @@ export const StoredMappingListSchema = mappingList(
 
 /** One unique value of a file column with how often it occurs. */
 export const UniqueValueSchema = z.object({ value: z.string(), amount: z.number() });
+/** One unique value of a file column with its count, as UniqueValueSchema parses it. */
 export type UniqueValue = z.infer<typeof UniqueValueSchema>;
 
 /** One dataset that uses a mapped value (spec 001 §3 Value mapping overview). */
@@ -179,4 +186,5 @@ export const ValueMappedDatasetSchema = z.object({
 
 /** A mapped value of a field with the datasets whose value mappings produce it. */
 export const ValueMappedSchema = z.object({ _id: z.string(), datasets: z.array(ValueMappedDatasetSchema) });
+/** A mapped value with the datasets that produce it, as ValueMappedSchema parses it. */
 export type ValueMapped = z.infer<typeof ValueMappedSchema>;

@@ -6,6 +6,7 @@ import { z } from 'zod';
 
 /** Why a text is not a whole number of 0 or more. */
 export type IntegerProblem = 'empty' | 'decimal' | 'negative' | 'invalid' | 'tooLarge';
+/** The outcome of parseInteger: the value, or why the text is not a whole number. */
 export type IntegerParse = { ok: true; value: number } | { ok: false; problem: IntegerProblem };
 
 const PLAIN = /^\d+$/;

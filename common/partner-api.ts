@@ -206,6 +206,7 @@ export const PartnerRecordSchema = recordShape(EmailSchema).meta({
     `Field names ${RESERVED_FIELDS.join(', ')} are stored with the suffix '1'. A field name has 1-${MAX_FIELD_NAME} characters, no leading or trailing space, no control character, is not __proto__, constructor or prototype and does not end in ${BLIND_INDEX_SUFFIX}. An empty string or null is no value.`,
   example: RECORD_EXAMPLE,
 });
+/** One partner API record, as PartnerRecordSchema parses it. */
 export type PartnerRecord = z.infer<typeof PartnerRecordSchema>;
 
 /** The body of PUT: the record's new fields; `email`, when given, must be the address in the path. */
@@ -223,6 +224,7 @@ export const PartnerUpsertSchema = z
     example: [RECORD_EXAMPLE, { email: 'piet@example.nl', voornaam: 'Piet', postcode: '5678CD' }],
   });
 
+/** The path parameters of the partner API's one-record calls (/partnerlist/{email}): the record's e-mail address. */
 export const PartnerEmailParams = z.object({
   email: z
     .string()
@@ -230,18 +232,22 @@ export const PartnerEmailParams = z.object({
     .max(EMAIL_MAX_LENGTH + 50)
     .meta({ description: 'The e-mail address of the record', example: 'jan@example.nl' }),
 });
+/** The path parameters of GET /partnerlist/csv/{taskId} of the partner API: the CSV task's id. */
 export const PartnerTaskParams = z.object({
   taskId: z.string().min(1).max(100).meta({ description: 'The id of the CSV task', example: 'tsk_01' }),
 });
 
+/** A partner API answer that is a message, with the failed rules when there are several. */
 export const PartnerMessageSchema = z
   .object({ message: z.string(), errors: z.array(z.string()).optional() })
   .meta({ example: { message: PartnerApiMessages.recordNotFound } });
 
+/** The partner API's answer to creating or replacing a record: a message and the record's id. */
 export const PartnerCreatedSchema = z
   .object({ message: z.string(), id: z.string() })
   .meta({ example: { message: PartnerApiMessages.created, id: 'jan@example.nl' } });
 
+/** The partner API's answer to an upsert: how many records were inserted, modified and skipped. */
 export const PartnerUpsertResultSchema = z
   .object({
     message: z.string(),
@@ -276,6 +282,7 @@ export const PartnerRecordOutSchema = z
     },
   });
 
+/** A CSV task of the partner API as a partner sees it (POST /partnerlist/csv and GET /partnerlist/csv/{taskId}). */
 export const PartnerTaskSchema = z
   .object({
     id: z.string(),
@@ -305,8 +312,10 @@ export const PartnerTaskSchema = z
       result: { read: 2, saved: 2, skipped: 0, deleted: 0, unchanged: 0 },
     },
   });
+/** A CSV task as a partner sees it, as PartnerTaskSchema parses it. */
 export type PartnerTask = z.infer<typeof PartnerTaskSchema>;
 
+/** The partner API's 202 answer to a CSV upload that is still running: a message and the task's id to poll. */
 export const PartnerTaskAcceptedSchema = z
   .object({ message: z.string(), id: z.string() })
   .meta({ example: { message: PartnerApiMessages.accepted, id: 'tsk_01' } });

@@ -5,6 +5,7 @@ import { isValidEmail } from './email';
 import { PasswordMessages, PasswordSchema } from './password';
 import { GenderSchema } from './person';
 
+/** The alert titles and validation messages of the partner screens and routes. */
 export const PartnerMessages = {
   invalidTitle: 'Foute invoer',
   idRequired: 'Het ID veld is verplicht',
@@ -94,6 +95,7 @@ export const PartnerFormSchema = z.object({
   id: partnerIdSchema(PartnerMessages.idRequired),
   ...partnerFields,
 });
+/** The partner form's values before parsing (what PartnerFormSchema accepts). */
 export type PartnerForm = z.input<typeof PartnerFormSchema>;
 
 /** POST /api/crud-partner body: on create the id must be present (spec 000 §5). */
@@ -101,10 +103,12 @@ export const PartnerCreateSchema = z.object({
   id: partnerIdSchema(PartnerMessages.idMustBePresent),
   ...partnerFields,
 });
+/** The body of POST /api/crud-partner after PartnerCreateSchema has parsed it. */
 export type PartnerCreate = z.output<typeof PartnerCreateSchema>;
 
 /** PUT /api/crud-partner/{id} body: the id may be sent but may not differ (checked by the route). */
 export const PartnerUpdateSchema = z.object({ id: z.string().trim().optional(), ...partnerFields });
+/** The body of PUT /api/crud-partner/{id} after PartnerUpdateSchema has parsed it. */
 export type PartnerUpdate = z.output<typeof PartnerUpdateSchema>;
 
 /** A partner as the API presents it. */
@@ -127,10 +131,12 @@ export const PartnerSchema = z.object({
   datasetCount: z.number(),
   contactPersons: z.array(z.lazy(() => ContactSchema)),
 });
+/** A partner with its contacts, as PartnerSchema parses it. */
 export type Partner = z.infer<typeof PartnerSchema>;
 
 // ---- contacts ----
 
+/** The alert titles and validation messages of a partner's contact screens and routes. */
 export const ContactMessages = {
   usernameRequired: 'De gebruikersnaam is een verplicht veld',
   usernameTaken: 'Deze gebruikersnaam is al in gebruik',
@@ -156,6 +162,7 @@ export const ContactSchema = z.object({
   username: z.string(),
   hasPassword: z.boolean(),
 });
+/** A partner's contact, as ContactSchema parses it. */
 export type Contact = z.infer<typeof ContactSchema>;
 
 const contactFields = {
@@ -191,10 +198,12 @@ function contactRules(isCreate: boolean) {
 
 /** New contact (POST /api/crud-partner/{id}/contacts and the form). */
 export const ContactCreateSchema = z.object(contactFields).superRefine(contactRules(true));
+/** A new contact after ContactCreateSchema has parsed it. */
 export type ContactCreate = z.output<typeof ContactCreateSchema>;
 
 /** Edit contact: the password is validated only when filled. */
 export const ContactUpdateSchema = z.object(contactFields).superRefine(contactRules(false));
+/** An edited contact after ContactUpdateSchema has parsed it. */
 export type ContactUpdate = z.output<typeof ContactUpdateSchema>;
 
 /**

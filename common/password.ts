@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { PASSWORD_MAX_LENGTH, PASSWORD_MIN_LENGTH } from './constants';
 
 // spec 000 §5 (contact) and spec 001 §5/§9: at least 8 characters, 1 capital, 1 digit.
+/** The Dutch messages of the password rules (required, length, a capital, a digit). */
 export const PasswordMessages = {
   required: 'Het wachtwoord is een verplicht veld',
   min: `Het wachtwoord moet minimaal ${PASSWORD_MIN_LENGTH} tekens bevatten`,

@@ -1,7 +1,9 @@
 import { z } from 'zod';
 import { isValidEmail } from './email';
 
+/** The genders a person can have: M (man), F (vrouw) and U (onbekend). */
 export const GENDERS = ['M', 'F', 'U'] as const;
+/** One gender of a person: 'M', 'F' or 'U'. */
 export type Gender = (typeof GENDERS)[number];
 
 /** Gender of a person (contact, test person): M man, F vrouw, U onbekend; default M (spec 000 §3, §9). */
@@ -13,6 +15,7 @@ export const GENDER_LABELS: Record<Gender, string> = { M: 'man', F: 'vrouw', U: 
 /** The select options of a gender field, in spec order. */
 export const GENDER_OPTIONS = GENDERS.map((value) => ({ value, label: GENDER_LABELS[value] }));
 
+/** The Dutch messages of a person's e-mail address field. */
 export const PersonMessages = {
   emailRequired: 'Het e-mailadres is een verplicht veld',
   emailInvalid: 'Vul een geldig e-mailadres in',

@@ -25,17 +25,22 @@ export const QueryMessages = {
 
 /** Limits that keep a query (and its SQL) bounded. */
 export const MAX_QUERY_DEPTH = 20;
+/** The most nodes a query tree may have in all. */
 export const MAX_QUERY_NODES = 500;
+/** The most values one selection line may list. */
 export const MAX_LEAF_VALUES = 10_000;
 
 /** The operators of an attribute line (spec 001 §5). */
 export const ATTRIBUTE_OPERATORS = ['match', 'in', 'range', 'dateRange'] as const;
+/** One operator of an attribute line: 'match', 'in', 'range' or 'dateRange'. */
 export type AttributeOperator = (typeof ATTRIBUTE_OPERATORS)[number];
 /** The types of an 'Externe kenmerken' line. */
 export const EXTERNAL_TYPES = ['os', 'id', 'domain'] as const;
+/** One type of an 'Externe kenmerken' line: 'os', 'id' or 'domain'. */
 export type ExternalType = (typeof EXTERNAL_TYPES)[number];
 /** The base entries of a line file's mapping (spec 001 §3). */
 export const FILE_BASES = ['id', 'dataset', 'datasetDescription', 'domain'] as const;
+/** One base entry of a line file's mapping: 'id', 'dataset', 'datasetDescription' or 'domain'. */
 export type FileBase = (typeof FILE_BASES)[number];
 
 const text = z.string().max(1000);
@@ -108,6 +113,7 @@ const FileLeafSchema = z.strictObject({
   campaign: z.string().max(100).optional(),
   mailing: z.string().max(100).optional(),
 });
+/** A file line of the query tree (Bestandsmatch or Bestand uitsluiten), as its schema parses it. */
 export type FileLeaf = z.infer<typeof FileLeafSchema>;
 const IntersectLeaf = z.strictObject({ intersect: FileLeafSchema });
 const ComplementLeaf = z.strictObject({ complement: FileLeafSchema });
@@ -216,6 +222,7 @@ export const QueryTreeSchema = z.preprocess(
     })
     .pipe(QueryNodeSchema),
 );
+/** A validated query tree, as QueryTreeSchema parses it. */
 export type QueryTree = QueryNode;
 
 /** The empty query (spec 001 §9): an 'and' with no entries, which selects everything. */

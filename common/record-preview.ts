@@ -3,6 +3,7 @@ import { z } from 'zod';
 // The mapping screen's preview (issue 15 §3): a sample of a dataset's records with the columns
 // of its file beside the attributes its mapping made of them.
 
+/** The Dutch texts of the record preview on the mapping screen. */
 export const RecordPreviewMessages = {
   title: 'Voorbeeld van de records',
   fetchFailed: 'Kon het voorbeeld van de records niet ophalen',
@@ -14,6 +15,7 @@ export const RecordPreviewMessages = {
 /** How many records the preview shows unless asked: `?limit=` takes 1 to 100. */
 export const PREVIEW_DEFAULT_LIMIT = 20;
 
+/** The query of GET /api/datasets/{partnerId}/{datasetId}/preview: `limit`, 1 to 100 records. */
 export const RecordPreviewQuerySchema = z.object({
   limit: z.coerce.number().int().min(1).max(100).default(PREVIEW_DEFAULT_LIMIT),
 });
@@ -37,4 +39,5 @@ export const RecordPreviewSchema = z.object({
     }),
   ),
 });
+/** A sample of a dataset's records, as RecordPreviewSchema parses it. */
 export type RecordPreview = z.infer<typeof RecordPreviewSchema>;

@@ -88,6 +88,7 @@ export const ResultsCountsSchema = z.object({
   unchanged: z.number().default(0),
   skipped: z.number().default(0),
 });
+/** The counts of a results task's result, as ResultsCountsSchema parses them. */
 export type ResultsCounts = z.infer<typeof ResultsCountsSchema>;
 
 /** A task's result as results counts; all 0 when it holds none. */
@@ -96,6 +97,7 @@ export function resultsCountsOf(result: unknown): ResultsCounts {
   return parsed.success ? parsed.data : ResultsCountsSchema.parse({});
 }
 
+/** The Dutch texts of the results upload screen of a mailing. */
 export const ResultsFileMessages = {
   title: (mailing: string) => `Resultaten uploaden: ${mailing}`,
   intro:

@@ -88,6 +88,7 @@ export const SelectionInputSchema = z.object({
   preDefined: z.boolean().default(false),
   useDatasetsFrom: UseDatasetsFromSchema.default([]),
 });
+/** A selection body after SelectionInputSchema, with every default filled in. */
 export type SelectionInput = z.output<typeof SelectionInputSchema>;
 
 /** PUT .../selections/{id}: the same fields, each optional (also just {preDefined}). */
@@ -102,6 +103,7 @@ export const SelectionUpdateSchema = z.object({
   preDefined: z.boolean().optional(),
   useDatasetsFrom: UseDatasetsFromSchema.optional(),
 });
+/** A selection update after SelectionUpdateSchema: only the fields that were sent. */
 export type SelectionUpdate = z.output<typeof SelectionUpdateSchema>;
 
 /** A selection as the API presents it (spec 001 §3). */
@@ -121,6 +123,7 @@ export const SelectionSchema = z.object({
   pressure: z.object({ age: z.string().nullable() }),
   useDatasetsFrom: z.array(z.object({ campaign: z.string(), mailing: z.string().optional() })),
 });
+/** A selection as the API presents it, as SelectionSchema parses it. */
 export type Selection = z.infer<typeof SelectionSchema>;
 
 /** The answer of POST .../selections. */
@@ -138,6 +141,7 @@ export const ResultRowSchema = z.object({
   clicks: z.number(),
   total: z.number(),
 });
+/** One row of a selection's result, as ResultRowSchema parses it. */
 export type ResultRow = z.infer<typeof ResultRowSchema>;
 
 const count = z
@@ -166,6 +170,7 @@ export const TableRowSchema = z.object({
 });
 /** The body of POST .../query: the table of per-dataset counts to allocate (may be empty: then it only runs). */
 export const QueryRunSchema = z.object({ table: z.array(TableRowSchema).max(2000).default([]) });
+/** The body of POST .../query after QueryRunSchema: the table of per-dataset counts to allocate. */
 export type QueryRun = z.output<typeof QueryRunSchema>;
 
 /** The answer of GET/POST .../query: the task to poll (its result is the row list) and the query text. */
@@ -232,6 +237,7 @@ export const LineMappingsSchema = z
       seen.add(name);
     }
   });
+/** One column of a line file, as LineMappingSchema parses it. */
 export type LineMapping = z.output<typeof LineMappingSchema>;
 
 /** spec 001 §5: the generated name of a base entry: 'gen_' + the base, with a 0 added until unique. */

@@ -3,6 +3,7 @@ import { isValidEmail } from './email';
 import { parseInteger } from './numbers';
 import { GenderSchema } from './person';
 
+/** The Dutch alert titles and validation messages of the settings screen and routes. */
 export const SettingsMessages = {
   savedTitle: 'Opgeslagen',
   saved: 'De instellingen zijn opgeslagen.',
@@ -32,6 +33,7 @@ const solarId = z.string().trim().max(200, SettingsMessages.solarIdTooLong);
 
 /** The send settings as the API presents them and as POST /api/settings takes them (spec 001 §3). */
 export const SettingsSchema = z.object({ minMailings, solarId });
+/** The send settings, as SettingsSchema parses them. */
 export type Settings = z.infer<typeof SettingsSchema>;
 
 /**
@@ -52,6 +54,7 @@ export const SettingsFormSchema = z.object({
   minMailings: z.preprocess(toMinMailings, minMailings),
   solarId,
 });
+/** The settings form's values as typed: both fields as text. */
 export type SettingsForm = { minMailings: string; solarId: string };
 
 const personName = z.string().trim().max(200, SettingsMessages.nameTooLong).default('');
@@ -70,7 +73,9 @@ export const TestPersonSchema = z.object({
     .max(320, SettingsMessages.emailInvalid)
     .refine(isValidEmail, SettingsMessages.emailInvalid),
 });
+/** The global test person after TestPersonSchema: trimmed, the e-mail lower-cased. */
 export type TestPerson = z.output<typeof TestPersonSchema>;
+/** The global test person form's values before parsing (what TestPersonSchema accepts). */
 export type TestPersonInput = z.input<typeof TestPersonSchema>;
 
 /** The global test person as GET /api/testperson answers it (the e-mail is empty until one is saved). */

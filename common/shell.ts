@@ -1,9 +1,13 @@
 import { z } from 'zod';
 
+/** The answer of GET /api/version: the API's version and the task worker's (null while it is not running). */
 export const VersionSchema = z.object({ api: z.string().nullable(), updater: z.string().nullable() });
+/** The API and updater versions, as VersionSchema parses them. */
 export type Version = z.infer<typeof VersionSchema>;
 
+/** The answer of GET /api/connector/status: 'idle', 'busy' or 'error'. */
 export const ConnectorStatusSchema = z.object({ status: z.string() });
+/** The connector status, as ConnectorStatusSchema parses it. */
 export type ConnectorStatus = z.infer<typeof ConnectorStatusSchema>;
 
 const CONNECTOR_STATUS_LABELS: Record<string, string> = { idle: 'vrij', busy: 'bezig', loading: 'laden...' };
@@ -19,4 +23,5 @@ export function connectorStatusLabel(status: string): string {
 
 /** The custom stylesheet of this environment (spec 001 §2); null when none is configured. */
 export const StylesheetSchema = z.object({ url: z.string().nullable() });
+/** The custom stylesheet's URL, as StylesheetSchema parses it. */
 export type Stylesheet = z.infer<typeof StylesheetSchema>;

@@ -7,6 +7,7 @@ import { z } from 'zod';
 
 /** The reasons an import skips a row: no valid e-mail, an e-mail an earlier row had, a mapping's exclude filter. */
 export const SKIP_REASONS = ['invalid', 'repeated', 'excluded'] as const;
+/** One reason an import skips a row: 'invalid', 'repeated' or 'excluded'. */
 export type SkipReason = (typeof SKIP_REASONS)[number];
 
 /**
@@ -14,6 +15,7 @@ export type SkipReason = (typeof SKIP_REASONS)[number];
  * an e-mail that is not one of the mailing's addresses, an unknown event, no readable date.
  */
 export const RESULT_SKIP_REASONS = ['invalid', 'notInMailing', 'unknownEvent', 'invalidDate'] as const;
+/** One reason a mailing's results file skips a row. */
 export type ResultSkipReason = (typeof RESULT_SKIP_REASONS)[number];
 
 /** Every reason a task can record for a row, in the order results and downloads list them. */
@@ -25,6 +27,7 @@ export const ROW_SKIP_REASONS = [
   'unknownEvent',
   'invalidDate',
 ] as const;
+/** Any reason a task can record for a skipped row, of an import or a results file. */
 export type RowSkipReason = (typeof ROW_SKIP_REASONS)[number];
 
 /** The reasons as the result and the download name them. */
@@ -46,6 +49,7 @@ export const SkippedBySchema = z.object({
   repeated: z.number(),
   excluded: z.number(),
 });
+/** An import's skipped rows per reason, as SkippedBySchema parses them. */
 export type SkippedBy = z.infer<typeof SkippedBySchema>;
 
 /** The skipped rows per reason, in a results task's result. */
@@ -65,6 +69,7 @@ export function skippedByOf(result: unknown): Partial<Record<RowSkipReason, numb
 /** The header of the skipped-rows download. */
 export const SKIPPED_ROWS_HEADER = ['regel', 'reden', 'email'];
 
+/** The Dutch texts of the skipped-rows download in an upload result and on /tasks. */
 export const SkippedRowsMessages = {
   title: 'Overgeslagen regels',
   download: 'Download overgeslagen regels',

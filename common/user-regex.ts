@@ -4,6 +4,7 @@ import { RE2JS } from 're2js';
 // port): matching is linear in the value, so `/^(a+)+$/` cannot block the server as a
 // backtracking engine would. RE2 has no backreferences and no lookaround; those are refused.
 
+/** The Dutch messages for a user's regular expression that is invalid or that RE2 cannot run. */
 export const UserRegexMessages = {
   invalid: 'Ongeldige reguliere expressie',
   unsupported:

@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { PASSWORD_MAX_LENGTH, USERNAME_MAX_LENGTH } from './constants';
 import { PasswordSchema } from './password';
 
+/** The Dutch alert titles and validation messages of the user screens and routes. */
 export const UserMessages = {
   invalidTitle: 'Foute invoer',
   nameRequired: 'De naam is een verplicht veld',
@@ -31,8 +32,11 @@ export const UserMessages = {
 
 /** 'admin' (beheerder) manages users; 'staff' (medewerker) changes only its own password and 2fa. */
 export const ROLES = ['admin', 'staff'] as const;
+/** Validates a user's role: 'admin' or 'staff'. */
 export const RoleSchema = z.enum(ROLES, { error: UserMessages.roleInvalid });
+/** A user's role: 'admin' (beheerder) or 'staff' (medewerker). */
 export type Role = z.infer<typeof RoleSchema>;
+/** The Dutch name of each role, as the user screens show it. */
 export const RoleLabels: Record<Role, string> = { admin: 'Beheerder', staff: 'Medewerker' };
 
 /** A user as the API presents it (never the password or TOTP secret). */
@@ -43,6 +47,7 @@ export const UserSchema = z.object({
   role: RoleSchema,
   '2fa': z.boolean(),
 });
+/** A user as the API presents it, as UserSchema parses it. */
 export type User = z.infer<typeof UserSchema>;
 
 // Characters a reader cannot see or that steer the text: controls, format characters (zero-width
@@ -99,6 +104,7 @@ export const UserCreateSchema = z.object({
   password: PasswordSchema,
   role: RoleSchema.optional(),
 });
+/** The body of POST /api/users, as UserCreateSchema parses it. */
 export type UserCreate = z.infer<typeof UserCreateSchema>;
 
 /**
@@ -112,4 +118,5 @@ export const UserUpdateSchema = z.object({
   currentPassword: z.string().max(PASSWORD_MAX_LENGTH).optional(),
   role: RoleSchema.optional(),
 });
+/** The body of PUT /api/users/{id}, as UserUpdateSchema parses it. */
 export type UserUpdate = z.infer<typeof UserUpdateSchema>;
