@@ -122,7 +122,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
       'https://beta-api.lijstwerk.nl/partner-api',
     partnerApiRateMax: intFromEnv(env.PARTNER_API_RATE_MAX, 600),
     // Two a core: more at once only share the cores and PostgreSQL's pages between them, which
-    // spreads the latencies (docs/performance.md, partner API session 11).
+    // spreads the latencies (docs/decisions.md, Partner API).
     partnerApiWriteSlots: intFromEnv(env.PARTNER_API_WRITE_SLOTS, 2 * os.availableParallelism()),
     selRefresher: env.SEL_REFRESHER !== 'off',
   };

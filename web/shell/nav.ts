@@ -15,7 +15,7 @@ export interface NavSection {
   isAdminOnly?: boolean;
 }
 
-// Only administrators manage users (docs/decisions.md Auth); others reach their own account
+// Only administrators manage users (docs/decisions.md, Users and roles); others reach their own account
 // through 'Mijn account' in the header.
 const ADMIN_ONLY: ReadonlySet<MenuSection> = new Set(['Gebruikers']);
 

@@ -1,4 +1,4 @@
--- records partitioned by dataset (docs/decisions.md): a table per dataset with one index, its
+-- records partitioned by dataset (docs/decisions.md, Database and data model): a table per dataset with one index, its
 -- primary key (address_id), instead of one table with two indexes over every dataset. An import
 -- writes half the index entries, and a dataset's first import fills its table before indexing it.
 CREATE FUNCTION lw_records_partition(dataset_id text) RETURNS text

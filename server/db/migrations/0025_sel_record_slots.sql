@@ -1,5 +1,5 @@
 -- The selection engine's narrow table, second layout (issue 18, research §5 layout B3;
--- docs/decisions.md): integers where the count joins (a dataset's number instead of its text id),
+-- docs/decisions.md, Narrow tables and the refresher): integers where the count joins (a dataset's number instead of its text id),
 -- and each attribute in a typed slot holding the forms the leaves compare, computed at write time
 -- by the compiler's own functions (its folded text, lw_to_numeric, lw_to_date), so a count reads
 -- columns instead of parsing jsonb and dates per record. Empty os and interest arrays are NULL.

@@ -43,7 +43,7 @@ export function partnerBlacklistedSql(addressAlias: string, datasetAlias: string
  * conjuncts (De Morgan) so that, as top-level conditions of a WHERE, PostgreSQL plans them as
  * anti-joins with real row estimates; `NOT (EXISTS .. OR EXISTS ..)` stays three hashed subplans
  * with a default selectivity (the selection counts at 1M estimated 247,625 addresses left of
- * 920,853 and chose index probes per record: docs/performance.md, selection engine session 10).
+ * 920,853 and chose index probes per record: docs/decisions.md, Selection engine and counts).
  */
 export function notBlacklistedSql(addressAlias: string, datasetAlias: string): SQL {
   const a = alias(addressAlias);

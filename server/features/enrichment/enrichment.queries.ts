@@ -72,8 +72,8 @@ export async function matchAddresses(client: pg.PoolClient, f: StagedEnrichment)
   const col = (i: number) => `s.c${i + 1}`;
   const fold = (expr: string) => `nullif(lower(btrim(${expr}, $1::text) COLLATE "${f.collation}"), '')`;
   // jsonb_object(keys, values) costs PostgreSQL a third less CPU than jsonb_build_object (0.63
-  // against 0.91 s for a million rows of two values, both stripped; docs/performance.md,
-  // Enrichment); the empty values it gives as JSON null are stripped as before. The names are
+  // against 0.91 s for a million rows of two values, both stripped; docs/decisions.md,
+  // Enrichment files); the empty values it gives as JSON null are stripped as before. The names are
   // distinct (the mappings schema refuses an attribute twice), so the object is the same.
   const attrs = f.enrich.length
     ? `jsonb_strip_nulls(jsonb_object(ARRAY[${f.enrich.map((c) => param(c.mapped)).join(', ')}], ARRAY[${f.enrich
@@ -148,7 +148,7 @@ export async function insertEnrichment(
  * delete is planned on its real size instead of waiting for autovacuum. Stale figures made plans
  * quadratic: a table vacuumed while empty but not shrunk is taken to hold no rows at all, however
  * many are written afterwards, and a delete of a million-row file then became a nested loop over
- * a million rows per row (bench/enrichment.ts, second round; docs/performance.md, Enrichment).
+ * a million rows per row (bench/enrichment.ts, second round; docs/decisions.md, Enrichment files).
  * ANALYZE counts this transaction's own writes; it costs 0.1-0.3 s at a million rows.
  */
 async function refreshStatistics(

@@ -35,7 +35,7 @@ export const enrichmentValues = pgTable('enrichment_values', {
  * The enrichment attributes of an address (DESIGN §6): for each attribute the value of the latest
  * file that set it, maintained on upload and delete. A narrow table of its own, not a column of
  * addresses: rewriting a million wide address rows (two indexes each) took 9-24 s of an upload,
- * inserting here about one second (docs/performance.md, Enrichment).
+ * inserting here about one second (docs/decisions.md, Enrichment files).
  */
 export const addressEnrichment = pgTable('address_enrichment', {
   addressId: bigint('address_id', { mode: 'number' }).primaryKey(),

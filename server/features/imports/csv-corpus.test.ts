@@ -15,7 +15,7 @@ import {
 } from '../../test/imports';
 import { saveDatasetMappings } from './mapping.queries';
 
-// Messy partner files (docs/decisions.md, "CSV as partner files are") imported through the HTTP
+// Messy partner files (docs/decisions.md, Uploads and CSV files) imported through the HTTP
 // API on both ways a file is stored: a first import's direct pass, and the general path (a mapping
 // that excludes rows), which a re-import also takes.
 const t = setupTestApp();

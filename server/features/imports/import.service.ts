@@ -160,8 +160,8 @@ export async function runImport(ctx: AppContext, task: TaskRow, tctx: TaskContex
       // addresses table is much larger than the file, its addresses are looked up in the e-mail
       // index one by one, in index order (k sorted by e-mail when most rows need it), instead of
       // hashing the whole table: at 20 million addresses the two statements below took 18 s and
-      // 12 s for a million-row file by hash, 5.3 s and 1.6 s by lookups (docs/performance.md). On
-      // a small table the planner's hash joins are faster, so they stay.
+      // 12 s for a million-row file by hash, 5.3 s and 1.6 s by lookups (docs/decisions.md,
+      // Address lookups at scale). On a small table the planner's hash joins are faster, so they stay.
       await tx.execute(sql`ANALYZE ${sql.raw(work)}`);
       // valid: the file's valid rows; lookup: those whose address must be looked up (not brought
       // by their record). Sorting k pays for many lookups only: a re-import's rows mostly bring

@@ -111,7 +111,7 @@ export function mailingSelect(
   // Each attribute is read from the record once (v1, v2, ...) and formatted outside the branches:
   // a format names its value several times, and each naming would look it up in attrs again.
   // No fence (OFFSET 0) that would make it so: it would also keep the formatting out of parallel
-  // workers, and on an idle machine they format half the rows (docs/performance.md, mailings).
+  // workers, and on an idle machine they format half the rows (docs/decisions.md, Mailings).
   const raw = columns.map((c, i) => `, r.attrs ->> ${client.escapeLiteral(c._id)} AS v${i + 1}`).join('');
   const formatted = columns.map((c, i) => `, ${exportValueSql(client, `v${i + 1}`, c, format)}`).join('');
   const selection = selectionId ? `AND ma.selection_id = ${client.escapeLiteral(selectionId)}` : '';

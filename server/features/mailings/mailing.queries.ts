@@ -213,7 +213,7 @@ export async function allowBulkMemory(tx: DbOrTx): Promise<void> {
  * Runs `update` (a statement writing up to millions of `addresses` rows) with merge joins instead
  * of hash joins, so that it visits the addresses in id order: each page of the table and of its
  * primary key is then read and written once, where a hash join's order jumps between them (a
- * million rows: 3.7 instead of 11.5 s of CPU, docs/performance.md mailings).
+ * million rows: 3.7 instead of 11.5 s of CPU, docs/decisions.md, Mailings).
  */
 export async function inAddressOrder<T>(tx: DbOrTx, update: () => Promise<T>): Promise<T> {
   await tx.execute(sql`SET LOCAL enable_hashjoin = off`);

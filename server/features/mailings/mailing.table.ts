@@ -104,7 +104,7 @@ export const mailingAddresses = pgTable(
  * A result event of a mailing for one address (DESIGN §6), from a results file or a provider.
  * No foreign key to mailings: its check locked the mailing's row once for every inserted result
  * (two thirds of a million-row INSERT); a statement trigger on mailings deletes the results of
- * deleted mailings instead (migration 0021, docs/decisions.md).
+ * deleted mailings instead (migration 0021, docs/decisions.md, Database and data model).
  */
 export const mailingResults = pgTable(
   'mailing_results',

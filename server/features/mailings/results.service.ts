@@ -59,7 +59,7 @@ export function resultsPayload(staged: StagedUpload, mailingId: string): Results
  * rows are counted per reason, and the first of them stored for task `taskId`'s download (the
  * skipped rows of imports); without a task they are only counted.
  *
- * Set-based in four statements (docs/performance.md, mailings): the valid rows, parsed and
+ * Set-based in four statements (docs/decisions.md, Mailings): the valid rows, parsed and
  * matched, into a temporary table in key order; its statistics (the planner then joins a million
  * rows by hash, not row by row); the new results inserted in key order (their index is filled from
  * left to right); one UPDATE of the addresses whose facts change, from the rows grouped by address.

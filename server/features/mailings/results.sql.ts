@@ -7,7 +7,7 @@ import { RESULT_DATE_FORMATS, RESULT_DATE_TIME_ZONE } from '../../../common/resu
 // runs at COPY speed; a value that is no real date gives NULL (the row is skipped and counted),
 // never an error. The SQL is generated from the formats and held to parseResultDate by a property
 // test (results-dates.test.ts).
-// Cheap per row (docs/performance.md, mailings): a value in a form's own widths (two-digit day,
+// Cheap per row (docs/decisions.md, Mailings): a value in a form's own widths (two-digit day,
 // month and times) is read by its shape (one translate() of its digits) instead of a regular
 // expression, the day checked against a list of month-days instead of date arithmetic, and only
 // a checked text is cast. Only a value of another shape pays one regular expression, which widens
@@ -78,8 +78,8 @@ export interface ResultsColumns {
 /**
  * The rows of a staged results file, parsed: ln, email (trimmed, lower case), field (the e-mail as
  * in the file), event (canonical or NULL), at (the instant or NULL) and os. Each level is fenced
- * (OFFSET 0) so that a value is computed once, not once for every use (docs/performance.md,
- * mailings: inlined, the date's parts ran once per use).
+ * (OFFSET 0) so that a value is computed once, not once for every use (docs/decisions.md,
+ * Mailings: inlined, the date's parts ran once per use).
  */
 export function parsedResultsSql(p: ResultsColumns): SQL {
   const col = (i: number) => sql.raw(i < 0 ? 'NULL::text' : `s.c${i + 1}`);

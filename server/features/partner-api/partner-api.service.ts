@@ -207,7 +207,7 @@ const slotsOf = new WeakMap<AppContext, LimitFunction>();
  * The write slots of an app (PARTNER_API_WRITE_SLOTS, default two a core): API writes do their work
  * a few at a time, the others wait in order. Twenty 1,000-record batches at once on two cores
  * shared the cores and PostgreSQL's pages twenty ways: the same records a second, but a batch's
- * p99 of 585-609 ms against 413-451 ms four at a time (docs/performance.md, partner API session 11).
+ * p99 of 585-609 ms against 413-451 ms four at a time (docs/decisions.md, Partner API).
  */
 function writeSlots(ctx: AppContext): LimitFunction {
   let limit = slotsOf.get(ctx);

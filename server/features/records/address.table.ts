@@ -30,7 +30,7 @@ export const addresses = pgTable(
  * needs the file again) and the mapped global attributes (attrs; encrypted ones as ciphertext
  * plus an HMAC blind index).
  *
- * Partitioned by dataset (migration 0010, docs/decisions.md; Drizzle cannot declare it): each
+ * Partitioned by dataset (migration 0010, docs/decisions.md, Database and data model; Drizzle cannot declare it): each
  * dataset's records are a table of their own (`recordsPartition`) with one index, its primary key
  * (address_id). A dataset's first import fills its table before indexing and attaching it.
  */
@@ -43,7 +43,7 @@ export const records = pgTable(
     addressId: bigint('address_id', { mode: 'number' }).notNull(),
     // The partner's original columns as text[], positioned by the dataset's raw_columns
     // (dataset_mappings): half the bytes of a jsonb object and no keys to build a row (DESIGN
-    // change, docs/decisions.md).
+    // change, docs/decisions.md, Database and data model).
     raw: text('raw').array().notNull(),
     attrs: jsonb('attrs').$type<Record<string, string>>().notNull(),
     // md5 of raw and attrs (ciphertext left out): a re-import or remap writes only changed records.

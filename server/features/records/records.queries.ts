@@ -6,11 +6,11 @@ import { pgErrorCode } from '../../lib/pg-errors';
 
 // Statements on `records` and its partitions. The tasks that rewrite a dataset's records keep
 // their ordered series of set-based statements in their services (import, remap, delete from
-// file: docs/decisions.md), the CSV download its cursor in csv-download.ts.
+// file: docs/decisions.md, Import pipeline), the CSV download its cursor in csv-download.ts.
 
 /**
  * The records of each dataset are a partition of `records` of their own (migration 0010,
- * docs/decisions.md), named by this function and by its SQL twin lw_records_partition.
+ * docs/decisions.md, Database and data model), named by this function and by its SQL twin lw_records_partition.
  */
 export function recordsPartition(datasetId: string): string {
   return `records_${createHash('md5').update(datasetId).digest('hex')}`;

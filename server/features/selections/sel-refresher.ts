@@ -2,7 +2,7 @@ import type { FastifyBaseLogger } from 'fastify';
 import type { Database } from '../../db/client';
 import { refreshDirtyBatch } from './sel-record.sql';
 
-// The background refresher of sel_record (docs/decisions.md, selections): writers only add the
+// The background refresher of sel_record (docs/decisions.md, Narrow tables and the refresher): writers only add the
 // addresses they touched to sel_dirty; this loop rewrites their rows soon after, so counts can read
 // sel_record for nearly every address. Every app process runs one (SEL_REFRESHER=off: none); they
 // share the work through refreshDirtyBatch's advisory lock.

@@ -71,8 +71,7 @@ export async function allowedDatasets(db: DbOrTx, s: RunSettings): Promise<Allow
  * The allowed datasets with their priority rank (1 = the first in allowedDatasets), as a FROM
  * item `ds(id, rank)`. An array parameter, not a CTE over datasets: a CTE scan is parallel
  * restricted and the planner guessed its size, so it hashed the records instead of the 300
- * datasets and ran the whole count in one process (docs/performance.md, selection engine
- * session 11).
+ * datasets and ran the whole count in one process (docs/decisions.md, Selection engine and counts).
  */
 const rankedDatasets = (datasetIds: string[]) =>
   sql`unnest(${pgTextArray(datasetIds)}::text[]) WITH ORDINALITY AS ds(id, rank)`;
@@ -657,7 +656,8 @@ export async function allocateCandidates(
           throw new Retry();
         }
         // In address order, so the rows reach mailing_addresses' keys in their order (at 1M:
-        // 1.9-2.1 s against 2.3-3.0 s for 100,000 addresses, session 13).
+        // 1.9-2.1 s against 2.3-3.0 s for 100,000 addresses; docs/decisions.md,
+        // Allocation and mail pressure).
         // A plain INSERT: with ON CONFLICT DO NOTHING each row was inserted speculatively (20M,
         // 100,000 rows: 0.53 against 0.39 s). No row should conflict (the mailing's own addresses
         // are no candidates, and its allocation lock keeps other saves out); should one, the unique
