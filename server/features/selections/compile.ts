@@ -272,7 +272,7 @@ export const foldSql = (expr: SQL, collation: string) =>
 // never stored there) wins, else, for an attribute enrichment files give, the address's enrichment
 // value (server/features/enrichment), from `ae`: address_enrichment LEFT JOINed once per record
 // when the tree reads such an attribute (AttributeReads.fromItems). A scalar lookup per record
-// cost 1.42 s at 1M records against 0.45 s for the join (docs/performance.md, enrichment files).
+// cost 1.42 s at 1M records against 0.45 s for the join (docs/decisions.md, Selection engine and counts).
 const attrText = (attr: string, ctx: CompileContext) =>
   ctx.enriched?.has(attr)
     ? sql`coalesce(r.attrs ->> ${attr}::text, ae.attrs ->> ${attr}::text)`
@@ -281,8 +281,8 @@ const attrText = (attr: string, ctx: CompileContext) =>
 type Form = 'folded' | 'numeric' | 'date';
 
 /**
- * The attribute values a tree reads, each computed once per record (docs/performance.md, selection
- * engine session 10). Written inline, every leaf extracted, trimmed and case-folded its attribute
+ * The attribute values a tree reads, each computed once per record (docs/decisions.md, Selection
+ * engine and counts). Written inline, every leaf extracted, trimmed and case-folded its attribute
  * again (the wide or of ten leaves folded the postcode ten times a record), and PostgreSQL inlines
  * lw_to_date with its argument copied into each of its eight uses. Fenced (OFFSET 0) LATERAL
  * subqueries keep them apart, two per attribute: `lw_r<n>` its raw value, `lw_v<n>` the forms the
