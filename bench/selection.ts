@@ -283,7 +283,8 @@ for (const source of SOURCES) {
 // that table, times: reading every record once (count(*)); counting per dataset and category
 // without priority; and the empty tree's exact count with priority (each address once, in its
 // lowest-sort dataset), where only addresses with several records need a GROUP BY. The engine's
-// empty-query time above against these is what structure could still win (docs/performance.md, Selection counts).
+// empty-query time above against these is what structure could still win (docs/performance.md,
+// Selection counts).
 const floors: { step: string; p50: number; p95: number; rows: number }[] = [];
 /** Times one floor step (RUNS runs after a warm-up, each in a transaction that first runs `setup`), prints and keeps it. */
 async function timeFloorStep(step: string, query: SQL, setup: SQL, width: number): Promise<void> {

@@ -1,10 +1,9 @@
 // What PostgreSQL alone takes to store what a first import must write (BENCH_FLOOR=1 of
 // bench/import.ts): the dataset's finished records, loaded by binary COPY FREEZE into a table
 // created in the same transaction (the first import's own way, docs/decisions.md, A first import's
-// direct path), and its
-// addresses, loaded by binary COPY into an empty copy of `addresses` with its indexes. No file
-// is read, nothing is mapped, no duplicate is looked for: a lower bound for the import, set
-// against the bare `psql \copy` of the partner file measured in the same rounds.
+// direct path), and its addresses, loaded by binary COPY into an empty copy of `addresses` with its
+// indexes. No file is read, nothing is mapped, no duplicate is looked for: a lower bound for the
+// import, set against the bare `psql \copy` of the partner file measured in the same rounds.
 import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';

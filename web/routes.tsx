@@ -10,8 +10,8 @@ import type { AppRoute } from './shell/crumbs';
 
 /**
  * Every screen's route, and the one source of the breadcrumbs and the sidebar (docs/decisions.md,
- * Screens and navigation): each route names its title (or how to load its name), its parent route and,
- * for a sidebar link, its menu place. A feature adds its screens to its menu section's file in
+ * Screens and navigation): each route names its title (or how to load its name), its parent route
+ * and, for a sidebar link, its menu place. A feature adds its screens to its menu section's file in
  * web/route-sections/; unknown paths show the 404 page. web/routes.test.ts checks every parent
  * exists and every crumb leads to a screen.
  */

@@ -15,8 +15,8 @@ export interface NavSection {
   isAdminOnly?: boolean;
 }
 
-// Only administrators manage users (docs/decisions.md, Users and roles); others reach their own account
-// through 'Mijn account' in the header.
+// Only administrators manage users (docs/decisions.md, Users and roles); others reach their own
+// account through 'Mijn account' in the header.
 const ADMIN_ONLY: ReadonlySet<MenuSection> = new Set(['Gebruikers']);
 
 /**

@@ -1,4 +1,5 @@
--- records.raw: jsonb object → text[] positioned by dataset_mappings.raw_columns (docs/decisions.md, Database and data model).
+-- records.raw: jsonb object → text[] positioned by dataset_mappings.raw_columns (docs/decisions.md,
+-- Database and data model).
 ALTER TABLE "dataset_mappings" ADD COLUMN "raw_columns" text[] DEFAULT '{}' NOT NULL;--> statement-breakpoint
 -- A dataset with records but no mapping row (not made by this app's imports) gets one.
 INSERT INTO "dataset_mappings" ("dataset_id")

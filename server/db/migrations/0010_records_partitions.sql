@@ -1,6 +1,7 @@
--- records partitioned by dataset (docs/decisions.md, Database and data model): a table per dataset with one index, its
--- primary key (address_id), instead of one table with two indexes over every dataset. An import
--- writes half the index entries, and a dataset's first import fills its table before indexing it.
+-- records partitioned by dataset (docs/decisions.md, Database and data model): a table per dataset
+-- with one index, its primary key (address_id), instead of one table with two indexes over every
+-- dataset. An import writes half the index entries, and a dataset's first import fills its table
+-- before indexing it.
 CREATE FUNCTION lw_records_partition(dataset_id text) RETURNS text
   LANGUAGE sql IMMUTABLE PARALLEL SAFE AS $fn$ SELECT 'records_' || md5(dataset_id) $fn$;--> statement-breakpoint
 ALTER TABLE "records" RENAME TO "records_unpartitioned";--> statement-breakpoint

@@ -1,13 +1,13 @@
--- The selection engine's narrow table (issue 18, research §5 layout B3; docs/decisions.md, Narrow tables and the
--- refresher): one row
--- per record with what a count reads, every join done at write time: the record's attributes, its
--- address's fields that tree leaves name (e-mail, domain, os, interests), its engagement facts
--- (category inputs), its exclusions (hard bounce, the e-mail/domain blacklist, the partner-dataset
--- entry of its dataset) and whether the address has records in other datasets too (`multi`: only
--- those need a GROUP BY for the priority). Derived by server/features/selections/sel-record.sql.ts.
--- Two partitions by `multi`, so a count scans each once: the rows of single-record addresses
--- counted as they stand, the others grouped by address (one table scanned twice cost more than
--- the GROUP BY it saved). A write by address finds its rows by the primary key.
+-- The selection engine's narrow table (issue 18, research §5 layout B3; docs/decisions.md, Narrow
+-- tables and the refresher): one row per record with what a count reads, every join done at write
+-- time: the record's attributes, its address's fields that tree leaves name (e-mail, domain, os,
+-- interests), its engagement facts (category inputs), its exclusions (hard bounce, the
+-- e-mail/domain blacklist, the partner-dataset entry of its dataset) and whether the address has
+-- records in other datasets too (`multi`: only those need a GROUP BY for the priority). Derived by
+-- server/features/selections/sel-record.sql.ts. Two partitions by `multi`, so a count scans each
+-- once: the rows of single-record addresses counted as they stand, the others grouped by address
+-- (one table scanned twice cost more than the GROUP BY it saved). A write by address finds its rows
+-- by the primary key.
 CREATE TABLE sel_record (
   address_id bigint NOT NULL,
   dataset_id text NOT NULL,

@@ -1,11 +1,11 @@
 -- The selection engine's narrow table, second layout (issue 18, research §5 layout B3;
--- docs/decisions.md, Narrow tables and the refresher): integers where the count joins (a dataset's number instead of its text id),
--- and each attribute in a typed slot holding the forms the leaves compare, computed at write time
--- by the compiler's own functions (its folded text, lw_to_numeric, lw_to_date), so a count reads
--- columns instead of parsing jsonb and dates per record. Empty os and interest arrays are NULL.
--- Kept by the refresher from sel_dirty (the addresses whose rows may differ from their
--- definition): a count reads sel_record for the other addresses and the normalized tables for
--- those, so it is exact whatever the refresher has done so far.
+-- docs/decisions.md, Narrow tables and the refresher): integers where the count joins (a dataset's
+-- number instead of its text id), and each attribute in a typed slot holding the forms the leaves
+-- compare, computed at write time by the compiler's own functions (its folded text, lw_to_numeric,
+-- lw_to_date), so a count reads columns instead of parsing jsonb and dates per record. Empty os and
+-- interest arrays are NULL. Kept by the refresher from sel_dirty (the addresses whose rows may
+-- differ from their definition): a count reads sel_record for the other addresses and the
+-- normalized tables for those, so it is exact whatever the refresher has done so far.
 ALTER TABLE datasets ADD COLUMN num integer GENERATED ALWAYS AS IDENTITY;--> statement-breakpoint
 CREATE UNIQUE INDEX datasets_num_key ON datasets (num);--> statement-breakpoint
 DROP TABLE sel_record;--> statement-breakpoint

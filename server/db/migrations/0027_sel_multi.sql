@@ -1,14 +1,14 @@
 -- The selection engine, third layout (issue 18, research §5 layout B4; docs/decisions.md, Narrow
--- tables and the refresher): an address with two or three records has one row in sel_multi, its records side by side in
--- positions 1-3 (in dataset number order; p3 columns NULL for two records), so a count needs no
--- GROUP BY for it: the tree is evaluated per position and the address takes the best rank among
--- the positions that match (LEAST ignores NULLs), whatever the datasets' sort. sel_record keeps the
--- rows of addresses with one record (sel_record_single) and with more than three
--- (sel_record_multi, grouped by address as before). The columns are sel_record's: the address's
--- once, the record's per position (p<k>_ prefixed). Kept by the same refresher from sel_dirty.
--- The fixed-width columns first, then the text, then the slots slot by slot (the three positions
--- of slot 1, of slot 2, ...): a count deforms each row up to the last column it reads, so the
--- empty tree reads no slot and a tree on the first slots none of the unused ones after them.
+-- tables and the refresher): an address with two or three records has one row in sel_multi, its
+-- records side by side in positions 1-3 (in dataset number order; p3 columns NULL for two records),
+-- so a count needs no GROUP BY for it: the tree is evaluated per position and the address takes the
+-- best rank among the positions that match (LEAST ignores NULLs), whatever the datasets' sort.
+-- sel_record keeps the rows of addresses with one record (sel_record_single) and with more than
+-- three (sel_record_multi, grouped by address as before). The columns are sel_record's: the
+-- address's once, the record's per position (p<k>_ prefixed). Kept by the same refresher from
+-- sel_dirty. The fixed-width columns first, then the text, then the slots slot by slot (the three
+-- positions of slot 1, of slot 2, ...): a count deforms each row up to the last column it reads, so
+-- the empty tree reads no slot and a tree on the first slots none of the unused ones after them.
 CREATE TABLE sel_multi (
   address_id bigint PRIMARY KEY,
   clicked boolean NOT NULL,

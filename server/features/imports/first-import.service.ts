@@ -36,8 +36,8 @@ export function getFirstImportTables(staging: string): { firsts: string; side: s
 }
 
 /**
- * A dataset's first import the direct way (docs/decisions.md, A first import's direct path), inside the import's transaction
- * `tx` on `client`, the dataset row locked, its table absent:
+ * A dataset's first import the direct way (docs/decisions.md, A first import's direct path), inside
+ * the import's transaction `tx` on `client`, the dataset row locked, its table absent:
  * 1. a table of the first row of each e-mail SQL can take for valid (compileSqlEmailCheck) with its
  *    address id: the existing address's, or for a new address the id reserved for its line
  *    (reserveAddressIds: base + ln), so that ids follow the records' order;

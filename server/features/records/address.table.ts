@@ -30,9 +30,10 @@ export const addresses = pgTable(
  * needs the file again) and the mapped global attributes (attrs; encrypted ones as ciphertext
  * plus an HMAC blind index).
  *
- * Partitioned by dataset (migration 0010, docs/decisions.md, Database and data model; Drizzle cannot declare it): each
- * dataset's records are a table of their own (`recordsPartition`) with one index, its primary key
- * (address_id). A dataset's first import fills its table before indexing and attaching it.
+ * Partitioned by dataset (migration 0010, docs/decisions.md, Database and data model; Drizzle
+ * cannot declare it): each dataset's records are a table of their own (`recordsPartition`) with one
+ * index, its primary key (address_id). A dataset's first import fills its table before indexing and
+ * attaching it.
  */
 export const records = pgTable(
   'records',

@@ -1,9 +1,10 @@
 // PostgreSQL's binary COPY format, written straight into a Buffer. PostgreSQL takes a binary record
 // for about two thirds of the CPU its text form costs (no escapes to scan, no array or field
-// parsing), which matters on the first import's hot path (docs/decisions.md, Binary COPY and cached entries). Text goes in as
-// byte strings: JavaScript strings whose characters are the UTF-8 bytes (0-255), which is what a
-// block read with Buffer.toString('latin1') holds; building rows by string concatenation instead
-// left ropes of tiny pieces that cost more to flatten than the rest of the row.
+// parsing), which matters on the first import's hot path (docs/decisions.md, Binary COPY and cached
+// entries). Text goes in as byte strings: JavaScript strings whose characters are the UTF-8 bytes
+// (0-255), which is what a block read with Buffer.toString('latin1') holds; building rows by string
+// concatenation instead left ropes of tiny pieces that cost more to flatten than the rest of the
+// row.
 
 /** The file header: signature, flags, header extension length. */
 export const BINARY_HEADER = Buffer.from('PGCOPY\n\xff\r\n\0\0\0\0\0\0\0\0\0', 'latin1');

@@ -10,7 +10,8 @@ import { pgErrorCode } from '../../lib/pg-errors';
 
 /**
  * The records of each dataset are a partition of `records` of their own (migration 0010,
- * docs/decisions.md, Database and data model), named by this function and by its SQL twin lw_records_partition.
+ * docs/decisions.md, Database and data model), named by this function and by its SQL twin
+ * lw_records_partition.
  */
 export function recordsPartition(datasetId: string): string {
   return `records_${createHash('md5').update(datasetId).digest('hex')}`;

@@ -1,5 +1,6 @@
-// The row hash and raw hash of records (docs/decisions.md, Row and raw hashes): 64 bits over a row's UTF-8
-// bytes, computed a million times a pass, so without a native call or an allocation a byte.
+// The row hash and raw hash of records (docs/decisions.md, Row and raw hashes): 64 bits over a
+// row's UTF-8 bytes, computed a million times a pass, so without a native call or an allocation a
+// byte.
 
 // Two hex digits of each byte: a digest is written a row, and toString(16) cost 8% of a mapping pass.
 const HEX = Array.from({ length: 256 }, (_, i) => i.toString(16).padStart(2, '0'));
@@ -109,8 +110,7 @@ export function hashDigest(): string {
  * keep an unchanged-looking record; no native call a row, as md5 needs. Taken of the bytes, a
  * binary first import hashes the raw and attrs bytes it writes (hashBytes), faster than the
  * characters of a string, to the same value as the text paths (docs/decisions.md, Row and raw
- * hashes).
- * The raw hash is rowHash(raw text, ''), the row hash rowHash(raw hash, attrs hash text).
+ * hashes). The raw hash is rowHash(raw text, ''), the row hash rowHash(raw hash, attrs hash text).
  */
 export function rowHash(raw: string, attrs: string): string {
   hashStart();
@@ -121,9 +121,10 @@ export function rowHash(raw: string, attrs: string): string {
 }
 
 /**
- * Where the raw hashes of rows with these columns start (docs/decisions.md, Row and raw hashes): the hash
- * of their names, so that records are the same when their values per column name are, whatever
- * order a file had its columns in (the values come in the order of `columns`, sorted by name).
+ * Where the raw hashes of rows with these columns start (docs/decisions.md, Row and raw hashes):
+ * the hash of their names, so that records are the same when their values per column name are,
+ * whatever order a file had its columns in (the values come in the order of `columns`, sorted by
+ * name).
  */
 export function rawHashStart(columns: string[]): Int32Array {
   hashStart();

@@ -272,7 +272,8 @@ export const foldSql = (expr: SQL, collation: string) =>
 // never stored there) wins, else, for an attribute enrichment files give, the address's enrichment
 // value (server/features/enrichment), from `ae`: address_enrichment LEFT JOINed once per record
 // when the tree reads such an attribute (AttributeReads.fromItems). A scalar lookup per record
-// cost 1.42 s at 1M records against 0.45 s for the join (docs/decisions.md, Selection engine and counts).
+// cost 1.42 s at 1M records against 0.45 s for the join (docs/decisions.md, Selection engine and
+// counts).
 const attrText = (attr: string, ctx: CompileContext) =>
   ctx.enriched?.has(attr)
     ? sql`coalesce(r.attrs ->> ${attr}::text, ae.attrs ->> ${attr}::text)`

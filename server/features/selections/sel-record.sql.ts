@@ -8,12 +8,11 @@ import { blacklistedEverywhereSql, partnerBlacklistedSql } from '../blacklists/b
 import { caseCollation, foldSql, MULTI_POSITIONS, positionColumn, SLOT_COUNT } from './compile';
 
 // The narrow tables of the selection engine (migrations 0024, 0025, 0027; docs/decisions.md, Narrow
-// tables and the refresher): a row
-// per record with what a count reads (sel_record), every join done at write time, integers where a
-// count joins and each attribute's forms in a typed slot; for an address with two or three records
-// one row with its records side by side instead (sel_multi). This file is their one definition: the
-// rows they must hold are selRecordRowsSql's (recordRowsSql, multiRowsSql), over records,
-// addresses, datasets and the blacklists.
+// tables and the refresher): a row per record with what a count reads (sel_record), every join done
+// at write time, integers where a count joins and each attribute's forms in a typed slot; for an
+// address with two or three records one row with its records side by side instead (sel_multi). This
+// file is their one definition: the rows they must hold are selRecordRowsSql's (recordRowsSql,
+// multiRowsSql), over records, addresses, datasets and the blacklists.
 //
 // How it stays exact: a writer of anything the rows derive from adds the addresses it touched to
 // sel_dirty (markSelDirty) in its own transaction; the refresher (refreshDirtyBatch) takes

@@ -2,10 +2,10 @@ import type { FastifyBaseLogger } from 'fastify';
 import type { Database } from '../../db/client';
 import { refreshDirtyBatch } from './sel-record.sql';
 
-// The background refresher of sel_record (docs/decisions.md, Narrow tables and the refresher): writers only add the
-// addresses they touched to sel_dirty; this loop rewrites their rows soon after, so counts can read
-// sel_record for nearly every address. Every app process runs one (SEL_REFRESHER=off: none); they
-// share the work through refreshDirtyBatch's advisory lock.
+// The background refresher of sel_record (docs/decisions.md, Narrow tables and the refresher):
+// writers only add the addresses they touched to sel_dirty; this loop rewrites their rows soon
+// after, so counts can read sel_record for nearly every address. Every app process runs one
+// (SEL_REFRESHER=off: none); they share the work through refreshDirtyBatch's advisory lock.
 
 /** How often the refresher looks into sel_dirty when it found nothing to do (ms). */
 export const SEL_REFRESH_INTERVAL_MS = 2_000;

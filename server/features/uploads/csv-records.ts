@@ -1,5 +1,5 @@
-// A partner's CSV file read by the rules partners expect (docs/decisions.md, Uploads and
-// CSV files), in one pass over its UTF-8 bytes, and handed on to PostgreSQL's COPY (FORMAT csv) in a
+// A partner's CSV file read by the rules partners expect (docs/decisions.md, Uploads and CSV
+// files), in one pass over its UTF-8 bytes, and handed on to PostgreSQL's COPY (FORMAT csv) in a
 // form its parser reads to exactly those values:
 // - blank lines (empty or only spaces and tabs) are no records, wherever they are;
 // - CRLF, LF and a lone CR each end a record, mixed in one file;

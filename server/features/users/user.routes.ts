@@ -16,7 +16,8 @@ const adminOnly = { preValidation: async (request: FastifyRequest) => assertAdmi
 
 /**
  * User management (spec 001 §7 Users): list, get, create, update, delete. Administrators manage
- * every user; other staff read and save only their own account (docs/decisions.md, Users and roles).
+ * every user; other staff read and save only their own account (docs/decisions.md, Users and
+ * roles).
  */
 export function userRoutes(ctx: AppContext): FastifyPluginAsyncZod {
   return async (app) => {

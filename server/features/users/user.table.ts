@@ -9,7 +9,10 @@ export const users = pgTable(
     name: text('name').notNull(),
     username: text('username').notNull(),
     passwordHash: text('password_hash').notNull(),
-    /** 'admin' manages users; 'staff' changes only its own password and 2fa (docs/decisions.md, Users and roles). */
+    /**
+     * 'admin' manages users; 'staff' changes only its own password and 2fa (docs/decisions.md,
+     * Users and roles).
+     */
     role: text('role', { enum: ['admin', 'staff'] })
       .notNull()
       .default('staff'),
