@@ -6,6 +6,7 @@ import { pageCount } from '../lib/pagination';
 import { Paginator } from './paginator';
 import { ScrollTable } from './scroll-table';
 
+/** One column of the shared list: its header and how a row's cell is rendered. */
 export interface ListColumn<T> {
   header: string;
   render: (item: T) => ReactNode;

@@ -10,6 +10,7 @@ export const UnsavedChangesTexts = {
   leave: 'Verlaten zonder opslaan',
 } as const;
 
+/** What useUnsavedChangesPrompt gives a screen: the modal to render and a way to let the next navigation through. */
 export interface UnsavedChangesPrompt {
   /** The modal to render: shown while a navigation waits for the user's answer. */
   prompt: ReactNode;

@@ -19,6 +19,7 @@ export function setUnauthorizedHandler(listener: UnauthorizedListener): void {
   onUnauthorized = listener;
 }
 
+/** The options of one API call: whether it is an auth call, and a signal to abort it. */
 export interface RequestOptions {
   /** Do not treat 401/403 as a logout (the login call itself). */
   isAuthCall?: boolean;

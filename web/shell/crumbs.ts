@@ -22,6 +22,7 @@ export type RouteTitle = string | ((params: RouteParams) => string | NameLoader)
 
 /** The sidebar sections of spec 001 §2 Shell, in order. */
 export const MENU_SECTIONS = ['Partners', 'Campagnes', 'Gebruikers', 'Upload CSV', 'Verrijking'] as const;
+/** One section of the sidebar menu. */
 export type MenuSection = (typeof MENU_SECTIONS)[number];
 
 /** One route of the table. */

@@ -4,6 +4,7 @@ import { AccountSchema, type Login, TwoFactorLinkSchema } from '../../../common/
 import { UserSchema } from '../../../common/users';
 import { http } from '../../lib/http';
 
+/** The TanStack Query key of the logged-in account. */
 export const accountKey = ['auth', 'me'] as const;
 
 /**
@@ -21,12 +22,17 @@ export async function fetchAccount() {
 
 /** Logs in; throws ApiError 206 (token needed), 401 or 403. */
 export const login = (body: Login) => http.post('/auth/login', body, AccountSchema, { isAuthCall: true });
+/** Logs out and ends the session (POST /api/auth/logout). */
 export const logout = () => http.post('/auth/logout', {}, MessageSchema, { isAuthCall: true });
+/** Starts turning on 2fa for a user and returns the authenticator link and secret (POST /api/auth/2fa/:userId). */
 export const enableTwoFactor = (userId: string, username: string) =>
   http.post(`/auth/2fa/${encodeURIComponent(userId)}`, { username }, TwoFactorLinkSchema);
+/** Turns on a user's 2fa with the first code of the pending secret and returns the user (POST /api/auth/2fa/:userId/confirm). */
 export const confirmTwoFactor = (userId: string, token: string) =>
   http.post(`/auth/2fa/${encodeURIComponent(userId)}/confirm`, { token }, UserSchema);
+/** Turns off a user's 2fa and returns the user (PUT /api/auth/2fa/:userId/disable). */
 export const disableTwoFactor = (userId: string) =>
   http.put(`/auth/2fa/${encodeURIComponent(userId)}/disable`, {}, UserSchema);
+/** The answer of GET /api/auth/me?optional=true: the logged-in account, or null when nobody is logged in. */
 export const NullableAccount = AccountSchema.nullable();
 export type { z };

@@ -4,9 +4,13 @@ import { type CampaignInput, CampaignPageSchema, CampaignSchema } from '../../..
 import { CAMPAIGN_PAGE_SIZE } from '../../../common/constants';
 import { http } from '../../lib/http';
 
+/** The TanStack Query key that every campaign query starts with. */
 export const campaignsKey = ['campaigns'] as const;
+/** The TanStack Query key of one page of the campaign list, for a search term. */
 export const campaignPageKey = (page: number, term: string) => ['campaigns', 'page', page, term] as const;
+/** The TanStack Query key of one campaign. */
 export const campaignKey = (id: string) => ['campaigns', id] as const;
+/** The TanStack Query key of the campaigns of the last `days` days. */
 export const recentCampaignsKey = (days: number) => ['campaigns', 'recent', days] as const;
 
 /** One server page of campaigns (20 a page); with a term the server searches name, customer, id and label. */

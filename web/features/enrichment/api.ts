@@ -4,8 +4,10 @@ import { type EnrichmentColumnInput, EnrichmentFileSchema } from '../../../commo
 import { TaskStartedSchema } from '../../../common/tasks';
 import { http, uploadFile } from '../../lib/http';
 
+/** The TanStack Query key of the list of enrichment files. */
 export const enrichmentFilesKey = ['enrichment', 'files'] as const;
 
+/** Fetches the enrichment files (GET /api/enrichment/files). */
 export const listEnrichmentFiles = () => http.get('/enrichment/files', z.array(EnrichmentFileSchema));
 /** Deletes an enrichment file by its name, given as ?name= so that any name arrives ('..' too). */
 export const deleteEnrichmentFile = (name: string) =>

@@ -16,9 +16,12 @@ const enc = encodeURIComponent;
 const base = (campaignId: string) => `/campaigns/${enc(campaignId)}/mailings`;
 const one = (campaignId: string, mailingId: string) => `${base(campaignId)}/${enc(mailingId)}`;
 
+/** The TanStack Query key of a campaign's mailing list. */
 export const mailingsKey = (campaignId: string) => ['mailings', campaignId] as const;
+/** The TanStack Query key of one mailing of a campaign. */
 export const mailingKey = (campaignId: string, mailingId: string) =>
   ['mailings', campaignId, mailingId] as const;
+/** The TanStack Query key of the mail pressure per planned send day. */
 export const pressureKey = ['pressure'] as const;
 
 /** The mailings of a campaign, newest planned send first. */
@@ -52,6 +55,7 @@ export const listPressure = () => http.get('/pressure', z.array(PressureEntrySch
 /** The download links (plain links with the /api prefix, spec 001 §7). */
 export const mailingCsvUrl = (campaignId: string, mailingId: string) =>
   `/api${one(campaignId, mailingId)}/csv`;
+/** The browser URL of a mailing's test list CSV download (GET /api/campaigns/:campaignId/mailings/:mailingId/testcsv). */
 export const testListUrl = (campaignId: string, mailingId: string) =>
   `/api${one(campaignId, mailingId)}/testcsv`;
 /** POST .../results: uploads a results file; answers its task. */

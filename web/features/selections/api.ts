@@ -21,16 +21,27 @@ const enc = encodeURIComponent;
 const mailingUrl = (c: string, m: string) => `/campaigns/${enc(c)}/mailings/${enc(m)}`;
 const selectionsUrl = (c: string, m: string) => `${mailingUrl(c, m)}/selections`;
 
+/** The TanStack Query key of the selection builder's campaigns of the last `days` days. */
 export const builderCampaignsKey = (days: number) => ['campaigns', 'recent', days] as const;
+/** The TanStack Query key of the campaign the selection builder works in. */
 export const builderCampaignKey = (c: string) => ['campaigns', c] as const;
+/** The TanStack Query key of the mailings of the selection builder's campaign. */
 export const builderMailingsKey = (c: string) => ['campaigns', c, 'mailings'] as const;
+/** The TanStack Query key of the mailing the selection builder works in. */
 export const mailingKey = (c: string, m: string) => ['campaigns', c, 'mailings', m] as const;
+/** The TanStack Query key of a mailing's selections. */
 export const selectionsKey = (c: string, m: string) => ['campaigns', c, 'mailings', m, 'selections'] as const;
+/** The TanStack Query key of one selection of a mailing. */
 export const selectionKey = (c: string, m: string, s: string) => [...selectionsKey(c, m), s] as const;
+/** The TanStack Query key of the predefined selections. */
 export const preQueriesKey = ['pre-queries'] as const;
+/** The TanStack Query key of the global attributes the builder's attribute lines choose from. */
 export const attributesKey = ['global-mappings'] as const;
+/** The TanStack Query key of the dataset labels the builder's label lines choose from. */
 export const labelsKey = ['types'] as const;
+/** The TanStack Query key of the click-interest types the builder's interest lines choose from. */
 export const interestTypesKey = ['click-interest-types'] as const;
+/** The TanStack Query key of the value suggestions of one attribute (the value autocomplete). */
 export const valueSuggestionsKey = (attribute: string) => ['value-mappings', attribute] as const;
 
 /** The campaigns that started within the last `days` days or start later (the builder's picker). */

@@ -12,6 +12,7 @@ export function failureText(error: unknown): string {
   return String(error ?? '');
 }
 
+/** Where an upload stands: idle, sending the file, its task running, done or failed. */
 export type UploadPhase = 'idle' | 'uploading' | 'processing' | 'done' | 'failed';
 
 interface Handlers {
