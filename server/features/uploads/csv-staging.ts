@@ -8,6 +8,7 @@ import { CsvRecordEnglish, CsvRecordError, CsvRecordMessages, type CsvRecordReas
 import { CsvRecordReader } from './csv-records';
 import { ToUtf8 } from './encoding';
 
+/** Why a file cannot be staged, in Dutch: the 400 answers of the staff screens. */
 export const CsvMessages = {
   empty: 'Het bestand is leeg',
   noRows: 'Het bestand bevat geen regels, alleen een kopregel',

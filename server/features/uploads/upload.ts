@@ -9,6 +9,7 @@ import { currentUser } from '../../plugins/auth';
 import type { TaskRow } from '../tasks/task.queries';
 import { failUpload, queueStaged, type StagedUpload, stageUpload } from './upload.service';
 
+/** Why an upload was not received, in Dutch: the 400 and 408 answers of the staff screens. */
 export const UploadMessages = {
   oneFile: 'Er kan maar één bestand tegelijk worden geüpload',
   tooManyFields: 'Het formulier heeft te veel velden',
