@@ -5,6 +5,7 @@ import { migrate } from 'drizzle-orm/node-postgres/migrator';
 import pg from 'pg';
 import * as schema from './schema';
 
+/** The Drizzle database instance over the app's schema. */
 export type Db = NodePgDatabase<typeof schema>;
 
 /** The app's database handle: the Drizzle instance and its pg pool. */

@@ -4,6 +4,7 @@ import type { AppContext } from '../context';
 import { getSessionUser } from '../features/auth/session.queries';
 import type { UserRow } from '../features/users/user.queries';
 
+/** The name of the cookie that carries the session token. */
 export const SESSION_COOKIE = 'lijstwerk_session';
 
 declare module 'fastify' {

@@ -5,6 +5,7 @@ import { verifyPassword } from './password';
 import { createSession } from './session.queries';
 import { totpStep } from './totp';
 
+/** What a login attempt came to: invalid credentials, a token needed, a wrong token, or the user with a new session token. */
 export type LoginOutcome =
   | { kind: 'invalid' }
   | { kind: 'tokenRequired' }

@@ -9,6 +9,7 @@ import type { Conn } from '../labels/label.queries';
 import { mailings } from '../mailings/mailing.table';
 import { campaigns } from './campaign.table';
 
+/** A row of the campaigns table as Drizzle selects it. */
 export type CampaignRow = typeof campaigns.$inferSelect;
 
 /**

@@ -6,6 +6,7 @@ import { labels } from '../labels/label.table';
 import { partners } from '../partners/partner.table';
 import { datasets } from './dataset.table';
 
+/** A row of the datasets table as Drizzle selects it. */
 export type DatasetRow = typeof datasets.$inferSelect;
 /** A Drizzle handle or a transaction: every query takes either. */
 

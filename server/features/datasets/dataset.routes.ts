@@ -20,7 +20,9 @@ import {
 } from './dataset.service';
 
 const id = z.string().min(1).max(100);
+/** The path parameters of the dataset routes of one partner: its id. */
 export const PartnerParams = z.object({ partnerId: id });
+/** The path parameters of the routes of one dataset: its partner's id and its own. */
 export const DatasetParams = z.object({ partnerId: id, datasetId: id });
 
 // spec 000 §7: the client reads a failed dataset creation from `error` or `message`; this

@@ -4,6 +4,7 @@ import type { DbOrTx } from '../../db/client';
 import { newId } from '../../lib/ids';
 import { datasetTestPersons } from './dataset.table';
 
+/** A row of a dataset's test persons table as Drizzle selects it. */
 export type TestPersonRow = typeof datasetTestPersons.$inferSelect;
 
 /** Presents a test person row as {_id, firstName, preposition, lastName, gender, email}. */

@@ -5,6 +5,7 @@ import type { DbOrTx } from '../../db/client';
 import { newId } from '../../lib/ids';
 import { mailings } from './mailing.table';
 
+/** A row of the mailings table as Drizzle selects it. */
 export type MailingRow = typeof mailings.$inferSelect;
 
 /** A mailing row with what its list row shows: its selections (newest first) and result counts. */

@@ -16,7 +16,9 @@ import { createMailing, deleteMailing, saveMailing } from './mailing.service';
 import { listPressure } from './pressure.queries';
 
 const id = z.string().min(1).max(100);
+/** The path parameters of the mailing routes of one campaign: its id. */
 export const CampaignParams = z.object({ campaignId: id });
+/** The path parameters of the routes of one mailing: its campaign's id and its own. */
 export const MailingParams = CampaignParams.extend({ mailingId: id });
 
 /** Mailings of a campaign (spec 001 §7): list, get, create, update (state rules), delete; GET /pressure. */

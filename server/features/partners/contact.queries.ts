@@ -4,6 +4,7 @@ import type { Db, DbOrTx } from '../../db/client';
 import { newId } from '../../lib/ids';
 import { partnerContacts } from './partner.table';
 
+/** A row of the partner contacts table as Drizzle selects it. */
 export type ContactRow = typeof partnerContacts.$inferSelect;
 
 /** The stored fields of a contact, password already hashed (or null). */

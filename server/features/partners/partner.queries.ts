@@ -4,6 +4,7 @@ import type { Db } from '../../db/client';
 import { type ContactRow, presentContact } from './contact.queries';
 import { partnerContacts, partners } from './partner.table';
 
+/** A row of the partners table as Drizzle selects it. */
 export type PartnerRow = typeof partners.$inferSelect;
 type PartnerValues = Omit<PartnerCreate, 'id'>;
 

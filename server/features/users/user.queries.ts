@@ -4,6 +4,7 @@ import type { Db, DbOrTx } from '../../db/client';
 import { newId } from '../../lib/ids';
 import { users } from './user.table';
 
+/** A row of the users table as Drizzle selects it, password hash and TOTP secret included. */
 export type UserRow = typeof users.$inferSelect;
 
 /** Presents a user row as API JSON; never includes the password hash or TOTP secret. */
