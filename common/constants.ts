@@ -10,7 +10,7 @@ export const PAGINATOR_BUTTONS = 5;
 export const SEARCH_MAX_LENGTH = 100;
 /** The longest search term the search box of the task list accepts. */
 export const TASK_SEARCH_MAX_LENGTH = 50;
-/** A general task polling interval, in milliseconds; the screens poll at the more specific intervals below. */
+/** The default interval, in milliseconds, at which a task is polled (spec 000 §3); the screens poll at the more specific intervals below. */
 export const TASK_POLL_MS = 5000;
 /** The interval, in milliseconds, at which an upload or remap task is polled (spec 001 §7). */
 export const UPLOAD_TASK_POLL_MS = 2000;
@@ -34,7 +34,7 @@ export const PASSWORD_MIN_LENGTH = 8;
 export const PASSWORD_MAX_LENGTH = 1000;
 /** The longest username (login and user forms). */
 export const USERNAME_MAX_LENGTH = 200;
-/** The longest description of a template, in characters. */
+/** The length, in characters, a template's description is cut to in the template picker (spec 001 §9). */
 export const TEMPLATE_DESCRIPTION_MAX = 65;
 /** The number of interest types one page of the interest type list fetches. */
 export const INTEREST_TYPE_PAGE_SIZE = 10;

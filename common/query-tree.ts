@@ -23,7 +23,7 @@ export const QueryMessages = {
   submitRequired: 'Kies een campagne, een mailing en minstens één selectieregel',
 } as const;
 
-/** Limits that keep a query (and its SQL) bounded. */
+/** The deepest a query tree may nest: with the two limits below it keeps a query (and its SQL) bounded. */
 export const MAX_QUERY_DEPTH = 20;
 /** The most nodes a query tree may have in all. */
 export const MAX_QUERY_NODES = 500;

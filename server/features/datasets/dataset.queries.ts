@@ -8,7 +8,6 @@ import { datasets } from './dataset.table';
 
 /** A row of the datasets table as Drizzle selects it. */
 export type DatasetRow = typeof datasets.$inferSelect;
-/** A Drizzle handle or a transaction: every query takes either. */
 
 function presentFields(row: DatasetRow) {
   return {

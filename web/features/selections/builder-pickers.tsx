@@ -3,6 +3,7 @@ import { useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
 import { useNavigate } from 'react-router';
 import type { Campaign } from '../../../common/campaigns';
+import { TEMPLATE_DESCRIPTION_MAX } from '../../../common/constants';
 import type { Mailing } from '../../../common/mailings';
 import type { QueryNode } from '../../../common/query-tree';
 import { SelectionMessages } from '../../../common/selections';
@@ -11,14 +12,12 @@ import { listPreQueries, preQueriesKey, selectionPaths } from './api';
 import { type BuilderDraft, setDraft } from './builder-store';
 import { editableRoot, fromTemplate, type TemplateSource } from './query-editor-state';
 
-/** spec 001 §9: a template's description is shown cut to 65 characters. */
-export const TEMPLATE_DESCRIPTION_LENGTH = 65;
 const EMPTY_TEMPLATE = 'empty';
 
-/** The label of a predefined selection in the template picker. */
+/** The label of a predefined selection in the template picker, its description cut to 65 characters (spec 001 §9). */
 export function templateLabel(campaign: string, mailing: string, description: string): string {
   const text = description.trim() || '(geen omschrijving)';
-  return `${campaign} / ${mailing}: ${text.slice(0, TEMPLATE_DESCRIPTION_LENGTH)}`;
+  return `${campaign} / ${mailing}: ${text.slice(0, TEMPLATE_DESCRIPTION_MAX)}`;
 }
 
 /**
