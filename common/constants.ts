@@ -10,7 +10,7 @@ export const PAGINATOR_BUTTONS = 5;
 export const SEARCH_MAX_LENGTH = 100;
 /** The longest search term the search box of the task list accepts. */
 export const TASK_SEARCH_MAX_LENGTH = 50;
-/** The default interval, in milliseconds, at which a task is polled (spec 000 §3); the screens poll at the more specific intervals below. */
+/** The default interval, in milliseconds, at which a task is polled (spec 000 §9); the screens poll at the more specific intervals below. */
 export const TASK_POLL_MS = 5000;
 /** The interval, in milliseconds, at which an upload or remap task is polled (spec 001 §7). */
 export const UPLOAD_TASK_POLL_MS = 2000;
