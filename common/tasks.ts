@@ -50,6 +50,11 @@ export const TaskMessages = {
   empty: 'Geen recente taken.',
   emptySearch: (term: string) => `Geen taken gevonden voor zoekopdracht ${term}.`,
   orphaned: 'Taak afgebroken: het proces dat hem uitvoerde is gestopt',
+  /** A task whose stored payload does not match its type's schema, with the fields that do not. */
+  badPayload: (fields: string[]) =>
+    `De taak kon niet worden uitgevoerd: de opgeslagen gegevens van de taak kloppen niet${
+      fields.some(Boolean) ? ` (${fields.filter(Boolean).join(', ')})` : ''
+    }`,
 } as const;
 
 // Issue 15 §7: /tasks shows types and states in Dutch; an unknown one shows as stored.

@@ -3,12 +3,11 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { TaskStartedSchema } from '../../common/tasks';
 import type { AppContext } from '../../server/context';
-import { runImport } from '../../server/features/imports/import.service';
-import { runRemap } from '../../server/features/imports/remap.service';
 import { presentTask } from '../../server/features/tasks/task.queries';
 import { notFound } from '../../server/lib/http-errors';
 import { currentUser } from '../../server/plugins/auth';
-import { TaskError, type TaskHandler } from '../../server/tasks/worker';
+import { taskDefinition } from '../../server/tasks/handlers';
+import { TaskError } from '../../server/tasks/worker';
 import { holdAtFirstCount } from '../../server/test/held-task';
 import { mailingSeedRoutes } from './mailing-seed';
 
@@ -134,6 +133,20 @@ function demoRoutes(ctx: AppContext): FastifyPluginAsyncZod {
   };
 }
 
+/** Registers the real import or remap, held half-way when a journey armed it for its partner. */
+function registerHoldable<T extends (typeof HOLDABLE)[number]>(ctx: AppContext, type: T): void {
+  const real = taskDefinition(ctx, type);
+  ctx.tasks.register(type, {
+    ...real,
+    run: (task, tctx) => {
+      if (!armed.delete(`${type} ${task.partnerId}`)) return real.run(task, tctx);
+      const gate = { ...newGate(), partnerId: task.partnerId };
+      held.set(task.id, gate);
+      return real.run(task, holdAtFirstCount(tctx, gate.promise));
+    },
+  });
+}
+
 /**
  * The `extend` hook of startServer for the e2e server: registers 'e2e.demo' (reports 40% in state
  * 'saving', waits until released, then finishes with DEMO_RESULT) and 'e2e.fail' (fails with
@@ -145,19 +158,7 @@ export async function extendE2eServer(app: FastifyInstance, ctx: AppContext): Pr
     await gateOf(task.id).promise;
     return DEMO_RESULT;
   });
-  // The real import and remap, held half-way when a journey armed them for its partner.
-  const real: Record<(typeof HOLDABLE)[number], TaskHandler> = {
-    import: (task, tctx) => runImport(ctx, task, tctx),
-    remap: (task, tctx) => runRemap(ctx, task, tctx),
-  };
-  for (const type of HOLDABLE) {
-    ctx.tasks.register(type, (task, tctx) => {
-      if (!armed.delete(`${type} ${task.partnerId}`)) return real[type](task, tctx);
-      const gate = { ...newGate(), partnerId: task.partnerId };
-      held.set(task.id, gate);
-      return real[type](task, holdAtFirstCount(tctx, gate.promise));
-    });
-  }
+  for (const type of HOLDABLE) registerHoldable(ctx, type);
   ctx.tasks.register(FAIL_TASK, async (_task, tctx) => {
     await tctx.progress(10, 'parsing');
     throw new TaskError(FAIL_MESSAGE);

@@ -1,6 +1,7 @@
 import crypto from 'node:crypto';
 import type { FastifyBaseLogger } from 'fastify';
 import pg from 'pg';
+import type { z } from 'zod';
 import { type ProgressUnit, TaskMessages } from '../../common/tasks';
 import type { Database, Db } from '../db/client';
 import {
@@ -15,7 +16,9 @@ import {
   updateTaskProgress,
   WORKER_LOCK_NAMESPACE,
 } from '../features/tasks/task.queries';
+import { dropStaging } from '../features/uploads/csv-staging';
 import { HttpError } from '../lib/http-errors';
+import type { PayloadOf, TaskType } from './payloads';
 
 /** How a count is reported: its unit, the part of the percentage it fills, a new state. */
 export interface CountOptions {
@@ -52,6 +55,50 @@ export const PROGRESS_WRITE_MS = 250;
 /** A task type's work; returns the result stored on the task (for imports: read, saved, ...). */
 export type TaskHandler = (task: TaskRow, ctx: TaskContext) => Promise<unknown>;
 
+/** A task whose stored payload has been parsed by its type's schema. */
+export type TaskOf<P> = Omit<TaskRow, 'payload'> & { payload: P };
+
+/** A task type of the application: its payload's schema, its work and the staging tables it owns. */
+export interface TaskDefinition<P> {
+  /** The schema the stored payload must match; a task whose payload does not is failed unrun. */
+  payload: z.ZodType<P>;
+  /** The work on the parsed payload; returns the result stored on the task. */
+  run: (task: TaskOf<P>, ctx: TaskContext) => Promise<unknown>;
+  /**
+   * The staging tables the task owns: dropped when the work ends, done or failed, before the task
+   * is marked so; a drop that fails does not fail the task.
+   */
+  staging?: (payload: P) => string[];
+}
+
+/** A task type outside the application's registry: those tests and the e2e server register for themselves. */
+export type OwnTaskType = `test.${string}` | `e2e.${string}`;
+
+/** What a caller gives to queue a task of type T: for a registered type, the payload its schema types. */
+export type EnqueueInput<T extends TaskType | OwnTaskType> = Omit<TaskInput, 'type' | 'payload'> & {
+  type: T;
+} & (T extends TaskType ? { payload: PayloadOf<T> } : { payload?: Record<string, unknown> });
+
+/**
+ * The handler of a task definition: parses the stored payload (a payload that does not match fails
+ * the task with TaskMessages.badPayload), runs the work, and then drops the staging tables it owns.
+ */
+function definitionHandler<P>(definition: TaskDefinition<P>): TaskHandler {
+  return async (task, ctx) => {
+    const parsed = definition.payload.safeParse(task.payload);
+    if (!parsed.success) {
+      ctx.log.error({ issues: parsed.error.issues }, 'task payload does not match its schema');
+      throw new TaskError(TaskMessages.badPayload(parsed.error.issues.map((i) => i.path.join('.'))));
+    }
+    try {
+      return await definition.run({ ...task, payload: parsed.data }, ctx);
+    } finally {
+      for (const table of definition.staging?.(parsed.data) ?? [])
+        await dropStaging(ctx.database.pool, table).catch(() => {});
+    }
+  };
+}
+
 /** Thrown by a handler to fail its task with a message meant for the user. */
 export class TaskError extends Error {
   constructor(
@@ -62,6 +109,7 @@ export class TaskError extends Error {
   }
 }
 
+/** How a runner works: how many tasks at once, how often it looks for queued ones, its log and reap interval. */
 export interface TaskRunnerOptions {
   concurrency: number;
   pollMs: number;
@@ -91,9 +139,12 @@ export class TaskRunner {
     private readonly options: TaskRunnerOptions,
   ) {}
 
-  /** Registers the handler of a task type (features at startup, tests for their own types). */
-  register(type: string, handler: TaskHandler): void {
-    this.handlers.set(type, handler);
+  /** Registers a task type of the application with its definition (at startup; tests to watch one). */
+  register<T extends TaskType>(type: T, definition: TaskDefinition<PayloadOf<T>>): void;
+  /** Registers a type of a test's own: a handler (its payload unchecked) or a definition. */
+  register<P>(type: OwnTaskType, handler: TaskHandler | TaskDefinition<P>): void;
+  register<P>(type: string, handler: TaskHandler | TaskDefinition<P>): void {
+    this.handlers.set(type, typeof handler === 'function' ? handler : definitionHandler(handler));
   }
 
   /** Adds cleanup that runs after each sweep for orphaned tasks (e.g. their staging tables). */
@@ -107,7 +158,7 @@ export class TaskRunner {
   }
 
   /** Queues a task and wakes the worker; returns the queued row. */
-  async enqueue(input: TaskInput): Promise<TaskRow> {
+  async enqueue<T extends TaskType | OwnTaskType>(input: EnqueueInput<T>): Promise<TaskRow> {
     const row = await insertTask(this.database.db, input);
     this.kick();
     return row;

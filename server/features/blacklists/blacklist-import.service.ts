@@ -3,9 +3,8 @@ import { normalizeDomain } from '../../../common/blacklists';
 import { normalizeEmail } from '../../../common/email';
 import type { AppContext } from '../../context';
 import { withClientTransaction } from '../../db/client';
-import type { TaskContext } from '../../tasks/worker';
-import type { TaskRow } from '../tasks/task.queries';
-import { dropStaging } from '../uploads/csv-staging';
+import type { PayloadOf } from '../../tasks/payloads';
+import type { TaskContext, TaskOf } from '../../tasks/worker';
 import {
   insertDomainsFromTable,
   insertEmailsFromTable,
@@ -14,12 +13,10 @@ import {
 import { normalizePass } from './blacklist-pass';
 
 /** What a blacklist import task gets: its staging table, row count and the file's column indexes. */
-export interface BlacklistImportPayload extends Record<string, unknown> {
-  staging: string;
-  rows: number;
-  /** email; domain; or email, partner, dataset (0-based, into the staging table's c1..cN). */
-  columns: number[];
-}
+export type BlacklistImportPayload = PayloadOf<'blacklist-email'>;
+
+/** A blacklist import task with its parsed payload. */
+type BlacklistImportTask = TaskOf<BlacklistImportPayload>;
 
 /** The counters of a blacklist import (DESIGN §6): read, saved (new), unchanged (already there), skipped (invalid). */
 export interface BlacklistImportResult {
@@ -31,19 +28,15 @@ export interface BlacklistImportResult {
 
 const col = (p: BlacklistImportPayload, i: number) => `c${p.columns[i] + 1}`;
 
-// One connection holds the import's transaction and its temporary table; the staging table is
-// dropped whatever happens (a re-import of the same file changes nothing, so a failed one can be repeated).
+// One connection holds the import's transaction and its temporary table; the worker drops the
+// staging table whatever happens (a re-import of the same file changes nothing, so a failed one can be repeated).
 async function inTransaction(
   ctx: AppContext,
   p: BlacklistImportPayload,
   work: (client: pg.PoolClient) => Promise<{ valid: number; saved: number }>,
 ): Promise<BlacklistImportResult> {
-  try {
-    const { valid, saved } = await withClientTransaction(ctx.database, (_tx, client) => work(client));
-    return { read: p.rows, saved, unchanged: valid - saved, skipped: p.rows - valid };
-  } finally {
-    await dropStaging(ctx.database.pool, p.staging).catch(() => {});
-  }
+  const { valid, saved } = await withClientTransaction(ctx.database, (_tx, client) => work(client));
+  return { read: p.rows, saved, unchanged: valid - saved, skipped: p.rows - valid };
 }
 
 /**
@@ -53,12 +46,12 @@ async function inTransaction(
  * writes) into a temporary table: a million rows' e-mail check cost PostgreSQL's regular
  * expressions 1.5-2.4 s a pass. Returns the counters; a repeated address counts once, the rest as skipped.
  */
-export function runEmailBlacklistImport(ctx: AppContext, task: TaskRow, tctx: TaskContext) {
+export function runEmailBlacklistImport(ctx: AppContext, task: BlacklistImportTask, tctx: TaskContext) {
   return runOneColumnImport(ctx, task, tctx, 'email text COLLATE "C"', normalizeEmail, insertEmailsFromTable);
 }
 
 /** The domain blacklist import task (spec 001 §7 /blacklist/domainimport); returns the counters. */
-export function runDomainBlacklistImport(ctx: AppContext, task: TaskRow, tctx: TaskContext) {
+export function runDomainBlacklistImport(ctx: AppContext, task: BlacklistImportTask, tctx: TaskContext) {
   return runOneColumnImport(ctx, task, tctx, 'domain text', normalizeDomain, insertDomainsFromTable);
 }
 
@@ -66,13 +59,13 @@ export function runDomainBlacklistImport(ctx: AppContext, task: TaskRow, tctx: T
 // temporary table (rows it refuses are left out), then the new entries inserted from there.
 function runOneColumnImport(
   ctx: AppContext,
-  task: TaskRow,
+  task: BlacklistImportTask,
   tctx: TaskContext,
   columnDefinition: string,
   normalize: (value: string | null) => string | null,
   insert: (client: pg.PoolClient, table: string) => Promise<{ valid: number; saved: number }>,
 ): Promise<BlacklistImportResult> {
-  const p = task.payload as unknown as BlacklistImportPayload;
+  const p = task.payload;
   return inTransaction(ctx, p, async (client) => {
     await tctx.count(0, p.rows, { span: [5, 50], state: 'saving' });
     await client.query(`CREATE TEMPORARY TABLE bl_side (${columnDefinition}) ON COMMIT DROP`);
@@ -99,10 +92,10 @@ function runOneColumnImport(
  */
 export async function runPartnerBlacklistImport(
   ctx: AppContext,
-  task: TaskRow,
+  task: BlacklistImportTask,
   tctx: TaskContext,
 ): Promise<BlacklistImportResult> {
-  const p = task.payload as unknown as BlacklistImportPayload;
+  const p = task.payload;
   return inTransaction(ctx, p, async (client) => {
     await tctx.count(0, p.rows, { span: [5, 60], state: 'saving' });
     await client.query(

@@ -59,7 +59,11 @@ export function blacklistRoutes(ctx: AppContext): FastifyPluginAsyncZod {
       async (request) => addDomains(ctx.db, request.body.domains),
     );
 
-    const uploads: { url: string; type: string; fields: Record<string, string> }[] = [
+    const uploads: {
+      url: string;
+      type: 'blacklist-email' | 'blacklist-domain' | 'partner-blacklist';
+      fields: Record<string, string>;
+    }[] = [
       {
         url: '/blacklist/emailimport',
         type: 'blacklist-email',

@@ -20,7 +20,11 @@ export function dnsCheckRoutes(ctx: AppContext): FastifyPluginAsyncZod {
         // One check at a time: a second Start while one runs follows the running one.
         const latest = await getLatestDnsCheckTask(ctx.db);
         if (latest && !isTaskFinished(latest.state)) return { task: presentTask(latest) };
-        const task = await ctx.tasks.enqueue({ type: 'dns-check', username: currentUser(request).username });
+        const task = await ctx.tasks.enqueue({
+          type: 'dns-check',
+          payload: {},
+          username: currentUser(request).username,
+        });
         return { task: presentTask(task) };
       },
     );

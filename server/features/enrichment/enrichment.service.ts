@@ -10,12 +10,12 @@ import type { AppContext } from '../../context';
 import { withClientTransaction } from '../../db/client';
 import { badRequestAll, conflict, notFound } from '../../lib/http-errors';
 import { newId } from '../../lib/ids';
-import { type TaskContext, TaskError } from '../../tasks/worker';
+import type { PayloadOf } from '../../tasks/payloads';
+import { type TaskContext, TaskError, type TaskOf } from '../../tasks/worker';
 import { addGlobalAttributes } from '../imports/global-attribute.queries';
 import { listEncryptedAttributes } from '../imports/mapping.queries';
 import { caseCollation } from '../selections/compile';
 import type { TaskRow } from '../tasks/task.queries';
-import { dropStaging } from '../uploads/csv-staging';
 import { parseJsonField, receiveUpload } from '../uploads/upload';
 import {
   deleteEnrichment,
@@ -24,16 +24,9 @@ import {
   lockEnrichment,
   matchAddresses,
 } from './enrichment.queries';
-import type { EnrichmentColumn } from './enrichment.table';
 
 /** What an enrichment task gets: the file's name, where it is staged and its mapped columns. */
-export interface EnrichmentPayload extends Record<string, unknown> {
-  name: string;
-  staging: string;
-  rows: number;
-  /** The mapped columns, each with its 0-based index into the staging table's c1..cN. */
-  columns: (EnrichmentColumn & { index: number })[];
-}
+export type EnrichmentPayload = PayloadOf<'enrichment'>;
 
 /** The counters of an enrichment upload: rows read and addresses matched (saved). */
 export interface EnrichmentResult {
@@ -109,57 +102,53 @@ function inEnrichmentTransaction<T>(
  */
 export async function runEnrichment(
   ctx: AppContext,
-  task: TaskRow,
+  task: TaskOf<EnrichmentPayload>,
   tctx: TaskContext,
 ): Promise<EnrichmentResult> {
-  const p = task.payload as EnrichmentPayload;
+  const p = task.payload;
   const matches = p.columns.filter((c) => c.match);
   const emailColumn = matches.find((c) => c.mapped.toLowerCase() === ENRICHMENT_EMAIL);
   const collation = await caseCollation(ctx.db);
-  try {
-    // Seconds per step, logged: where an upload's time goes (bench/enrichment.ts).
-    const steps: Record<string, number> = {};
-    let last = performance.now();
-    const step = (name: string) => {
-      const now = performance.now();
-      steps[name] = Math.round(now - last) / 1000;
-      last = now;
-    };
-    const result = await inEnrichmentTransaction(ctx, async (client) => {
-      step('lock');
-      // Set-based: the file's rows count as done when the statements that match them have run.
-      await tctx.count(0, p.rows, { span: [10, 100], state: 'updating' });
-      const recordCount = await matchAddresses(client, {
-        staging: p.staging,
-        email: emailColumn?.index,
-        attributes: matches.filter((c) => c !== emailColumn),
-        enrich: p.columns.filter((c) => !c.match),
-        collation,
-      });
-      step('match');
-      await tctx.count(p.rows, p.rows, { span: [10, 60] });
-      const inserted = await insertEnrichment(client, {
-        id: newId(),
-        name: p.name,
-        columns: p.columns.map(({ field, mapped, match }) => ({ field, mapped, match })),
-        taskId: task.id,
-        recordCount,
-      });
-      if (!inserted) throw new TaskError(EnrichmentMessages.nameTaken(p.name));
-      step('write');
-      return { read: p.rows, saved: recordCount };
+  // Seconds per step, logged: where an upload's time goes (bench/enrichment.ts).
+  const steps: Record<string, number> = {};
+  let last = performance.now();
+  const step = (name: string) => {
+    const now = performance.now();
+    steps[name] = Math.round(now - last) / 1000;
+    last = now;
+  };
+  const result = await inEnrichmentTransaction(ctx, async (client) => {
+    step('lock');
+    // Set-based: the file's rows count as done when the statements that match them have run.
+    await tctx.count(0, p.rows, { span: [10, 100], state: 'updating' });
+    const recordCount = await matchAddresses(client, {
+      staging: p.staging,
+      email: emailColumn?.index,
+      attributes: matches.filter((c) => c !== emailColumn),
+      enrich: p.columns.filter((c) => !c.match),
+      collation,
     });
-    step('commit');
-    ctx.log.info({ taskId: task.id, steps }, 'enrichment file applied');
-    // The Verrijk attributes join the shared names: the selection builder's autocomplete lists them.
-    await addGlobalAttributes(
-      ctx.db,
-      p.columns.filter((c) => !c.match).map((c) => c.mapped),
-    );
-    return result;
-  } finally {
-    await dropStaging(ctx.database.pool, p.staging).catch(() => {});
-  }
+    step('match');
+    await tctx.count(p.rows, p.rows, { span: [10, 60] });
+    const inserted = await insertEnrichment(client, {
+      id: newId(),
+      name: p.name,
+      columns: p.columns.map(({ field, mapped, match }) => ({ field, mapped, match })),
+      taskId: task.id,
+      recordCount,
+    });
+    if (!inserted) throw new TaskError(EnrichmentMessages.nameTaken(p.name));
+    step('write');
+    return { read: p.rows, saved: recordCount };
+  });
+  step('commit');
+  ctx.log.info({ taskId: task.id, steps }, 'enrichment file applied');
+  // The Verrijk attributes join the shared names: the selection builder's autocomplete lists them.
+  await addGlobalAttributes(
+    ctx.db,
+    p.columns.filter((c) => !c.match).map((c) => c.mapped),
+  );
+  return result;
 }
 
 /** Deletes an enrichment file and exactly what it added (DESIGN §6); throws 404 for an unknown name. */

@@ -1,10 +1,8 @@
 import { sql } from 'drizzle-orm';
 import { ImportMessages } from '../../../common/imports';
 import type { AppContext } from '../../context';
-import { type TaskContext, TaskError } from '../../tasks/worker';
+import { type TaskContext, TaskError, type TaskOf } from '../../tasks/worker';
 import { markingSelDirty } from '../selections/sel-dirty.sql';
-import type { TaskRow } from '../tasks/task.queries';
-import { dropStaging } from '../uploads/csv-staging';
 import { lockDatasetForImport, refreshRecordCount } from './import.queries';
 import type { ImportPayload } from './import-task';
 
@@ -14,30 +12,26 @@ import type { ImportPayload } from './import-task';
  */
 export async function runDeleteAll(
   ctx: AppContext,
-  task: TaskRow,
+  task: TaskOf<ImportPayload>,
   tctx: TaskContext,
 ): Promise<{ read: number; deleted: number }> {
-  const p = task.payload as ImportPayload;
-  try {
-    return await ctx.db.transaction(async (tx) => {
-      if (!(await lockDatasetForImport(tx, p.datasetId))) throw new TaskError(ImportMessages.datasetGone);
-      // One set-based DELETE: the file's rows count as done when it has run.
-      await tctx.count(0, p.rows, { span: [10, 90], state: 'updating' });
-      const email = sql.raw(`s.c${p.emailIndex + 1}`);
-      // The deleted records are marked for sel_record in the delete's statement.
-      const del = await tx.execute(
-        markingSelDirty(sql`
-        DELETE FROM records r USING addresses a
-        WHERE r.dataset_id = ${p.datasetId} AND r.address_id = a.id
-          AND a.email IN (SELECT lower(btrim(${email})) COLLATE "C" FROM ${sql.raw(p.staging)} s)
-        RETURNING r.address_id, r.dataset_id`),
-      );
-      await tctx.count(p.rows, p.rows, { span: [10, 90] });
-      await refreshRecordCount(tx, p.datasetId);
-      await tx.execute(sql`DROP TABLE IF EXISTS ${sql.raw(p.staging)}`);
-      return { read: p.rows, deleted: del.rowCount ?? 0 };
-    });
-  } finally {
-    await dropStaging(ctx.database.pool, p.staging).catch(() => {});
-  }
+  const p = task.payload;
+  return ctx.db.transaction(async (tx) => {
+    if (!(await lockDatasetForImport(tx, p.datasetId))) throw new TaskError(ImportMessages.datasetGone);
+    // One set-based DELETE: the file's rows count as done when it has run.
+    await tctx.count(0, p.rows, { span: [10, 90], state: 'updating' });
+    const email = sql.raw(`s.c${p.emailIndex + 1}`);
+    // The deleted records are marked for sel_record in the delete's statement.
+    const del = await tx.execute(
+      markingSelDirty(sql`
+      DELETE FROM records r USING addresses a
+      WHERE r.dataset_id = ${p.datasetId} AND r.address_id = a.id
+        AND a.email IN (SELECT lower(btrim(${email})) COLLATE "C" FROM ${sql.raw(p.staging)} s)
+      RETURNING r.address_id, r.dataset_id`),
+    );
+    await tctx.count(p.rows, p.rows, { span: [10, 90] });
+    await refreshRecordCount(tx, p.datasetId);
+    await tx.execute(sql`DROP TABLE IF EXISTS ${sql.raw(p.staging)}`);
+    return { read: p.rows, deleted: del.rowCount ?? 0 };
+  });
 }

@@ -1,10 +1,9 @@
 import { describe, expect, it } from 'vitest';
+import { taskDefinition } from '../../tasks/handlers';
 import { setupTestApp } from '../../test/app';
 import { holdAtFirstCount } from '../../test/held-task';
 import { columnMapping, importFile, setupDataset, uploadFile, waitForTask } from '../../test/imports';
 import { waitFor } from '../../test/wait';
-import { runImport } from './import.service';
-import { runRemap } from './remap.service';
 
 // Issue 29 §16: an import and a remap count their rows done of the total as they go, and the
 // connector is busy while they run.
@@ -33,15 +32,18 @@ describe('rows done of total', () => {
   it('an import reports its rows as it maps them, ever more, and ends with all of them', async () => {
     const s = await setupDataset(t, [columnMapping('naam', 'firstName')]);
     const seen: [number, number][] = [];
-    t.ctx.tasks.register('import', (task, tctx) =>
-      runImport(t.ctx, task, {
-        ...tctx,
-        count: (done, total, options) => {
-          seen.push([done, total]);
-          return tctx.count(done, total, options);
-        },
-      }),
-    );
+    const real = taskDefinition(t.ctx, 'import');
+    t.ctx.tasks.register('import', {
+      ...real,
+      run: (task, tctx) =>
+        real.run(task, {
+          ...tctx,
+          count: (done, total, options) => {
+            seen.push([done, total]);
+            return tctx.count(done, total, options);
+          },
+        }),
+    });
     const res = await uploadFile(t, t.cookie, s, csvOf(ROWS));
     expect(res.statusCode, res.body).toBe(200);
     const task = await waitForTask(t, t.cookie, res.json().task._id);
@@ -61,9 +63,11 @@ describe('rows done of total', () => {
     await importFile(t, t.cookie, s, csvOf(ROWS));
     const release = gate();
     const held = gate();
-    t.ctx.tasks.register('remap', (task, tctx) =>
-      runRemap(t.ctx, task, holdAtFirstCount(tctx, release.promise, held.open)),
-    );
+    const real = taskDefinition(t.ctx, 'remap');
+    t.ctx.tasks.register('remap', {
+      ...real,
+      run: (task, tctx) => real.run(task, holdAtFirstCount(tctx, release.promise, held.open)),
+    });
     expect(await connectorStatus()).toBe('idle');
     const res = await t.api('POST', `/api/datasets/${s.partnerId}/${s.datasetId}/remap`);
     expect(res.statusCode, res.body).toBe(200);

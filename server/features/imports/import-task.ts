@@ -2,6 +2,7 @@ import { ImportMessages } from '../../../common/imports';
 import type { SkippedBy } from '../../../common/skipped-rows';
 import type { AppContext } from '../../context';
 import { HttpError } from '../../lib/http-errors';
+import type { PayloadOf } from '../../tasks/payloads';
 import type { TaskRow } from '../tasks/task.queries';
 import { failUpload, findEmailColumn, queueStaged, type StagedUpload } from '../uploads/upload.service';
 
@@ -9,15 +10,8 @@ import { failUpload, findEmailColumn, queueStaged, type StagedUpload } from '../
 // upload here), its result and its work table. The tasks themselves are import.service.ts,
 // first-import.service.ts, remap.service.ts and deleteall.service.ts.
 
-/** What an import task needs: where the staged file is and how to read it. */
-export interface ImportPayload {
-  datasetId: string;
-  staging: string;
-  headers: string[];
-  emailIndex: number;
-  rows: number;
-  deleteOld: boolean;
-}
+/** What an import (or delete-from-file) task needs: where the staged file is and how to read it. */
+export type ImportPayload = PayloadOf<'import'>;
 
 /** The counters of spec 000 §3 Upload result (DESIGN §4 defines them); an import adds the skipped rows per reason. */
 export interface ImportResult {
@@ -42,8 +36,8 @@ export function importPayload(
   staged: StagedUpload,
   datasetId: string,
   emailColumn: string | undefined,
-  extra: Record<string, unknown> = {},
-): ImportPayload & Record<string, unknown> {
+  extra: Partial<ImportPayload> = {},
+): ImportPayload {
   const emailIndex = findEmailColumn(staged.headers, emailColumn);
   if (emailIndex < 0) throw new HttpError(400, ImportMessages.noEmailColumn(emailColumn?.trim() || 'email'));
   return {
@@ -66,9 +60,9 @@ export async function queueUpload(
   staged: StagedUpload,
   datasetId: string,
   emailColumn: string | undefined,
-  extra: Record<string, unknown> = {},
+  extra: Partial<ImportPayload> = {},
 ): Promise<TaskRow> {
-  let payload: Record<string, unknown>;
+  let payload: ImportPayload;
   try {
     payload = importPayload(staged, datasetId, emailColumn, extra);
   } catch (err) {

@@ -4,7 +4,7 @@ import type { MappingEntry } from '../../../common/mappings';
 import type { AppContext } from '../../context';
 import { type Db, withClientTransaction } from '../../db/client';
 import type { ColumnKeys } from '../../lib/crypto';
-import { type TaskContext, TaskError } from '../../tasks/worker';
+import { type TaskContext, TaskError, type TaskOf } from '../../tasks/worker';
 import { copyPass, type PassCounts } from '../records/copy-pass';
 import {
   attachPartition,
@@ -23,9 +23,7 @@ import {
 } from '../records/row-mappers';
 import type { SkippedRows } from '../records/skip-log';
 import { markSelDirtyRecords } from '../selections/sel-record.sql';
-import type { TaskRow } from '../tasks/task.queries';
-import { dropStaging } from '../uploads/csv-staging';
-import { canImportDirectly, getFirstImportTables, runFirstImport } from './first-import.service';
+import { canImportDirectly, runFirstImport } from './first-import.service';
 import {
   estimatedAddressCount,
   getRecordCount,
@@ -85,30 +83,28 @@ function stopwatch(): () => number {
  * 2. set-based SQL de-duplicates on e-mail (the first row wins), inserts new addresses, inserts new
  *    records (raw taken from the staged row; a first import into the dataset's own new partition),
  *    updates records whose hash differs and deletes records absent from the file.
- * Unchanged rows cost no write. A failure or a killed process rolls everything back; the staging
- * table is dropped in every case.
+ * Unchanged rows cost no write. A failure or a killed process rolls everything back; the worker
+ * drops the staging table (and a first import's side tables) in every case.
  */
-export async function runImport(ctx: AppContext, task: TaskRow, tctx: TaskContext): Promise<ImportResult> {
-  const p = task.payload as ImportPayload;
-  try {
-    return await withClientTransaction(ctx.database, async (tx, client) => {
-      const run = await startImport(ctx, tctx, tx, client, p, task.id);
-      // A first import mostly writes its records straight from the mapping pass (first-import.service.ts).
-      if (run.direct)
-        return await runFirstImport(ctx, tctx, tx, p, run.order, run.mappings, run.lap, task.id);
-      const { pass, addressCount, recordsBefore } = await mapRows(run);
-      const { kept, lookups } = await keepFirstRows(run, pass.skipped, addressCount);
-      await keyAddresses(run, lookups);
-      const { inserted, updated } = await writeRecords(run);
-      const deleted = await finishImport(run, { kept, inserted, recordsBefore });
-      const saved = inserted + updated;
-      const skippedBy = await saveSkippedRows(tx, task.id, p.rows - kept, pass.skipped);
-      return { read: p.rows, saved, skipped: p.rows - kept, deleted, unchanged: kept - saved, skippedBy };
-    });
-  } finally {
-    for (const table of [p.staging, ...Object.values(getFirstImportTables(p.staging))])
-      await dropStaging(ctx.database.pool, table).catch(() => {});
-  }
+export async function runImport(
+  ctx: AppContext,
+  task: TaskOf<ImportPayload>,
+  tctx: TaskContext,
+): Promise<ImportResult> {
+  const p = task.payload;
+  return withClientTransaction(ctx.database, async (tx, client) => {
+    const run = await startImport(ctx, tctx, tx, client, p, task.id);
+    // A first import mostly writes its records straight from the mapping pass (first-import.service.ts).
+    if (run.direct) return await runFirstImport(ctx, tctx, tx, p, run.order, run.mappings, run.lap, task.id);
+    const { pass, addressCount, recordsBefore } = await mapRows(run);
+    const { kept, lookups } = await keepFirstRows(run, pass.skipped, addressCount);
+    await keyAddresses(run, lookups);
+    const { inserted, updated } = await writeRecords(run);
+    const deleted = await finishImport(run, { kept, inserted, recordsBefore });
+    const saved = inserted + updated;
+    const skippedBy = await saveSkippedRows(tx, task.id, p.rows - kept, pass.skipped);
+    return { read: p.rows, saved, skipped: p.rows - kept, deleted, unchanged: kept - saved, skippedBy };
+  });
 }
 
 /** What the steps of one import on the general path share: its task, its connection, its file and dataset. */

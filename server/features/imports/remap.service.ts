@@ -3,11 +3,11 @@ import { ImportMessages } from '../../../common/imports';
 import type { AppContext } from '../../context';
 import { withClientTransaction } from '../../db/client';
 import { pgTextArray } from '../../lib/pg-array';
-import { type TaskContext, TaskError } from '../../tasks/worker';
+import type { PayloadOf } from '../../tasks/payloads';
+import { type TaskContext, TaskError, type TaskOf } from '../../tasks/worker';
 import { copyPass } from '../records/copy-pass';
 import { appendRawColumns, remapFields, storedRawColumns } from '../records/row-mappers';
 import { markSelDirtyRecords } from '../selections/sel-record.sql';
-import type { TaskRow } from '../tasks/task.queries';
 import { getRecordCount, lockDatasetForImport, setRecordCount } from './import.queries';
 import { type ImportResult, workTable } from './import-task';
 import { getDatasetMapping, markMappingApplied, saveRawColumns } from './mapping.queries';
@@ -18,8 +18,12 @@ import { getDatasetMapping, markMappingApplied, saveRawColumns } from './mapping
  * (only those whose row hash changed, or that a filter now excludes); the changed ones are saved,
  * the excluded ones deleted.
  */
-export async function runRemap(ctx: AppContext, task: TaskRow, tctx: TaskContext): Promise<ImportResult> {
-  const { datasetId } = task.payload as { datasetId: string };
+export async function runRemap(
+  ctx: AppContext,
+  task: TaskOf<PayloadOf<'remap'>>,
+  tctx: TaskContext,
+): Promise<ImportResult> {
+  const { datasetId } = task.payload;
   return withClientTransaction(ctx.database, async (tx, client) => {
     await tx.execute(sql`SET LOCAL work_mem = '256MB'`);
     if (!(await lockDatasetForImport(tx, datasetId))) throw new TaskError(ImportMessages.datasetGone);

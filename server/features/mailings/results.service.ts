@@ -5,19 +5,15 @@ import { RESULT_SKIP_REASONS, type ResultSkippedBy } from '../../../common/skipp
 import type { AppContext } from '../../context';
 import type { DbOrTx } from '../../db/client';
 import { HttpError } from '../../lib/http-errors';
-import { type TaskContext, TaskError } from '../../tasks/worker';
+import type { PayloadOf } from '../../tasks/payloads';
+import { type TaskContext, TaskError, type TaskOf } from '../../tasks/worker';
 import { saveSkippedRowsFrom } from '../imports/skipped-rows';
-import type { TaskRow } from '../tasks/task.queries';
-import { dropStaging } from '../uploads/csv-staging';
 import type { StagedUpload } from '../uploads/upload.service';
 import { allowBulkMemory, inAddressOrder } from './mailing.queries';
-import { parsedResultsSql, type ResultsColumns } from './results.sql';
+import { parsedResultsSql } from './results.sql';
 
-/** What a results task needs: the mailing and where the staged file's columns are. */
-export interface ResultsPayload extends ResultsColumns {
-  mailingId: string;
-  rows: number;
-}
+/** What a results task needs: the mailing and where the staged file's columns are (ResultsColumns). */
+export type ResultsPayload = PayloadOf<'mailing-results'>;
 
 /**
  * The counts of a results import: read rows, new results, results already stored (or repeated in
@@ -170,22 +166,18 @@ async function saveSkippedResults(
   return by;
 }
 
-/** The results-import task: applies the staged file in one transaction and drops it; returns the counts. */
+/** The results-import task: applies the staged file in one transaction (the worker then drops it); returns the counts. */
 export async function runMailingResults(
   ctx: AppContext,
-  task: TaskRow,
+  task: TaskOf<ResultsPayload>,
   tctx: TaskContext,
 ): Promise<ResultsOutcome> {
-  const p = task.payload as unknown as ResultsPayload;
-  try {
-    return await ctx.db.transaction(async (tx) => {
-      const found = await tx.execute(sql`SELECT 1 FROM mailings WHERE id = ${p.mailingId} FOR SHARE`);
-      if (found.rows.length === 0) throw new TaskError(MailingMessages.notFound);
-      // Set-based: the file's rows count as done when the statements that apply them have run.
-      await tctx.count(0, p.rows, { span: [10, 100], state: 'saving' });
-      return applyResults(tx, p, task.id);
-    });
-  } finally {
-    await dropStaging(ctx.database.pool, p.staging).catch(() => {});
-  }
+  const p = task.payload;
+  return ctx.db.transaction(async (tx) => {
+    const found = await tx.execute(sql`SELECT 1 FROM mailings WHERE id = ${p.mailingId} FOR SHARE`);
+    if (found.rows.length === 0) throw new TaskError(MailingMessages.notFound);
+    // Set-based: the file's rows count as done when the statements that apply them have run.
+    await tctx.count(0, p.rows, { span: [10, 100], state: 'saving' });
+    return applyResults(tx, p, task.id);
+  });
 }

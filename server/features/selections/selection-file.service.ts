@@ -2,28 +2,18 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import { LineFileMessages, LineMappingsSchema, SelectionMessages } from '../../../common/selections';
 import type { AppContext } from '../../context';
 import { badRequest, badRequestAll, notFound } from '../../lib/http-errors';
-import type { TaskContext } from '../../tasks/worker';
+import type { PayloadOf } from '../../tasks/payloads';
+import type { TaskContext, TaskOf } from '../../tasks/worker';
 import { normalizePass } from '../blacklists/blacklist-pass';
 import { listEncryptedAttributes } from '../imports/mapping.queries';
 import { requireMailing } from '../mailings/mailing.service';
 import type { TaskRow } from '../tasks/task.queries';
-import { dropStaging } from '../uploads/csv-staging';
 import { parseJsonField, receiveUpload } from '../uploads/upload';
 import { getSelection } from './selection.queries';
 import { normalizeFileValue } from './selection-file.queries';
-import type { SelectionFileColumn } from './selection-file.table';
 
 /** What a line-file task gets: where the file is staged and how its columns are matched. */
-interface LineFilePayload {
-  selectionId: string;
-  lineId: string;
-  name: string;
-  staging: string;
-  /** The staged file's data rows (the total its progress counts). */
-  rows: number;
-  /** The matched columns, each with its 0-based index into the staging table's c1..cN. */
-  columns: (SelectionFileColumn & { index: number })[];
-}
+type LineFilePayload = PayloadOf<'selection-file'>;
 
 /**
  * Receives a Bestandsmatch / Bestand uitsluiten file (POST .../selections/{id}/{lineId}/csv:
@@ -74,7 +64,7 @@ export async function receiveLineFile(
         rows: staged.rows,
         columns,
       };
-      return payload as unknown as Record<string, unknown>;
+      return payload;
     },
   );
 }
@@ -86,10 +76,10 @@ export async function receiveLineFile(
  */
 export async function runLineFile(
   ctx: AppContext,
-  task: TaskRow,
+  task: TaskOf<LineFilePayload>,
   tctx: TaskContext,
 ): Promise<{ read: number; saved: number }> {
-  const p = task.payload as unknown as LineFilePayload;
+  const p = task.payload;
   const client = await ctx.database.pool.connect();
   try {
     await tctx.count(0, p.rows, { span: [5, 70], state: 'saving' });
@@ -133,6 +123,5 @@ export async function runLineFile(
     throw err;
   } finally {
     client.release();
-    await dropStaging(ctx.database.pool, p.staging).catch(() => {});
   }
 }

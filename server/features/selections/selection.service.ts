@@ -12,14 +12,14 @@ import {
 import type { AppContext } from '../../context';
 import type { Db, DbOrTx } from '../../db/client';
 import { conflict, notFound } from '../../lib/http-errors';
-import type { TaskContext } from '../../tasks/worker';
+import type { PayloadOf } from '../../tasks/payloads';
+import type { TaskContext, TaskOf } from '../../tasks/worker';
 import { getCampaign } from '../campaigns/campaign.queries';
 import { listEnrichedAttributes } from '../enrichment/enrichment.queries';
 import type { MailingRow } from '../mailings/mailing.queries';
 import { refreshRecordCounts } from '../mailings/mailing.queries';
 import { requireDraft, requireMailing } from '../mailings/mailing.service';
 import { getMinMailings } from '../settings/settings.queries';
-import type { TaskRow } from '../tasks/task.queries';
 import { type CompileContext, type CompiledQuery, caseCollation, compileQuery } from './compile';
 import { loadSlots } from './sel-record.sql';
 import {
@@ -246,10 +246,10 @@ export async function startQuery(
 /** The selection-query task: counts the candidates and what the mailing holds; returns the result rows. */
 export async function runSelectionQuery(
   ctx: AppContext,
-  task: TaskRow,
+  task: TaskOf<PayloadOf<'selection-query'>>,
   tctx: TaskContext,
 ): Promise<ResultRow[]> {
-  const { campaignId, mailingId, selectionId } = task.payload as Record<string, string>;
+  const { campaignId, mailingId, selectionId } = task.payload;
   // Set-based counts cannot count their rows as they go: the task shows its steps (issue 29 §16).
   await tctx.step(1, 3, 'executing');
   const mailing = await requireMailing(ctx.db, campaignId, mailingId);

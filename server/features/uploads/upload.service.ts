@@ -2,6 +2,7 @@ import type { Readable } from 'node:stream';
 import { sql } from 'drizzle-orm';
 import type { AppContext } from '../../context';
 import { HttpError } from '../../lib/http-errors';
+import type { PayloadOf, TaskType } from '../../tasks/payloads';
 import { failTask, insertTask, type TaskRow, updateTaskProgress } from '../tasks/task.queries';
 import { dropStaging, stageCsv } from './csv-staging';
 
@@ -31,7 +32,7 @@ export interface StagedUpload {
 export async function stageUpload(
   ctx: AppContext,
   input: {
-    type: string;
+    type: TaskType;
     partnerId: string | null;
     datasetName: string | null;
     file: Readable;
@@ -90,7 +91,7 @@ export async function failUpload(
 export async function queueStaged(
   ctx: AppContext,
   staged: StagedUpload,
-  payload: Record<string, unknown>,
+  payload: PayloadOf<TaskType>,
 ): Promise<TaskRow> {
   await ctx.db.execute(sql`
     UPDATE tasks SET state = 'queued', percentage = 0, worker_key = NULL, payload = ${JSON.stringify(payload)}::jsonb

@@ -6,6 +6,7 @@ import { isSafeText, TextInputMessages } from '../../../common/text-input';
 import type { AppContext } from '../../context';
 import { BilingualHttpError, HttpError } from '../../lib/http-errors';
 import { currentUser } from '../../plugins/auth';
+import type { PayloadOf, TaskType } from '../../tasks/payloads';
 import type { TaskRow } from '../tasks/task.queries';
 import { failUpload, queueStaged, type StagedUpload, stageUpload } from './upload.service';
 
@@ -33,8 +34,8 @@ function uploadAnswer(key: 'oneFile' | 'tooManyFields' | 'broken' | 'aborted'): 
 }
 
 /** What an upload's task is about: its type (import, deleteall, ...), partner and dataset (null for a blacklist). */
-export interface UploadTask {
-  type: string;
+export interface UploadTask<T extends TaskType = TaskType> {
+  type: T;
   partnerId: string | null;
   datasetName: string | null;
   /** How this upload words a file it cannot read (400: not .csv, empty, not CSV, a bad row); default as is. */
@@ -143,12 +144,12 @@ export function parseJsonField(value: string | undefined, invalidMessage: string
  * `uploadIdleMs`) it is answered, and an unqueued task is failed and its staging table dropped.
  * Throws HttpError (400, or 408 for a silent client) with the Dutch reason.
  */
-export async function receiveUpload(
+export async function receiveUpload<T extends TaskType>(
   ctx: AppContext,
   request: FastifyRequest,
   reply: FastifyReply,
-  task: UploadTask,
-  payloadOf: (staged: StagedUpload, fields: Record<string, string>) => Promise<Record<string, unknown>>,
+  task: UploadTask<T>,
+  payloadOf: (staged: StagedUpload, fields: Record<string, string>) => Promise<PayloadOf<T>>,
 ): Promise<TaskRow> {
   if (!request.isMultipart()) throw new HttpError(400, ImportMessages.noFile);
   const watch = new UploadWatch(ctx.config.uploadIdleMs);
