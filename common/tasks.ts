@@ -2,10 +2,12 @@ import { z } from 'zod';
 
 /** Task states: queued before a worker claims it; the running ones of spec 001 §4; done, failed. */
 export const RUNNING_TASK_STATES = ['parsing', 'saving', 'updating', 'executing', 'sorting'] as const;
+/** The states of a task that has ended: done or failed. */
 export const FINISHED_TASK_STATES = ['done', 'failed'] as const;
 
 /** What a task's progress counts: rows (of a file or a dataset), domains, or the steps of set-based work. */
 export const PROGRESS_UNITS = ['rows', 'domains', 'steps'] as const;
+/** One of PROGRESS_UNITS. */
 export type ProgressUnit = (typeof PROGRESS_UNITS)[number];
 
 /** How far a running task is: `done` of `total` units (issue 29 §16); null before it counts anything. */
@@ -14,8 +16,10 @@ export const TaskProgressSchema = z.object({
   total: z.number(),
   unit: z.enum(PROGRESS_UNITS),
 });
+/** How far a running task is, as TaskProgressSchema reads it. */
 export type TaskProgress = z.infer<typeof TaskProgressSchema>;
 
+/** The counters a task may store as its result: rows read, saved, skipped, deleted and unchanged. */
 export const TaskResultSchema = z.object({
   read: z.number().optional(),
   saved: z.number().optional(),
@@ -40,11 +44,13 @@ export const TaskSchema = z.object({
   username: z.string().nullable(),
   result: z.unknown().nullable(),
 });
+/** A task as the API presents it, as TaskSchema reads it. */
 export type Task = z.infer<typeof TaskSchema>;
 
 /** The answer of calls that start a task. */
 export const TaskStartedSchema = z.object({ task: TaskSchema });
 
+/** The Dutch texts of the task list and of tasks that fail outside their own work. */
 export const TaskMessages = {
   notFound: 'Deze taak kon niet worden gevonden',
   empty: 'Geen recente taken.',

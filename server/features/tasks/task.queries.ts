@@ -7,6 +7,7 @@ import { tasks } from './task.table';
 
 const RUNNING = [...RUNNING_TASK_STATES];
 
+/** A task as stored: its row of the tasks table, its payload not yet parsed. */
 export type TaskRow = typeof tasks.$inferSelect;
 
 /** What a caller gives to start a task. */
