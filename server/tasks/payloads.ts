@@ -100,8 +100,3 @@ export type TaskType = keyof typeof TASK_PAYLOADS;
 
 /** The payload of a task of type T, as its schema gives it. */
 export type PayloadOf<T extends TaskType> = z.output<(typeof TASK_PAYLOADS)[T]>;
-
-/** Whether a string names a task type of the application. */
-export function isTaskType(type: string): type is TaskType {
-  return Object.hasOwn(TASK_PAYLOADS, type);
-}
