@@ -15,6 +15,8 @@ export * from '../features/labels/label.table';
 export * from '../features/mailings/mailing.table';
 export * from '../features/partners/partner.table';
 export * from '../features/records/address.table';
+export * from '../features/selections/sel.table';
+export * from '../features/selections/selection.table';
 export * from '../features/selections/selection-file.table';
 export * from '../features/settings/settings.table';
 export * from '../features/tasks/task.table';

@@ -5,11 +5,11 @@ import type { Db } from '../../db/client';
 import { notFound } from '../../lib/http-errors';
 import { newId } from '../../lib/ids';
 import { getCampaign } from '../campaigns/campaign.queries';
+import { selections } from '../selections/selection.table';
 import { getMinMailings } from '../settings/settings.queries';
 import { categorySql } from './engagement.sql';
 import { allowBulkMemory, refreshRecordCounts } from './mailing.queries';
 import { requireDraft } from './mailing.service';
-import { selections } from './mailing.table';
 
 /** What a copy takes: the source campaign, optionally one of its mailings, the type, a description. */
 export interface CopySource {

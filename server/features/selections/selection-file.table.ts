@@ -1,5 +1,5 @@
 import { index, jsonb, pgTable, primaryKey, text, timestamp } from 'drizzle-orm/pg-core';
-import { selections } from '../mailings/mailing.table';
+import { selections } from './selection.table';
 
 /** How a line file's column is matched (spec 001 §3 CSV mapping for line files). */
 export interface SelectionFileColumn {

@@ -5,9 +5,10 @@ import type { ResultRow, Selection, SelectionInput } from '../../../common/selec
 import type { DbOrTx } from '../../db/client';
 import { newId } from '../../lib/ids';
 import { pgTextArray } from '../../lib/pg-array';
-import { selections } from '../mailings/mailing.table';
+import { selections } from './selection.table';
 import type { DatasetCounts } from './selection-run';
 
+/** A stored row of selections. */
 export type SelectionRow = typeof selections.$inferSelect;
 
 /** Presents a selection as API JSON (spec 001 §3): `_id`, date as ISO, the settings as sent. */
