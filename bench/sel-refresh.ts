@@ -9,6 +9,7 @@
 import { sql } from 'drizzle-orm';
 import '../common/zod-setup';
 import { openDatabase } from '../server/db/client';
+import { caseCollation } from '../server/features/selections/compile-context';
 import { refreshDirtyBatch } from '../server/features/selections/sel-record.sql';
 
 const url = process.env.BENCH_REUSE_DB;
@@ -20,6 +21,8 @@ const RUNS = Number(process.argv[2] ?? 3);
 const SIZES = [100, 1_000, 10_000, 50_000];
 const database = openDatabase(url, 2);
 const { db } = database;
+// The collation the refresh folds text in (the app keeps it: AppContext.caseCollation).
+const collation = await caseCollation(db);
 
 const { rows: sizeRows } = await db.execute(sql`SELECT
   (SELECT count(*) FROM addresses)::int AS addresses, (SELECT count(*) FROM records)::int AS records,
@@ -61,7 +64,7 @@ for (const kind of ['records', 'addresses'] as const) {
               SELECT id FROM addresses WHERE id >= (SELECT (random() * max(id))::bigint FROM addresses) ORDER BY id LIMIT ${m}`,
       );
       const t0 = performance.now();
-      const taken = await refreshDirtyBatch(database, m);
+      const taken = await refreshDirtyBatch(database, collation, m);
       times.push(performance.now() - t0);
       if (taken === 0) throw new Error('the refresher lock is held elsewhere');
     }

@@ -26,19 +26,18 @@ import { pressureWindow } from '../common/pressure-date';
 import { type QueryNode, QueryTreeSchema } from '../common/query-tree';
 import { migrateDatabase, openDatabase } from '../server/db/client';
 import { pressureConflictSql } from '../server/features/mailings/pressure.sql';
-import { type CompileContext, caseCollation, compileQuery } from '../server/features/selections/compile';
+import { compileQuery } from '../server/features/selections/compile';
+import { type CompileContext, caseCollation } from '../server/features/selections/compile-context';
 import { loadSlots, rebuildSelRecords } from '../server/features/selections/sel-record.sql';
+import { allocateCandidates } from '../server/features/selections/selection-allocate';
+import { CellSizes, countCandidates, prepareCount } from '../server/features/selections/selection-count';
 import { fileRowsSql, loadSelectionFiles } from '../server/features/selections/selection-file.queries';
 import {
-  allocateCandidates,
   allowedDatasets,
-  cellSizes,
-  countCandidates,
   NO_JIT,
-  prepareCount,
   type RunSettings,
   type RunSource,
-} from '../server/features/selections/selection-run';
+} from '../server/features/selections/selection-plan';
 import { createBenchDatabase } from './support/database';
 
 const N = Number(process.argv[2] ?? 1_000_000);
@@ -228,12 +227,15 @@ if (SOURCES.includes('sel_record')) {
   const { rows } = await db.execute(sql`SELECT EXISTS (SELECT 1 FROM sel_record) AS built`);
   if (!(rows[0] as { built: boolean }).built || process.env.BENCH_REBUILD === '1') {
     await timed('sel_record built from its definition', async () => {
-      await rebuildSelRecords(database);
+      await rebuildSelRecords(database, collation);
       await db.execute(sql`VACUUM ANALYZE sel_record, sel_multi`);
     });
   }
 }
 
+// The cell sizes of the counts, which an allocation after a count of the same query takes its
+// bounds from (as the app's AppContext.selectionRuns holds them).
+const cellSizes = new CellSizes();
 const pct = (xs: number[], p: number) =>
   [...xs].sort((a, b) => a - b)[Math.min(xs.length - 1, Math.ceil((p / 100) * xs.length) - 1)];
 console.log(`Counts (${RUNS} runs each, after one warm-up):`);
@@ -265,7 +267,7 @@ for (const source of SOURCES) {
     const times: number[] = [];
     for (let i = 0; i <= RUNS; i++) {
       const t0 = performance.now();
-      const counts = await countCandidates(db, where, settings, source);
+      const counts = await countCandidates(db, where, settings, { source, sizes: cellSizes });
       const ms = performance.now() - t0;
       found = counts.reduce((n, c) => n + c.new + c.notOpenedOrClicked + c.opens + c.clicks, 0);
       if (i > 0) times.push(ms);
@@ -421,7 +423,7 @@ for (const source of !only || only.includes('allocation') ? SOURCES : []) {
   let allocationMs = 0;
   console.log(`Allocation of 100,000 addresses from ${source} (empty query, spread over the cells):`);
   const where = compileFor({ and: [] }, source);
-  const cells = await countCandidates(db, where, settings, source);
+  const cells = await countCandidates(db, where, settings, { source, sizes: cellSizes });
   const total = cells.reduce((n, c) => n + c.new + c.notOpenedOrClicked + c.opens + c.clicks, 0);
   const want = Math.min(100_000, total);
   const quotas = cells.flatMap((c) =>
@@ -433,15 +435,14 @@ for (const source of !only || only.includes('allocation') ? SOURCES : []) {
   );
   // Timed up to the allocation's end, then rolled back: a kept database stays as it was generated.
   // First without the count's cell sizes (the allocation counts to size its cells), then as the
-  // builder saves a table: right after the count above of the same query (cellSizes).
+  // builder saves a table: right after the count above of the same query (CellSizes).
   class Rollback extends Error {}
-  const warm = cellSizes.entries;
   for (const after of ['no count before it', 'after a count of the same query'] as const) {
-    cellSizes.entries = after === 'no count before it' ? new Map() : warm;
+    const options = { source, sizes: after === 'no count before it' ? new CellSizes() : cellSizes };
     const t0 = performance.now();
     await db
       .transaction(async (tx) => {
-        allocated = await allocateCandidates(tx, where, settings, 'sb', 12345, quotas, source);
+        allocated = await allocateCandidates(tx, where, settings, 'sb', 12345, quotas, options);
         allocationMs = performance.now() - t0;
         throw new Rollback();
       })
@@ -451,7 +452,6 @@ for (const source of !only || only.includes('allocation') ? SOURCES : []) {
     console.log(`  ${after}: ${allocated.toLocaleString('en')} addresses in ${seconds(allocationMs)}`);
     allocations.push({ source, after, allocated, ms: Math.round(allocationMs) });
   }
-  cellSizes.entries = warm;
 }
 console.log(
   JSON.stringify({

@@ -19,7 +19,10 @@ import type { AppConfig } from './config';
 import type { AppContext } from './context';
 import type { Database } from './db/client';
 import { partnerApiRoutes } from './features/partner-api/partner-api.routes';
+import { caseCollationOnce } from './features/selections/compile-context';
 import { type SelRefresher, startSelRefresher } from './features/selections/sel-refresher';
+import type { AllocateOptions } from './features/selections/selection-allocate';
+import { CellSizes } from './features/selections/selection-count';
 import { type ColumnKeys, loadColumnKeys } from './lib/crypto';
 import { registerAuthGuard } from './plugins/auth';
 import { registerErrorHandling, safeErrorSerializer } from './plugins/errors';
@@ -29,11 +32,14 @@ import { apiRoutes } from './routes';
 import { registerTaskHandlers } from './tasks/handlers';
 import { TaskRunner } from './tasks/worker';
 
+/** What buildApp builds the app from: its configuration, database, log and test knobs. */
 export interface BuildOptions {
   config: AppConfig;
   database: Database;
   /** pino logger options, or false for silence (tests). */
   logger?: boolean | object;
+  /** A test's knobs of the app's selection counts and allocations (AppContext.selectionRuns). */
+  selectionRuns?: AllocateOptions;
 }
 
 /** One registered route as the security tests walk them: method, URL pattern and whether it is public. */
@@ -115,6 +121,8 @@ export async function buildApp(options: BuildOptions): Promise<{ app: FastifyIns
     tasks,
     log: app.log,
     columnKeys: () => (keys ??= loadColumnKeys(config.dataDir, config.encryptionKey)),
+    caseCollation: caseCollationOnce(database.db),
+    selectionRuns: { sizes: new CellSizes(), ...options.selectionRuns },
   };
   registerTaskHandlers(ctx);
   // sel_record's refresher runs while the app is up: from ready (listen or inject) to close, which
@@ -122,7 +130,7 @@ export async function buildApp(options: BuildOptions): Promise<{ app: FastifyIns
   if (config.selRefresher) {
     let refresher: SelRefresher | undefined;
     app.addHook('onReady', async () => {
-      refresher = startSelRefresher(database, app.log);
+      refresher = startSelRefresher(database, app.log, ctx.caseCollation);
     });
     app.addHook('onClose', async () => {
       await refresher?.stop();

@@ -1,6 +1,7 @@
 import type { FastifyBaseLogger } from 'fastify';
 import type { AppConfig } from './config';
 import type { Database, Db } from './db/client';
+import type { AllocateOptions } from './features/selections/selection-allocate';
 import type { ColumnKeys } from './lib/crypto';
 import type { TaskRunner } from './tasks/worker';
 
@@ -13,4 +14,8 @@ export interface AppContext {
   log: FastifyBaseLogger;
   /** The keys of encrypted columns, loaded on first use. */
   columnKeys(): ColumnKeys;
+  /** The collation the selection compiler folds text with on this database's server, looked up on first use. */
+  caseCollation(): Promise<string>;
+  /** The options of the app's selection counts and allocations: the cell sizes they share, and a test's knobs. */
+  selectionRuns: AllocateOptions;
 }

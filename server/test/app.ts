@@ -7,6 +7,7 @@ import { buildApp } from '../app';
 import { type AppConfig, loadConfig } from '../config';
 import type { AppContext } from '../context';
 import { type Database, type Db, openDatabase } from '../db/client';
+import type { AllocateOptions } from '../features/selections/selection-allocate';
 import { makeSession, type TestUser } from './factories';
 import { withDatabase } from './global-setup';
 
@@ -50,6 +51,8 @@ export interface TestAppOptions {
   startWorker?: boolean;
   config?: Partial<AppConfig>;
   logger?: object;
+  /** Knobs of the app's selection counts and allocations (e.g. a look before an allocation's insert). */
+  selectionRuns?: AllocateOptions;
 }
 
 /**
@@ -69,7 +72,12 @@ export async function createTestApp(options: TestAppOptions = {}): Promise<TestA
     ...options.config,
   };
   const database = openDatabase(url, 10);
-  const { app, ctx } = await buildApp({ config, database, logger: options.logger ?? false });
+  const { app, ctx } = await buildApp({
+    config,
+    database,
+    logger: options.logger ?? false,
+    selectionRuns: options.selectionRuns,
+  });
   await app.ready();
   if (options.startWorker !== false) await ctx.tasks.start();
   return {

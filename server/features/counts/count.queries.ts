@@ -5,7 +5,7 @@ import type { Category } from '../../../common/extra-inzet';
 import type { Db } from '../../db/client';
 import { blacklistedSql } from '../blacklists/blacklist.sql';
 import { categorySql } from '../mailings/engagement.sql';
-import { NO_JIT } from '../selections/selection-run';
+import { NO_JIT } from '../selections/selection-plan';
 
 /**
  * The counts of every dataset (spec 001 §2 /counts, DESIGN §4 Counts): its records' addresses by

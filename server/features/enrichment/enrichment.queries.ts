@@ -50,7 +50,7 @@ export interface StagedEnrichment {
   attributes: { index: number; mapped: string }[];
   /** The Verrijk columns and the attributes they give. */
   enrich: { index: number; mapped: string }[];
-  /** The collation whose lower() folds case like JavaScript's (compile.ts caseCollation). */
+  /** The collation whose lower() folds case like JavaScript's (compile-context.ts caseCollation). */
   collation: string;
 }
 

@@ -14,7 +14,6 @@ import type { PayloadOf } from '../../tasks/payloads';
 import { type TaskContext, TaskError, type TaskOf } from '../../tasks/worker';
 import { addGlobalAttributes } from '../imports/global-attribute.queries';
 import { listEncryptedAttributes } from '../imports/mapping.queries';
-import { caseCollation } from '../selections/compile';
 import type { TaskRow } from '../tasks/task.queries';
 import { parseJsonField, receiveUpload } from '../uploads/upload';
 import {
@@ -108,7 +107,7 @@ export async function runEnrichment(
   const p = task.payload;
   const matches = p.columns.filter((c) => c.match);
   const emailColumn = matches.find((c) => c.mapped.toLowerCase() === ENRICHMENT_EMAIL);
-  const collation = await caseCollation(ctx.db);
+  const collation = await ctx.caseCollation();
   // Seconds per step, logged: where an upload's time goes (bench/enrichment.ts).
   const steps: Record<string, number> = {};
   let last = performance.now();

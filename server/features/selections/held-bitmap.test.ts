@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { DbOrTx } from '../../db/client';
-import { HELD_BITMAP_MAX_BITS, heldBitmap, type RunSettings } from './selection-run';
+import { HELD_BITMAP_MAX_BITS, heldBitmap, type RunSettings } from './selection-plan';
 
 // heldBitmap's layout (the SQL that reads it is proven by the selection engine's property test,
 // where every address id is small): the offset, the size, the bits, and the limit past which the

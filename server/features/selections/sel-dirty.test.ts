@@ -11,6 +11,7 @@ import { saveDatasetMappings } from '../imports/mapping.queries';
 import { allocate, makeCampaign, makeMailing } from '../mailings/mailing.test-helpers';
 import { partnerApiHelpers } from '../partner-api/partner-api.test-helpers';
 import { dropOrphanPartitions, recordsPartition } from '../records/records.queries';
+import { caseCollationOnce } from './compile-context';
 import { drainSelDirty, selRecordDriftSql } from './sel-record.sql';
 import { othersBusy, startSelRefresher } from './sel-refresher';
 
@@ -23,7 +24,7 @@ import { othersBusy, startSelRefresher } from './sel-refresher';
 function selChecks(t: TestClient) {
   /** The rows of sel_record that differ from their definition, for addresses not in sel_dirty. */
   async function drift(): Promise<unknown[]> {
-    return (await t.db.execute(await selRecordDriftSql(t.db))).rows;
+    return (await t.db.execute(await selRecordDriftSql(t.db, await t.ctx.caseCollation()))).rows;
   }
 
   /** The distinct addresses in sel_dirty. */
@@ -42,7 +43,7 @@ function selChecks(t: TestClient) {
       await client.query('DELETE FROM sel_dirty');
       const db = clientDb(client);
       const { rows } = await db.execute<{ id: string }>(
-        sql`SELECT DISTINCT address_id AS id FROM (${await selRecordDriftSql(db)}) d ORDER BY 1`,
+        sql`SELECT DISTINCT address_id AS id FROM (${await selRecordDriftSql(db, await t.ctx.caseCollation())}) d ORDER BY 1`,
       );
       return rows.map((r) => Number(r.id));
     } finally {
@@ -53,7 +54,7 @@ function selChecks(t: TestClient) {
 
   /** Drains sel_dirty: sel_record is then exact and nothing is dirty. */
   async function settle(): Promise<void> {
-    await drainSelDirty(t.database);
+    await drainSelDirty(t.database, await t.ctx.caseCollation());
     expect(await drift()).toEqual([]);
     expect(await dirty()).toEqual([]);
   }
@@ -472,7 +473,8 @@ describe('the refresher', () => {
     const database = openDatabase(live.url, 1);
     await database.close(); // every query now fails
     const error = vi.fn();
-    const refresher = startSelRefresher(database, { error } as unknown as FastifyBaseLogger, 10);
+    const log = { error } as unknown as FastifyBaseLogger;
+    const refresher = startSelRefresher(database, log, caseCollationOnce(database.db), 10);
     for (let i = 0; i < 100 && error.mock.calls.length < 2; i++) await new Promise((r) => setTimeout(r, 20));
     await refresher.stop();
     expect(error.mock.calls.length).toBeGreaterThanOrEqual(2);

@@ -1,24 +1,33 @@
 import { type SQL, sql } from 'drizzle-orm';
 import type { PoolClient } from 'pg';
-import type { Database, DbOrTx } from '../../db/client';
-import { clientDb } from '../../db/client';
+import { clientDb, type Database, type DbOrTx } from '../../db/client';
 import { blindIndexKey } from '../../lib/crypto';
 import { pgTextArray } from '../../lib/pg-array';
 import { blacklistedEverywhereSql, partnerBlacklistedSql } from '../blacklists/blacklist.sql';
-import { caseCollation, foldSql, MULTI_POSITIONS, positionColumn, SLOT_COUNT } from './compile';
+import { foldSql } from './compile-context';
+import {
+  ADDRESS_COLUMNS,
+  MULTI_POSITIONS,
+  positionColumn,
+  RECORD_COLUMNS,
+  SEL_RECORD_COLUMNS,
+  SLOT_COUNT,
+} from './sel.table';
 
 // The narrow tables of the selection engine (migrations 0024, 0025, 0027; docs/decisions.md, Narrow
 // tables and the refresher): a row per record with what a count reads (sel_record), every join done
 // at write time, integers where a count joins and each attribute's forms in a typed slot; for an
-// address with two or three records one row with its records side by side instead (sel_multi). This
-// file is their one definition: the rows they must hold are selRecordRowsSql's (recordRowsSql,
-// multiRowsSql), over records, addresses, datasets and the blacklists.
+// address with two or three records one row with its records side by side instead (sel_multi).
+// Their layout is sel.table.ts's; this file is their rows' one definition: the rows they must hold
+// are selRecordRowsSql's (recordRowsSql, multiRowsSql), over records, addresses, datasets and the
+// blacklists.
 //
 // How it stays exact: a writer of anything the rows derive from adds the addresses it touched to
 // sel_dirty (markSelDirty) in its own transaction; the refresher (refreshDirtyBatch) takes
 // addresses out of sel_dirty and rewrites their rows in one snapshot. A count reads sel_record
 // for the addresses not in sel_dirty and the normalized tables for those in it
-// (selection-run.ts), so it is exact at every moment, however far the refresher has come.
+// (selection-plan.ts), so it is exact at every moment, however far the refresher has come. Text is
+// folded in the compiler's collation (`collation`: AppContext.caseCollation).
 
 /** The attribute held in each slot (sel_slot), as a map attribute → slot number (1-based). */
 export type SlotMap = ReadonlyMap<string, number>;
@@ -29,43 +38,18 @@ export async function loadSlots(db: DbOrTx): Promise<SlotMap> {
   return new Map((rows as { attr: string; slot: number }[]).map((r) => [r.attr, Number(r.slot)]));
 }
 
-/** The slot columns (t<k>, n<k>, d<k> for k = 1..SLOT_COUNT), in table order. */
-const SLOT_NAMES = Array.from({ length: SLOT_COUNT }, (_, i) => [
-  `t${i + 1}`,
-  `n${i + 1}`,
-  `d${i + 1}`,
-]).flat();
-
 /** The columns of sel_record, in table order. */
-const COLUMNS = sql.raw(`address_id, ds, multi, clicked, opened, sent_count, hard_bounced, blacklisted,
-  partner_blocked, email, domain, os, open_interests, click_interests, ${SLOT_NAMES.join(', ')}`);
+const COLUMNS = sql.raw(SEL_RECORD_COLUMNS.join(', '));
 
-/** The address's columns of a sel_multi row (sel_record's, once). */
-const ADDRESS_NAMES = [
-  'address_id',
-  'clicked',
-  'opened',
-  'sent_count',
-  'hard_bounced',
-  'blacklisted',
-  'email',
-  'domain',
-  'os',
-  'open_interests',
-  'click_interests',
-];
-
-/** A record's columns (sel_record's), on a sel_multi row once per position with the prefix p<k>_. */
-const RECORD_NAMES = ['ds', 'partner_blocked', ...SLOT_NAMES];
-
+/** The positions of a sel_multi row, 1..MULTI_POSITIONS. */
 const POSITIONS = Array.from({ length: MULTI_POSITIONS }, (_, i) => i + 1);
 
-/** The columns of sel_multi, as an INSERT and the drift check list them (the table orders them as migration 0027 does). */
-const MULTI_COLUMNS = sql.raw(
-  [...ADDRESS_NAMES, ...POSITIONS.flatMap((k) => RECORD_NAMES.map((name) => positionColumn(k, name)))].join(
-    ', ',
-  ),
-);
+/** The columns of sel_multi as an INSERT and the drift check list them: the address's, then each position's. */
+const MULTI_NAMES = [
+  ...ADDRESS_COLUMNS,
+  ...POSITIONS.flatMap((k) => RECORD_COLUMNS.map((c) => positionColumn(k, c))),
+];
+const MULTI_COLUMNS = sql.raw(MULTI_NAMES.join(', '));
 
 /**
  * The sel_multi rows of the rows `derived` (selRecordRowsSql's) of addresses with 2..MULTI_POSITIONS
@@ -73,9 +57,9 @@ const MULTI_COLUMNS = sql.raw(
  * distinct datasets: records' key).
  */
 function multiRowsSql(derived: SQL): SQL {
-  const address = sql.raw(ADDRESS_NAMES.join(', '));
+  const address = sql.raw(ADDRESS_COLUMNS.join(', '));
   const positions = POSITIONS.flatMap((k) =>
-    RECORD_NAMES.map(
+    RECORD_COLUMNS.map(
       (name) =>
         `${name === 'partner_blocked' ? 'bool_or' : 'max'}(${name}) FILTER (WHERE pos = ${k}) AS ${positionColumn(k, name)}`,
     ),
@@ -207,6 +191,7 @@ export async function markSelDirtyRecords(db: DbOrTx, records: SQL): Promise<voi
 export async function refreshSelRecords(
   db: DbOrTx,
   marks: { addressId: number; datasetId: string | null }[],
+  collation: string,
 ): Promise<void> {
   if (marks.length === 0) return;
   await db.execute(sql`${REFRESH_SETTINGS}; ${REFRESH_BY_KEY}`);
@@ -253,7 +238,6 @@ export async function refreshSelRecords(
   }
   const source = sql`lw_sel_src`;
   const slots = await assignSlots(db, source);
-  const collation = await caseCollation(db);
   await db.execute(sql`DELETE FROM sel_record WHERE address_id = ANY(${addressArray})`);
   await db.execute(sql`DELETE FROM sel_multi WHERE address_id = ANY(${addressArray})`);
   await db.execute(REFRESH_SCAN_SOURCE);
@@ -330,7 +314,11 @@ async function underRefreshLock<T>(
  * its own sel_dirty rows (not visible to the delete), so nothing is lost. Returns the number of
  * marks taken (0: nothing was dirty, or another refresher is at work).
  */
-export async function refreshDirtyBatch(database: Database, limit = 50_000): Promise<number> {
+export async function refreshDirtyBatch(
+  database: Database,
+  collation: string,
+  limit = 50_000,
+): Promise<number> {
   const taken = await underRefreshLock(database, false, async (db, client) => {
     // Marks, not addresses, are claimed: an address whose other marks stay behind stays dirty
     // (counts read it from records) until a later batch claims the rest.
@@ -345,16 +333,16 @@ export async function refreshDirtyBatch(database: Database, limit = 50_000): Pro
         { addressId: r.address_id, datasetId: r.dataset_id },
       ]),
     );
-    await refreshSelRecords(db, [...marks.values()]);
+    await refreshSelRecords(db, [...marks.values()], collation);
     return claimed.rows.length;
   });
   return taken ?? 0;
 }
 
 /** Refreshes batches until sel_dirty is empty (tests, the benchmark, after a large write). */
-export async function drainSelDirty(database: Database, limit = 50_000): Promise<void> {
+export async function drainSelDirty(database: Database, collation: string, limit = 50_000): Promise<void> {
   for (;;) {
-    const n = await refreshDirtyBatch(database, limit);
+    const n = await refreshDirtyBatch(database, collation, limit);
     if (n > 0) continue;
     const { rows } = await database.db.execute(sql`SELECT EXISTS (SELECT 1 FROM sel_dirty) AS dirty`);
     if (!(rows[0] as { dirty: boolean }).dirty) return;
@@ -367,13 +355,13 @@ export async function drainSelDirty(database: Database, limit = 50_000): Promise
  * Rebuilds all of sel_record from the tables it derives from and empties sel_dirty (the tests,
  * the benchmark, a repair), under the refresher's lock.
  */
-export async function rebuildSelRecords(database: Database): Promise<void> {
+export async function rebuildSelRecords(database: Database, collation: string): Promise<void> {
   await underRefreshLock(database, true, async (db) => {
     await db.execute(REFRESH_SETTINGS);
     await db.execute(sql`DELETE FROM sel_dirty`);
     await db.execute(sql`TRUNCATE sel_record, sel_multi`);
     const slots = await assignSlots(db, sql`records`);
-    await writeSelRows(db, selRecordRowsSql(null, slots, await caseCollation(db)));
+    await writeSelRows(db, selRecordRowsSql(null, slots, collation));
   });
 }
 
@@ -383,11 +371,11 @@ export async function rebuildSelRecords(database: Database): Promise<void> {
  * a row a table holds that it should not (or with other values), 'derived' for a row it lacks;
  * `tbl` the table. Empty when every writer marked what it touched.
  */
-export async function selRecordDriftSql(db: DbOrTx): Promise<SQL> {
+export async function selRecordDriftSql(db: DbOrTx, collation: string): Promise<SQL> {
   const derived = selRecordRowsSql(
     sql`NOT EXISTS (SELECT 1 FROM sel_dirty x WHERE x.address_id = r.address_id)`,
     await loadSlots(db),
-    await caseCollation(db),
+    collation,
   );
   const clean = (t: string) =>
     sql.raw(`FROM ${t} s WHERE NOT EXISTS (SELECT 1 FROM sel_dirty x WHERE x.address_id = s.address_id)`);

@@ -50,13 +50,15 @@ async function hasDirty(database: Database): Promise<boolean> {
 /**
  * Starts the refresher: every `intervalMs` it looks into sel_dirty and, when it holds addresses,
  * refreshes batches (refreshDirtyBatch) until one finds nothing (or another process holds the
- * lock). A failure is logged (the error without the values of its query) and tried again later,
- * each failure in a row waiting twice as long, up to 30 s. Its timer never keeps the process
- * alive; returns the handle that stops it.
+ * lock), folding text in the compiler's collation (`collation`: the app's AppContext.caseCollation).
+ * A failure is logged (the error without the values of its query) and tried again later, each
+ * failure in a row waiting twice as long, up to 30 s. Its timer never keeps the process alive;
+ * returns the handle that stops it.
  */
 export function startSelRefresher(
   database: Database,
   log: FastifyBaseLogger,
+  collation: () => Promise<string>,
   intervalMs = SEL_REFRESH_INTERVAL_MS,
 ): SelRefresher {
   let stopped = false;
@@ -95,7 +97,7 @@ export function startSelRefresher(
       let more = await hasDirty(database);
       while (more && !stopped) {
         const t0 = performance.now();
-        more = (await refreshDirtyBatch(database)) > 0;
+        more = (await refreshDirtyBatch(database, await collation())) > 0;
         const took = performance.now() - t0;
         if (more && !stopped) {
           const factor = (await othersBusy(database)) ? PAUSE_BUSY : PAUSE_IDLE;

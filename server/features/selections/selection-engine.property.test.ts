@@ -7,7 +7,8 @@ import { QueryTreeSchema } from '../../../common/query-tree';
 import { HttpError } from '../../lib/http-errors';
 import { pgTextArray } from '../../lib/pg-array';
 import { createTestApp, type TestApp } from '../../test/app';
-import { type CompileContext, caseCollation, compileQuery } from './compile';
+import { compileQuery } from './compile';
+import type { CompileContext } from './compile-context';
 import { countsOf, type EvalSettings, evaluate, useFiles, type World } from './evaluator.test-helpers';
 import {
   drainSelDirty,
@@ -18,17 +19,10 @@ import {
   type SlotMap,
   selRecordDriftSql,
 } from './sel-record.sql';
+import { ALLOCATION_SLACK, type AllocateOptions, allocateCandidates } from './selection-allocate';
+import { CellSizes, countCandidates } from './selection-count';
 import { fileRowsSql, loadSelectionFiles } from './selection-file.queries';
-import {
-  allocateCandidates,
-  allocationSample,
-  allocationSlack,
-  cellSizes,
-  countCandidates,
-  type RunSettings,
-} from './selection-run';
-
-const allocationSlackDefault = allocationSlack.extra;
+import type { RunSettings } from './selection-plan';
 
 import {
   ATTRIBUTE_VALUES,
@@ -52,9 +46,12 @@ let collation: string;
 beforeAll(async () => {
   // No background refresher: the test decides which addresses are dirty when.
   t = await createTestApp({ startWorker: false, config: { selRefresher: false } });
-  collation = await caseCollation(t.database.db);
+  collation = await t.ctx.caseCollation();
 });
 afterAll(() => t?.close());
+
+/** The cell sizes the counts leave for the allocations (as the app's AppContext.selectionRuns holds them). */
+const sizes = new CellSizes();
 
 const keys = { encryptionKey: crypto.randomBytes(32), indexKey: crypto.randomBytes(32) };
 
@@ -123,20 +120,22 @@ describe('selection engine against an independent evaluator', () => {
       // refresher from every record marked dirty, a few marks a batch (an address's marks spread
       // over several batches). It must then hold exactly its definition (the checker).
       if (seed % 2 === 1) {
-        await rebuildSelRecords(t.database);
+        await rebuildSelRecords(t.database, collation);
       } else {
         await t.database.db.execute(sql`TRUNCATE sel_dirty, sel_record, sel_multi`);
         await markSelDirtyRecords(t.database.db, sql`SELECT address_id, dataset_id FROM records`);
-        await drainSelDirty(t.database, 7);
+        await drainSelDirty(t.database, collation, 7);
         // A write of an address's facts marks the address alone: its records are found by the
         // datasets of its rows.
         await markSelDirty(t.database.db, sql`SELECT id FROM addresses`);
         await t.database.db.execute(
           sql`UPDATE sel_record SET clicked = NOT clicked; UPDATE sel_multi SET clicked = NOT clicked`,
         );
-        await drainSelDirty(t.database, 5);
+        await drainSelDirty(t.database, collation, 5);
       }
-      expect((await t.database.db.execute(await selRecordDriftSql(t.database.db))).rows).toEqual([]);
+      expect((await t.database.db.execute(await selRecordDriftSql(t.database.db, collation))).rows).toEqual(
+        [],
+      );
       slots = await loadSlots(t.database.db);
       selectionId = `s_${world.mailing.id}`;
       files = await loadSelectionFiles(t.database.db, selectionId);
@@ -157,7 +156,10 @@ describe('selection engine against an independent evaluator', () => {
           // Both sources (records with addresses; sel_record with the dirty addresses from
           // records) give the evaluator's counts.
           for (const source of ['records', 'sel_record'] as const) {
-            const got = await countCandidates(t.database.db, where, runSettings(world, settings), source);
+            const got = await countCandidates(t.database.db, where, runSettings(world, settings), {
+              source,
+              sizes,
+            });
             const gotCounts = new Map<string, number>();
             for (const row of got) {
               for (const c of CATEGORIES) if (row[c] > 0) gotCounts.set(key(row.datasetId, c), row[c]);
@@ -175,16 +177,15 @@ describe('selection engine against an independent evaluator', () => {
           const source = allocations % 2 === 0 ? 'sel_record' : 'records';
           // The cells' hash bounds: the app's slack, none (some cells short of their bound, run
           // again without it) or less than asked (every bounded cell run again).
-          const slack = [allocationSlackDefault, () => 0, (n: number) => -n / 2][allocations % 3];
-          allocationSlack.extra = slack;
+          const slack = [ALLOCATION_SLACK, () => 0, (n: number) => -n / 2][allocations % 3];
           // The cells' bounds tested in the scan of sel_record as well, or only after it.
-          allocationSample.on = allocations % 4 !== 3;
+          const options: AllocateOptions = { source, sizes, slack, sample: allocations % 4 !== 3 };
           // The cells' sizes (which set the bounds): the counts' just above, none (the allocation
           // counts), or stale ones (each scaled by 0 to 4.75, some cells left out).
           const sizesMode = Math.floor(allocations / 3) % 3;
-          if (sizesMode === 1) cellSizes.entries.clear();
+          if (sizesMode === 1) sizes.entries.clear();
           if (sizesMode === 2) {
-            for (const entry of cellSizes.entries.values()) {
+            for (const entry of sizes.entries.values()) {
               let i = 0;
               for (const [cell, n] of [...entry.sizes]) {
                 const f = (pickSeed + i++) % 20;
@@ -207,7 +208,7 @@ describe('selection engine against an independent evaluator', () => {
                 `s_${world.mailing.id}`,
                 42,
                 quotas,
-                source,
+                options,
               );
               expect(n).toBe(quotas.reduce((sum, q) => sum + q.n, 0));
               const { rows } =
@@ -265,7 +266,7 @@ describe('selection engine against an independent evaluator', () => {
                 `s_${world.mailing.id}`,
                 42,
                 [{ datasetId, category: category as Category, n: available + 1 }],
-                source,
+                options,
               ),
             )
             .catch((e) => e);

@@ -7,7 +7,13 @@ import { trimValue } from '../../../common/values';
 import type { DbOrTx } from '../../db/client';
 import { HttpError } from '../../lib/http-errors';
 import { pgTextArray } from '../../lib/pg-array';
-import { addressField, type CompileContext, foldedAttribute, foldSql, recordDatasetField } from './compile';
+import {
+  addressField,
+  type CompileContext,
+  foldedAttribute,
+  foldSql,
+  recordDatasetField,
+} from './compile-context';
 import type { SelectionFileColumn } from './selection-file.table';
 
 // DESIGN §6 intersect / complement: a line file's rows are stored normalised the way the record

@@ -6,7 +6,7 @@ import type { DbOrTx } from '../../db/client';
 import { newId } from '../../lib/ids';
 import { pgTextArray } from '../../lib/pg-array';
 import { selections } from './selection.table';
-import type { DatasetCounts } from './selection-run';
+import type { DatasetCounts } from './selection-count';
 
 /** A stored row of selections. */
 export type SelectionRow = typeof selections.$inferSelect;

@@ -6,9 +6,11 @@ import { setupTestApp } from '../../test/app';
 import { columnMapping, type ImportSetup, importFile, setupDataset, waitForTask } from '../../test/imports';
 import { multipartBody } from '../../test/multipart';
 import { makeCampaign, makeMailing } from '../mailings/mailing.test-helpers';
-import { allocationHooks } from './selection-run';
+import type { AllocateOptions } from './selection-allocate';
 
-const t = setupTestApp();
+/** A test's look between an allocation's choice and its insert (AllocateOptions.beforeInsert), while one is set. */
+let beforeInsert: AllocateOptions['beforeInsert'];
+const t = setupTestApp({ selectionRuns: { beforeInsert: async (db, ids) => beforeInsert?.(db, ids) } });
 let a: ImportSetup;
 let b: ImportSetup;
 
@@ -161,7 +163,7 @@ describe('running and saving a selection', () => {
     // connection (a writer without the mailing's lock): each time the allocation's insert is
     // refused by the key and the choice made again, around it.
     let writes = 0;
-    allocationHooks.beforeInsert = async (_, ids) => {
+    beforeInsert = async (_, ids) => {
       if (writes >= 2) return;
       writes++;
       const first = ids.slice(1, -1).split(',')[0];
@@ -172,7 +174,7 @@ describe('running and saving a selection', () => {
       const res = await t.api('POST', `${m.url}/${id}/query`, { table: [{ dataset: a.datasetId, new: 12 }] });
       expect(res.statusCode, res.body).toBe(200);
     } finally {
-      allocationHooks.beforeInsert = undefined;
+      beforeInsert = undefined;
     }
     expect(writes).toBe(2);
     const { rows } =

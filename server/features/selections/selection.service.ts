@@ -20,7 +20,8 @@ import type { MailingRow } from '../mailings/mailing.queries';
 import { refreshRecordCounts } from '../mailings/mailing.queries';
 import { requireDraft, requireMailing } from '../mailings/mailing.service';
 import { getMinMailings } from '../settings/settings.queries';
-import { type CompileContext, type CompiledQuery, caseCollation, compileQuery } from './compile';
+import { type CompiledQuery, compileQuery } from './compile';
+import type { CompileContext } from './compile-context';
 import { loadSlots } from './sel-record.sql';
 import {
   deleteSelectionRow,
@@ -30,6 +31,8 @@ import {
   type SelectionRow,
   updateSelection,
 } from './selection.queries';
+import { allocateCandidates, type Quota } from './selection-allocate';
+import { countCandidates, countMailingAddresses } from './selection-count';
 import {
   copyLineFiles,
   fileLineNames,
@@ -38,13 +41,7 @@ import {
   loadSelectionFiles,
   templateLines,
 } from './selection-file.queries';
-import {
-  allocateCandidates,
-  countCandidates,
-  countMailingAddresses,
-  type Quota,
-  type RunSettings,
-} from './selection-run';
+import type { RunSettings } from './selection-plan';
 
 /** Loads a selection of a mailing; throws 404 when absent. */
 async function requireSelection(db: DbOrTx, mailingId: string, id: string): Promise<SelectionRow> {
@@ -168,7 +165,7 @@ export async function compileSelection(
     keys: ctx.columnKeys,
     encrypted: await encryptedAttributes(db),
     enriched: await listEnrichedAttributes(db),
-    collation: await caseCollation(ctx.db),
+    collation: await ctx.caseCollation(),
     now: new Date(),
     fileRows: (lineId, fields, c) =>
       fileRowsSql(files, selection.id, lineId, fields, c, lineNames.get(lineId)),
@@ -207,6 +204,7 @@ export async function allocateTable(
       selectionId,
       selection.seed,
       quotas,
+      ctx.selectionRuns,
     );
     await refreshRecordCounts(tx, mailingId);
     return n;
@@ -257,7 +255,7 @@ export async function runSelectionQuery(
   const where = await compileSelection(ctx, ctx.db, selection);
   const settings = await runSettingsOf(ctx.db, selection, mailing);
   await tctx.step(2, 3);
-  const found = await countCandidates(ctx.db, where, settings);
+  const found = await countCandidates(ctx.db, where, settings, ctx.selectionRuns);
   await tctx.step(3, 3);
   const saved = await countMailingAddresses(ctx.db, mailingId);
   return resultRows(ctx.db, saved, found, businessDay(mailing.plannedSend));
