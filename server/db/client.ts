@@ -59,19 +59,28 @@ export function clientDb(client: pg.PoolClient): Db {
   return db;
 }
 
+/** How withClientTransaction begins its transaction. */
+export interface ClientTransactionOptions {
+  /** The isolation level; PostgreSQL's default (READ COMMITTED) when left out. */
+  isolation?: 'REPEATABLE READ' | 'SERIALIZABLE';
+}
+
 /**
  * Runs `fn` in a transaction on one pool connection and gives it both the Drizzle handle and the
  * pg client (for COPY streams inside the transaction). Commits when `fn` resolves, else rolls back
- * (closing the connection) and rethrows.
+ * (closing the connection) and rethrows. The one way a pg client runs a transaction, except the
+ * partner API's writes (partner-api.service.ts inDatasetTransaction), which commit inside their
+ * write slot and keep a connection whose rollback succeeded.
  */
 export async function withClientTransaction<T>(
-  database: Database,
+  database: Pick<Database, 'pool'>,
   fn: (tx: Db, client: pg.PoolClient) => Promise<T>,
+  options: ClientTransactionOptions = {},
 ): Promise<T> {
   const client = await database.pool.connect();
   let broken = false;
   try {
-    await client.query('BEGIN');
+    await client.query(options.isolation ? `BEGIN ISOLATION LEVEL ${options.isolation}` : 'BEGIN');
     const result = await fn(clientDb(client), client);
     await client.query('COMMIT');
     return result;

@@ -167,45 +167,41 @@ async function storeFirstRows(run: FirstImport): Promise<void> {
 async function writeFirstRecords(run: FirstImport): Promise<{ table: string; counts: PassCounts }> {
   const { ctx, tctx, p, order } = run;
   const pool = ctx.database.pool;
-  const writer = await pool.connect();
   const sider = await pool.connect();
-  let table: string;
-  let counts: PassCounts;
   try {
     // The table is created, filled (frozen) and committed in one transaction of the writer's:
     // should the pass fail or the process die, it never existed.
-    await writer.query('BEGIN');
-    table = await createDetachedPartition(writer, p.datasetId);
-    run.created = true;
-    await createSideTable(sider, run.side);
-    counts = await copyPass({
-      pool,
-      client: writer,
-      select: directSelect(run.columns, p.staging, run.firsts),
-      target: `"${table}" (dataset_id, address_id, raw, attrs, row_hash, raw_hash)`,
-      freeze: true,
-      side: { client: sider, target: run.side },
-      spec: {
-        kind: 'direct',
-        headers: order.headers,
-        emailIndex: order.emailIndex,
-        mappings: run.mappings,
-        datasetId: p.datasetId,
-      },
-      keys: ctx.columnKeys(),
-      rows: p.rows,
-      threads: ctx.config.importThreads,
-      onRows: (n) => tctx.count(n, p.rows, { span: [10, 85] }),
+    const written = await withClientTransaction(ctx.database, async (_tx, writer) => {
+      const table = await createDetachedPartition(writer, p.datasetId);
+      run.created = true;
+      await createSideTable(sider, run.side);
+      const counts = await copyPass({
+        pool,
+        client: writer,
+        select: directSelect(run.columns, p.staging, run.firsts),
+        target: `"${table}" (dataset_id, address_id, raw, attrs, row_hash, raw_hash)`,
+        freeze: true,
+        side: { client: sider, target: run.side },
+        spec: {
+          kind: 'direct',
+          headers: order.headers,
+          emailIndex: order.emailIndex,
+          mappings: run.mappings,
+          datasetId: p.datasetId,
+        },
+        keys: ctx.columnKeys(),
+        rows: p.rows,
+        threads: ctx.config.importThreads,
+        onRows: (n) => tctx.count(n, p.rows, { span: [10, 85] }),
+      });
+      return { table, counts };
     });
-    await writer.query('COMMIT');
+    sider.release();
+    return written;
   } catch (err) {
-    writer.release(true);
     sider.release(true);
     throw err;
   }
-  writer.release();
-  sider.release();
-  return { table, counts };
 }
 
 /**

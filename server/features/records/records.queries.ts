@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import { sql } from 'drizzle-orm';
 import type pg from 'pg';
-import type { DbOrTx } from '../../db/client';
+import { type DbOrTx, withClientTransaction } from '../../db/client';
 import { pgErrorCode } from '../../lib/pg-errors';
 
 // Statements on `records` and its partitions. The tasks that rewrite a dataset's records keep
@@ -100,20 +100,16 @@ async function dropTable(
   name: string,
   guard?: (client: pg.PoolClient) => Promise<boolean>,
 ): Promise<'dropped' | 'skipped' | 'busy'> {
-  const client = await pool.connect();
   try {
-    await client.query('BEGIN');
-    await client.query(`SET LOCAL lock_timeout = '${DROP_LOCK_TIMEOUT}'`);
-    const allowed = guard ? await guard(client) : true;
-    if (allowed) await client.query(`DROP TABLE IF EXISTS "${name}"`);
-    await client.query('COMMIT');
-    return allowed ? 'dropped' : 'skipped';
+    return await withClientTransaction({ pool }, async (_tx, client) => {
+      await client.query(`SET LOCAL lock_timeout = '${DROP_LOCK_TIMEOUT}'`);
+      const allowed = guard ? await guard(client) : true;
+      if (allowed) await client.query(`DROP TABLE IF EXISTS "${name}"`);
+      return allowed ? 'dropped' : 'skipped';
+    });
   } catch (err) {
-    await client.query('ROLLBACK').catch(() => {});
     if (pgErrorCode(err) !== LOCK_NOT_AVAILABLE) throw err;
     return 'busy';
-  } finally {
-    client.release();
   }
 }
 

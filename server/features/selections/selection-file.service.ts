@@ -1,6 +1,7 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { LineFileMessages, LineMappingsSchema, SelectionMessages } from '../../../common/selections';
 import type { AppContext } from '../../context';
+import { withClientTransaction } from '../../db/client';
 import { badRequest, badRequestAll, notFound } from '../../lib/http-errors';
 import type { PayloadOf } from '../../tasks/payloads';
 import type { TaskContext, TaskOf } from '../../tasks/worker';
@@ -80,10 +81,8 @@ export async function runLineFile(
   tctx: TaskContext,
 ): Promise<{ read: number; saved: number }> {
   const p = task.payload;
-  const client = await ctx.database.pool.connect();
-  try {
-    await tctx.count(0, p.rows, { span: [5, 70], state: 'saving' });
-    await client.query('BEGIN');
+  await tctx.count(0, p.rows, { span: [5, 70], state: 'saving' });
+  return withClientTransaction(ctx.database, async (_tx, client) => {
     const cols = p.columns.map((_, i) => `v${i} text`).join(', ');
     await client.query(`CREATE TEMPORARY TABLE line_rows (${cols}) ON COMMIT DROP`);
     const select = `SELECT ${p.columns.map((c) => `c${c.index + 1}`).join(', ')} FROM ${p.staging}`;
@@ -101,10 +100,10 @@ export async function runLineFile(
     await tctx.progress(70, 'saving');
     // The upsert locks the line's row before its old rows go: a concurrent upload of the same line
     // waits here until this one commits, then deletes what this one stored, so the last upload
-    // wins whole (issue 29 §3: deleting first let both files' rows stay).
+    // wins whole (deleting first would let both files' rows stay).
     await client.query(
       `INSERT INTO selection_files (selection_id, line_id, name, columns) VALUES ($1, $2, $3, $4)
-       ON CONFLICT (selection_id, line_id) DO UPDATE SET name = excluded.name, columns = excluded.columns, created_at = now()`,
+         ON CONFLICT (selection_id, line_id) DO UPDATE SET name = excluded.name, columns = excluded.columns, created_at = now()`,
       [p.selectionId, p.lineId, p.name, JSON.stringify(p.columns.map(({ index: _index, ...c }) => c))],
     );
     await client.query('DELETE FROM selection_file_rows WHERE selection_id = $1 AND line_id = $2', [
@@ -113,15 +112,9 @@ export async function runLineFile(
     ]);
     const inserted = await client.query(
       `INSERT INTO selection_file_rows (selection_id, line_id, vals)
-       SELECT DISTINCT $1::text, $2::text, ARRAY[${p.columns.map((_, i) => `v${i}`).join(', ')}]::text[] FROM line_rows`,
+         SELECT DISTINCT $1::text, $2::text, ARRAY[${p.columns.map((_, i) => `v${i}`).join(', ')}]::text[] FROM line_rows`,
       [p.selectionId, p.lineId],
     );
-    await client.query('COMMIT');
     return { read, saved: inserted.rowCount ?? 0 };
-  } catch (err) {
-    await client.query('ROLLBACK').catch(() => {});
-    throw err;
-  } finally {
-    client.release();
-  }
+  });
 }
