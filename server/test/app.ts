@@ -1,4 +1,5 @@
 import crypto from 'node:crypto';
+import { sql } from 'drizzle-orm';
 import type { FastifyInstance, HTTPMethods, InjectOptions, LightMyRequestResponse } from 'fastify';
 import pg from 'pg';
 import { afterAll, beforeAll, inject } from 'vitest';
@@ -7,6 +8,7 @@ import { buildApp } from '../app';
 import { type AppConfig, loadConfig } from '../config';
 import type { AppContext } from '../context';
 import { type Database, type Db, openDatabase } from '../db/client';
+import { selRecordDriftSql } from '../features/selections/sel-record.sql';
 import type { AllocateOptions } from '../features/selections/selection-allocate';
 import { makeSession, type TestUser } from './factories';
 import { withDatabase } from './global-setup';
@@ -53,6 +55,30 @@ export interface TestAppOptions {
   logger?: object;
   /** Knobs of the app's selection counts and allocations (e.g. a look before an allocation's insert). */
   selectionRuns?: AllocateOptions;
+  /**
+   * False for a file that changes sel_record's inputs behind the writers' backs on purpose; else
+   * closing the app checks that every write of the file marked what it changed (expectSelRecordMarked).
+   */
+  checkSelRecord?: boolean;
+}
+
+/**
+ * The generic check that no writer forgets to mark sel_dirty: after a test file's writes, every
+ * address whose sel_record or sel_multi rows differ from their definition must be in sel_dirty.
+ * Every test app runs it when it closes, so a new writer of records, addresses, datasets or
+ * blacklists that does not mark fails the tests that use it, without a list to extend.
+ */
+export async function expectSelRecordMarked(database: Database, collation: string): Promise<void> {
+  const { rows } = await database.db.execute<{ side: string; tbl: string; address_id: string; row: string }>(
+    sql`SELECT * FROM (${await selRecordDriftSql(database.db, collation)}) d LIMIT 5`,
+  );
+  if (rows.length > 0) {
+    throw new Error(
+      `sel_record differs from its definition for addresses not in sel_dirty: a write did not mark them.\n${rows
+        .map((r) => `${r.tbl} ${r.side} address ${r.address_id}: ${r.row}`)
+        .join('\n')}`,
+    );
+  }
 }
 
 /**
@@ -88,7 +114,12 @@ export async function createTestApp(options: TestAppOptions = {}): Promise<TestA
     async close() {
       await app.close();
       await ctx.tasks.stop();
-      await database.close();
+      try {
+        if (options.checkSelRecord !== false)
+          await expectSelRecordMarked(database, await ctx.caseCollation());
+      } finally {
+        await database.close();
+      }
       await dropTestDatabase(url);
     },
   };
