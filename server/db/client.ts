@@ -68,9 +68,11 @@ export interface ClientTransactionOptions {
 /**
  * Runs `fn` in a transaction on one pool connection and gives it both the Drizzle handle and the
  * pg client (for COPY streams inside the transaction). Commits when `fn` resolves, else rolls back
- * (closing the connection) and rethrows. The one way a pg client runs a transaction, except the
- * partner API's writes (partner-api.service.ts inDatasetTransaction), which commit inside their
- * write slot and keep a connection whose rollback succeeded.
+ * (closing the connection) and rethrows. The one way a pg client runs a transaction, except two
+ * that need their connection around it: the partner API's writes (partner-api.service.ts
+ * inDatasetTransaction) commit inside their write slot and keep a connection whose rollback
+ * succeeded, and the refresher (sel-record.sql.ts underRefreshLock) takes its session lock before
+ * the transaction's snapshot.
  */
 export async function withClientTransaction<T>(
   database: Pick<Database, 'pool'>,
