@@ -35,6 +35,8 @@ export const datasets = pgTable(
     separateInvoice: boolean('separate_invoice').notNull().default(false),
     sort: integer('sort').notNull().default(0),
     recordCount: bigint('record_count', { mode: 'number' }).notNull().default(0),
+    /** The dataset's small number, by which the selection engine's tables name it (migration 0025). */
+    num: integer('num').generatedAlwaysAsIdentity(),
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
     updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
   },
@@ -42,6 +44,7 @@ export const datasets = pgTable(
     uniqueIndex('datasets_partner_name_key').on(t.partnerId, t.name),
     uniqueIndex('datasets_api_key_key').on(t.apiKey),
     index('datasets_sort_idx').on(t.sort, t.id),
+    uniqueIndex('datasets_num_key').on(t.num),
   ],
 );
 
