@@ -7,7 +7,7 @@ import { setupTestApp } from './test/app';
 import { csvBody } from './test/csv';
 import { columnMapping, setupDataset, uploadFile, waitForTask } from './test/imports';
 
-// Every CSV the product writes, walked from the route table (issue 29 §1, §2): partner cells that a
+// Every CSV the product writes, walked from the route table (DESIGN §7): partner cells that a
 // spreadsheet would run as formulas arrive as text in each download and in both variants; plain
 // numbers of number columns stay numbers, with a decimal comma in the Excel file.
 
@@ -100,7 +100,7 @@ function rowOf(rows: string[][], email: string): Record<string, string> {
   return Object.fromEntries(rows[0].map((name, i) => [name, row?.[i] ?? '']));
 }
 
-describe('every CSV download (issue 29 §1, §2)', () => {
+describe('every CSV download', () => {
   it('is a route of the route table this test knows (a new CSV route must be walked here)', () => {
     const routes = t.app.routeTable.filter((r) => r.isCsvDownload && r.method === 'GET').map((r) => r.url);
     expect(routes.sort()).toEqual(Object.keys(downloads).sort());

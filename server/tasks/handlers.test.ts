@@ -4,7 +4,7 @@ import type { AppContext } from '../context';
 import { registerTaskHandlers } from './handlers';
 
 describe('task types', () => {
-  it('each registered task type has a Dutch name for /tasks (issue 15 §7)', () => {
+  it('each registered task type has a Dutch name for /tasks', () => {
     const types: string[] = [];
     registerTaskHandlers({
       tasks: { register: (type: string) => types.push(type), onReap: () => {} },

@@ -60,7 +60,7 @@ export async function waitForTask(t: TestApp, cookie: string, id: string) {
 /**
  * Uploads a file and waits for its import; returns the task result's counters of spec 000 §3 (read,
  * saved, skipped, deleted, unchanged). Fails the test otherwise, and when the skipped rows per
- * reason the result also holds (issue 15 §4; skipped-rows.test.ts checks them) do not add up to
+ * reason the result also holds (skipped-rows.test.ts checks them) do not add up to
  * `skipped`.
  */
 export async function importFile(t: TestApp, cookie: string, s: ImportSetup, content: string | Buffer) {

@@ -1,4 +1,4 @@
--- The selection engine's narrow table (issue 18, research §5 layout B3; docs/decisions.md, Narrow
+-- The selection engine's narrow table (research §5 layout B3; docs/decisions.md, Narrow
 -- tables and the refresher): one row per record with what a count reads, every join done at write
 -- time: the record's attributes, its address's fields that tree leaves name (e-mail, domain, os,
 -- interests), its engagement facts (category inputs), its exclusions (hard bounce, the

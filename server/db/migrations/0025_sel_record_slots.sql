@@ -1,4 +1,4 @@
--- The selection engine's narrow table, second layout (issue 18, research §5 layout B3;
+-- The selection engine's narrow table, second layout (research §5 layout B3;
 -- docs/decisions.md, Narrow tables and the refresher): integers where the count joins (a dataset's
 -- number instead of its text id), and each attribute in a typed slot holding the forms the leaves
 -- compare, computed at write time by the compiler's own functions (its folded text, lw_to_numeric,

@@ -1,4 +1,4 @@
--- The selection engine, third layout (issue 18, research §5 layout B4; docs/decisions.md, Narrow
+-- The selection engine, third layout (research §5 layout B4; docs/decisions.md, Narrow
 -- tables and the refresher): an address with two or three records has one row in sel_multi, its
 -- records side by side in positions 1-3 (in dataset number order; p3 columns NULL for two records),
 -- so a count needs no GROUP BY for it: the tree is evaluated per position and the address takes the

@@ -87,7 +87,7 @@ export function authRoutes(ctx: AppContext): FastifyPluginAsyncZod {
     );
 
     // The web app asks on start whether anyone is logged in (`?optional=true`): "nobody" is an
-    // answer there (204), not a failure the browser logs as a failed request (issue 15 §7). Without
+    // answer there (204), not a failure the browser logs as a failed request. Without
     // the flag, 401 like every other call; so the route is public only to answer "nobody".
     app.get(
       '/auth/me',

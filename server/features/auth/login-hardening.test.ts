@@ -7,8 +7,8 @@ import { setupTestApp, type TestApp } from '../../test/app';
 import { enableTwoFactor, enrolTwoFactor, makeSession, makeUser } from '../../test/factories';
 import { createTotpSecret, generateTotp } from './totp';
 
-// Issue 14 §5-7 at the login: one-time TOTP codes, failed logins counted per IP across
-// usernames, the one password limit, and usernames normalised and checked before the lookup.
+// At the login: one-time TOTP codes, failed logins counted per IP across usernames, the one
+// password limit, and usernames normalised and checked before the lookup.
 
 const t = setupTestApp({ startWorker: false, session: false });
 

@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { setupTestApp } from '../../test/app';
 import { enrolTwoFactor, loginCookie, makeUser } from '../../test/factories';
 
-// Issue 14 §6: a new password or a 2fa change ends the user's other sessions (the acting
+// A new password or a 2fa change ends the user's other sessions (the acting
 // session stays when it is their own), and the cookie's lifetime follows the sliding expiry.
 
 // The file's session is an administrator's.

@@ -72,7 +72,7 @@ describe('POST /api/datasets/:partnerId', () => {
     });
   });
 
-  it("reads sort as typed: '12' and Dutch-grouped '1.000' (issue 15 §6)", async () => {
+  it("reads sort as typed: '12' and Dutch-grouped '1.000'", async () => {
     const partnerId = await makePartner(t.db);
     const sortOf = async (name: string, sort: string) =>
       (await t.api('POST', `/api/datasets/${partnerId}`, { name, sort })).json().sort;

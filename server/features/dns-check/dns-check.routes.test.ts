@@ -154,8 +154,8 @@ describe('DNS check', () => {
   });
 });
 
-// Issue 29 §11: a resolver that is down or cut off says nothing about the domains. Before, every
-// domain of such a check read 'Niet gevonden' and was preselected, gmail.com included.
+// A resolver that is down or cut off says nothing about the domains: no domain of such a check
+// reads 'Niet gevonden' or is preselected, gmail.com included.
 describe('DNS check with a resolver that does not work', () => {
   beforeAll(() => addAddresses({ 'gmail.com': 3, 'mx-dood.test': 1, 'unknown-dood.test': 1 }));
 

@@ -37,8 +37,8 @@ export async function runDnsCheck(
   await tctx.progress(0, 'executing');
   const total = await seedDnsCheck(ctx.db, task.id);
   await tctx.count(0, total, { unit: 'domains' });
-  // Issue 29 §11: a resolver cut off from the internet answered NXDOMAIN for every name, gmail.com
-  // included, and a dead one only times out; neither says anything about the domains.
+  // A resolver cut off from the internet answers NXDOMAIN for every name, gmail.com included, and
+  // a dead one only times out; neither says anything about the domains.
   const resolverError = await checkResolver(options);
   if (resolverError) {
     await failPendingDnsResults(ctx.db, task.id, DNS_RESOLVER_DOWN);
@@ -77,7 +77,7 @@ export async function runDnsCheck(
       pending.push({ domain: next.value, ...outcome });
       counts.read++;
       counts[outcome.check] = (counts[outcome.check] ?? 0) + 1;
-      // Domains checked of all (issue 29 §16); the reporter writes a few times a second at most.
+      // Domains checked of all; the reporter writes a few times a second at most.
       void tctx.count(counts.read, total, { unit: 'domains' });
       if (pending.length >= FLUSH) await flush();
     }

@@ -67,7 +67,7 @@ export function getFirstImportTables(staging: string): { firsts: string; side: s
  *    attached, last.
  * A failure rolls back the transaction (no address, no count) and drops the unattached table;
  * one a killed process leaves is dropped by the next import or the worker's sweep. The skipped
- * rows (the pass's, and the side's repeats) are stored for task `taskId` (issue 15 §4).
+ * rows (the pass's, and the side's repeats) are stored for task `taskId`.
  */
 export async function runFirstImport(
   ctx: AppContext,

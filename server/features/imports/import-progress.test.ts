@@ -5,7 +5,7 @@ import { holdAtFirstCount } from '../../test/held-task';
 import { columnMapping, importFile, setupDataset, uploadFile, waitForTask } from '../../test/imports';
 import { waitFor } from '../../test/wait';
 
-// Issue 29 §16: an import and a remap count their rows done of the total as they go, and the
+// An import and a remap count their rows done of the total as they go, and the
 // connector is busy while they run.
 const t = setupTestApp();
 

@@ -20,7 +20,7 @@ const NameParams = z.object({
 });
 const IdParams = z.object({ partnerId: z.string().min(1).max(100), datasetId: z.string().min(1).max(100) });
 
-/** Upload into a dataset, remap, delete-from-file (spec 000 §7, spec 001 §7) and an import's skipped rows (issue 15 §4). */
+/** Upload into a dataset, remap, delete-from-file (spec 000 §7, spec 001 §7) and an import's skipped rows. */
 export function importRoutes(ctx: AppContext): FastifyPluginAsyncZod {
   return async (app) => {
     app.post(

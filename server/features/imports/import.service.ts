@@ -260,7 +260,7 @@ async function keepFirstRows(
   const { valid, lookup } = await countValidRows(tx, work);
   const lookups = addressCount > 4 * lookup;
   const sorted = lookups && lookup * 2 > valid;
-  // n: the rows of each e-mail, so that the repeats (issue 15 §4) are found among few e-mails.
+  // n: the rows of each e-mail, so that the repeats are found among few e-mails.
   const kept = await createFirstRows(tx, work, sorted);
   if (valid > kept)
     skipped.keep(await listRepeatedRows(tx, p.staging, `c${p.emailIndex + 1}`, repeatedLinesSelect(work)));

@@ -13,7 +13,7 @@ function shown(keys: ColumnKeys, value: unknown): string | null {
 }
 
 /**
- * The mapping screen's preview of a dataset (issue 15 §3): its first `limit` records by address
+ * The mapping screen's preview of a dataset: its first `limit` records by address
  * id with the values of its last file's columns (as the dataset CSV download gives them: raw,
  * ciphertext decrypted) and of the attributes its mapping names (column and extra mappings, in
  * mapping order; blind indexes are never shown).

@@ -44,7 +44,7 @@ const line = (row: number, reason: SkipReason, email: string) => [
   email,
 ];
 
-describe('the skipped rows of an import (issue 15 §4)', () => {
+describe('the skipped rows of an import', () => {
   it('keeps why each row was skipped on the direct first import: invalid, repeated (also among the side rows)', async () => {
     const s = await setupDataset(t);
     const file = [

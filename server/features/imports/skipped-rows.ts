@@ -15,7 +15,7 @@ import { pgTextArray } from '../../lib/pg-array';
 import type { SkippedRow, SkippedRows } from '../records/skip-log';
 import { csvDownload } from '../uploads/csv-download';
 
-// The skipped rows of an import as stored and downloaded (issue 15 §4); the mappers' notes of them
+// The skipped rows of an import as stored and downloaded; the mappers' notes of them
 // are records/skip-log.ts.
 
 /**

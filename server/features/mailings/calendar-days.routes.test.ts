@@ -6,7 +6,7 @@ import { setupTestApp } from '../../test/app';
 import { columnMapping, type ImportSetup, importFile, setupDataset, waitForTask } from '../../test/imports';
 import { allocate, makeCampaign, makeMailing } from './mailing.test-helpers';
 
-// Issue 29 §10: calendar dates are days of the Dutch calendar and pressure weeks are Dutch weeks,
+// DESIGN §7: calendar dates are days of the Dutch calendar and pressure weeks are Dutch weeks,
 // whatever the zone of the server process or of its database sessions. This file runs the server
 // in New York and its database sessions in a zone whose date differs from Amsterdam's right now
 // (set before anything is imported or connected), with planned sends next to an Amsterdam midnight.

@@ -104,7 +104,7 @@ describe('GET .../csv and .../selections/{s}/csv', () => {
       datasetId,
     });
     const expected = [
-      // A decimal comma: Dutch Excel reads 12.5 as a date (issue 29 §2).
+      // A decimal comma: Dutch Excel reads 12.5 as a date (DESIGN §7).
       'jan@voorbeeld.nl;12,5;geheim1;17-05-1980;Den Haag, NL;Jan',
       'piet@voorbeeld.nl;;geheim2;17-06-1990;"Zeg ""hoi""";Piet',
     ];
@@ -179,7 +179,7 @@ describe('GET .../testcsv', () => {
   });
 });
 
-describe('the test list and the mailing CSV (issue 29 §14)', () => {
+describe('the test list and the mailing CSV', () => {
   it('format the same values the same way: an empty preposition empty, a number column as a number', async () => {
     // Person fields in export columns of each type; the record of an address holds the values
     // the test person has.

@@ -12,7 +12,7 @@ import { CsvEnglish } from '../uploads/csv-staging';
 import { UploadEnglish } from '../uploads/upload';
 import { partnerApiHelpers } from './partner-api.test-helpers';
 
-// Issue 29 §4-§6 in the partner API: the dataset's column limit at every entry point, one name rule
+// In the partner API: the dataset's column limit at every entry point, one name rule
 // for JSON and CSV fields, and every answer in English (CSV errors and the body limit included).
 
 const t = setupTestApp();

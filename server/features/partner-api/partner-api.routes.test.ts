@@ -7,7 +7,7 @@ import { datasets } from '../datasets/dataset.table';
 import { partnerApiHelpers } from './partner-api.test-helpers';
 
 // Every call on records, its statuses and messages (spec 001 §7, §8), the reserved-field suffix
-// and the bad input of issue 20, through HTTP on a real database.
+// and bad input (400 with the spec's texts, nothing written), through HTTP on a real database.
 
 const t = setupTestApp();
 const { keyedDataset, call, recordsOf, recordCount, waitForTask, postCsv, importCsv } = partnerApiHelpers(t);

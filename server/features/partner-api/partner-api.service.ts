@@ -280,7 +280,7 @@ export async function writeRecords(
     // Like an upload's headers: the fields become columns the mapping screen offers.
     const known = new Set(locked.headers);
     const headers = [...locked.headers, ...fields.filter((f) => !known.has(f))];
-    // An upload's column limit holds for the dataset (issue 29 §4): past it its CSV download and
+    // An upload's column limit holds for the dataset: past it its CSV download and
     // remap select more columns than PostgreSQL takes. Nothing of the call is written.
     if (headers.length > MAX_FIELDS)
       throw new HttpError(400, PartnerApiMessages.tooManyColumns(headers.length));

@@ -28,8 +28,8 @@ class MapperThreads {
     this.workers = Array.from({ length: count }, () => {
       const worker = new Worker(new URL('./copy-worker-entry.mjs', import.meta.url), {
         workerData: { spec, encryptionKey: keys.encryptionKey, indexKey: keys.indexKey },
-        // Bounded heaps keep the server's memory flat (issue 4: under 400 MB whatever the file
-        // size); 64 MB old space was seen to run out on a re-import.
+        // Bounded heaps keep the server's memory flat (the goal is under 400 MB whatever the file
+        // size: docs/performance.md "First import"); 64 MB old space was seen to run out on a re-import.
         resourceLimits: { maxOldGenerationSizeMb: 128, maxYoungGenerationSizeMb: 32 },
       });
       worker.on(

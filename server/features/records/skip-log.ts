@@ -6,7 +6,7 @@ import {
 } from '../../../common/skipped-rows';
 import { ownString } from '../../lib/own-string';
 
-// Why an import skipped rows (issue 15 §4, docs/decisions.md 'Skipped rows'). The row mappers
+// Why an import skipped rows (docs/decisions.md 'Skipped rows'). The row mappers
 // note the rows they leave out (an invalid e-mail, an exclude filter, a repeat of an e-mail the
 // first import's SQL found first) per block in a SkipLog; the pass gathers the blocks' notes in a
 // SkippedRows; the import adds the repeats only its SQL knows and stores the first rows.

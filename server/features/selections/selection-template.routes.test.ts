@@ -6,7 +6,7 @@ import { columnMapping, type ImportSetup, importFile, setupDataset, waitForTask 
 import { multipartBody } from '../../test/multipart';
 import { makeCampaign, makeMailing } from '../mailings/mailing.test-helpers';
 
-// Issue 29 §9: a predefined selection (template) with a Bestandsmatch / Bestand uitsluiten line
+// A predefined selection (template) with a Bestandsmatch / Bestand uitsluiten line
 // counts the same in another mailing: its line files come along when a selection is saved with
 // the template's tree (the file leaf names the template, spec 001 §3). A line that really has no
 // file is named in the run's message with what to do.

@@ -127,7 +127,7 @@ async function encryptedAttributes(db: DbOrTx): Promise<Set<string>> {
 }
 
 /**
- * Copies into a saved selection the files of the lines it took from a template (issue 29 §9: a
+ * Copies into a saved selection the files of the lines it took from a template (so that a
  * predefined selection's Bestandsmatch / Bestand uitsluiten line counts the same in another
  * mailing). `before` is the stored row before an update, null for a new selection.
  */
@@ -248,7 +248,7 @@ export async function runSelectionQuery(
   tctx: TaskContext,
 ): Promise<ResultRow[]> {
   const { campaignId, mailingId, selectionId } = task.payload;
-  // Set-based counts cannot count their rows as they go: the task shows its steps (issue 29 §16).
+  // Set-based counts cannot count their rows as they go: the task shows its steps.
   await tctx.step(1, 3, 'executing');
   const mailing = await requireMailing(ctx.db, campaignId, mailingId);
   const selection = await requireSelection(ctx.db, mailingId, selectionId);

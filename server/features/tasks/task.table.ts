@@ -8,7 +8,7 @@ export const tasks = pgTable(
     type: text('type').notNull(),
     state: text('state').notNull().default('queued'),
     percentage: integer('percentage').notNull().default(0),
-    // How far it is as a count (issue 29 §16): done of total rows, domains or steps; null until counted.
+    // How far it is as a count: done of total rows, domains or steps; null until counted.
     progressDone: bigint('progress_done', { mode: 'number' }),
     progressTotal: bigint('progress_total', { mode: 'number' }),
     progressUnit: text('progress_unit'),

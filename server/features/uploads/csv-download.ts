@@ -69,7 +69,7 @@ export async function* copyOutCsv(
 const OUT_CHUNK_BYTES = 256 * 1024;
 
 /**
- * A CSV download (issue 15 §3): the UTF-8 byte order mark, the `header` line and the rows of
+ * A CSV download: the UTF-8 byte order mark, the `header` line and the rows of
  * `select` (a SELECT whose columns follow the header, given a connection to escape literals with)
  * written by PostgreSQL in `format` (copyOutCsv), a chunk at a time: memory stays flat whatever
  * the size. Every field, header cells too, goes through csvField's rule: a cell that would start

@@ -5,7 +5,7 @@ import { setupTestApp } from '../../test/app';
 import { enrolTwoFactor, loginCookie, makeSession, makeUser, type TestUser } from '../../test/factories';
 import { generateTotp } from '../auth/totp';
 
-// Roles (issue 14 §4): administrators manage every user; other staff read and change only their
+// Roles: administrators manage every user; other staff read and change only their
 // own account (password with the current one) and their own 2fa, never their role. One test per
 // users and 2fa route, for staff and for administrators.
 
