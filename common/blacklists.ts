@@ -86,7 +86,7 @@ export type PartnerBlacklistRow = z.infer<typeof PartnerBlacklistRowSchema>;
 /**
  * The heading of /partners/{partnerId}/blacklist: the partner id with a possessive (spec 001 §2),
  * written with 'van' ('Blacklist van zuid_media'): "zuid_media's blacklist" read as English
- * (issue 29 §13), and an id has no grammar to follow.
+ * to staff, who read Dutch, and an id has no grammar to follow.
  */
 export function partnerBlacklistTitle(partnerId: string): string {
   return `Blacklist van ${partnerId}`;

@@ -2,7 +2,7 @@ import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { calendarDayOf, displayDateTime, displayDay, isCalendarDay, weekdayOf } from './calendar-day';
 
-// Issue 29 §10: a calendar date is a day of the Dutch calendar whatever the zone of the process
+// DESIGN §7: a calendar date is a day of the Dutch calendar whatever the zone of the process
 // (server) or the browser. Every property runs with the process in zones on both sides of
 // Amsterdam, so code that used the local clock would fail here (vitest itself runs in Amsterdam).
 

@@ -194,7 +194,7 @@ export const CAMPAIGN_DAYS_MAX = 999_999;
 
 /**
  * spec 001 §5 'Campaign day filter: a number of days, typed in': the selection builder's field,
- * read like every number (issue 15 §6: '1,5' and '-3' are refused with the message).
+ * read like every number ('1,5' and '-3' are refused with the message).
  */
 export const CampaignDaysFieldSchema = integerField({
   max: CAMPAIGN_DAYS_MAX,

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 
 // Every CSV download (dataset, mailing, selection, test list, skipped rows) comes in two files
-// (issue 15 §3, docs/decisions.md, CSV downloads): the RFC 4180 comma file and a
+// (docs/decisions.md, CSV downloads): the RFC 4180 comma file and a
 // semicolon file for Excel with a Dutch locale (whose list separator is ';'). Both start with a
 // UTF-8 byte order mark, so that Excel reads 'José' as UTF-8 instead of Windows-1252.
 

@@ -14,7 +14,7 @@ export type DnsCheckCode = (typeof DNS_CHECK_CODES)[number];
 
 /**
  * spec 001 §8: the labels of the result codes; a failed lookup reads 'Opzoeken mislukt' where the
- * spec wrote 'Error' (issue 29 §11, §13: staff see that the lookup failed, not the domain).
+ * spec wrote 'Error' (staff see that the lookup failed, not the domain).
  */
 export const DNS_CHECK_LABELS: Record<DnsCheckCode, string> = {
   OK: 'Gevonden',
@@ -45,7 +45,7 @@ export function describeDnsError(error: string | null): string {
 
 /**
  * spec 001 §5: results with no MX, not found or invalid are preselected for the blacklist; a failed
- * lookup never is (issue 29 §11: a dead resolver once preselected gmail.com).
+ * lookup never is (else a dead resolver would preselect gmail.com).
  */
 export function isPreselected(check: string): boolean {
   return check === 'NODATA' || check === 'NXDOMAIN' || check === 'INVALID';

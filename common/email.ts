@@ -1,4 +1,4 @@
-// The one rule for a usable e-mail address (issue 14): imports, the partner API, blacklists and
+// The one rule for a usable e-mail address (DESIGN §4): imports, the partner API, blacklists and
 // every form call these functions. The WHATWG HTML rule of `<input type=email>`, with Unicode
 // letters allowed (in the local part and in domain labels), and stricter where mail servers are:
 // no leading, trailing or double dot, no empty or hyphen-edged domain label (at most 63

@@ -6,7 +6,7 @@ export const EXPORT_COLUMN_TYPES = ['date', 'number', 'string'] as const;
 export type ExportColumnType = (typeof EXPORT_COLUMN_TYPES)[number];
 /** The type a new export column gets when none is given. */
 export const DEFAULT_EXPORT_COLUMN_TYPE: ExportColumnType = 'string';
-/** What staff read for each type (issue 29 §13); the API keeps date, number and string. */
+/** What staff read for each type; the API keeps date, number and string. */
 export const EXPORT_COLUMN_TYPE_LABELS: Record<ExportColumnType, string> = {
   date: 'Datum',
   number: 'Getal',

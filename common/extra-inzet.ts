@@ -10,7 +10,7 @@ export type Category = (typeof CATEGORIES)[number];
 /**
  * What staff read for each category, on every screen that counts them (counts, selection results,
  * the pressure check). notOpenedOrClicked is the spec's 'inactive' (spec 001 §2 counts): one name,
- * Inactief, everywhere (issue 29 §13).
+ * Inactief, everywhere (docs/decisions.md "Dutch texts").
  */
 export const CATEGORY_LABELS: Record<Category, string> = {
   new: 'Nieuw',

@@ -16,7 +16,7 @@ export const ImportMessages = {
 export const UploadMessages = {
   uploadingTitle: 'Aan het uploaden',
   uploadingBody: 'Het bestand wordt geüpload.',
-  // Issue 29 §13: Dutch instead of spec 000 §8's 'Upload complete', as the other uploads say it.
+  // Dutch instead of spec 000 §8's 'Upload complete', as the other uploads say it.
   completeTitle: 'Upload geslaagd',
   uploaded: 'Het bestand is geüpload.',
   failedTitle: (file: string) => `Error while uploading ${file}`,
@@ -30,7 +30,7 @@ export const UploadMessages = {
 /** The Dutch texts of 'Verwijder uit bestand', which deletes the addresses of a CSV file from a dataset. */
 export const DeleteAllMessages = {
   title: 'Verwijder uit bestand',
-  // Issue 29 §12: the title says what went (addresses, with the server's count), not 'Bestand verwijderd'.
+  // The title says what went (addresses, with the server's count), not 'Bestand verwijderd'.
   doneTitle: (deleted: number) =>
     `${deleted.toLocaleString('nl-NL')} ${deleted === 1 ? 'adres' : 'adressen'} verwijderd`,
   done: (deleted: number, read: number) =>
@@ -81,7 +81,7 @@ export function uploadResultOf(result: unknown): UploadResult {
 
 /**
  * The counters in the spec's order with their Dutch names: the names of the task card (spec 001 §2
- * tasks), used by every upload's alert too (issue 29 §13).
+ * tasks), used by every upload's alert too.
  */
 export const UPLOAD_COUNTERS = [
   ['read', 'Gevonden'],

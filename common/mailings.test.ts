@@ -9,7 +9,7 @@ import {
   remainingAddresses,
 } from './mailings';
 
-describe('normalizeLimitInput (spec 001 §5, issue 15 §6)', () => {
+describe('normalizeLimitInput (spec 001 §5)', () => {
   it.each([
     ['', ''],
     ['  ', '  '],

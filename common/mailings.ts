@@ -238,7 +238,7 @@ export const LimitInputSchema = z.object({
 
 /**
  * spec 001 §5: the limit input as typed; a negative value becomes 0 (the spec's rule), anything
- * else stays as typed so a decimal or other text is refused with limitInvalid, never changed (issue 15 §6).
+ * else stays as typed so a decimal or other text is refused with limitInvalid, never changed.
  */
 export function normalizeLimitInput(typed: string): string {
   return /^\s*-/.test(typed) ? '0' : typed;

@@ -244,7 +244,7 @@ describe('checkRows', () => {
   });
 });
 
-describe('the typed trim (issue 15 §6)', () => {
+describe('the typed trim', () => {
   it('saves a whole number as the number and an empty text as none', () => {
     expect(trimToSave('')).toBeNull();
     expect(trimToSave('  ')).toBeNull();

@@ -209,7 +209,7 @@ export function checkRows(rows: EditorRow[]): RowCheck {
 }
 
 /**
- * The trim option as saved, read by common/numbers.ts parseInteger (issue 15 §6): typed text that
+ * The trim option as saved, read by common/numbers.ts parseInteger: typed text that
  * is a whole number of 0 or more ('4', '1.000') becomes the number, an empty text null; anything
  * else ('1,5', '-3', 'x') is kept as typed, so saving refuses it with the trim message instead of
  * changing it (as reading '1,5' as 15 did).

@@ -4,8 +4,8 @@ import { excludeFilterError } from './exclude-filter';
 import { ATTRIBUTE_NAME, nameMessage, nameProblem } from './names';
 import { UserRegexMessages } from './user-regex';
 
-// Issue 29 §13: the everyday messages in Dutch ('Saved', 'Remapped' in spec 000 §8); the spec's
-// English error titles stay.
+// The everyday messages in Dutch ('Saved', 'Remapped' in spec 000 §8); the spec's English error
+// titles stay (docs/decisions.md "Dutch texts").
 /** The alert titles and validation messages of the mapping editor and the mapping routes. */
 export const MappingMessages = {
   saved: 'Opgeslagen',

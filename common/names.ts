@@ -1,6 +1,6 @@
 import { isSafeText } from './text-input';
 
-// One rule for the names people and partners give (issue 29 §5), wherever a name is made: the
+// One rule for the names people and partners give, wherever a name is made: the
 // columns of an uploaded file and the fields of a partner API record ('field'), the attributes a
 // mapping or an enrichment file makes ('attribute'), and the names of enrichment files ('file').
 // A refused name gets a Dutch message on the staff screens and an English one in the partner API.

@@ -4,7 +4,7 @@ import { CampaignDaysFieldSchema, CampaignMessages } from './campaigns';
 import { parseInteger } from './numbers';
 import { ResultCellSchema, SelectionMessages } from './selections';
 
-// Issue 15 §6: one reading of typed whole numbers; nothing is changed silently.
+// One reading of typed whole numbers; nothing is changed silently.
 
 /** A number written the Dutch way, with dots between groups of three. */
 const grouped = (n: number) => n.toLocaleString('nl-NL', { useGrouping: true });
@@ -61,7 +61,7 @@ describe('parseInteger', () => {
   });
 });
 
-describe('the selection builder fields (issue 15 §6)', () => {
+describe('the selection builder fields', () => {
   it('reads a result cell like every number and refuses decimals and negatives with the rule', () => {
     expect(ResultCellSchema.parse('1.250')).toBe(1250);
     expect(ResultCellSchema.parse(' 7 ')).toBe(7);

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 
-// Issue 15 §6: the one reading of a typed whole number. Dutch thousands separators are accepted
+// The one reading of a typed whole number. Dutch thousands separators are accepted
 // ('12.500', '1.000.000', as the lists show numbers); a decimal or a minus sign is refused, never
 // dropped, so nothing is changed without a message.
 

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 
-// The mapping screen's preview (issue 15 §3): a sample of a dataset's records with the columns
+// The mapping screen's preview: a sample of a dataset's records with the columns
 // of its file beside the attributes its mapping made of them.
 
 /** The Dutch texts of the record preview on the mapping screen. */

@@ -8,7 +8,7 @@ import { TaskSchema } from './tasks';
 // spec 001 §3 Selection, §4 result rows, §7 the selection calls, §8 the builder's messages, §9 defaults.
 
 /**
- * spec 001 §8, verbatim but for 'Failed to save' / 'Failed' (in Dutch, issue 29 §13), and the rule
+ * spec 001 §8, verbatim but for 'Failed to save' / 'Failed' (in Dutch), and the rule
  * messages of the selection calls (ours, in Dutch).
  */
 export const SelectionMessages = {
@@ -151,7 +151,7 @@ const count = z
   .max(100_000_000);
 /**
  * spec 001 §5 'Result cell edit: integer': a count typed in a result cell, read like every number
- * (issue 15 §6: '12.500' is 12500; '1,5' and '-3' are refused with the message, never changed).
+ * ('12.500' is 12500; '1,5' and '-3' are refused with the message, never changed).
  */
 export const ResultCellSchema = integerField({
   max: 100_000_000,

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { SettingsFormSchema, SettingsMessages, toMinMailings } from './settings';
 
-// spec 001 §5 and issue 15 §6: 'Minimale verzendingen' is read like every whole number; other text is kept as typed.
+// spec 001 §5: 'Minimale verzendingen' is read like every whole number; other text is kept as typed.
 describe('toMinMailings', () => {
   it('reads whole numbers with Dutch thousands separators', () => {
     expect(toMinMailings('3')).toBe(3);

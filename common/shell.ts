@@ -14,8 +14,8 @@ const CONNECTOR_STATUS_LABELS: Record<string, string> = { idle: 'vrij', busy: 'b
 
 /**
  * The connector's status as staff read it (spec 001 §4: idle, busy or anything else, which is
- * shown red): 'vrij', 'bezig', and 'storing' for anything else (issue 29 §13: it showed the
- * status word as sent).
+ * shown red): 'vrij', 'bezig', and 'storing' for anything else, not the
+ * status word as sent.
  */
 export function connectorStatusLabel(status: string): string {
   return Object.hasOwn(CONNECTOR_STATUS_LABELS, status) ? CONNECTOR_STATUS_LABELS[status] : 'storing';

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 
-// Why an import or a mailing's results file left rows of a file out (issue 15 §4): the counts per
+// Why an import or a mailing's results file left rows of a file out: the counts per
 // reason go into the task's result (`skippedBy`), the first SKIPPED_ROWS_KEPT rows into a table of
 // their own, downloadable as CSV (line, reason, e-mail as in the file) from the upload result and
 // from /tasks.

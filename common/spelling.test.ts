@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 
-// Issue 29 §12: the texts we wrote ourselves are spelled right; the spec's own spelling stays where
+// The texts we wrote ourselves are spelled right; the spec's own spelling stays where
 // the spec writes it ('Campagne met success ...', 'Label ... is successvol verwijderd', 'An error
 // occured ...', spec 000 §8). Each rule is a misspelling once found in our texts, with its fix.
 const MISSPELLINGS: { wrong: RegExp; right: string; spec?: RegExp }[] = [

@@ -10,7 +10,7 @@ export const PROGRESS_UNITS = ['rows', 'domains', 'steps'] as const;
 /** One of PROGRESS_UNITS. */
 export type ProgressUnit = (typeof PROGRESS_UNITS)[number];
 
-/** How far a running task is: `done` of `total` units (issue 29 §16); null before it counts anything. */
+/** How far a running task is: `done` of `total` units; null before it counts anything. */
 export const TaskProgressSchema = z.object({
   done: z.number(),
   total: z.number(),
@@ -63,7 +63,7 @@ export const TaskMessages = {
     }`,
 } as const;
 
-// Issue 15 §7: /tasks shows types and states in Dutch; an unknown one shows as stored.
+// /tasks shows types and states in Dutch; an unknown one shows as stored.
 const TASK_TYPE_LABELS: Record<string, string> = {
   import: 'Upload',
   remap: 'Opnieuw mappen',
@@ -90,7 +90,7 @@ const TASK_STATE_LABELS: Record<string, string> = {
 
 /**
  * What a task's partner and dataset hold, as its card names them: a mailing results import keeps
- * its campaign and mailing there (issue 29 §13: its card said 'Partner'); any other task a partner
+ * its campaign and mailing there (its card does not say 'Partner'); any other task a partner
  * and a dataset.
  */
 export function taskSubjectLabels(type: string): { partner: string; dataset: string } {

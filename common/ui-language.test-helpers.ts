@@ -1,4 +1,4 @@
-// Test-only: the English words staff must not see (issue 29 §13) and the English the spec writes
+// Test-only: the English words staff must not see and the English the spec writes
 // itself, which stays. Used by the label-table test (common/ui-language.test.ts) and by the journey
 // that walks every screen (e2e/dutch-ui.spec.ts).
 
@@ -96,7 +96,7 @@ export const ENGLISH_UI_WORDS: readonly string[] = [
 
 /**
  * English the spec writes itself (kept verbatim: spec 000 §8, spec 001 §2, §4, §8) and proper names.
- * Issue 29 §13 names the texts that become Dutch even though the spec wrote them in English
+ * The texts that are Dutch even though the spec wrote them in English
  * ('Upload complete' with its counters, 'Saved', 'Remapped', 'Failed to save', the Submit button,
  * the DNS 'Error'); those are not here.
  */

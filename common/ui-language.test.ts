@@ -9,7 +9,7 @@ import { connectorStatusLabel } from './shell';
 import { taskSubjectLabels } from './tasks';
 import { englishWordsIn } from './ui-language.test-helpers';
 
-// Issue 29 §13: the label tables of common/ (every exported *_LABELS or *_COUNTERS table) and the
+// The label tables of common/ (every exported *_LABELS or *_COUNTERS table) and the
 // messages staff see on every upload, save and remap are Dutch; one engagement category, one name.
 
 // The modules themselves, not the tests (importing a test file would run its tests here).

@@ -23,7 +23,7 @@ const queryClient = new QueryClient({
 const theme = createTheme({
   primaryColor: 'indigo',
   components: {
-    // Labels, column names and values in badges read as typed, not upper-cased (issue 15 §7).
+    // Labels, column names and values in badges read as typed, not upper-cased.
     Badge: Badge.extend({ styles: { root: { textTransform: 'none' } } }),
   },
 });

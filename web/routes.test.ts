@@ -6,7 +6,7 @@ import { lineTypeTitle } from './shell/crumb-names';
 import { crumbTrail, paramNames, type RouteParams, titleOf } from './shell/crumbs';
 import { NAV_SECTIONS } from './shell/nav';
 
-// The route table is the one source of the router, the crumbs and the sidebar (issue 15 §2):
+// The route table is the one source of the router, the crumbs and the sidebar:
 // these checks make a dead crumb or an id in a crumb a failing test instead of a 404 for a user.
 
 const byPath = new Map(appRoutes.map((r) => [r.path, r]));

@@ -35,7 +35,7 @@ function FormatMenu({ href, label, compact }: { href: string; label: string; com
 }
 
 /**
- * A CSV download (issue 15 §3): the link to the comma file (named `label`, as before) and beside it a
+ * A CSV download: the link to the comma file (named `label`, as before) and beside it a
  * menu offering 'CSV (komma)' and 'Excel (puntkomma)'. `icon` makes the link a row's icon button
  * (with `label` as its tooltip); without it the link is a button showing `children` (else `label`).
  */

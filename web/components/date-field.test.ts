@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 
-// Issue 29 §12: Enter in a date field submitted the whole form. DateField stops that once for all
+// Enter in a date field must not submit the whole form. DateField stops that once for all
 // date inputs, so no screen may use Mantine's date inputs directly.
 const WEB = path.resolve(__dirname, '..');
 const OWN = path.join(WEB, 'components', 'date-field.tsx');

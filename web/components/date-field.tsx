@@ -4,7 +4,7 @@ import { DATE_INPUT_FORMAT, parseInputDate } from '../lib/dates';
 
 /**
  * The date input of every form: typed as DD-MM-YYYY (spec 001 §9) unless a prop says otherwise,
- * and Enter never submits the form around it (issue 29 §12: Enter after typing a date created a
+ * and Enter never submits the form around it (Enter after typing a date would create a
  * campaign before the rest was filled in). Takes DateInput's props.
  */
 export function DateField({ onKeyDown, ...props }: DateInputProps) {

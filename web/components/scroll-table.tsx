@@ -2,7 +2,7 @@ import { Table, type TableProps } from '@mantine/core';
 
 /**
  * A table that scrolls sideways inside its own box when it is wider than the screen (a 390 px
- * phone), so the page keeps its width and the row actions stay reachable (issue 15 §7). Use it
+ * phone), so the page keeps its width and the row actions stay reachable. Use it
  * for the root of every list's table; the parts stay Table.Thead, Table.Tr and so on.
  */
 export function ScrollTable(props: TableProps) {

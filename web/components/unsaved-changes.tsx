@@ -19,7 +19,7 @@ export interface UnsavedChangesPrompt {
 }
 
 /**
- * Asks before leaving a screen with unsaved changes (issue 15 §1): in-app links, the breadcrumbs
+ * Asks before leaving a screen with unsaved changes: in-app links, the breadcrumbs
  * and the browser's back and forward buttons through React Router's blocker (a modal with 'Op
  * deze pagina blijven' / 'Verlaten zonder opslaan'); a reload, closing the tab or typing another
  * address through the browser's own beforeunload question. Changing only the query string of the

@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { formatDate, formatDateTime, parseInputDate } from './dates';
 
 // The date inputs and displays of every screen: a typed DD-MM-YYYY is that calendar day, and a
-// shown day reads back as itself (issue 29 §10).
+// shown day reads back as itself (DESIGN §7).
 
 const day = fc
   .date({ min: new Date('1000-01-01T00:00:00Z'), max: new Date('9999-12-31T00:00:00Z'), noInvalidDate: true })

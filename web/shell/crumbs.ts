@@ -4,7 +4,7 @@ import { generatePath } from 'react-router';
 
 // The route table (web/routes.tsx) is the one source of the router, the breadcrumbs and the
 // sidebar: each route names its title (or how to load its name) and its parent route. A crumb is
-// always a route of the table, so it cannot point at a path no screen serves (issue 15 §2).
+// always a route of the table, so it cannot point at a path no screen serves.
 
 /** The params of a matched route, as React Router gives them. */
 export type RouteParams = Readonly<Record<string, string | undefined>>;

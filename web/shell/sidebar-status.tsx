@@ -13,8 +13,8 @@ const STATUS_COLOR: Record<string, string> = { idle: 'green', busy: 'orange', lo
 
 /**
  * Connector status icon (idle green, busy orange, else red; polled every 2 s) and the versions.
- * Until the first answer it reads 'laden...' in grey, not a red 'unknown' (issue 15 §7). A task
- * the screens see start or end asks the server again at once (issue 29 §16: it follows the worker).
+ * Until the first answer it reads 'laden...' in grey, not a red 'unknown'. A task
+ * the screens see start or end asks the server again at once, so it follows the worker.
  */
 export function SidebarStatus() {
   const client = useQueryClient();

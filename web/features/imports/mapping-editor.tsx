@@ -173,7 +173,7 @@ export function MappingEditorPage() {
     save.mutate(check.body);
   };
 
-  // Leaving with unsaved changes asks first (issue 15 §1).
+  // Leaving with unsaved changes asks first.
   const { prompt, allowNextNavigation } = useUnsavedChangesPrompt(dirty);
   const navigate = useNavigate();
   // A column's 'Waarden' needs its mapping saved (the value editor reads the saved mapping): with

@@ -7,7 +7,7 @@ import { getRecordPreview, previewKey } from './api';
 const count = (n: number) => n.toLocaleString('nl-NL');
 
 /**
- * The mapping screen's preview (issue 15 §3): the dataset's first records with the columns of its
+ * The mapping screen's preview: the dataset's first records with the columns of its
  * file (as uploaded) beside the attributes the mapping made of them (gender M/F, converted dates,
  * pc1-pc6 ...). Its query sits under the dataset's key, so a finished remap (which refreshes the
  * dataset's queries) and a save (previewKey) show it anew.

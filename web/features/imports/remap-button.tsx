@@ -19,7 +19,7 @@ import { startRemap } from './api';
 /**
  * 'Mapping doorvoeren': applies the saved mapping to the dataset's stored records as a remap task,
  * polled every 2 s as an import is (it is one, from the stored rows: its rows done of total then
- * move visibly, issue 29 §16); disabled with a spinner while it runs, then 'Mapping doorgevoerd' with the
+ * move visibly); disabled with a spinner while it runs, then 'Mapping doorgevoerd' with the
  * counters. `onTask` hears the running task (for its progress bar), then null. With unsaved
  * changes the user is asked first (the saved mapping is what is applied).
  */

@@ -14,7 +14,7 @@ import { CsvDownload } from '../../components/csv-download';
 export const skippedRowsUrl = (taskId: string) => `/api/tasks/${encodeURIComponent(taskId)}/skipped`;
 
 /**
- * Why an import or a mailing's results file skipped rows (issue 15 §4): the count per reason and
+ * Why an import or a mailing's results file skipped rows: the count per reason and
  * the download of the first 10,000 skipped rows (line, reason, e-mail as in the file); nothing
  * when the task skipped none or keeps no reasons. `compact` (a /tasks card) shows the counts on
  * one line.

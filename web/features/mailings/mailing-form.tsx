@@ -45,7 +45,7 @@ function toFormValues(m: Mailing): MailingFormValues {
   return {
     name: m.name,
     state: m.state,
-    // The stored instant's day in Amsterdam, not in the browser's zone (issue 29 §10).
+    // The stored instant's day in Amsterdam, not in the browser's zone (DESIGN §7).
     plannedSend: businessDay(m.plannedSend),
     budget: m.budget.replace('.', ','),
     addresses: String(m.addresses),

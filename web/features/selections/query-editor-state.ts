@@ -121,7 +121,7 @@ export interface TemplateSource {
 /**
  * A template's tree as the start of another selection: every Bestandsmatch / Bestand uitsluiten
  * line names the template as the selection that holds its file (spec 001 §3), so the save copies
- * that file along (issue 29 §9). Other lines stay as they are.
+ * that file along. Other lines stay as they are.
  */
 export function fromTemplate(node: QueryNode, source: TemplateSource): QueryNode {
   if ('and' in node) return { and: node.and.map((n) => fromTemplate(n, source)) };

@@ -26,7 +26,7 @@ const setLines = (update: (lines: ResultLine[]) => ResultLine[]) =>
 /**
  * A result cell (spec 001 §5: an integer, clamped between 0 and the original count): the text as
  * typed, read like every number ('1.250' is 1250); text that is no whole number of 0 or more
- * ('1,5', '-3') changes nothing and says why (issue 15 §6). Shows the stored count when not typing.
+ * ('1,5', '-3') changes nothing and says why. Shows the stored count when not typing.
  */
 function CountCell(props: {
   label: string;

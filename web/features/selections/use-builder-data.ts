@@ -31,7 +31,7 @@ const CAMPAIGN_DAYS_DELAY_MS = 500;
 export function useBuilderData(c: string | null, m: string | null, s: string | null, draft: BuilderDraft) {
   const navigate = useNavigate();
   // spec 001 §5/§9: the campaigns of the last N days (typed, default 30), refetched 500 ms after
-  // typing. Text that is not a whole number keeps the last good number and says why (issue 15 §6).
+  // typing. Text that is not a whole number keeps the last good number and says why.
   const [daysText, setDaysText] = useState(String(CAMPAIGN_DAYS_DEFAULT));
   const [typedDays] = useDebouncedValue(daysText, CAMPAIGN_DAYS_DELAY_MS);
   const parsedDays = CampaignDaysFieldSchema.safeParse(typedDays);

@@ -36,7 +36,7 @@ function TaskCard({ task }: { task: Task }) {
   const summary = taskSummary(task);
   const subject = useTaskSubject(task);
   const isRunning = !isTaskFinished(task.state);
-  // How far it is as a count ('1.500 van 20.000 rijen'), beside the bar (issue 29 §16).
+  // How far it is as a count ('1.500 van 20.000 rijen'), beside the bar.
   const counted = progressText(task.progress);
   return (
     <Card

@@ -2,7 +2,7 @@ import { Group, Progress, Stack, Text } from '@mantine/core';
 import { progressText, type Task, taskColor, taskStateLabel } from '../../../common/tasks';
 
 /**
- * How far a running task is (issue 29 §16): its state and count ('1.500 van 20.000 rijen') over a
+ * How far a running task is: its state and count ('1.500 van 20.000 rijen') over a
  * bar at its percentage. Before the task is known (just started) it reads 'In de wachtrij' at 0%.
  */
 export function TaskProgress({
