@@ -1,4 +1,4 @@
-// Benchmark of the blacklists and the DNS check (issue 16): imports N e-mail addresses into the
+// Benchmark of the blacklists and the DNS check: imports N e-mail addresses into the
 // e-mail blacklist through the HTTP endpoint (first, then again: all unchanged) against a bare
 // `psql \copy` of the same file in the same run, and runs the DNS check over D distinct domains,
 // then 10× D, against a DNS server on loopback (server/test/dns-server.ts), sampling the server's

@@ -1,4 +1,4 @@
-// Benchmark of enrichment files (issue 20): with A addresses stored, uploads an enrichment file of
+// Benchmark of enrichment files: with A addresses stored, uploads an enrichment file of
 // R rows (matched by e-mail, two Verrijk columns) through POST /api/enrichment/files and waits for
 // its task, against a bare `psql \copy` of the same file in the same run (goal: within 4×). Then a
 // second file over the same addresses (the latest wins) and the delete of the first (what it added

@@ -1,4 +1,4 @@
-// Benchmark of the import pipeline (issue 4): generates a partner-like CSV of N rows, starts the
+// Benchmark of the import pipeline: generates a partner-like CSV of N rows, starts the
 // real server as a child process, imports the file through the HTTP endpoint into a mapped
 // dataset, re-imports it (all unchanged), remaps it, downloads its CSV, and compares with a bare
 // `psql \copy` of the same file. Prints figures; never fails on slowness.

@@ -1,4 +1,4 @@
-// Benchmark of mailings (issue 17): imports a partner file of N rows into a mapped dataset, puts its
+// Benchmark of mailings: imports a partner file of N rows into a mapped dataset, puts its
 // addresses into mailings as the selection engine would, and times through the HTTP API: the
 // mailing CSV with 10 export columns, a results import of N events against a bare `psql \copy` of
 // the same file, a state change to Aangeboden and back, the pressure check and delete of N/2

@@ -1,4 +1,4 @@
-// Benchmark of the partner API (issue 20): the app's server on a fresh database, then
+// Benchmark of the partner API: the app's server on a fresh database, then
 // 1. batches: C clients (default 20), each upserting 1,000-record batches into its own dataset for
 //    S seconds (default 60): records/s in all and the latency of a batch (p50/p95/p99). About a
 //    third of each batch updates addresses the client sent before (new values), the rest are new.

@@ -1,4 +1,4 @@
-// Benchmark of the sel_record refresher (issue 18): on a database made by bench/selection.ts (kept
+// Benchmark of the sel_record refresher: on a database made by bench/selection.ts (kept
 // with BENCH_KEEP_DB=1), marks M records chosen at random (with their dataset, as a writer of records
 // does) and times one refreshDirtyBatch of them, for M = 100, 1,000, 10,000 and 50,000, each RUNS
 // times (median and spread); then the same for M addresses marked without a dataset (a blacklist or

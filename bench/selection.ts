@@ -1,4 +1,4 @@
-// Benchmark of the selection engine (issue 18): generates, with SQL, N addresses and 1.25·N
+// Benchmark of the selection engine: generates, with SQL, N addresses and 1.25·N
 // records over 500 datasets with realistic attributes (postcode, gender, birth date, city, income
 // class) and engagement (a third of the addresses with results), blacklists (1% of the addresses
 // by e-mail, 10% of 50,000 domains), 3 Definitief mailings in the week, and a 100,000-row line

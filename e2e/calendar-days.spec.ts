@@ -2,7 +2,7 @@ import { expect, type Page, test } from '@playwright/test';
 import { ok } from './support/api';
 import { loginAsAdmin, unique } from './support/session';
 
-// Issue 29 §10: a date picked in a browser outside Amsterdam's zone is the date picked: 02-12-2026
+// DESIGN §7: a date picked in a browser outside Amsterdam's zone is the date picked: 02-12-2026
 // stays 02-12-2026 after saving and reloading, for a planned send, a campaign start and a
 // commission range (docs/decisions.md#dates).
 

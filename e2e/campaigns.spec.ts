@@ -181,7 +181,7 @@ test('campaigns: a failed list fetch shows the danger alert; an unknown campaign
   await expect(page).toHaveURL(/\/campaigns$/);
 });
 
-test('campaigns: Enter in the date field submits nothing; Opslaan does (issue 29 §12)', async ({ page }) => {
+test('campaigns: Enter in the date field submits nothing; Opslaan does', async ({ page }) => {
   const name = unique('Entercampagne ');
   await loginAsAdmin(page, '/campaigns/new');
   const posts: string[] = [];

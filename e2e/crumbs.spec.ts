@@ -5,7 +5,7 @@ import { paramNames } from '../web/shell/crumbs';
 import { importCsv, ok } from './support/api';
 import { loginAsAdmin, unique } from './support/session';
 
-// Issue 15 §2: every route of the route table, with real ids created through the API, shows a
+// Every route of the route table, with real ids created through the API, shows a
 // breadcrumb trail of names (never a 24-character id), and every crumb opens a screen (not the
 // 404 page).
 

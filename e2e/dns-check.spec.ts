@@ -66,7 +66,7 @@ test('DNS check: start, see each result, keep it after a reload, add a selection
   await expect(row(domains.implicit)).toContainText('Gevonden');
   await expect(row(domains.noMx)).toContainText('Geen MX');
   await expect(row(domains.gone)).toContainText('Niet gevonden');
-  // A failed lookup says so, in Dutch, and is no reason to blacklist the domain (issue 29 §11).
+  // A failed lookup says so, in Dutch, and is no reason to blacklist the domain.
   await expect(page.getByRole('columnheader', { name: 'Foutmelding' })).toBeVisible();
   await expect(row(domains.failing)).toContainText('Opzoeken mislukt');
   await expect(row(domains.failing)).toContainText('De DNS-server gaf een fout (SERVFAIL)');
@@ -123,7 +123,7 @@ test('DNS check with a resolver that is down: every lookup failed, nothing prese
   const domains = { ok: `mx-${tag}.test`, gone: `${tag}.test` };
   await uploadAddresses(page, [`a@${domains.ok}`, `b@${domains.gone}`]);
 
-  // The resolver of issue 29 §11: cut off, it said NXDOMAIN to everything (gmail.com included).
+  // A resolver cut off from the internet says NXDOMAIN to everything (gmail.com included).
   const setMode = async (mode: string) =>
     expect((await page.request.post('/api/e2e/dns-mode', { data: { mode } })).status()).toBe(200);
   await setMode('nxdomain');

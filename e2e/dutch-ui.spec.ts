@@ -6,7 +6,7 @@ import { paramNames } from '../web/shell/crumbs';
 import { importCsv, ok, waitForTask } from './support/api';
 import { loginAsAdmin, unique } from './support/session';
 
-// Issue 29 §13: staff read Dutch on every screen. The journey seeds enough data to fill the
+// Staff read Dutch on every screen. The journey seeds enough data to fill the
 // screens, walks every route of the route table (web/routes.tsx, so a new screen is walked too),
 // opens the lists' confirm dialogs and the select boxes, sees the upload, mapping and builder
 // messages, and fails on any English UI word (common/ui-language.test-helpers.ts) outside the

@@ -3,7 +3,7 @@ import { expectAlert } from './support/alerts';
 import { ok } from './support/api';
 import { loginAsAdmin } from './support/session';
 
-// Issue 29 §5: an enrichment file named '..' (saved before the name rule refused such names) can
+// An enrichment file named '..' (saved before the name rule refused such names) can
 // be deleted from the list; a browser resolves '..' away in a URL path, so the screen sends the
 // name as ?name=.
 

@@ -3,7 +3,7 @@ import { expectAlert } from './support/alerts';
 import { importCsv, ok } from './support/api';
 import { loginAsAdmin, unique } from './support/session';
 
-// spec 001 §2 Enrichment (Verrijking), issue 20: upload an enrichment file, see it listed, use its
+// spec 001 §2 Enrichment (Verrijking), DESIGN §6: upload an enrichment file, see it listed, use its
 // attribute in a selection line, delete it.
 
 /** A dataset of ten addresses, a campaign and a draft mailing. */

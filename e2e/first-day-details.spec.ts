@@ -3,8 +3,7 @@ import { expectAlert } from './support/alerts';
 import { ok } from './support/api';
 import { loginAsAdmin, unique } from './support/session';
 
-// Issue 15 §7: the smaller things a new user tripped over on a first day. Each test fails on the
-// code before the fix.
+// The smaller things a new user meets on a first day, each checked on the screen where it shows.
 
 const ONE_FILE = 'Er kan maar één bestand tegelijk worden geüpload';
 

@@ -4,7 +4,7 @@ import { expectAlert } from './support/alerts';
 import { ok } from './support/api';
 import { loginAsAdmin, unique } from './support/session';
 
-// Issue 15 §3 and §4: what a mapping made of the records (the preview, refreshed by a remap), why
+// What a mapping made of the records (the preview, refreshed by a remap), why
 // rows were skipped (counts per reason and their download, from the result and from /tasks), and
 // the Excel variant of a CSV download (semicolons, a UTF-8 byte order mark, 'José' intact).
 

@@ -154,7 +154,7 @@ test('imports: upload, column and value mapping, remap, download, value-mapped o
     page.getByRole('link', { name: 'Download CSV' }).click(),
   ]);
   const file = await fs.readFile((await download.path())!, 'utf8');
-  // Every CSV download starts with a UTF-8 byte order mark (issue 15 §3).
+  // Every CSV download starts with a UTF-8 byte order mark.
   expect(file.startsWith('\uFEFF')).toBe(true);
   const csv = file.slice(1);
   expect(csv.split(/\r?\n/)[0]).toBe(HEADER);
@@ -174,7 +174,7 @@ test('imports: upload, column and value mapping, remap, download, value-mapped o
     `/partners/${partnerId}/datasets`,
   );
 
-  // A file without the e-mail column: the warning, and Uploaden stays off (issue 15 §7).
+  // A file without the e-mail column: the warning, and Uploaden stays off.
   await page.goto(`/upload/${partnerId}/${datasetId}`);
   await dropFile(page, 'zonder.csv', 'mail,naam\nx@y.nl,X\n');
   await expect(page.getByTestId('chosen-file')).toContainText('Het bestand bevat geen kolom genaamd email');
@@ -210,7 +210,8 @@ test('imports: upload, column and value mapping, remap, download, value-mapped o
     page.getByText(`Weet je zeker dat je de adressen uit dit bestand uit ${name} wilt verwijderen?`),
   ).toBeVisible();
   await page.getByRole('button', { name: 'Ja', exact: true }).click();
-  // The alert says what went, with the server's count (issue 29 §12: it said 'Bestand verwijderd').
+  // The alert says what went, with the server's count (not 'Bestand verwijderd', which reads as if
+  // the dataset went).
   await expectAlert(
     page,
     'success',

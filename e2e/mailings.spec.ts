@@ -93,7 +93,7 @@ test('mailings: create, pressure check and limit, results, copy, Definitief with
   await expect(page.getByRole('dialog').getByRole('button', { name: 'Maximeren' })).toBeDisabled();
   await limit.fill('-5');
   await expect(limit).toHaveValue('0');
-  // A decimal is kept as typed and refused with the rule, not read as 15 (issue 15 §6).
+  // A decimal is kept as typed and refused with the rule, not read as 15.
   await limit.fill('1,5');
   await page.getByRole('dialog').getByRole('button', { name: 'Maximeren' }).click();
   await expect(page.getByRole('dialog')).toContainText(
@@ -181,7 +181,7 @@ test('mailings: create, pressure check and limit, results, copy, Definitief with
   const csvText = await (await (await csv).createReadStream()).toArray();
   // email, then the export columns (other journeys may have made some), in their order.
   const columns = (await (await page.request.get('/api/export/columns')).json()) as { _id: string }[];
-  // After the UTF-8 byte order mark every CSV download starts with (issue 15 §3).
+  // After the UTF-8 byte order mark every CSV download starts with.
   expect(Buffer.concat(csvText).toString('utf8').split('\r\n')[0]).toBe(
     `\uFEFF${['email', ...columns.map((c) => c._id)].join(',')}`,
   );

@@ -3,9 +3,9 @@ import { expectAlert } from './support/alerts';
 import { importCsv, ok } from './support/api';
 import { loginAsAdmin, unique } from './support/session';
 
-// Issue 15 §1: the mapping editor no longer drops unsaved work. Leaving with unsaved changes asks
+// The mapping editor does not drop unsaved work. Leaving with unsaved changes asks
 // first (in-app links, breadcrumbs, the sidebar, the browser's back button, reload), and a
-// column's 'Waarden' saves first (or says why it cannot). Issue 15 §6: Trim refuses '1,5'.
+// column's 'Waarden' saves first (or says why it cannot). Trim refuses '1,5'.
 
 const PROMPT = 'Niet-opgeslagen wijzigingen';
 

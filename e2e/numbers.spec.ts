@@ -1,7 +1,7 @@
 import { expect, test } from '@playwright/test';
 import { loginAsAdmin, unique } from './support/session';
 
-// Issue 15 §6: whole-number fields read Dutch thousands separators and refuse decimals and
+// Whole-number fields read Dutch thousands separators and refuse decimals and
 // negatives with a message; nothing is changed silently.
 
 const SORT_RULE = 'De sortering moet een geheel getal van 0 of hoger zijn';

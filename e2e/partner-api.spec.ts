@@ -1,7 +1,7 @@
 import { expect, test } from '@playwright/test';
 
 // spec 001 §2: /apidocs renders the partner API documentation and is open without login; §7 the
-// five calls (partnerlist, its {email} calls, upsert, csv and the csv task); issue 15 §7: it runs
+// five calls (partnerlist, its {email} calls, upsert, csv and the csv task); it runs
 // under the Content-Security-Policy without a violation.
 
 test('/apidocs shows the partner API to a visitor who is not logged in, without a CSP violation', async ({

@@ -3,7 +3,7 @@ import { expectAlert } from './support/alerts';
 import { ok as expectOk, waitForTask } from './support/api';
 import { loginAsAdmin, unique } from './support/session';
 
-// spec 001 §2 Selection builder and the selections of a mailing; issue 19's journeys.
+// The journeys of spec 001 §2 Selection builder and of the selections of a mailing.
 
 interface World {
   label: string;
@@ -214,7 +214,7 @@ test('builds a selection with a range, a label and a not-interest, runs it, edit
   await cells.nth(1).blur();
   await expect(rows.nth(1).getByTestId('row-total')).toHaveText('5');
   await cells.nth(1).fill('2');
-  // Issue 15 §6: '1,5' and '-1' are refused with the rule and change nothing; the 2 stays.
+  // '1,5' and '-1' are refused with the rule and change nothing; the 2 stays.
   for (const wrong of ['1,5', '-1']) {
     await cells.nth(1).fill(wrong);
     await expect(page.getByText('Een aantal moet een geheel getal van 0 of meer zijn')).toBeVisible();
@@ -434,7 +434,7 @@ test("a save refused by the server shows 'Opslaan mislukt'; a mailing out of Con
   await page.goto('/selection-builder');
   await page.getByRole('combobox', { name: 'Campagne', exact: true }).fill(oldName);
   await expect(page.getByText('Geen campagnes gevonden')).toBeVisible();
-  // Issue 15 §6: '1,5' is refused with the rule (not read as 15), the last good number stays.
+  // '1,5' is refused with the rule (not read as 15), the last good number stays.
   const days = page.getByRole('textbox', { name: 'Campagnes van de afgelopen dagen' });
   await days.fill('1,5');
   await expect(page.getByText('Het aantal dagen moet een geheel getal van 0 of meer zijn')).toBeVisible();

@@ -4,7 +4,7 @@ import { expectAlert } from './support/alerts';
 import { importCsv, ok, waitForTask } from './support/api';
 import { loginAsAdmin, unique } from './support/session';
 
-// Issue 29 §9: a predefined selection whose tree has a Bestandsmatch line counts the same when it
+// A predefined selection whose tree has a Bestandsmatch line counts the same when it
 // is the template of a selection in another mailing; a template line without a file is named in
 // the message with what to do.
 

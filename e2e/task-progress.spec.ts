@@ -4,7 +4,7 @@ import { expectAlert } from './support/alerts';
 import { ok } from './support/api';
 import { loginAsAdmin, unique } from './support/session';
 
-// Issue 29 §16, work you can see: an upload and a remap show their rows done of total where they
+// Work you can see: an upload and a remap show their rows done of total where they
 // were started and on /tasks, and the sidebar's connector is busy while they run, idle after. The
 // e2e server holds the partner's next import or remap half-way when asked (POST /api/e2e/hold).
 
