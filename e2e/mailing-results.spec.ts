@@ -48,7 +48,7 @@ test('mailing results: the upload screen names the columns and date forms, a Dut
   );
   await dialog.getByRole('button', { name: 'Ander bestand' }).click();
 
-  // A file with the issue's date, a bad date and an address outside the mailing.
+  // A file with a Dutch date (DD-MM-YYYY HH:mm), a bad date and an address outside the mailing.
   const file = [
     'email;event;date',
     `${an};click;28-11-2026 11:24`,

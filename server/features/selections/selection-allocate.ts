@@ -128,7 +128,7 @@ async function prepareAllocation(
 ): Promise<Pick<Allocation, 'run' | 'allowed' | 'sizes'>> {
   await tx.execute(NO_JIT);
   const allowed = await allowedDatasets(tx, s);
-  // Each cell's size (research §3): a cell takes its n candidates with the smallest seeded hash,
+  // Each cell's size (../shared/research/selection-engine.md §3): a cell takes its n candidates with the smallest seeded hash,
   // which are the same however many larger ones are left out, so only those under a bound that
   // leaves about n + 5√n + 20 of them are sorted. The sizes only set the bounds: a cell that finds
   // fewer under its bound than it asks is run again without one. They come from a recent count of

@@ -141,7 +141,7 @@ function narrowExclusions(s: RunSettings, dirty: number[], held: HeldBitmap | nu
 }
 
 /**
- * The candidates read from sel_record and sel_multi (research §5 layouts B3 and B4), of the
+ * The candidates read from sel_record and sel_multi (../shared/research/selection-engine.md §5, layouts B3 and B4), of the
  * addresses not in `dirty`: an address with one record is a candidate as its row stands, one with
  * two or three is one row of sel_multi (multiHitSql), and only the rows of addresses with more
  * (sel_record_multi) are grouped by address for the priority; the exclusions are the row's flags
@@ -222,7 +222,7 @@ function positionDatasets(tree: CompiledQuery): SQL {
 }
 
 /**
- * The candidates of sel_multi (research §5 layout B4): one row per address with 2..MULTI_POSITIONS
+ * The candidates of sel_multi (../shared/research/selection-engine.md §5, layout B4): one row per address with 2..MULTI_POSITIONS
  * records, the tree evaluated for the record in each position (tree.positions). A position counts
  * when its dataset is allowed (and, with useBlacklist, its partner does not block the address) and
  * its record matches; the address takes the best rank among those (LEAST ignores the NULLs of the
