@@ -5,6 +5,7 @@ import type { Db } from '../../db/client';
 import { pgTextArray } from '../../lib/pg-array';
 import { recordsPartition } from '../records/records.queries';
 import type { EvalSettings, World, WorldMailing } from './evaluator.test-helpers';
+import { markSelDirtyRecords } from './sel-record.sql';
 import { normalizeFileValue } from './selection-file.queries';
 
 // Random worlds for the selection property test: datasets of two partners, addresses with
@@ -206,6 +207,8 @@ export async function insertWorld(db: Db, w: World): Promise<void> {
     SELECT x.d, x.a, '{}', x.attrs FROM jsonb_to_recordset(${JSON.stringify(
       w.records.map((r) => ({ d: r.datasetId, a: r.addressId, attrs: r.attrs })),
     )}::jsonb) AS x(d text, a bigint, attrs jsonb)`);
+  // A writer of records like any other: it marks them for the narrow tables.
+  await markSelDirtyRecords(db, sql`SELECT address_id, dataset_id FROM records`);
   for (const e of w.blacklistEmails)
     await db.execute(sql`INSERT INTO blacklist_emails (email) VALUES (${e})`);
   for (const d of w.blacklistDomains)
