@@ -80,6 +80,56 @@ describe('QueryTreeSchema', () => {
   });
 });
 
+describe('the operators beyond spec 001 §5', () => {
+  it('parse: an age in whole years, is (not) empty, begins with, contains', () => {
+    const tree = QueryTreeSchema.parse({
+      and: [
+        { age: { birthDate: [30, ' 50 '] } },
+        { empty: { postcode: true } },
+        { not: { empty: { gender: false } } },
+        { startsWith: { postcode: ' 10* ' } },
+        { includes: { city: 'dam' } },
+      ],
+    }) as { and: QueryNode[] };
+    expect(tree.and[0]).toEqual({ age: { birthDate: [30, 50] } });
+    expect(tree.and[3]).toEqual({ startsWith: { postcode: '10*' } });
+    expect(hasRealLeaf({ and: [{ empty: { postcode: true } }] })).toBe(true);
+  });
+
+  it('refuse what a line cannot mean, with the Dutch message', () => {
+    for (const bad of [
+      [-1, 5],
+      [1.5, 3],
+      ['x', 3],
+      [30, 151],
+      ['', 3],
+    ]) {
+      expect(messages({ age: { birthDate: bad } }), JSON.stringify(bad)).toContain(QueryMessages.ageInvalid);
+    }
+    expect(messages({ age: { birthDate: [50, 30] } })).toContain(QueryMessages.ageOrder);
+    expect(messages({ age: { birthDate: [30] } }).length).toBeGreaterThan(0);
+    expect(messages({ empty: { postcode: 'ja' } })).toContain(QueryMessages.emptyInvalid);
+    expect(messages({ startsWith: { postcode: '  ' } })).toContain(QueryMessages.valueRequired);
+    expect(messages({ includes: { a: 'x', b: 'y' } })).toContain(QueryMessages.oneAttribute);
+  });
+
+  it("render on the 'Query' tab as Solr would read them", () => {
+    const tree = QueryTreeSchema.parse({
+      and: [
+        { age: { birthDate: [30, 50] } },
+        { empty: { postcode: true } },
+        { empty: { gender: false } },
+        { startsWith: { city: 'den h' } },
+        { includes: { postcode: '1*' } },
+        { not: { startsWith: { city: 'a' } } },
+      ],
+    });
+    expect(renderQuery(tree)).toBe(
+      'birthDate:[NOW/DAY-51YEARS+1DAY TO NOW/DAY-30YEARS] AND NOT postcode:[* TO *] AND gender:[* TO *] AND city:den\\ h* AND postcode:*1\\** AND NOT city:a*',
+    );
+  });
+});
+
 describe('renderQuery', () => {
   it('writes the Solr-style text of the Query tab', () => {
     expect(renderQuery(EMPTY_QUERY)).toBe('*:*');
@@ -115,6 +165,16 @@ const leaf: fc.Arbitrary<unknown> = fc.oneof(
   }),
   fc.record({ dataset: fc.oneof(fc.record({ id: word }), fc.record({ type: word })) }),
   fc.record({
+    age: fc.dictionary(
+      word,
+      fc.tuple(fc.nat({ max: 80 }), fc.nat({ max: 70 })).map(([from, span]) => [from, from + span]),
+      { minKeys: 1, maxKeys: 1 },
+    ),
+  }),
+  fc.record({ empty: fc.dictionary(word, fc.boolean(), { minKeys: 1, maxKeys: 1 }) }),
+  fc.record({ startsWith: fc.dictionary(word, word, { minKeys: 1, maxKeys: 1 }) }),
+  fc.record({ includes: fc.dictionary(word, word, { minKeys: 1, maxKeys: 1 }) }),
+  fc.record({
     interests: fc.oneof(
       fc.record({ click: fc.array(word, { minLength: 1 }) }),
       fc.record({ open: fc.array(word, { minLength: 1 }) }),
@@ -136,7 +196,9 @@ describe('random trees', () => {
         expect(QueryTreeSchema.parse(once)).toEqual(once);
         expect(renderQuery(once)).toBe(renderQuery(QueryTreeSchema.parse(JSON.parse(JSON.stringify(t)))));
         expect(hasRealLeaf(once)).toBe(
-          JSON.stringify(t).match(/"(match|in|range|contains|dataset|interests)"/) !== null,
+          JSON.stringify(t).match(
+            /"(match|in|range|contains|dataset|interests|age|empty|startsWith|includes)"/,
+          ) !== null,
         );
       }),
       { numRuns: 500 },

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { ageBounds, escapeWildcardTerm, MAX_AGE } from './query-operators';
 
 // spec 001 §3 (query tree) and §5 (line rules); DESIGN §6 (leaf semantics). One contract for the
 // selection builder in the browser and the selection engine that compiles it to SQL.
@@ -18,6 +19,9 @@ export const QueryMessages = {
   fileRequired: 'Kies een .csv-bestand',
   mappingRequired: 'Map minstens één kolom',
   oneAttribute: 'Een selectieregel gaat over precies één kenmerk',
+  ageInvalid: `Vul een leeftijd in hele jaren in (0 t/m ${MAX_AGE})`,
+  ageOrder: 'De leeftijd van mag niet hoger zijn dan de leeftijd tot',
+  emptyInvalid: 'Kies is leeg of is niet leeg',
   tooDeep: 'De query is te diep genest (maximaal 20 niveaus)',
   tooLarge: 'De query bevat te veel regels (maximaal 500)',
   submitRequired: 'Kies een campagne, een mailing en minstens één selectieregel',
@@ -34,6 +38,13 @@ export const MAX_LEAF_VALUES = 10_000;
 export const ATTRIBUTE_OPERATORS = ['match', 'in', 'range', 'dateRange'] as const;
 /** One operator of an attribute line: 'match', 'in', 'range' or 'dateRange'. */
 export type AttributeOperator = (typeof ATTRIBUTE_OPERATORS)[number];
+/**
+ * The operators of an attribute line beyond spec 001 §5, each a leaf of its own: an age in years
+ * on a birth date, is (not) empty, begins with, contains (query-operators.ts).
+ */
+export const MORE_ATTRIBUTE_OPERATORS = ['age', 'empty', 'startsWith', 'includes'] as const;
+/** One operator of MORE_ATTRIBUTE_OPERATORS. */
+export type MoreAttributeOperator = (typeof MORE_ATTRIBUTE_OPERATORS)[number];
 /** The types of an 'Externe kenmerken' line. */
 export const EXTERNAL_TYPES = ['os', 'id', 'domain'] as const;
 /** One type of an 'Externe kenmerken' line: 'os', 'id' or 'domain'. */
@@ -73,6 +84,23 @@ const MatchLeaf = z.strictObject({
 const InLeaf = z.strictObject({ in: single(valueList(QueryMessages.valuesRequired)) });
 const RangeLeaf = z.strictObject({ range: single(rangePair) });
 const DateRangeLeaf = z.strictObject({ dateRange: single(rangePair) });
+const ageBound = z.union([text, z.number()]).transform((v, ctx) => {
+  const t = String(v).trim();
+  if (/^\d{1,3}$/.test(t) && Number(t) <= MAX_AGE) return Number(t);
+  ctx.addIssue({ code: 'custom', message: QueryMessages.ageInvalid });
+  return z.NEVER;
+});
+/** An age in years 'from t/m to' on a birth date attribute (ageBounds). */
+const AgeLeaf = z.strictObject({
+  age: single(z.tuple([ageBound, ageBound]).refine(([from, to]) => from <= to, QueryMessages.ageOrder)),
+});
+/** true: the attribute has no value (none, or blank); false: it has one. */
+const EmptyLeaf = z.strictObject({ empty: single(z.boolean({ error: QueryMessages.emptyInvalid })) });
+const literal = text.transform((v) => v.trim()).refine((v) => v !== '', QueryMessages.valueRequired);
+/** The attribute begins with the text (literal: a `*` in it is no wildcard). */
+const StartsWithLeaf = z.strictObject({ startsWith: single(literal) });
+/** The attribute contains the text (literal). */
+const IncludesLeaf = z.strictObject({ includes: single(literal) });
 const ContainsLeaf = z.strictObject({
   contains: z.union(
     [
@@ -127,6 +155,10 @@ export type QueryNode =
   | z.output<typeof InLeaf>
   | z.output<typeof RangeLeaf>
   | z.output<typeof DateRangeLeaf>
+  | z.output<typeof AgeLeaf>
+  | z.output<typeof EmptyLeaf>
+  | z.output<typeof StartsWithLeaf>
+  | z.output<typeof IncludesLeaf>
   | z.output<typeof ContainsLeaf>
   | z.output<typeof DatasetLeaf>
   | z.output<typeof InterestsLeaf>
@@ -138,6 +170,10 @@ const NODE_SCHEMAS: Record<string, z.ZodType> = {
   in: InLeaf,
   range: RangeLeaf,
   dateRange: DateRangeLeaf,
+  age: AgeLeaf,
+  empty: EmptyLeaf,
+  startsWith: StartsWithLeaf,
+  includes: IncludesLeaf,
   contains: ContainsLeaf,
   dataset: DatasetLeaf,
   interests: InterestsLeaf,
@@ -291,6 +327,23 @@ export function renderQuery(node: QueryNode, nested = false): string {
   if ('range' in node || 'dateRange' in node) {
     const [attr, [from, to]] = entry('range' in node ? node.range : node.dateRange);
     return `${attr}:[${term(from)} TO ${term(to)}]`;
+  }
+  if ('age' in node) {
+    const [attr, [from, to]] = entry(node.age);
+    const [lo, hi] = ageBounds(from, to);
+    return `${attr}:[${lo} TO ${hi}]`;
+  }
+  if ('empty' in node) {
+    const [attr, isEmpty] = entry(node.empty);
+    return `${isEmpty ? 'NOT ' : ''}${attr}:[* TO *]`;
+  }
+  if ('startsWith' in node) {
+    const [attr, value] = entry(node.startsWith);
+    return `${attr}:${escapeWildcardTerm(value)}*`;
+  }
+  if ('includes' in node) {
+    const [attr, value] = entry(node.includes);
+    return `${attr}:*${escapeWildcardTerm(value)}*`;
   }
   if ('contains' in node) {
     const [type, values] = entry(node.contains as Record<string, string[]>);
