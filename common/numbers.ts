@@ -61,3 +61,8 @@ export function integerField(options: {
 export function oneMessage(message: string): Record<IntegerProblem, string> {
   return { empty: message, decimal: message, negative: message, invalid: message, tooLarge: message };
 }
+
+/** A count as Dutch text with thousands separators ('4.200', '12.500'). */
+export function formatCount(value: number): string {
+  return value.toLocaleString('nl-NL', { maximumFractionDigits: 0 });
+}

@@ -16,10 +16,8 @@ export function formatDecimal(value: number | null | undefined): string {
   return value.toLocaleString('nl-NL', { maximumFractionDigits: 4, useGrouping: false });
 }
 
-/** A count as Dutch text with thousands separators (12.500). */
-export function formatCount(value: number): string {
-  return value.toLocaleString('nl-NL', { maximumFractionDigits: 0 });
-}
+// The count format is shared with common/ (the selection lines' texts use it too).
+export { formatCount } from '../../common/numbers';
 
 const FILE_SIZE_UNITS = ['kB', 'MB', 'GB', 'TB'];
 
