@@ -45,6 +45,8 @@ export interface BuilderDraft {
   settings: BuilderSettings;
   /** Line files chosen in the browser and not yet uploaded, by line id. */
   files: Record<string, { file: File; mappings: LineMapping[] }>;
+  /** The data rows of the line files read in this browser, by line id (kept after their upload). */
+  fileRows: Record<string, number>;
   /** Bumped by every change of the query, description or settings. */
   revision: number;
   /** The revision the server holds. */
@@ -76,6 +78,7 @@ export function newDraft(campaign: string | null = null, mailing: string | null 
     description: '',
     settings: defaultSettings(),
     files: {},
+    fileRows: {},
     revision: 0,
     savedRevision: 0,
     resultRevision: -1,
@@ -112,6 +115,11 @@ export function useDraft(): BuilderDraft {
 /** Applies a query editor action: a new revision, so the results turn stale and a background save may follow. */
 export function editQuery(action: QueryAction): void {
   setDraft((d) => ({ ...d, query: reduceQuery(d.query, action), revision: d.revision + 1 }));
+}
+
+/** Notes the data rows of a line's file, for the line's text (no new revision: the query is unchanged). */
+export function noteFileRows(lineId: string, rows: number): void {
+  setDraft((d) => ({ ...d, fileRows: { ...d.fileRows, [lineId]: rows } }));
 }
 
 /** Changes settings or the description (a new revision). */

@@ -4,9 +4,9 @@ import { useEffect, useState } from 'react';
 import { type FileLeaf, QueryMessages } from '../../../common/query-tree';
 import { LINE_BASES, LineMappingsSchema, SelectionMessages } from '../../../common/selections';
 import { useFailedQueryAlert } from '../../lib/use-failed-query-alert';
-import { CsvDropzone, useCsvHeaders, useCsvParseFailedAlert } from '../uploads/csv-dropzone';
+import { CsvDropzone, countCsvRows, useCsvHeaders, useCsvParseFailedAlert } from '../uploads/csv-dropzone';
 import { attributesKey, listAttributes } from './api';
-import { setDraft } from './builder-store';
+import { noteFileRows, setDraft } from './builder-store';
 import { columnsOf, type LineColumn, lineFieldsOf, lineMappingsOf, updateColumn } from './line-file-state';
 import { type LineFormProps, LineFormShell } from './line-form-shell';
 
@@ -113,6 +113,7 @@ export function FileLineForm(props: LineFormProps & { kind: 'intersect' | 'compl
     if (!parsed.success) return { errors: [...new Set(parsed.error.issues.map((i) => i.message))] };
     const id = existing?.id ?? newLineId();
     setDraft((d) => ({ ...d, files: { ...d.files, [id]: { file, mappings: parsed.data } } }));
+    void countCsvRows(file).then((rows) => noteFileRows(id, rows));
     return { node: { [props.kind]: { id, name: file.name, fields: lineFieldsOf(columns) } } as never };
   };
 

@@ -21,13 +21,15 @@ import {
 } from '@tabler/icons-react';
 import type { ReactNode } from 'react';
 import { useNavigate } from 'react-router';
-import { type QueryNode, renderQuery } from '../../../common/query-tree';
+import { type DescribeContext, describeLine } from '../../../common/query-description';
+import type { QueryNode } from '../../../common/query-tree';
 import { selectionPaths } from './api';
-import { editQuery, setDraft } from './builder-store';
+import { editQuery, setDraft, useDraft } from './builder-store';
 import { childrenOf, leafKind, type NodePath } from './query-editor-state';
 
 // spec 001 §2: the query editor shows the tree as nested and/or/not groups that can be added,
-// moved, negated and removed; a line is added or edited in the line editor (add-line).
+// moved, negated and removed; a line is added or edited in the line editor (add-line). Each line
+// reads as Dutch text (common/query-description.ts); the raw query text is on the 'Query' tab.
 
 /** The line editor's route type of a leaf (match, in, range and dateRange are attribute lines). */
 export function lineTypeOf(node: QueryNode): string {
@@ -45,6 +47,8 @@ interface NodeProps {
   index: number;
   count: number;
   disabled: boolean;
+  /** What the lines' texts need beside the tree (the rows of the line files read in this browser). */
+  context: DescribeContext;
 }
 
 function NodeActions(props: NodeProps & { onEdit?: () => void }) {
@@ -114,8 +118,8 @@ function NodeView(props: NodeProps) {
         <Group justify="space-between" wrap="nowrap">
           <Group gap="xs" wrap="nowrap">
             {props.negated && <Badge color="red">NIET</Badge>}
-            <Text size="sm" ff="monospace" style={{ wordBreak: 'break-all' }}>
-              {renderQuery(node)}
+            <Text size="sm" style={{ overflowWrap: 'anywhere' }} data-testid="query-line-text">
+              {describeLine(node, props.context)}
             </Text>
           </Group>
           <NodeActions {...props} onEdit={() => openLineEditor('edit', lineTypeOf(node))} />
@@ -197,6 +201,7 @@ function NodeView(props: NodeProps) {
               index={i}
               count={children.length}
               disabled={disabled}
+              context={props.context}
             />
           ))}
         </Stack>
@@ -207,7 +212,17 @@ function NodeView(props: NodeProps) {
 
 /** The query tree as nested groups with their actions. */
 export function QueryEditor({ query, disabled = false }: { query: QueryNode; disabled?: boolean }) {
+  const { fileRows } = useDraft();
   return (
-    <NodeView node={query} path={[]} outerPath={[]} negated={false} index={0} count={1} disabled={disabled} />
+    <NodeView
+      node={query}
+      path={[]}
+      outerPath={[]}
+      negated={false}
+      index={0}
+      count={1}
+      disabled={disabled}
+      context={{ fileRows }}
+    />
   );
 }

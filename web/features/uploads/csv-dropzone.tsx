@@ -31,6 +31,25 @@ export function useCsvHeaders(file: File | null): string[] | null {
   return headers;
 }
 
+/**
+ * The number of data rows of a CSV file (blank lines and the header row not counted), read in the
+ * browser in chunks so a large file is never held whole; 0 when the file cannot be read.
+ */
+export function countCsvRows(file: File): Promise<number> {
+  return new Promise((resolve) => {
+    let rows = 0;
+    Papa.parse<string[]>(file, {
+      skipEmptyLines: 'greedy',
+      delimitersToGuess: [',', ';', '\t', '|'],
+      chunk: (result) => {
+        rows += result.data.length;
+      },
+      complete: () => resolve(Math.max(rows - 1, 0)),
+      error: () => resolve(0),
+    });
+  });
+}
+
 /** spec 001 §8: the alert for a CSV file whose header row cannot be read. */
 export const CSV_PARSE_FAILED = 'Failed to parse CSV';
 

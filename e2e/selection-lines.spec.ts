@@ -1,0 +1,169 @@
+import { type APIRequestContext, expect, type Page, test } from '@playwright/test';
+import { ok } from './support/api';
+import { loginAsAdmin, unique } from './support/session';
+
+// The builder's lines read as Dutch text with the attributes' Dutch labels; the raw query text is
+// shown on the 'Query' tab only.
+
+// Query syntax staff must never read outside the 'Query' tab.
+const RAW_SYNTAX = ['{!', ' TO ', ':[', '*:*'];
+
+/** A label, a click interest, a campaign and a draft mailing of its own. */
+async function seed(request: APIRequestContext) {
+  const label = unique('Optin');
+  const interest = unique('Energie');
+  await ok(request.post('/api/types', { data: { type: label } }));
+  await ok(request.post('/api/click-interest-types', { data: { name: interest } }));
+  const campaign = await ok<{ _id: string }>(
+    request.post('/api/campaigns', {
+      data: { name: unique('Campagne '), start: new Date().toISOString().slice(0, 10) },
+    }),
+  );
+  const mailing = await ok<{ _id: string }>(
+    request.post(`/api/campaigns/${campaign._id}/mailings`, {
+      data: { name: unique('Verzending '), plannedSend: '2031-03-05T10:00:00Z', addresses: 100 },
+    }),
+  );
+  return { label, interest, campaignId: campaign._id, mailingId: mailing._id };
+}
+
+/** Opens a line type from the root group's 'Regel toevoegen'. */
+async function openLineType(page: Page, label: string) {
+  await page.getByRole('button', { name: 'Regel toevoegen' }).first().click();
+  await page.getByRole('main').getByRole('link', { name: label, exact: true }).click();
+}
+
+/** Chooses a value in a Mantine select by its label. */
+async function choose(page: Page, field: string, option: string) {
+  await page.getByRole('combobox', { name: field, exact: true }).click();
+  await page.getByRole('option', { name: option, exact: true }).click();
+}
+
+/** Adds an attribute line: attribute, operator and its value(s). */
+async function addAttributeLine(page: Page, attribute: string, operator: string, values: string[]) {
+  await openLineType(page, 'Selecteren op kenmerken');
+  await page.getByRole('combobox', { name: 'Kenmerk', exact: true }).fill(attribute);
+  await choose(page, 'Operator', operator);
+  if (values.length === 1) await page.getByRole('combobox', { name: 'Waarde', exact: true }).fill(values[0]);
+  else {
+    await page.getByRole('textbox', { name: 'Van' }).fill(values[0]);
+    await page.getByRole('textbox', { name: 'Tot' }).fill(values[1]);
+  }
+  await page.getByRole('button', { name: 'Toevoegen' }).click();
+}
+
+/** The texts of the builder's lines, top to bottom. */
+const lineTexts = (page: Page) => page.getByTestId('query-line-text');
+
+/** Expects no query syntax in what the page shows outside the 'Query' tab (a hidden tab shows nothing). */
+async function expectNoRawSyntax(page: Page) {
+  // biome-ignore lint/performance/useDomNodeTextContent: innerText is the text as shown (no hidden tab).
+  const shown = await page.getByRole('main').innerText();
+  for (const syntax of RAW_SYNTAX) expect(shown).not.toContain(syntax);
+}
+
+test('lines built in the builder read as Dutch text; the raw query is on the Query tab only', async ({
+  page,
+}) => {
+  await loginAsAdmin(page, '/');
+  const w = await seed(page.request);
+  await page.goto(`/selection-builder/${w.campaignId}/${w.mailingId}`);
+
+  await addAttributeLine(page, 'pc4', 'Tussen (range)', ['1000', '2999']);
+  await addAttributeLine(page, 'gender', 'Is gelijk aan (match, * als joker)', ['F']);
+  await addAttributeLine(page, 'city', 'Is gelijk aan (match, * als joker)', ['Amster*']);
+
+  await openLineType(page, 'Label');
+  await choose(page, 'Label', w.label);
+  await page.getByRole('button', { name: 'Toevoegen' }).click();
+
+  await openLineType(page, 'Interesse type');
+  await page.getByRole('combobox', { name: 'Interesses' }).click();
+  await page.getByRole('option', { name: w.interest }).click();
+  await page.keyboard.press('Escape');
+  await page.getByRole('button', { name: 'Toevoegen' }).click();
+
+  // 'Externe kenmerken' starts on the domain.
+  await openLineType(page, 'Externe kenmerken');
+  await page.getByLabel('Waarden', { exact: true }).fill('voorbeeld.nl');
+  await page.getByLabel('Waarden', { exact: true }).press('Enter');
+  await page.getByRole('button', { name: 'Toevoegen' }).click();
+
+  // A file of 4,200 addresses, matched on the e-mail address: its rows are counted in the browser.
+  const csv = ['email', ...Array.from({ length: 4200 }, (_, i) => `klant${i}@${unique('lijn')}.nl`)];
+  await openLineType(page, 'Bestandsmatch');
+  await page
+    .locator('input[type=file]')
+    .setInputFiles({ name: 'klanten.csv', mimeType: 'text/csv', buffer: Buffer.from(csv.join('\n')) });
+  await choose(page, 'Koppeling voor email', 'Basis: e-mailadres (id)');
+  await page.getByRole('button', { name: 'Toevoegen' }).click();
+
+  await expect(lineTexts(page)).toHaveText([
+    'Postcode (4 cijfers) 1000 t/m 2999',
+    'Geslacht is vrouw',
+    'Woonplaats begint met Amster',
+    `Label is ${w.label}`,
+    `Klikinteresse ${w.interest}`,
+    'Domein is voorbeeld.nl',
+    'In bestand klanten.csv (4.200 regels), op E-mailadres',
+  ]);
+  // A negated line is marked and keeps its text.
+  const interestLine = page.getByTestId('query-line').nth(4);
+  await interestLine.getByRole('button', { name: 'Uitsluiten (NOT)' }).click();
+  await expect(interestLine).toHaveAttribute('data-negated', 'true');
+  await expect(interestLine.getByText('NIET', { exact: true })).toBeVisible();
+  await expect(lineTexts(page).nth(4)).toHaveText(`Klikinteresse ${w.interest}`);
+  await expectNoRawSyntax(page);
+
+  // Counted: the results and their 'Query' tab; the raw text is there, the lines stay Dutch.
+  await page.getByRole('switch', { name: 'Gebruik label van de campagne' }).click();
+  await page.getByRole('button', { name: /^(Maak aan|Bewaar)$/ }).click();
+  await expect(page.getByRole('tab', { name: 'Query' })).toBeVisible({ timeout: 60_000 });
+  await expectNoRawSyntax(page);
+  await page.getByRole('tab', { name: 'Query' }).click();
+  const raw = page.getByRole('textbox', { name: 'Query', exact: true });
+  await expect(raw).toHaveValue(/pc4:\[1000 TO 2999\]/);
+  await expect(raw).toHaveValue(/\{!intersect file="klanten\.csv" fields="gen_id"\}/);
+  await expect(raw).toHaveValue(new RegExp(`NOT clickInterests:${w.interest}`));
+  await expect(lineTexts(page).first()).toHaveText('Postcode (4 cijfers) 1000 t/m 2999');
+});
+
+test('a stored selection reopens with dates, lists, open ranges and groups as Dutch text', async ({
+  page,
+}) => {
+  await loginAsAdmin(page, '/');
+  const w = await seed(page.request);
+  const { selectionId } = await ok<{ selectionId: string }>(
+    page.request.post(`/api/campaigns/${w.campaignId}/mailings/${w.mailingId}/selections`, {
+      data: {
+        description: 'Leesbare regels',
+        query: {
+          and: [
+            { dateRange: { optinDate: ['NOW-30DAYS', 'NOW'] } },
+            { dateRange: { birthDate: ['01-01-1980', '1999-12-31'] } },
+            { range: { pc4: ['1000', '*'] } },
+            { in: { gender: ['M', 'F'] } },
+            { match: { city: '*dam' } },
+            { not: { dataset: { type: w.label } } },
+            { or: [{ interests: { open: [w.interest] } }, { contains: { os: ['iOS', 'Android'] } }] },
+          ],
+        },
+      },
+    }),
+  );
+  await page.goto(`/selection-builder/${w.campaignId}/${w.mailingId}/${selectionId}`);
+  await expect(page.getByRole('textbox', { name: 'Omschrijving' })).toHaveValue('Leesbare regels');
+  await expect(lineTexts(page)).toHaveText([
+    'Opt-indatum in de laatste 30 dagen',
+    'Geboortedatum van 01-01-1980 t/m 31-12-1999',
+    'Postcode (4 cijfers) vanaf 1000',
+    'Geslacht is een van: man, vrouw',
+    'Woonplaats eindigt op dam',
+    `Label is ${w.label}`,
+    `Openinteresse ${w.interest}`,
+    'Besturingssysteem is een van: iOS, Android',
+  ]);
+  await expect(page.getByTestId('query-line').nth(5)).toHaveAttribute('data-negated', 'true');
+  await expect(page.locator('[data-testid=query-group][data-kind=or]')).toBeVisible();
+  await expectNoRawSyntax(page);
+});
