@@ -162,6 +162,10 @@ describe('describeLine', () => {
     expect(line({ interests: { open: ['energie', 'reizen'] } })).toBe(
       'Openinteresse een van: energie, reizen',
     );
+    const many = Array.from({ length: 12 }, (_, i) => `i${i}`);
+    expect(line({ interests: { click: many } })).toBe(
+      `Klikinteresse een van: ${many.slice(0, LISTED_VALUES).join(', ')} en 2 andere`,
+    );
   });
 
   it('reads a file line with its name, its rows when known (Dutch number format) and the columns it compares', () => {

@@ -25,20 +25,23 @@ const OPEN = '*';
 
 const plural = (n: number, one: string, many: string) => `${formatCount(n)} ${n === 1 ? one : many}`;
 
-/** A list of values: 'a', 'a, b of c'; past LISTED_VALUES the rest is counted ('en 9.990 andere'). */
-function listOf(values: string[], last = 'of'): string {
-  if (values.length === 1) return values[0];
-  if (values.length > LISTED_VALUES) {
-    return `${values.slice(0, LISTED_VALUES).join(', ')} en ${plural(values.length - LISTED_VALUES, 'andere', 'andere')}`;
-  }
-  return `${values.slice(0, -1).join(', ')} ${last} ${values[values.length - 1]}`;
+/** Values separated by commas; past LISTED_VALUES the rest is counted ('a, b, … en 9.990 andere'). */
+function commaList(values: string[]): string {
+  const shown = values.slice(0, LISTED_VALUES).join(', ');
+  return values.length > LISTED_VALUES
+    ? `${shown} en ${formatCount(values.length - LISTED_VALUES)} andere`
+    : shown;
+}
+
+/** A few parts as a sentence: 'a', 'a en b', 'a, b en c'. */
+function listOf(parts: string[]): string {
+  if (parts.length === 1) return parts[0];
+  return `${parts.slice(0, -1).join(', ')} en ${parts[parts.length - 1]}`;
 }
 
 /** 'is x' for one value, 'is een van: a, b, c' for several. */
 function isOneOf(values: string[]): string {
-  if (values.length === 1) return `is ${values[0]}`;
-  if (values.length > LISTED_VALUES) return `is een van: ${listOf(values)}`;
-  return `is een van: ${values.join(', ')}`;
+  return values.length === 1 ? `is ${values[0]}` : `is een van: ${commaList(values)}`;
 }
 
 /** A match value in words: equal, or its `*` wildcards as 'begint met', 'eindigt op', 'bevat'. */
@@ -137,8 +140,8 @@ const amount = (s: DateStep) => plural(s.n, ...UNIT_NAMES[s.unit]);
 function stepsText(steps: DateStep[]): string {
   if (steps.length === 0) return 'vandaag';
   const parts = steps.map(amount);
-  if (steps.every((s) => s.sign === -1)) return `${listOf(parts, 'en')} geleden`;
-  if (steps.every((s) => s.sign === 1)) return `over ${listOf(parts, 'en')}`;
+  if (steps.every((s) => s.sign === -1)) return `${listOf(parts)} geleden`;
+  if (steps.every((s) => s.sign === 1)) return `over ${listOf(parts)}`;
   return `vandaag ${steps.map((s) => `${s.sign === -1 ? 'min' : 'plus'} ${amount(s)}`).join(' ')}`;
 }
 
@@ -237,7 +240,7 @@ function fileText(file: FileLeaf, isExcluding: boolean, context: DescribeContext
   const rows = context.fileRows?.[file.id];
   const count = rows === undefined ? '' : ` (${plural(rows, 'regel', 'regels')})`;
   const fields = [...new Set(file.fields.map(fieldLabel))];
-  return `${isExcluding ? 'Niet in' : 'In'} bestand ${file.name || file.id}${count}, op ${listOf(fields, 'en')}`;
+  return `${isExcluding ? 'Niet in' : 'In'} bestand ${file.name || file.id}${count}, op ${listOf(fields)}`;
 }
 
 /** The raw text of a node this file does not know (a kind added to the tree later). */
@@ -311,7 +314,7 @@ export function describeLine(node: QueryNode, context: DescribeContext = {}): st
   if ('interests' in node) {
     const [kind, values] = Object.entries(node.interests as Record<string, string[]>)[0];
     const label = attributeLabel(kind === 'click' ? 'clickInterests' : 'openInterests');
-    return values.length === 1 ? `${label} ${values[0]}` : `${label} een van: ${values.join(', ')}`;
+    return values.length === 1 ? `${label} ${values[0]}` : `${label} een van: ${commaList(values)}`;
   }
   if ('intersect' in node) return fileText(node.intersect, false, context);
   if ('complement' in node) return fileText(node.complement, true, context);
