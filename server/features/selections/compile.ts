@@ -2,6 +2,7 @@ import { type SQL, sql } from 'drizzle-orm';
 import { normalizeDomain } from '../../../common/blacklists';
 import { resolveDateBound } from '../../../common/date-math';
 import { normalizeEmail } from '../../../common/email';
+import { ageBounds } from '../../../common/query-operators';
 import type { FileLeaf, QueryNode } from '../../../common/query-tree';
 import { toNumber, trimValue } from '../../../common/values';
 import { blindIndex, blindIndexKey } from '../../lib/crypto';
@@ -30,6 +31,8 @@ export const CompileMessages = {
   wildcardEncrypted: (attr: string) => `Kenmerk ${attr} is versleuteld: zoek op de precieze waarde, zonder *`,
   rangeEncrypted: (attr: string) =>
     `Kenmerk ${attr} is versleuteld: een bereik kan daarop niet worden gezocht`,
+  partEncrypted: (attr: string) =>
+    `Kenmerk ${attr} is versleuteld: zoek op de precieze waarde, niet op een begin of een deel ervan`,
   dateBound: (bound: string) =>
     `Geen datum: ${bound} (gebruik DD-MM-JJJJ, JJJJ-MM-DD of bijvoorbeeld NOW-30YEARS)`,
 } as const;
@@ -43,6 +46,12 @@ export const CompileMessages = {
 export interface CompiledQuery {
   where: SQL;
   values: SQL;
+  /**
+   * The tree's top-level lines, each compiled apart (CompiledQuery.where is their AND): the
+   * entries of a root 'and', or the one root of any other tree. The funnel counts them
+   * (selection-funnel.ts).
+   */
+  lines?: SQL[];
   /** Compiled for sel_record: whether `where` reads the dataset row `d` (dataset leaves, a file leaf's dataset fields). */
   needsDataset?: boolean;
   /**
@@ -70,8 +79,8 @@ export function compileQuery(
   slots?: ReadonlyMap<string, number>,
 ): CompiledQuery {
   const reads = new AttributeReads({ ...ctx, slots: undefined });
-  const where = compileNode(node, { ...ctx, slots: undefined }, reads);
-  const out: CompiledQuery = { where, values: reads.fromItems() };
+  const { where, lines } = compileTop(node, { ...ctx, slots: undefined }, reads);
+  const out: CompiledQuery = { where, values: reads.fromItems(), lines };
   if (slots) {
     out.narrow = compileNarrowRows(node, { ...ctx, slots });
     if (out.narrow?.needsDataset) {
@@ -99,15 +108,25 @@ export function compileNarrow(node: QueryNode, ctx: CompileContext): CompiledQue
   const narrowReads: NarrowReads = { enrichment: false, dataset: false };
   const narrowCtx: CompileContext = { ...ctx, narrowReads };
   try {
-    const where = compileNode(node, narrowCtx, new AttributeReads(narrowCtx));
+    const { where, lines } = compileTop(node, narrowCtx, new AttributeReads(narrowCtx));
     const values = narrowReads.enrichment
       ? sql` LEFT JOIN address_enrichment ae ON ae.address_id = r.address_id`
       : sql``;
-    return { where, values, needsDataset: narrowReads.dataset };
+    return { where, values, lines, needsDataset: narrowReads.dataset };
   } catch (err) {
     if (err instanceof NotNarrow) return null;
     throw err;
   }
+}
+
+/** The root's boolean SQL (compileNode) and its top-level lines (CompiledQuery.lines), each compiled once. */
+function compileTop(node: QueryNode, ctx: CompileContext, reads: AttributeReads): { where: SQL; lines: SQL[] } {
+  if (!('and' in node)) {
+    const where = compileNode(node, ctx, reads);
+    return { where, lines: [where] };
+  }
+  const lines = node.and.map((c) => compileNode(c, ctx, reads));
+  return { where: lines.length === 0 ? sql`TRUE` : sql`(${sql.join(lines, sql` AND `)})`, lines };
 }
 
 /** A node's boolean SQL: and/or/not of its children, or a leaf's test (NULL read as FALSE). */
@@ -130,9 +149,14 @@ function compileNode(node: QueryNode, ctx: CompileContext, reads: AttributeReads
   return sql`coalesce(${compileLeaf(node, ctx, reads)}, FALSE)`;
 }
 
+/** Escapes LIKE's own wildcards (`%`, `_` and its escape `\`). */
+function escapeLike(value: string): string {
+  return value.replace(/[\\%_]/g, (c) => `\\${c}`);
+}
+
 /** Escapes LIKE's own wildcards and turns the user's `*` into `%`. */
 function likePattern(value: string): string {
-  return value.replace(/[\\%_]/g, (c) => `\\${c}`).replace(/\*/g, '%');
+  return escapeLike(value).replace(/\*/g, '%');
 }
 
 // A leaf on one attribute: its plain-text test, and for datasets that store it encrypted the
@@ -155,6 +179,10 @@ function compileLeaf(node: Leaf, ctx: CompileContext, reads: AttributeReads): SQ
   if ('in' in node) return inLeaf(node.in, ctx, reads);
   if ('range' in node) return rangeLeaf(node.range, ctx, reads);
   if ('dateRange' in node) return dateRangeLeaf(node.dateRange, ctx, reads);
+  if ('age' in node) return ageLeaf(node.age, ctx, reads);
+  if ('empty' in node) return emptyLeaf(node.empty, ctx, reads);
+  if ('startsWith' in node) return partLeaf(node.startsWith, 'startsWith', ctx, reads);
+  if ('includes' in node) return partLeaf(node.includes, 'includes', ctx, reads);
   if ('contains' in node) return containsLeaf(node.contains, ctx);
   if ('dataset' in node) return datasetLeaf(node.dataset, ctx);
   if ('interests' in node) return interestsLeaf(node.interests, ctx);
@@ -215,6 +243,38 @@ function dateRangeLeaf(range: LeafOf<'dateRange'>, ctx: CompileContext, reads: A
   if (!lo) throw badRequest(CompileMessages.dateBound(from));
   if (!hi) throw badRequest(CompileMessages.dateBound(to));
   return sql`${reads.value(attr, 'date')} BETWEEN ${lo}::date AND ${hi}::date`;
+}
+
+/** An age in years on a birth date attribute: the dateRange of its bounds (ageBounds, query-operators.ts). */
+function ageLeaf(age: LeafOf<'age'>, ctx: CompileContext, reads: AttributeReads): SQL {
+  const [attr, [from, to]] = Object.entries(age)[0];
+  return dateRangeLeaf({ [attr]: ageBounds(from, to) }, ctx, reads);
+}
+
+/**
+ * An attribute without a value (none, or blank once trimmed), or with `false` one with a value;
+ * a value stored encrypted is a value.
+ */
+function emptyLeaf(empty: LeafOf<'empty'>, ctx: CompileContext, reads: AttributeReads): SQL {
+  const [attr, isEmpty] = Object.entries(empty)[0];
+  const blank = sql`coalesce(${reads.value(attr, 'folded')}, '') = ''`;
+  return attributeTest(attr, isEmpty ? blank : sql`NOT ${blank}`, isEmpty ? sql`FALSE` : sql`TRUE`, ctx);
+}
+
+/**
+ * An attribute that begins with or contains a text: the wildcard rule of matchLeaf (folded, LIKE)
+ * with the text taken literally; refused (400) on an encrypted attribute.
+ */
+function partLeaf(
+  leaf: Record<string, string>,
+  kind: 'startsWith' | 'includes',
+  ctx: CompileContext,
+  reads: AttributeReads,
+): SQL {
+  const [attr, value] = Object.entries(leaf)[0];
+  if (ctx.encrypted.has(attr)) throw badRequest(CompileMessages.partEncrypted(attr));
+  const text = escapeLike(trimValue(value).toLowerCase());
+  return sql`${reads.value(attr, 'folded')} LIKE ${kind === 'startsWith' ? `${text}%` : `%${text}%`}`;
 }
 
 /** The address's operating systems, domain or e-mail address among a list (external types). */

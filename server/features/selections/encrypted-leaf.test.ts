@@ -6,7 +6,8 @@ import { makeCampaign, makeMailing } from '../mailings/mailing.test-helpers';
 import { CompileMessages } from './compile';
 
 // An attribute stored encrypted by one dataset and plain by another: match and in find both
-// (blind index where encrypted), wildcards and ranges on it are refused.
+// (blind index where encrypted), 'is (niet) leeg' tells a stored value from none, wildcards, ranges,
+// ages and begins with / contains on it are refused.
 const t = setupTestApp();
 let secret: ImportSetup;
 let plain: ImportSetup;
@@ -50,6 +51,24 @@ describe('encrypted attributes in a selection', () => {
       [secret.datasetId]: 2,
       [plain.datasetId]: 1,
     });
+  });
+
+  it('is empty where a record has no value, and not empty where it has one, encrypted or not', async () => {
+    expect(await run({ empty: { bsn: true } })).toEqual({ [secret.datasetId]: 1 });
+    expect(await run({ empty: { bsn: false } })).toEqual({ [secret.datasetId]: 2, [plain.datasetId]: 2 });
+  });
+
+  it('refuses begins with, contains and an age on it when the selection is saved', async () => {
+    for (const leaf of [{ startsWith: { bsn: '1' } }, { includes: { bsn: '1' } }]) {
+      const res = await run(leaf);
+      expect((res as { json: () => { message: string } }).json().message).toBe(
+        CompileMessages.partEncrypted('bsn'),
+      );
+    }
+    const age = await run({ age: { bsn: [30, 50] } });
+    expect((age as { json: () => { message: string } }).json().message).toBe(
+      CompileMessages.rangeEncrypted('bsn'),
+    );
   });
 
   it('refuses a wildcard or a range on it when the selection is saved', async () => {

@@ -151,6 +151,29 @@ function leafHolds(node: QueryNode, r: WorldRecord, a: WorldAddress, d: WorldDat
     const hi = resolveDateBound(to, now);
     return day !== null && lo !== null && hi !== null && day >= lo && day <= hi;
   }
+  if ('age' in node) {
+    // Age as people count it: the years since birth, one less before this year's birthday
+    // (a 29 February birthday comes on 1 March in other years), on today's date in Amsterdam.
+    const [attr, [from, to]] = Object.entries(node.age)[0];
+    const v = attrValue(r, a, attr);
+    const day = v === undefined ? null : asDay(v);
+    if (day === null) return false;
+    const [by, bm, bd] = day.split('-').map(Number);
+    const [ty, tm, td] = amsterdamDay(now).split('-').map(Number);
+    const age = ty - by - (tm < bm || (tm === bm && td < bd) ? 1 : 0);
+    return age >= from && age <= to;
+  }
+  if ('empty' in node) {
+    const [attr, isEmpty] = Object.entries(node.empty)[0];
+    const v = attrValue(r, a, attr);
+    return (v === undefined || fold(v) === '') === isEmpty;
+  }
+  if ('startsWith' in node || 'includes' in node) {
+    const [attr, part] = Object.entries('startsWith' in node ? node.startsWith : node.includes)[0];
+    const v = attrValue(r, a, attr);
+    if (v === undefined) return false;
+    return 'startsWith' in node ? fold(v).startsWith(fold(part)) : fold(v).includes(fold(part));
+  }
   if ('contains' in node) {
     const c = node.contains as Record<string, string[]>;
     if (c.os) return a.os.some((o) => c.os.includes(o));

@@ -28,7 +28,7 @@ export const bigintArray = (ids: number[]) => sql`${`{${ids.join(',')}}`}::bigin
  * rows: an element of an array indexed by the number, 0 for a dataset not allowed and NULL past
  * its end, so no join per row.
  */
-function rankOfNum(nums: number[], num: SQL): SQL {
+export function rankOfNum(nums: number[], num: SQL): SQL {
   const ranks = new Array<number>(nums.length === 0 ? 0 : Math.max(...nums)).fill(0);
   nums.forEach((n, i) => {
     ranks[n - 1] = i + 1;
@@ -90,13 +90,22 @@ function sampleTest(sample: Sample, rank: SQL | null): SQL {
   return sql`${hash} <= ${max}::int8`;
 }
 
-/** The candidates read from records with their addresses, of the addresses `only` selects (null: all). */
-function recordsHitSql(tree: CompiledQuery, s: RunSettings, datasetIds: string[], only: SQL | null): SQL {
+/**
+ * The exclusions of a record `r` of records with its address `a` and dataset `d`, of the addresses
+ * `only` selects (null: all).
+ */
+export function recordsExclusions(s: RunSettings, only: SQL | null): SQL[] {
   const exclusions: SQL[] = [sql`a.hard_bounced_at IS NULL`];
   // As anti-joins (three NOT EXISTS at the top of the WHERE), not NOT (.. OR ..): see notBlacklistedSql.
   if (s.useBlacklist) exclusions.push(notBlacklistedSql('a', 'd'));
   exclusions.push(...dynamicExclusions(sql`a.id`, s));
   if (only) exclusions.push(only);
+  return exclusions;
+}
+
+/** The candidates read from records with their addresses, of the addresses `only` selects (null: all). */
+function recordsHitSql(tree: CompiledQuery, s: RunSettings, datasetIds: string[], only: SQL | null): SQL {
+  const exclusions = recordsExclusions(s, only);
   return sql`SELECT r.address_id, min(ds.rank) AS rank, ${categoryCodeSql('a', s.minMailings)} AS code
       FROM records r JOIN ${rankedDatasets(datasetIds)} ON ds.id = r.dataset_id
       JOIN datasets d ON d.id = r.dataset_id JOIN addresses a ON a.id = r.address_id${tree.values}
@@ -120,7 +129,11 @@ function dynamicExclusions(addressId: SQL, s: RunSettings): SQL[] {
  * The address's exclusions for a narrow row `r` (a sel_multi row has them once): its flags, and
  * the held addresses' bitmap (`held`; undefined: the dynamic anti-joins and `dirty` instead).
  */
-function narrowExclusions(s: RunSettings, dirty: number[], held: HeldBitmap | null | undefined): SQL[] {
+export function narrowExclusions(
+  s: RunSettings,
+  dirty: number[],
+  held: HeldBitmap | null | undefined,
+): SQL[] {
   const exclusions: SQL[] = [sql`NOT r.hard_bounced`];
   if (s.useBlacklist) exclusions.push(sql`NOT r.blacklisted`);
   if (held !== undefined) {
@@ -211,7 +224,7 @@ function positionMatches(
 }
 
 /** The LEFT JOINs of each position's dataset row `d<k>` of a sel_multi row, when the tree reads it. */
-function positionDatasets(tree: CompiledQuery): SQL {
+export function positionDatasets(tree: CompiledQuery): SQL {
   if (!tree.needsDataset) return sql``;
   return sql.join(
     (tree.positions ?? []).map((_, i) =>
@@ -254,7 +267,7 @@ function multiHitSql(tree: CompiledQuery, s: RunSettings, allowed: AllowedDatase
 }
 
 /** Whether two SQL fragments render as the same statement with the same parameters. */
-function sameStatement(a: SQL, b: SQL): boolean {
+export function sameStatement(a: SQL, b: SQL): boolean {
   const [x, y] = [dialect.sqlToQuery(a), dialect.sqlToQuery(b)];
   return x.sql === y.sql && JSON.stringify(x.params) === JSON.stringify(y.params);
 }

@@ -20,8 +20,9 @@ import {
   selRecordDriftSql,
 } from './sel-record.sql';
 import { ALLOCATION_SLACK, type AllocateOptions, allocateCandidates } from './selection-allocate';
-import { CellSizes, countCandidates } from './selection-count';
+import { CellSizes, countCandidates, type DatasetCounts } from './selection-count';
 import { fileRowsSql, loadSelectionFiles } from './selection-file.queries';
+import { countFunnel } from './selection-funnel';
 import type { RunSettings } from './selection-plan';
 
 import {
@@ -33,9 +34,10 @@ import {
   treeArb,
 } from './world.test-helpers';
 
-// The engine's counts and allocations equal an evaluator written apart from it (DESIGN §4/§6),
-// on random worlds, random trees of every leaf nested three deep and random settings: 5 worlds ×
-// 100 trees a run (file lines included), an allocation checked on every fourth.
+// The engine's counts, funnels and allocations equal an evaluator written apart from it (DESIGN
+// §4/§6), on random worlds, random trees of every leaf nested three deep and random settings: 5
+// worlds × 100 trees a run (file lines included), an allocation checked on every fourth. Every
+// funnel figure equals the evaluator's count of the tree of the lines up to it.
 
 const NOW = new Date('2026-11-25T10:00:00Z');
 const WORLDS = [11, 24, 37, 42, 59];
@@ -80,6 +82,15 @@ function compile(tree: unknown) {
 
 const key = (d: string, c: string) => `${d} ${c}`;
 
+/** The engine's counts as the evaluator's countsOf writes them ("datasetId category" → n, no zeros). */
+function cellsOf(counts: DatasetCounts[]): Record<string, number> {
+  const cells = new Map<string, number>();
+  for (const row of counts) {
+    for (const c of CATEGORIES) if (row[c] > 0) cells.set(key(row.datasetId, c), row[c]);
+  }
+  return Object.fromEntries(cells);
+}
+
 /**
  * Makes the sel_record rows of about a seventh of the addresses wrong (exclusions cleared, the
  * category flipped, a slot
@@ -106,7 +117,7 @@ class Rollback extends Error {}
 
 describe('selection engine against an independent evaluator', () => {
   for (const seed of WORLDS) {
-    it(`world ${seed}: counts and allocations equal the evaluator's`, { timeout: 300_000 }, async () => {
+    it(`world ${seed}: counts, funnels and allocations equal the evaluator's`, { timeout: 300_000 }, async () => {
       const world = makeWorld(seed);
       // Each world alone in the database (the dataset delete empties its records' partition).
       await t.database.db.execute(
@@ -160,13 +171,21 @@ describe('selection engine against an independent evaluator', () => {
               source,
               sizes,
             });
-            const gotCounts = new Map<string, number>();
-            for (const row of got) {
-              for (const c of CATEGORIES) if (row[c] > 0) gotCounts.set(key(row.datasetId, c), row[c]);
-            }
-            expect(Object.fromEntries(gotCounts), JSON.stringify({ source, tree, settings })).toEqual(
+            expect(cellsOf(got), JSON.stringify({ source, tree, settings })).toEqual(
               Object.fromEntries(expectedCounts),
             );
+          }
+          // The funnel: the same cells, and per top-level line the evaluator's count of the lines
+          // up to it, on both sources.
+          const lines = 'and' in parsed ? parsed.and : [parsed];
+          const remaining = lines.map(
+            (_, k) => evaluate(world, { and: lines.slice(0, k + 1) }, settings, NOW).size,
+          );
+          for (const source of ['records', 'sel_record'] as const) {
+            const funnel = await countFunnel(t.database.db, where, runSettings(world, settings), { source });
+            const context = JSON.stringify({ source, tree, settings });
+            expect(cellsOf(funnel.counts), context).toEqual(Object.fromEntries(expectedCounts));
+            expect(funnel.remaining, context).toEqual(remaining);
           }
           if (expected.size > 0) nonEmpty++;
           if (run % 2 !== 0 || expected.size === 0) return;

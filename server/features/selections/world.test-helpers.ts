@@ -24,8 +24,9 @@ export function prng(seed: number): () => number {
 }
 
 export const ATTRIBUTE_VALUES: Record<string, string[]> = {
-  postcode: ['1011AB', '1011 ab', '1012CD', '2500XY', '10', ' 1011ab ', '9999ZZ', '1011_B', '10%1'],
-  gender: ['M', 'F', 'm', ' f', 'X'],
+  postcode: ['1011AB', '1011 ab', '1012CD', '2500XY', '10', ' 1011ab ', '9999ZZ', '1011_B', '10%1', '10*5'],
+  // A blank value, which no writer stores, is no value to 'is leeg' either.
+  gender: ['M', 'F', 'm', ' f', 'X', ' '],
   income: ['1', '2', '3', '2,5', '10', 'x', '-1', '1.5'],
   birthDate: [
     '1980-05-17',
@@ -35,6 +36,12 @@ export const ATTRIBUTE_VALUES: Record<string, string[]> = {
     'onbekend',
     '01-01-2001',
     '2010-12-31T10:00:00',
+    // Around the age bounds on the test's day (25-11-2026): 29, 51 and 50 years old, leap days.
+    '1996-11-26',
+    '1975-11-25',
+    '26-11-1975',
+    '2000-02-29',
+    '2008-02-29',
   ],
   city: ['Amsterdam', 'amsterdam ', 'Den Haag', 'Élancourt', 'élancourt', 'Zwolle', 'ZWOLLE'],
 };
@@ -271,12 +278,43 @@ export function settingsArb(w: World): fc.Arbitrary<EvalSettings> {
   });
 }
 
-/** Random query trees of every (non-file) leaf over the world's attributes, nested three deep. */
+/** Texts for begins with / contains: LIKE's own wildcards, a literal `*`, case, spaces and accents. */
+const PARTS = [
+  '10',
+  '1011 a',
+  '10%',
+  '1011_',
+  '_',
+  '%',
+  '*',
+  '10*',
+  'am',
+  'AMS',
+  'den h',
+  'é',
+  'É',
+  '-05-',
+  'onb',
+  ' b ',
+];
+
+/**
+ * Random query trees of every leaf over the world's attributes, nested three deep; half of them
+ * an 'and' of two to five lines, as the builder's root is (the funnel's lines).
+ */
 export function treeArb(w: World): fc.Arbitrary<QueryNode> {
   const attrValues: Record<string, string[]> = { ...ATTRIBUTE_VALUES, ...ENRICHMENT_ONLY_VALUES };
   const attr = fc.constantFrom(...Object.keys(attrValues));
   const valuesOf = (a: string) =>
-    fc.constantFrom(...attrValues[a], '*', '10*', '*ab', 'a*dam', '*e*', 'AMSTERDAM');
+    fc.constantFrom(
+      ...attrValues[a].filter((v) => v.trim() !== ''),
+      '*',
+      '10*',
+      '*ab',
+      'a*dam',
+      '*e*',
+      'AMSTERDAM',
+    );
   const leaf: fc.Arbitrary<QueryNode> = fc.oneof(
     attr.chain((a) => valuesOf(a).map((v) => ({ match: { [a]: v } }))),
     attr.chain((a) =>
@@ -308,6 +346,26 @@ export function treeArb(w: World): fc.Arbitrary<QueryNode> {
           .constantFrom('birthDate', 'klantwaarde')
           .map((a) => ({ dateRange: { [a]: [lo, hi] as [string, string] } })),
       ),
+    fc
+      .constantFrom<[number, number]>(
+        [30, 50],
+        [0, 29],
+        [29, 30],
+        [30, 30],
+        [50, 51],
+        [45, 46],
+        [15, 18],
+        [0, 150],
+      )
+      .chain(([from, to]) =>
+        fc
+          .constantFrom('birthDate', 'klantwaarde')
+          .map((a) => ({ age: { [a]: [from, to] as [number, number] } })),
+      ),
+    fc.tuple(attr, fc.boolean()).map(([a, isEmpty]) => ({ empty: { [a]: isEmpty } })),
+    fc
+      .tuple(attr, fc.constantFrom(...PARTS), fc.boolean())
+      .map(([a, part, begins]) => (begins ? { startsWith: { [a]: part } } : { includes: { [a]: part } })),
     fc.array(fc.constantFrom(...OS), { minLength: 1, maxLength: 2 }).map((os) => ({ contains: { os } })),
     fc
       .array(fc.constantFrom('gmail.com', '@hotmail.com', 'WWW.ziggo.nl', 'kpn.nl '), {
@@ -348,5 +406,8 @@ export function treeArb(w: World): fc.Arbitrary<QueryNode> {
       fc.array(inner, { maxLength: 3 }).map((or) => ({ or })),
       inner.map((not) => ({ not })),
     );
-  return level(level(level(leaf)));
+  return fc.oneof(
+    level(level(level(leaf))),
+    fc.array(level(level(leaf)), { minLength: 2, maxLength: 5 }).map((and) => ({ and })),
+  );
 }

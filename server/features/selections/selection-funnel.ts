@@ -1,0 +1,245 @@
+import { type SQL, sql } from 'drizzle-orm';
+import type { Db, DbOrTx } from '../../db/client';
+import { categoryCodeSql, categoryOfCodeSql, rowFacts } from '../mailings/engagement.sql';
+import type { CompiledQuery } from './compile';
+import { MULTI_PARTS, multiPart, positionColumn } from './sel.table';
+import {
+  bigintArray,
+  narrowExclusions,
+  positionDatasets,
+  rankOfNum,
+  recordsExclusions,
+  sameStatement,
+} from './selection-candidates';
+import {
+  type CellSize,
+  type CountOptions,
+  countSql,
+  type DatasetCounts,
+  foldCounts,
+} from './selection-count';
+import {
+  type AllowedDatasets,
+  allowedDatasets,
+  DEFAULT_SOURCE,
+  NARROW_WORK_MEM,
+  NO_JIT,
+  type RunPlan,
+  type RunSettings,
+  type RunSource,
+  rankedDatasets,
+  runPlan,
+  withCatalog,
+} from './selection-plan';
+
+// What each line costs (docs/decisions.md, Selection engine and counts): beside a count's cells,
+// per top-level line of the tree (CompiledQuery.lines) how many addresses the count finds for the
+// tree of the lines up to it, the prefix funnel, counted in the same statement as the cells. Each
+// row of the scan passes line 1 (its WHERE) and gets its depth, the number of lines it passes in
+// a row from line 1 (a CASE that stops at the first line it fails); an address takes the depth of
+// its best record, its rank from the best dataset among the records that pass every line, and
+// one count(*) FILTER (WHERE depth >= k) a line gives the figures.
+
+/** A count with its funnel: the cells, and per top-level line the addresses left after it. */
+export interface FunnelCounts {
+  counts: DatasetCounts[];
+  /**
+   * remaining[k]: the addresses the count finds for the tree of lines 1..k+1 (with the count's
+   * settings, exclusions and dataset priority); the last is the count's total. Empty for a tree
+   * without lines (the empty 'and').
+   */
+  remaining: number[];
+}
+
+// A row's depth and rank in one integer, depth * KEY + (KEY - rank), so that the max over an
+// address's records is its deepest record and among those its best dataset, in one aggregate.
+const KEY = 1_000_000;
+const int = (n: number) => sql.raw(String(n));
+
+/** The lines of a compiled tree (the root alone when it says none). */
+const linesOf = (tree: CompiledQuery) => tree.lines ?? [tree.where];
+
+/** A row's key (depth and rank) for its `lines`, for a row that passes lines[0]. */
+function keySql(lines: SQL[], rank: SQL): SQL {
+  const depth =
+    lines.length === 1
+      ? int(1)
+      : sql`CASE ${sql.join(
+          lines.slice(1).map((line, i) => sql`WHEN NOT ${line} THEN ${int(i + 1)}`),
+          sql` `,
+        )} ELSE ${int(lines.length)} END`;
+  return sql`(${depth} * ${int(KEY)} + (${int(KEY)} - ${rank}))`;
+}
+
+/** The funnel rows read from records with their addresses, of the addresses `only` selects (null: all). */
+function recordsRowsSql(tree: CompiledQuery, s: RunSettings, datasetIds: string[], only: SQL | null): SQL {
+  const lines = linesOf(tree);
+  return sql`SELECT r.address_id, max(${keySql(lines, sql`ds.rank`)}) AS key, ${categoryCodeSql('a', s.minMailings)} AS code
+      FROM records r JOIN ${rankedDatasets(datasetIds)} ON ds.id = r.dataset_id
+      JOIN datasets d ON d.id = r.dataset_id JOIN addresses a ON a.id = r.address_id${tree.values}
+      WHERE ${lines[0]} AND ${sql.join(recordsExclusions(s, only), sql` AND `)}
+      GROUP BY r.address_id, a.id`;
+}
+
+/**
+ * The funnel rows read from the narrow tables for the addresses not in `dirty`, as the count reads
+ * them (selection-candidates.ts, narrowHitSql and multiHitSql): sel_record's single rows, its
+ * multi parts grouped by address, and sel_multi by position.
+ */
+function narrowRowsSql(
+  tree: CompiledQuery,
+  s: RunSettings,
+  allowed: AllowedDatasets,
+  dirty: number[],
+  held: Extract<RunPlan, { source: 'sel_record' }>['held'],
+): SQL {
+  const exclusions = narrowExclusions(s, dirty, held);
+  const lines = linesOf(tree);
+  const joins = sql`${tree.needsDataset ? sql` JOIN datasets d ON d.num = r.ds` : sql``}${tree.values}`;
+  const rank = rankOfNum(allowed.nums, sql`r.ds`);
+  const blocked = s.useBlacklist ? sql` AND NOT r.partner_blocked` : sql``;
+  const where = sql`${rank} > 0${blocked} AND ${lines[0]} AND ${sql.join(exclusions, sql` AND `)}`;
+  const code = categoryCodeSql(rowFacts('r'), s.minMailings);
+  const single = sql`SELECT r.address_id, ${keySql(lines, rank)} AS key, ${code} AS code
+      FROM sel_record_single r${joins} WHERE ${where}`;
+  const many = Array.from(
+    { length: MULTI_PARTS },
+    (_, i) => sql`SELECT r.address_id, max(${keySql(lines, rank)}) AS key, min(${code}) AS code
+      FROM ${sql.raw(multiPart(i))} r${joins} WHERE ${where}
+      GROUP BY r.address_id`,
+  );
+  return sql.join([single, multiRowsSql(tree, s, allowed, exclusions), ...many], sql` UNION ALL `);
+}
+
+/**
+ * The funnel rows of sel_multi: per position whose dataset is allowed (and not blocked by its
+ * partner) and whose record passes line 1, its key; the row's key the greatest of them. A tree
+ * that reads no column of the record is evaluated once a row, as the count does.
+ */
+function multiRowsSql(tree: CompiledQuery, s: RunSettings, allowed: AllowedDatasets, exclusions: SQL[]): SQL {
+  const positions = tree.positions ?? [];
+  const column = (k: number, name: string) => sql.raw(`r.${positionColumn(k, name)}`);
+  const allowedAt = positions.map((_, i) => {
+    const rank = rankOfNum(allowed.nums, column(i + 1, 'ds'));
+    const blocked = s.useBlacklist ? sql` AND NOT ${column(i + 1, 'partner_blocked')}` : sql``;
+    return { rank, test: sql`coalesce(${rank}, 0) > 0${blocked}` };
+  });
+  const positionFree = positions.length > 1 && sameStatement(positions[0].where, positions[1].where);
+  let key: SQL;
+  let where: SQL[];
+  if (positionFree) {
+    const best = sql`LEAST(${sql.join(
+      allowedAt.map((p) => sql`CASE WHEN ${p.test} THEN ${p.rank} END`),
+      sql`, `,
+    )})`;
+    // No allowed position: best is NULL, and so is the key (the statement leaves such rows out).
+    key = keySql(linesOf(tree), best);
+    where = [linesOf(tree)[0], ...exclusions];
+  } else {
+    const passes = positions.map((at, i) => sql`${allowedAt[i].test} AND ${linesOf(at)[0]}`);
+    key = sql`GREATEST(${sql.join(
+      positions.map(
+        (at, i) => sql`CASE WHEN ${passes[i]} THEN ${keySql(linesOf(at), allowedAt[i].rank)} END`,
+      ),
+      sql`, `,
+    )})`;
+    where = [
+      ...exclusions,
+      sql`(${sql.join(
+        passes.map((p) => sql`(${p})`),
+        sql` OR `,
+      )})`,
+    ];
+  }
+  return sql`SELECT r.address_id, ${key} AS key, ${categoryCodeSql(rowFacts('r'), s.minMailings)} AS code
+      FROM sel_multi r${positionDatasets(tree)}${tree.values}
+      WHERE ${sql.join(where, sql` AND `)}`;
+}
+
+/**
+ * The funnel statement of a compiled tree with lines: rows (dataset_id, category, n, remaining),
+ * one per rank and category; a row whose addresses pass every line has its dataset and counts a
+ * cell (n), the others have dataset_id NULL; `remaining` per row its addresses left after each
+ * line, which the rows add up.
+ */
+export function funnelSql(tree: CompiledQuery, s: RunSettings, allowed: AllowedDatasets, plan: RunPlan): SQL {
+  const n = linesOf(tree).length;
+  if (allowed.ids.length >= KEY) throw new Error('more allowed datasets than a funnel key holds');
+  const rows =
+    plan.source === 'records' || !tree.narrow
+      ? recordsRowsSql(tree, s, allowed.ids, null)
+      : sql`${narrowRowsSql(tree.narrow, s, allowed, plan.dirty, plan.held)}${
+          plan.dirty.length > 0
+            ? sql` UNION ALL ${recordsRowsSql(tree, s, allowed.ids, sql`r.address_id = ANY(${bigintArray(plan.dirty)})`)}`
+            : sql``
+        }`;
+  const figures = Array.from({ length: n }, (_, k) => sql`count(*) FILTER (WHERE f.depth >= ${int(k + 1)})`);
+  return sql`WITH hit AS (${rows})
+      SELECT ds.id AS dataset_id, ${categoryOfCodeSql(sql`c.code`)} AS category, c.n, c.remaining
+      FROM (SELECT f.rank, f.code, count(*)::int AS n, ARRAY[${sql.join(figures, sql`, `)}]::int[] AS remaining
+        FROM (SELECT h.key / ${int(KEY)} AS depth,
+            CASE WHEN h.key / ${int(KEY)} = ${int(n)} THEN ${int(KEY)} - h.key % ${int(KEY)} END AS rank, h.code
+          FROM hit h WHERE h.key IS NOT NULL) f
+        GROUP BY f.rank, f.code) c
+      LEFT JOIN ${rankedDatasets(allowed.ids)} ON ds.rank = c.rank`;
+}
+
+/**
+ * The statement of countFunnel in the caller's transaction (REPEATABLE READ), as prepareCount
+ * prepares a count: its settings set, the allowed datasets, the plan and the tree as that
+ * transaction reads them. A tree without lines gets the count's own statement (no remaining).
+ */
+export async function prepareFunnel(
+  tx: DbOrTx,
+  tree: CompiledQuery,
+  s: RunSettings,
+  source: RunSource = DEFAULT_SOURCE,
+): Promise<{ allowed: AllowedDatasets; statement: SQL }> {
+  await tx.execute(NO_JIT);
+  const allowed = await allowedDatasets(tx, s);
+  const plan = await runPlan(tx, tree, source, s);
+  if (plan.source === 'sel_record') await tx.execute(NARROW_WORK_MEM);
+  const run = plan.source === 'sel_record' ? await withCatalog(tx, tree) : tree;
+  const statement =
+    linesOf(tree).length === 0 ? countSql(run, s, allowed, plan) : funnelSql(run, s, allowed, plan);
+  return { allowed, statement };
+}
+
+/** The cells and the funnel of `lines` lines of funnelSql's rows (or countSql's, without remaining). */
+export function foldFunnel(
+  rows: { dataset_id: string | null; category: CellSize['category']; n: number; remaining?: number[] }[],
+  lines: number,
+): { cells: CellSize[]; remaining: number[] } {
+  const cells = rows.filter((r): r is CellSize => r.dataset_id !== null);
+  const remaining = new Array<number>(lines).fill(0);
+  for (const row of rows) {
+    (row.remaining ?? []).forEach((v, k) => {
+      remaining[k] += Number(v);
+    });
+  }
+  return { cells, remaining };
+}
+
+/**
+ * Runs the count of a compiled tree with its funnel (FunnelCounts): the same cells countCandidates
+ * finds, in one REPEATABLE READ, read-only transaction and one statement. Its cell sizes go to
+ * options.sizes (CellSizes), as a count's do.
+ */
+export async function countFunnel(
+  db: Db,
+  tree: CompiledQuery,
+  s: RunSettings,
+  options: CountOptions = {},
+): Promise<FunnelCounts> {
+  const { cells, remaining } = await db.transaction(
+    async (tx) => {
+      const { allowed, statement } = await prepareFunnel(tx, tree, s, options.source ?? DEFAULT_SOURCE);
+      const { rows } = await tx.execute(statement);
+      const folded = foldFunnel(rows as Parameters<typeof foldFunnel>[0], linesOf(tree).length);
+      options.sizes?.remember(tree, s, allowed, folded.cells);
+      return folded;
+    },
+    { isolationLevel: 'repeatable read', accessMode: 'read only' },
+  );
+  return { counts: foldCounts(cells), remaining };
+}
