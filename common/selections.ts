@@ -176,6 +176,20 @@ export type QueryRun = z.output<typeof QueryRunSchema>;
 /** The answer of GET/POST .../query: the task to poll (its result is the row list) and the query text. */
 export const QueryStartedSchema = z.object({ task: TaskSchema, query: z.string() });
 
+/**
+ * GET .../selections/{id}/funnel, what each line costs: the saved query's text, the addresses its
+ * count finds (total), and per top-level line of its root 'and' (the root alone for any other
+ * tree) the addresses the count finds for the lines up to it (remaining). Addresses, not extra
+ * inzet: each address once, in its best dataset.
+ */
+export const SelectionFunnelSchema = z.object({
+  query: z.string(),
+  total: z.number(),
+  lines: z.array(z.object({ query: z.string(), remaining: z.number() })),
+});
+/** What each line of a selection costs, as SelectionFunnelSchema parses it. */
+export type SelectionFunnel = z.infer<typeof SelectionFunnelSchema>;
+
 /** GET /pre-queries: the predefined selections by campaign and mailing (spec 001 §3 Predefined query). */
 export const PreQuerySchema = z.object({
   _id: z.string(),

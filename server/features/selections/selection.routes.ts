@@ -7,6 +7,7 @@ import {
   QueryRunSchema,
   QueryStartedSchema,
   SelectionCreatedSchema,
+  SelectionFunnelSchema,
   SelectionInputSchema,
   SelectionMessages,
   SelectionSchema,
@@ -20,7 +21,13 @@ import { MailingParams } from '../mailings/mailing.routes';
 import { requireMailing } from '../mailings/mailing.service';
 import { presentTask } from '../tasks/task.queries';
 import { getSelection, listPredefined, listSelections, presentSelection } from './selection.queries';
-import { createSelection, deleteSelection, saveSelection, startQuery } from './selection.service';
+import {
+  createSelection,
+  deleteSelection,
+  getSelectionFunnel,
+  saveSelection,
+  startQuery,
+} from './selection.service';
 import { receiveLineFile } from './selection-file.service';
 
 const SelectionParams = MailingParams.extend({ selectionId: z.string().min(1).max(100) });
@@ -112,6 +119,16 @@ export function selectionRoutes(ctx: AppContext): FastifyPluginAsyncZod {
       `${base}/:selectionId/query`,
       { schema: { params: SelectionParams, body: QueryRunSchema, response: { 200: QueryStartedSchema } } },
       (request) => run(request, currentUser(request).username, request.body.table),
+    );
+
+    // What each line costs: the funnel of the saved query, answered directly (countFunnel).
+    app.get(
+      `${base}/:selectionId/funnel`,
+      { schema: { params: SelectionParams, response: { 200: SelectionFunnelSchema } } },
+      (request) => {
+        const { campaignId, mailingId, selectionId } = request.params;
+        return getSelectionFunnel(ctx, campaignId, mailingId, selectionId);
+      },
     );
 
     app.post(

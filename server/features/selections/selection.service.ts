@@ -1,10 +1,11 @@
 import { sql } from 'drizzle-orm';
-import type { Category } from '../../../common/extra-inzet';
+import { CATEGORIES, type Category } from '../../../common/extra-inzet';
 import { businessDay, defaultPressureDate } from '../../../common/pressure-date';
 import { type QueryNode, QueryTreeSchema, renderQuery } from '../../../common/query-tree';
 import {
   type QueryRun,
   type ResultRow,
+  type SelectionFunnel,
   type SelectionInput,
   SelectionMessages,
   type SelectionUpdate,
@@ -41,6 +42,7 @@ import {
   loadSelectionFiles,
   templateLines,
 } from './selection-file.queries';
+import { countFunnel } from './selection-funnel';
 import type { RunSettings } from './selection-plan';
 
 /** Loads a selection of a mailing; throws 404 when absent. */
@@ -259,4 +261,29 @@ export async function runSelectionQuery(
   await tctx.step(3, 3);
   const saved = await countMailingAddresses(ctx.db, mailingId);
   return resultRows(ctx.db, saved, found, businessDay(mailing.plannedSend));
+}
+
+/**
+ * What each line of a selection's saved query costs (SelectionFunnel), counted now with its
+ * settings (countFunnel). 404 for an unknown mailing or selection, 400 for a query the compiler
+ * refuses.
+ */
+export async function getSelectionFunnel(
+  ctx: AppContext,
+  campaignId: string,
+  mailingId: string,
+  selectionId: string,
+): Promise<SelectionFunnel> {
+  const mailing = await requireMailing(ctx.db, campaignId, mailingId);
+  const selection = await requireSelection(ctx.db, mailingId, selectionId);
+  const tree = QueryTreeSchema.parse(selection.query) as QueryNode;
+  const where = await compileSelection(ctx, ctx.db, selection);
+  const settings = await runSettingsOf(ctx.db, selection, mailing);
+  const { counts, remaining } = await countFunnel(ctx.db, where, settings, ctx.selectionRuns);
+  const lines = 'and' in tree ? tree.and : [tree];
+  return {
+    query: renderQuery(tree),
+    total: counts.reduce((n, c) => n + CATEGORIES.reduce((m, k) => m + c[k], 0), 0),
+    lines: lines.map((line, i) => ({ query: renderQuery(line), remaining: remaining[i] })),
+  };
 }
