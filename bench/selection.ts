@@ -17,6 +17,7 @@
 //   BENCH_GENERATE_ONLY=1 BENCH_KEEP_DB=1 DATABASE_URL=... npx tsx bench/selection.ts  generate, keep, time nothing
 //   BENCH_SOURCE=records|sel_record|records,sel_record (default)  where the counts read (see SOURCES)
 //   BENCH_NARROW_FLOOR=1 ...                                   also time the floor of sel_record's layout (see below)
+//   BENCH_FUNNEL=1 ...                                         also time each tree's count with its funnel (countFunnel)
 //   BENCH_FLOOR=1 ...                                          also time the floor: the least work of an exact count
 //     on a table with every join done at write time (see the comment at BENCH_FLOOR below)
 import crypto from 'node:crypto';
@@ -32,6 +33,7 @@ import { loadSlots, rebuildSelRecords } from '../server/features/selections/sel-
 import { allocateCandidates } from '../server/features/selections/selection-allocate';
 import { CellSizes, countCandidates, prepareCount } from '../server/features/selections/selection-count';
 import { fileRowsSql, loadSelectionFiles } from '../server/features/selections/selection-file.queries';
+import { countFunnel } from '../server/features/selections/selection-funnel';
 import {
   allowedDatasets,
   NO_JIT,
@@ -217,6 +219,17 @@ const TREES: [string, unknown][] = [
       ],
     },
   ],
+  [
+    'age, city begins, postcode',
+    {
+      and: [
+        { age: { birthDate: [30, 50] } },
+        { startsWith: { city: 'a' } },
+        { empty: { postcode: false } },
+        { not: { includes: { city: 'dam' } } },
+      ],
+    },
+  ],
 ];
 
 // BENCH_SOURCE: where the counts read (default both): records with addresses, as the app does
@@ -276,7 +289,23 @@ for (const source of SOURCES) {
     console.log(
       `  ${name.padEnd(24)} p50 ${seconds(pct(times, 50))}  p95 ${seconds(pct(times, 95))}  (${found.toLocaleString('en')} addresses)`,
     );
+    if (process.env.BENCH_FUNNEL === '1') await timeFunnel(where, source, found);
   }
+}
+
+/** Times a tree's count with its funnel (countFunnel) as the counts above are timed, and prints its figures. */
+async function timeFunnel(where: ReturnType<typeof compileFor>, source: RunSource, found: number) {
+  const times: number[] = [];
+  let remaining: number[] = [];
+  for (let i = 0; i <= RUNS; i++) {
+    const t0 = performance.now();
+    ({ remaining } = await countFunnel(db, where, settings, { source }));
+    if (i > 0) times.push(performance.now() - t0);
+  }
+  const last = remaining.at(-1) ?? found;
+  console.log(
+    `    with its funnel        p50 ${seconds(pct(times, 50))}  p95 ${seconds(pct(times, 95))}  (${remaining.map((n) => n.toLocaleString('en')).join(' → ') || 'no lines'}${last === found ? '' : ', NOT the count'})`,
+  );
 }
 
 // BENCH_FLOOR=1: the least work an exact count must do, whatever the schema. Every join done at
