@@ -46,6 +46,11 @@ export interface AppConfig {
   partnerApiWriteSlots: number;
   /** Whether the app runs the background refresher of sel_record (SEL_REFRESHER=off: not). */
   selRefresher: boolean;
+  /**
+   * How long one statement of a request's interactive database work may run (ms) before it is
+   * cancelled and the request answers 503 (server/db/request-transaction.ts).
+   */
+  statementTimeoutMs: number;
 }
 
 /** An http(s) address, or undefined when unset; anything else stops the start with a clear error. */
@@ -125,5 +130,6 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
     // spreads the latencies (docs/decisions.md, Partner API).
     partnerApiWriteSlots: intFromEnv(env.PARTNER_API_WRITE_SLOTS, 2 * os.availableParallelism()),
     selRefresher: env.SEL_REFRESHER !== 'off',
+    statementTimeoutMs: intFromEnv(env.STATEMENT_TIMEOUT_MS, 30_000),
   };
 }

@@ -3,6 +3,7 @@
 export * from '../features/auth/session.table';
 export * from '../features/blacklists/blacklist.table';
 export * from '../features/campaigns/campaign.table';
+export * from '../features/counts/sel-count.table';
 export * from '../features/datasets/dataset.table';
 export * from '../features/dns-check/dns-check.table';
 export * from '../features/enrichment/enrichment.table';

@@ -8,6 +8,7 @@ import { buildApp } from '../app';
 import { type AppConfig, loadConfig } from '../config';
 import type { AppContext } from '../context';
 import { type Database, type Db, openDatabase } from '../db/client';
+import { selCountDriftSql } from '../features/counts/sel-count.sql';
 import { selRecordDriftSql } from '../features/selections/sel-record.sql';
 import type { AllocateOptions } from '../features/selections/selection-allocate';
 import { makeSession, type TestUser } from './factories';
@@ -82,6 +83,20 @@ export async function expectSelRecordMarked(database: Database, collation: strin
 }
 
 /**
+ * The check that sel_count (the counters of /counts, migration 0029) equals the units of the rows
+ * sel_record and sel_multi hold: its triggers keep it so whatever writes the rows, so every test
+ * app runs it when it closes.
+ */
+export async function expectSelCountExact(database: Database): Promise<void> {
+  const { rows } = await database.db.execute(sql`SELECT * FROM (${selCountDriftSql()}) d LIMIT 5`);
+  if (rows.length > 0) {
+    throw new Error(
+      `sel_count differs from the narrow rows it counts:\n${rows.map((r) => JSON.stringify(r)).join('\n')}`,
+    );
+  }
+}
+
+/**
  * Builds the app on a fresh database; the worker starts unless `startWorker` is false.
  * Config overrides apply on top of the defaults (e.g. a low login rate limit); `logger` (pino
  * options, e.g. a stream) turns the log on for tests that read it.
@@ -117,6 +132,7 @@ export async function createTestApp(options: TestAppOptions = {}): Promise<TestA
       try {
         if (options.checkSelRecord !== false)
           await expectSelRecordMarked(database, await ctx.caseCollation());
+        await expectSelCountExact(database);
       } finally {
         await database.close();
       }

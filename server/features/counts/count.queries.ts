@@ -1,62 +1,152 @@
-import { sql } from 'drizzle-orm';
-import type { CountRow } from '../../../common/counts';
+import { type SQL, sql } from 'drizzle-orm';
+import type { CategoryTotals, CountAnswer } from '../../../common/counts';
 import { participationFactorOn } from '../../../common/dataset-rates';
 import type { Category } from '../../../common/extra-inzet';
-import type { Db } from '../../db/client';
-import { blacklistedSql } from '../blacklists/blacklist.sql';
-import { categorySql } from '../mailings/engagement.sql';
-import { NO_JIT } from '../selections/selection-plan';
+import type { DbOrTx } from '../../db/client';
+import { notBlacklistedSql } from '../blacklists/blacklist.sql';
+import { CATEGORY_BY_CODE, categoryCodeSql, rowFacts } from '../mailings/engagement.sql';
+import { bigintArray } from '../selections/selection-candidates';
+import { listDirtyAddresses, NARROW_WORK_MEM, NO_JIT } from '../selections/selection-plan';
+import { narrowUnitsSql } from './sel-count.sql';
+
+// The counts of /counts (spec 001 §2, DESIGN §4 Counts; docs/decisions.md, Counts at scale): per
+// dataset its records' addresses by engagement category, hard bounces out and, with useBlacklist,
+// the addresses blacklisted for that dataset (e-mail, domain, or its partner-dataset entry); each
+// dataset counts its own (no priority between datasets: these are file sizes). And the unique row:
+// each address once, in its category, when at least one of its records counts in its dataset's row.
+//
+// Read, as a selection count reads, from the narrow tables for the addresses not in sel_dirty and
+// from records for those in it, in one snapshot: the narrow rows as the counters sel_count holds of
+// them (migration 0029), with the dirty addresses' units taken back out and their records counted
+// instead. One statement, grouped by (dataset number, category code); number 0 is the unique row.
+
+/** Which unit of a row counts (`f` its facts and exclusions, `blocked` its partner block). */
+function countedSql(f: string, blocked: string, useBlacklist: boolean): SQL {
+  return sql.raw(
+    useBlacklist
+      ? `NOT ${f}.hard_bounced AND NOT ${f}.blacklisted AND NOT ${blocked}`
+      : `NOT ${f}.hard_bounced`,
+  );
+}
 
 /**
- * The counts of every dataset (spec 001 §2 /counts, DESIGN §4 Counts): its records' addresses by
- * engagement category, hard bounces left out, and with `useBlacklist` the addresses blacklisted
- * for that dataset (e-mail, domain, or its partner-dataset entry) too. Each dataset counts its own
- * addresses (no priority between datasets: these are file sizes); sorted by dataset sort, then id;
- * a dataset without records has zeros. `today` is the day the factor is valid on.
+ * The cells (ds, code, n) of the records of the addresses `only` selects (null: all) with their
+ * addresses: a cell per record that counts, and per address with one (ds 0) for the unique row.
+ */
+function recordCellsSql(useBlacklist: boolean, minMailings: number, only: SQL | null): SQL {
+  const conditions = [sql`a.hard_bounced_at IS NULL`];
+  // As anti-joins (three NOT EXISTS at the top of the WHERE): see notBlacklistedSql.
+  if (useBlacklist) conditions.push(notBlacklistedSql('a', 'd'));
+  if (only) conditions.push(only);
+  return sql`lw_counted AS MATERIALIZED (
+      SELECT r.address_id, d.num AS ds, ${categoryCodeSql('a', minMailings)} AS code
+      FROM records r JOIN datasets d ON d.id = r.dataset_id JOIN addresses a ON a.id = r.address_id
+      WHERE ${sql.join(conditions, sql` AND `)}),
+    lw_record_cells AS (
+      SELECT ds, code, count(*) AS n FROM lw_counted GROUP BY ds, code
+      UNION ALL
+      SELECT 0, code, count(*) FROM (SELECT DISTINCT address_id, code FROM lw_counted) x GROUP BY code)`;
+}
+
+/**
+ * The cells (ds, code, n) of the narrow tables for the addresses not in `dirty`: sel_count's
+ * counters, the addresses of sel_record_multi grouped for the unique row, and the units of the dirty
+ * addresses' rows taken back out (n -1).
+ */
+function narrowCellsSql(useBlacklist: boolean, minMailings: number, dirty: number[]): SQL {
+  const code = categoryCodeSql(rowFacts('r'), minMailings);
+  const notDirty = dirty.length > 0 ? sql` AND r.address_id <> ALL(${bigintArray(dirty)})` : sql``;
+  const parts = [
+    sql`SELECT r.ds, ${code} AS code, r.n FROM sel_count r
+      WHERE r.n <> 0 AND ${countedSql('r', 'r.partner_blocked', useBlacklist)}`,
+    // An address with more than three records counts once when one of its rows counts; its rows
+    // carry its facts, so the least code is its category.
+    sql`SELECT 0, min(${code}), 1 FROM sel_record_multi r
+      WHERE ${countedSql('r', 'r.partner_blocked', useBlacklist)}${notDirty} GROUP BY r.address_id`,
+  ];
+  if (dirty.length > 0) {
+    const isDirty = sql`r.address_id = ANY(${bigintArray(dirty)})`;
+    for (const table of ['sel_record', 'sel_multi'] as const) {
+      parts.push(sql`SELECT r.ds, ${code}, -1 FROM (${narrowUnitsSql(table, isDirty)}) r
+        WHERE ${countedSql('r', 'r.partner_blocked', useBlacklist)}`);
+    }
+  }
+  return sql.join(parts, sql` UNION ALL `);
+}
+
+/**
+ * The count statement: rows (ds, code, n), n the addresses of dataset number ds (0: the unique
+ * row) in category code (CATEGORY_BY_CODE). `dirty` the addresses in sel_dirty at the caller's
+ * snapshot (read from records), or null to read every address from records.
+ */
+export function countCellsSql(useBlacklist: boolean, minMailings: number, dirty: number[] | null): SQL {
+  if (dirty === null) {
+    return sql`WITH ${recordCellsSql(useBlacklist, minMailings, null)}
+      SELECT ds, code, n FROM lw_record_cells`;
+  }
+  const narrow = narrowCellsSql(useBlacklist, minMailings, dirty);
+  if (dirty.length === 0)
+    return sql`SELECT ds, code, sum(n)::bigint AS n FROM (${narrow}) c GROUP BY ds, code`;
+  return sql`WITH ${recordCellsSql(useBlacklist, minMailings, sql`r.address_id = ANY(${bigintArray(dirty)})`)}
+    SELECT ds, code, sum(n)::bigint AS n
+    FROM (${narrow} UNION ALL SELECT ds, code, n FROM lw_record_cells) c GROUP BY ds, code`;
+}
+
+/** Zero addresses in every category. */
+const noAddresses = (): CategoryTotals => ({ new: 0, notOpenedOrClicked: 0, opens: 0, clicks: 0, total: 0 });
+
+/**
+ * The counts of every dataset and the unique row (CountAnswer), in the caller's transaction, which
+ * must be REPEATABLE READ (the dirty addresses it reads first are those its count reads): rows
+ * sorted by dataset sort, then id, a dataset without records with zeros; `today` is the day the
+ * participation factor is valid on.
  */
 export async function countDatasets(
-  db: Db,
+  tx: DbOrTx,
   useBlacklist: boolean,
   minMailings: number,
   today: string,
-): Promise<CountRow[]> {
-  const { rows } = await db.transaction(async (tx) => {
-    await tx.execute(NO_JIT);
-    return tx.execute(sql`
-    WITH c AS (
-      SELECT r.dataset_id, ${categorySql('a', minMailings)} AS category, count(*)::int AS n
-      FROM records r JOIN datasets d ON d.id = r.dataset_id JOIN addresses a ON a.id = r.address_id
-      WHERE a.hard_bounced_at IS NULL ${useBlacklist ? sql`AND NOT ${blacklistedSql('a', 'd')}` : sql``}
-      GROUP BY r.dataset_id, category)
-    SELECT d.id, d.sort, d.name, d.partner_id, d.active,
-      coalesce((SELECT json_object_agg(c.category, c.n) FROM c WHERE c.dataset_id = d.id), '{}') AS counts,
+): Promise<CountAnswer> {
+  await tx.execute(NO_JIT);
+  const dirty = await listDirtyAddresses(tx);
+  await tx.execute(NARROW_WORK_MEM);
+  const { rows: cells } = await tx.execute(countCellsSql(useBlacklist, minMailings, dirty));
+  const byNum = new Map<number, CategoryTotals>();
+  for (const cell of cells as { ds: number; code: number; n: number }[]) {
+    const category = CATEGORY_BY_CODE[Number(cell.code) - 1] as Category;
+    let totals = byNum.get(Number(cell.ds));
+    if (!totals) {
+      totals = noAddresses();
+      byNum.set(Number(cell.ds), totals);
+    }
+    totals[category] += Number(cell.n);
+    totals.total += Number(cell.n);
+  }
+  const { rows } = await tx.execute(sql`
+    SELECT d.id, d.num, d.sort, d.name, d.partner_id, d.active,
       coalesce((SELECT json_agg(json_build_object('start', p.start, 'end', p."end", 'factor', p.factor))
         FROM dataset_participations p WHERE p.dataset_id = d.id), '[]') AS participation
     FROM datasets d ORDER BY d.sort, d.id`);
-  });
-  return (
-    rows as {
-      id: string;
-      sort: number;
-      name: string;
-      partner_id: string;
-      active: boolean;
-      counts: Partial<Record<Category, number>>;
-      participation: { start: string; end: string; factor: string }[];
-    }[]
-  ).map((r) => {
-    const n = (k: Category) => Number(r.counts[k] ?? 0);
-    const factor = participationFactorOn(
-      r.participation.map((p) => ({ ...p, factor: Number(p.factor) })),
-      today,
-    );
-    return {
-      dataset: { id: r.id, sort: r.sort, name: r.name, partner: r.partner_id, active: r.active, factor },
-      new: n('new'),
-      notOpenedOrClicked: n('notOpenedOrClicked'),
-      opens: n('opens'),
-      clicks: n('clicks'),
-      total: n('new') + n('notOpenedOrClicked') + n('opens') + n('clicks'),
-    };
-  });
+  const datasets = rows as {
+    id: string;
+    num: number;
+    sort: number;
+    name: string;
+    partner_id: string;
+    active: boolean;
+    participation: { start: string; end: string; factor: string }[];
+  }[];
+  return {
+    rows: datasets.map((d) => {
+      const factor = participationFactorOn(
+        d.participation.map((p) => ({ ...p, factor: Number(p.factor) })),
+        today,
+      );
+      return {
+        dataset: { id: d.id, sort: d.sort, name: d.name, partner: d.partner_id, active: d.active, factor },
+        ...(byNum.get(Number(d.num)) ?? noAddresses()),
+      };
+    }),
+    unique: byNum.get(0) ?? noAddresses(),
+  };
 }

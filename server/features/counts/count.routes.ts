@@ -1,24 +1,37 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { CountQuerySchema, CountRowSchema } from '../../../common/counts';
+import { CountAnswerSchema, CountMessages, CountQuerySchema, CountRowSchema } from '../../../common/counts';
 import { businessDay } from '../../../common/pressure-date';
 import type { AppContext } from '../../context';
+import { runRequestTransaction } from '../../db/request-transaction';
 import { getMinMailings } from '../settings/settings.queries';
 import { countDatasets } from './count.queries';
 
-/** GET /count?useBlacklist= (spec 001 §7): the counts per dataset for /counts. */
+/**
+ * GET /count?useBlacklist=&unique= (spec 001 §7): the counts per dataset for /counts, as the spec's
+ * list, or with unique=true as CountAnswer (the list and the unique row). Its statements are
+ * cancelled when the client leaves and past the statement timeout (503, CountMessages.timeout).
+ */
 export function countRoutes(ctx: AppContext): FastifyPluginAsyncZod {
   return async (app) => {
     app.get(
       '/count',
-      { schema: { querystring: CountQuerySchema, response: { 200: z.array(CountRowSchema) } } },
-      async (request) =>
-        countDatasets(
-          ctx.db,
-          request.query.useBlacklist,
-          await getMinMailings(ctx.db),
-          businessDay(new Date()),
-        ),
+      {
+        schema: {
+          querystring: CountQuerySchema,
+          response: { 200: z.union([z.array(CountRowSchema), CountAnswerSchema]) },
+        },
+      },
+      async (request, reply) => {
+        const { useBlacklist, unique } = request.query;
+        const answer = await runRequestTransaction(
+          ctx,
+          reply,
+          async (tx) => countDatasets(tx, useBlacklist, await getMinMailings(tx), businessDay(new Date())),
+          { isolation: 'REPEATABLE READ', readOnly: true, timeoutMessage: CountMessages.timeout },
+        );
+        return unique ? answer : answer.rows;
+      },
     );
   };
 }

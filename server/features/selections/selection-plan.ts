@@ -208,14 +208,23 @@ export async function runPlan(
   s: RunSettings,
 ): Promise<RunPlan> {
   if (source === 'records' || !tree.narrow) return { source: 'records' };
+  const dirty = await listDirtyAddresses(db);
+  if (!dirty) return { source: 'records' };
+  return { source: 'sel_record', dirty, held: await heldBitmap(db, s, dirty) };
+}
+
+/**
+ * The addresses in sel_dirty at the caller's snapshot, in id order; null when there are more than
+ * DIRTY_LIMIT (a run then reads records). The selection runs and the counts of /counts read them so.
+ */
+export async function listDirtyAddresses(db: DbOrTx): Promise<number[] | null> {
   // At most ten marks an address are read (a record's marks, an address's), so a large sel_dirty
   // (an import, an upgrade) costs a read of that many rows, not a DISTINCT over all of them.
   const { rows } = await db.execute(sql`SELECT address_id FROM sel_dirty LIMIT ${DIRTY_LIMIT * 10}`);
-  if (rows.length >= DIRTY_LIMIT * 10) return { source: 'records' };
+  if (rows.length >= DIRTY_LIMIT * 10) return null;
   const dirty = [...new Set((rows as { address_id: number }[]).map((r) => Number(r.address_id)))];
-  if (dirty.length > DIRTY_LIMIT) return { source: 'records' };
-  dirty.sort((x, y) => x - y);
-  return { source: 'sel_record', dirty, held: await heldBitmap(db, s, dirty) };
+  if (dirty.length > DIRTY_LIMIT) return null;
+  return dirty.sort((x, y) => x - y);
 }
 
 /**
