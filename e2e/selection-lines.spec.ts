@@ -30,6 +30,7 @@ async function seed(request: APIRequestContext) {
 /** Opens a line type from the root group's 'Regel toevoegen'. */
 async function openLineType(page: Page, label: string) {
   await page.getByRole('button', { name: 'Regel toevoegen' }).first().click();
+  await expect(page).toHaveURL(/\/selection-builder\/add-line$/);
   await page.getByRole('main').getByRole('link', { name: label, exact: true }).click();
 }
 
@@ -70,6 +71,8 @@ test('lines built in the builder read as Dutch text; the raw query is on the Que
   await page.goto(`/selection-builder/${w.campaignId}/${w.mailingId}`);
 
   await addAttributeLine(page, 'pc4', 'Tussen (range)', ['1000', '2999']);
+  // The first line's background save puts the new selection in the URL; the next lines follow it.
+  await expect(page).toHaveURL(new RegExp(`/selection-builder/${w.campaignId}/${w.mailingId}/[^/]+$`));
   await addAttributeLine(page, 'gender', 'Is gelijk aan (match, * als joker)', ['F']);
   await addAttributeLine(page, 'city', 'Is gelijk aan (match, * als joker)', ['Amster*']);
 
@@ -85,8 +88,9 @@ test('lines built in the builder read as Dutch text; the raw query is on the Que
 
   // 'Externe kenmerken' starts on the domain.
   await openLineType(page, 'Externe kenmerken');
-  await page.getByLabel('Waarden', { exact: true }).fill('voorbeeld.nl');
-  await page.getByLabel('Waarden', { exact: true }).press('Enter');
+  const values = page.getByRole('combobox', { name: 'Waarden', exact: true });
+  await values.fill('voorbeeld.nl');
+  await values.press('Enter');
   await page.getByRole('button', { name: 'Toevoegen' }).click();
 
   // A file of 4,200 addresses, matched on the e-mail address: its rows are counted in the browser.
@@ -128,7 +132,7 @@ test('lines built in the builder read as Dutch text; the raw query is on the Que
   await expect(lineTexts(page).first()).toHaveText('Postcode (4 cijfers) 1000 t/m 2999');
 });
 
-test('a stored selection reopens with dates, lists, open ranges and groups as Dutch text', async ({
+test('a stored selection reopens with dates, ages, lists, open ranges and groups as Dutch text', async ({
   page,
 }) => {
   await loginAsAdmin(page, '/');
@@ -144,6 +148,9 @@ test('a stored selection reopens with dates, lists, open ranges and groups as Du
             { range: { pc4: ['1000', '*'] } },
             { in: { gender: ['M', 'F'] } },
             { match: { city: '*dam' } },
+            { age: { birthDate: [30, 50] } },
+            { empty: { phone: true } },
+            { includes: { street: 'laan' } },
             { not: { dataset: { type: w.label } } },
             { or: [{ interests: { open: [w.interest] } }, { contains: { os: ['iOS', 'Android'] } }] },
           ],
@@ -159,11 +166,14 @@ test('a stored selection reopens with dates, lists, open ranges and groups as Du
     'Postcode (4 cijfers) vanaf 1000',
     'Geslacht is een van: man, vrouw',
     'Woonplaats eindigt op dam',
+    'Leeftijd 30 t/m 50 jaar',
+    'Telefoonnummer is leeg',
+    'Straat bevat laan',
     `Label is ${w.label}`,
     `Openinteresse ${w.interest}`,
     'Besturingssysteem is een van: iOS, Android',
   ]);
-  await expect(page.getByTestId('query-line').nth(5)).toHaveAttribute('data-negated', 'true');
+  await expect(page.getByTestId('query-line').nth(8)).toHaveAttribute('data-negated', 'true');
   await expect(page.locator('[data-testid=query-group][data-kind=or]')).toBeVisible();
   await expectNoRawSyntax(page);
 });
