@@ -14,6 +14,8 @@
 //   BENCH_RUNS=7                 runs per figure (default 7, 3 above 5M addresses)
 //   BENCH_DIRTY=1000             how many addresses are marked dirty for the second figure (0: none)
 //   BENCH_VERIFY=0               skip the independent GROUP BY over records (minutes at 20M)
+//   BENCH_TRIGGER_COST=1         also time a refresh and a rebuild with sel_count's triggers off and on
+//     (=refresh: the refreshes only, then the counters counted again from the rows)
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -23,9 +25,10 @@ import type { CountAnswer } from '../common/counts';
 import type { CategoryCounts } from '../common/extra-inzet';
 import { migrateDatabase, openDatabase } from '../server/db/client';
 import { notBlacklistedSql } from '../server/features/blacklists/blacklist.sql';
+import { narrowUnitsSql } from '../server/features/counts/sel-count.sql';
 import { categorySql } from '../server/features/mailings/engagement.sql';
 import { caseCollation } from '../server/features/selections/compile-context';
-import { rebuildSelRecords } from '../server/features/selections/sel-record.sql';
+import { rebuildSelRecords, refreshDirtyBatch } from '../server/features/selections/sel-record.sql';
 import { type BenchDatabase, createBenchDatabase } from './support/database';
 import { generateSelectionWorld } from './support/selection-world';
 import { spawnBenchServer } from './support/server';
@@ -122,6 +125,60 @@ try {
   }
 } finally {
   await server.stop();
+}
+
+// BENCH_TRIGGER_COST=1: what keeping sel_count costs the writers of the narrow tables, its triggers
+// off and on in turn (then on): a refresh of 10,000 marked records RUNS times each, and a rebuild of
+// both tables once each (BENCH_TRIGGER_COST=refresh: the refreshes only). With them off the counters
+// go wrong; the rebuild with them on, last, or a count of the rows makes them exact again.
+if (process.env.BENCH_TRIGGER_COST) {
+  const triggers = (on: boolean) =>
+    db.execute(
+      sql.raw(
+        ['sel_record', 'sel_multi']
+          .flatMap((t) =>
+            ['insert', 'delete', 'update', 'truncate'].map(
+              (op) => `ALTER TABLE ${t} ${on ? 'ENABLE' : 'DISABLE'} TRIGGER ${t}_count_${op}`,
+            ),
+          )
+          .join('; '),
+      ),
+    );
+  console.log('What the sel_count triggers cost (off, then on, in turn):');
+  const refresh: Record<string, number[]> = { off: [], on: [] };
+  for (let run = 0; run < RUNS; run++) {
+    for (const on of [false, true]) {
+      await triggers(on);
+      await db.execute(sql`INSERT INTO sel_dirty (address_id, dataset_id)
+        SELECT address_id, dataset_id FROM records
+        WHERE address_id >= (SELECT (random() * max(id))::bigint FROM addresses) ORDER BY address_id LIMIT 10000`);
+      const t0 = performance.now();
+      await refreshDirtyBatch(database, collation, 10_000);
+      refresh[on ? 'on' : 'off'].push(performance.now() - t0);
+    }
+  }
+  for (const k of ['off', 'on'])
+    console.log(`  refresh of 10,000 marks, triggers ${k}: p50 ${seconds(pct(refresh[k], 50))}`);
+  results['refresh 10,000 marks, triggers off'] = { p50: pct(refresh.off, 50), p95: pct(refresh.off, 95) };
+  results['refresh 10,000 marks, triggers on'] = { p50: pct(refresh.on, 50), p95: pct(refresh.on, 95) };
+  for (const on of process.env.BENCH_TRIGGER_COST === 'refresh' ? [] : [false, true]) {
+    await triggers(on);
+    const t0 = performance.now();
+    await rebuildSelRecords(database, collation);
+    const ms = performance.now() - t0;
+    console.log(`  rebuild of the narrow tables, triggers ${on ? 'on' : 'off'}: ${seconds(ms)}`);
+    results[`rebuild, triggers ${on ? 'on' : 'off'}`] = { p50: ms, p95: ms };
+  }
+  await triggers(true);
+  if (process.env.BENCH_TRIGGER_COST === 'refresh') {
+    // The counters counted again from the rows, as migration 0029 first counted them.
+    const key = sql.raw(
+      'src, kind, ds, clicked, opened, sent_count, hard_bounced, blacklisted, partner_blocked',
+    );
+    await db.execute(sql`DELETE FROM sel_count`);
+    await db.execute(sql`INSERT INTO sel_count (${key}, n) SELECT ${key}, count(*) FROM
+      (${narrowUnitsSql('sel_record', null)} UNION ALL ${narrowUnitsSql('sel_multi', null)}) u GROUP BY ${key}`);
+  }
 }
 
 // Independent of the counters: the definition (DESIGN §4 Counts) as one GROUP BY over records.

@@ -5,6 +5,7 @@ import type { Category } from '../../../common/extra-inzet';
 import type { DbOrTx } from '../../db/client';
 import { notBlacklistedSql } from '../blacklists/blacklist.sql';
 import { CATEGORY_BY_CODE, categoryCodeSql, rowFacts } from '../mailings/engagement.sql';
+import { recordPartitionsSql } from '../selections/sel-dirty.sql';
 import { bigintArray } from '../selections/selection-candidates';
 import { listDirtyAddresses, NARROW_WORK_MEM, NO_JIT } from '../selections/selection-plan';
 import { narrowUnitsSql } from './sel-count.sql';
@@ -29,18 +30,37 @@ function countedSql(f: string, blocked: string, useBlacklist: boolean): SQL {
   );
 }
 
+/** The records partitions to read for the dirty addresses, each with its addresses (recordPartitionsSql). */
+export type DirtyPartitions = { part: string; ids: string }[];
+
 /**
- * The cells (ds, code, n) of the records of the addresses `only` selects (null: all) with their
- * addresses: a cell per record that counts, and per address with one (ds 0) for the unique row.
+ * The cells (ds, code, n) of records with their addresses: a cell per record that counts, and per
+ * address with one (ds 0) for the unique row. `only`: the dirty addresses and the partitions their
+ * records are in, each read by its key (null: every record, through the partitioned parent).
  */
-function recordCellsSql(useBlacklist: boolean, minMailings: number, only: SQL | null): SQL {
+function recordCellsSql(
+  useBlacklist: boolean,
+  minMailings: number,
+  only: { dirty: number[]; partitions: DirtyPartitions } | null,
+): SQL {
   const conditions = [sql`a.hard_bounced_at IS NULL`];
   // As anti-joins (three NOT EXISTS at the top of the WHERE): see notBlacklistedSql.
   if (useBlacklist) conditions.push(notBlacklistedSql('a', 'd'));
-  if (only) conditions.push(only);
+  let records = sql`records`;
+  if (only) {
+    // Each partition named, read by its key: through the partitioned parent the planner planned a
+    // scan of all 500 partitions, and its plan took longer than the count (1M, 1,000 dirty
+    // addresses: docs/performance.md#counts).
+    const reads = only.partitions.map(
+      (p) =>
+        sql`SELECT address_id, dataset_id FROM ${sql.identifier(p.part)} WHERE address_id = ANY(${p.ids}::bigint[])`,
+    );
+    records = sql`(${reads.length > 0 ? sql.join(reads, sql` UNION ALL `) : sql`SELECT NULL::bigint AS address_id, NULL::text AS dataset_id WHERE FALSE`})`;
+    conditions.push(sql`a.id = ANY(${bigintArray(only.dirty)})`);
+  }
   return sql`lw_counted AS MATERIALIZED (
       SELECT r.address_id, d.num AS ds, ${categoryCodeSql('a', minMailings)} AS code
-      FROM records r JOIN datasets d ON d.id = r.dataset_id JOIN addresses a ON a.id = r.address_id
+      FROM ${records} r JOIN datasets d ON d.id = r.dataset_id JOIN addresses a ON a.id = r.address_id
       WHERE ${sql.join(conditions, sql` AND `)}),
     lw_record_cells AS (
       SELECT ds, code, count(*) AS n FROM lw_counted GROUP BY ds, code
@@ -76,20 +96,43 @@ function narrowCellsSql(useBlacklist: boolean, minMailings: number, dirty: numbe
 
 /**
  * The count statement: rows (ds, code, n), n the addresses of dataset number ds (0: the unique
- * row) in category code (CATEGORY_BY_CODE). `dirty` the addresses in sel_dirty at the caller's
- * snapshot (read from records), or null to read every address from records.
+ * row) in category code (CATEGORY_BY_CODE). `dirty`: the addresses in sel_dirty at the caller's
+ * snapshot (read from records, in `partitions`), or null to read every address from records.
  */
-export function countCellsSql(useBlacklist: boolean, minMailings: number, dirty: number[] | null): SQL {
+export function countCellsSql(
+  useBlacklist: boolean,
+  minMailings: number,
+  dirty: { dirty: number[]; partitions: DirtyPartitions } | null,
+): SQL {
   if (dirty === null) {
     return sql`WITH ${recordCellsSql(useBlacklist, minMailings, null)}
       SELECT ds, code, n FROM lw_record_cells`;
   }
-  const narrow = narrowCellsSql(useBlacklist, minMailings, dirty);
-  if (dirty.length === 0)
+  const narrow = narrowCellsSql(useBlacklist, minMailings, dirty.dirty);
+  if (dirty.dirty.length === 0)
     return sql`SELECT ds, code, sum(n)::bigint AS n FROM (${narrow}) c GROUP BY ds, code`;
-  return sql`WITH ${recordCellsSql(useBlacklist, minMailings, sql`r.address_id = ANY(${bigintArray(dirty)})`)}
+  return sql`WITH ${recordCellsSql(useBlacklist, minMailings, dirty)}
     SELECT ds, code, sum(n)::bigint AS n
     FROM (${narrow} UNION ALL SELECT ds, code, n FROM lw_record_cells) c GROUP BY ds, code`;
+}
+
+/**
+ * The dirty addresses at the caller's snapshot and the partitions their records are in, or null past
+ * DIRTY_LIMIT (listDirtyAddresses).
+ */
+export async function listDirtyPartitions(
+  tx: DbOrTx,
+): Promise<{ dirty: number[]; partitions: DirtyPartitions } | null> {
+  const dirty = await listDirtyAddresses(tx);
+  if (!dirty || dirty.length === 0) return dirty && { dirty, partitions: [] };
+  const addresses = bigintArray(dirty);
+  const { rows } = await tx.execute(
+    recordPartitionsSql(
+      sql`SELECT address_id, dataset_id FROM sel_dirty WHERE address_id = ANY(${addresses})`,
+      addresses,
+    ),
+  );
+  return { dirty, partitions: rows as DirtyPartitions };
 }
 
 /** Zero addresses in every category. */
@@ -108,7 +151,7 @@ export async function countDatasets(
   today: string,
 ): Promise<CountAnswer> {
   await tx.execute(NO_JIT);
-  const dirty = await listDirtyAddresses(tx);
+  const dirty = await listDirtyPartitions(tx);
   await tx.execute(NARROW_WORK_MEM);
   const { rows: cells } = await tx.execute(countCellsSql(useBlacklist, minMailings, dirty));
   const byNum = new Map<number, CategoryTotals>();

@@ -1,4 +1,5 @@
 import { type SQL, sql } from 'drizzle-orm';
+import { MULTI_POSITIONS, positionColumn } from './sel.table';
 
 // The writers of records mark each record they insert, change or delete, with its dataset
 // (sel-record.sql.ts, markSelDirtyRecords). A delete must mark in its own statement: once it ran,
@@ -22,4 +23,34 @@ export function markingSelDirty(write: SQL): SQL {
  */
 export function markSelDirtyCte(name: string, from: string): string {
   return `${name} AS (INSERT INTO sel_dirty (address_id, dataset_id) SELECT address_id, dataset_id FROM ${from})`;
+}
+
+/**
+ * Where the records of some marked addresses are, as a statement of rows (part, ids): each
+ * dataset's records partition (that is part of records: a dataset deleted since its mark has none)
+ * with the ids (a bigint[] as text) of the addresses to read in it. An address's records are in the
+ * datasets of its marks and of its present narrow rows: every record written since its rows were
+ * made was marked with its dataset, in the writer's transaction. `marks`: a statement of rows
+ * (address_id, dataset_id) holding every mark of the addresses `addresses` (a bigint[]), read in the
+ * same snapshot as the narrow rows. The refresher reads them so, and the counts of /counts.
+ */
+export function recordPartitionsSql(marks: SQL, addresses: SQL): SQL {
+  const positions = Array.from({ length: MULTI_POSITIONS }, (_, i) => `(m.${positionColumn(i + 1, 'ds')})`);
+  return sql`
+    WITH marks AS (${marks}),
+    pairs AS (
+      SELECT address_id, dataset_id FROM marks WHERE dataset_id IS NOT NULL
+      UNION
+      SELECT s.address_id, d.id FROM sel_record s JOIN datasets d ON d.num = s.ds
+      WHERE s.address_id = ANY(${addresses})
+      UNION
+      SELECT m.address_id, d.id FROM sel_multi m
+        CROSS JOIN LATERAL (VALUES ${sql.raw(positions.join(', '))}) p(ds)
+        JOIN datasets d ON d.num = p.ds
+      WHERE m.address_id = ANY(${addresses}))
+    SELECT g.part, g.ids
+    FROM (SELECT lw_records_partition(dataset_id) AS part, array_agg(address_id)::text AS ids
+      FROM pairs GROUP BY dataset_id) g
+    WHERE EXISTS (SELECT 1 FROM pg_inherits i WHERE i.inhparent = 'records'::regclass
+      AND i.inhrelid = to_regclass(quote_ident(g.part)))`;
 }

@@ -13,6 +13,7 @@ import {
   SEL_RECORD_COLUMNS,
   SLOT_COUNT,
 } from './sel.table';
+import { recordPartitionsSql } from './sel-dirty.sql';
 
 // The narrow tables of the selection engine (migrations 0024, 0025, 0027; docs/decisions.md, Narrow
 // tables and the refresher): a row per record with what a count reads (sel_record), every join done
@@ -197,25 +198,13 @@ export async function refreshSelRecords(
   await db.execute(sql`${REFRESH_SETTINGS}; ${REFRESH_BY_KEY}`);
   const addressArray = sql`${`{${marks.map((m) => m.addressId).join(',')}}`}::bigint[]`;
   const datasetArray = sql`${pgTextArray(marks.map((m) => m.datasetId))}::text[]`;
-  // The (dataset, address) pairs to read, grouped by dataset, for the datasets whose partition is
-  // part of records (a dataset deleted since its mark has none).
-  const { rows: groups } = await db.execute(sql`
-    WITH marks AS (SELECT * FROM unnest(${addressArray}, ${datasetArray}) AS m(address_id, dataset_id)),
-    pairs AS (
-      SELECT address_id, dataset_id FROM marks WHERE dataset_id IS NOT NULL
-      UNION
-      SELECT s.address_id, d.id FROM sel_record s JOIN datasets d ON d.num = s.ds
-      WHERE s.address_id = ANY(${addressArray})
-      UNION
-      SELECT m.address_id, d.id FROM sel_multi m
-        CROSS JOIN LATERAL (VALUES ${sql.raw(POSITIONS.map((k) => `(m.${positionColumn(k, 'ds')})`).join(', '))}) p(ds)
-        JOIN datasets d ON d.num = p.ds
-      WHERE m.address_id = ANY(${addressArray}))
-    SELECT g.part, g.ids
-    FROM (SELECT lw_records_partition(dataset_id) AS part, array_agg(address_id)::text AS ids
-      FROM pairs GROUP BY dataset_id) g
-    WHERE EXISTS (SELECT 1 FROM pg_inherits i WHERE i.inhparent = 'records'::regclass
-      AND i.inhrelid = to_regclass(quote_ident(g.part)))`);
+  // The partitions to read, each with its addresses (recordPartitionsSql).
+  const { rows: groups } = await db.execute(
+    recordPartitionsSql(
+      sql`SELECT * FROM unnest(${addressArray}, ${datasetArray}) AS m(address_id, dataset_id)`,
+      addressArray,
+    ),
+  );
   // Made once a connection and emptied at each commit (and here, for a second refresh in one
   // transaction): one made and dropped every batch wrote and deleted its catalog rows each time,
   // bloating pg_class and pg_attribute while the refresher runs.
