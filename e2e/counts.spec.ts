@@ -1,7 +1,7 @@
 import { expect, test } from '@playwright/test';
 import { loginAsAdmin, unique } from './support/session';
 
-test('counts: per dataset by category, the blacklist toggle, the partner filter and the totals row', async ({
+test('counts: per dataset by category, the blacklist toggle, the partner filter, the totals row and the unique row', async ({
   page,
 }) => {
   await loginAsAdmin(page, '/');
@@ -44,13 +44,36 @@ test('counts: per dataset by category, the blacklist toggle, the partner filter 
   await expect(rowOf(datasets[0])).toContainText('2');
   await expect(rowOf(datasets[1]).getByRole('cell').last()).toHaveText('3');
 
+  const answered = page.waitForResponse((r) => r.url().includes('/api/count?useBlacklist=false'));
   await page.getByRole('switch', { name: 'Gebruik blacklist?' }).click();
   await expect(rowOf(datasets[1]).getByRole('cell').last()).toHaveText('4');
   await expect(rowOf(datasets[0]).getByRole('cell').last()).toHaveText('3');
+
+  // Beside the totals row, which adds the files up, the unique addresses over all files: the three
+  // addresses both files hold count once there (other journeys' files share the database, so the
+  // figures are the ones the screen was given, and at least those three fewer than the totals).
+  const shown = (await (await answered).json()).unique;
+  const uniqueRow = page.getByRole('row', { name: 'Unieke adressen' });
+  await expect(uniqueRow.getByRole('cell')).toHaveText([
+    'Unieke adressen',
+    ...[shown.new, shown.notOpenedOrClicked, shown.opens, shown.clicks, shown.total].map((n: number) =>
+      n.toLocaleString('nl-NL'),
+    ),
+  ]);
+  const figure = async (row: string) =>
+    Number(
+      ((await page.getByRole('row', { name: row }).getByRole('cell').last().textContent()) ?? '').replace(
+        /\./g,
+        '',
+      ),
+    );
+  expect(await figure('Unieke adressen')).toBeLessThanOrEqual((await figure('Totaal')) - 3);
 
   // One partner: only its file, and the totals row sums what is shown.
   await page.getByRole('combobox', { name: 'Partner' }).click();
   await page.getByRole('option', { name: partners[1] }).click();
   await expect(rowOf(datasets[0])).toHaveCount(0);
   await expect(page.getByRole('row', { name: 'Totaal' }).getByRole('cell').last()).toHaveText('4');
+  // The unique row counts over every file, so it shows only while all partners do.
+  await expect(uniqueRow).toHaveCount(0);
 });

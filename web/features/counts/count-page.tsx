@@ -12,7 +12,9 @@ const ALL = '';
 
 /**
  * /counts 'Bestandsaantallen' (spec 001 §2): per dataset its addresses by category, with the
- * blacklist toggle (on by default; a change reloads), a partner filter and a totals row.
+ * blacklist toggle (on by default; a change reloads), a partner filter and a totals row; beside the
+ * totals, which add the datasets up, the unique addresses over all datasets (each address once, in
+ * its category), shown while all partners are (the server counts it over every dataset).
  */
 export function CountPage() {
   const [useBlacklist, setUseBlacklist] = useState(true);
@@ -20,11 +22,12 @@ export function CountPage() {
   const counts = useQuery({ queryKey: countsKey(useBlacklist), queryFn: () => listCounts(useBlacklist) });
   useFailedQueryAlert(counts.error, CountMessages.fetchFailed);
   const partners = useMemo(
-    () => [...new Set((counts.data ?? []).map((r) => r.dataset.partner))].sort(),
+    () => [...new Set((counts.data?.rows ?? []).map((r) => r.dataset.partner))].sort(),
     [counts.data],
   );
-  const rows = (counts.data ?? []).filter((r) => partner === ALL || r.dataset.partner === partner);
+  const rows = (counts.data?.rows ?? []).filter((r) => partner === ALL || r.dataset.partner === partner);
   const totals = countTotals(rows);
+  const unique = partner === ALL ? counts.data?.unique : undefined;
 
   return (
     <>
@@ -97,6 +100,16 @@ export function CountPage() {
               <Table.Td ta="right">{formatCount(totals.clicks)}</Table.Td>
               <Table.Td ta="right">{formatCount(totals.total)}</Table.Td>
             </Table.Tr>
+            {unique && (
+              <Table.Tr aria-label={CountMessages.uniqueRow} title={CountMessages.uniqueHint}>
+                <Table.Td colSpan={4}>{CountMessages.uniqueRow}</Table.Td>
+                <Table.Td ta="right">{formatCount(unique.new)}</Table.Td>
+                <Table.Td ta="right">{formatCount(unique.notOpenedOrClicked)}</Table.Td>
+                <Table.Td ta="right">{formatCount(unique.opens)}</Table.Td>
+                <Table.Td ta="right">{formatCount(unique.clicks)}</Table.Td>
+                <Table.Td ta="right">{formatCount(unique.total)}</Table.Td>
+              </Table.Tr>
+            )}
           </Table.Tfoot>
         </Table>
       </Card>
