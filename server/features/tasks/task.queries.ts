@@ -1,4 +1,4 @@
-import { and, desc, eq, notInArray, sql } from 'drizzle-orm';
+import { and, desc, eq, inArray, notInArray, or, sql } from 'drizzle-orm';
 import type { ProgressUnit, Task, TaskProgress } from '../../../common/tasks';
 import { FINISHED_TASK_STATES, PROGRESS_UNITS, RUNNING_TASK_STATES } from '../../../common/tasks';
 import type { Db } from '../../db/client';
@@ -71,9 +71,21 @@ export async function insertTask(db: Db, input: TaskInput): Promise<TaskRow> {
   return row;
 }
 
-/** The most recent tasks, newest first. */
+/**
+ * The most recent `limit` tasks and every task not yet ended (queued or running, however old),
+ * newest first: a task at work never drops off the task list behind newer ones.
+ */
 export function listTasks(db: Db, limit = 200): Promise<TaskRow[]> {
-  return db.select().from(tasks).orderBy(desc(tasks.createdAt), desc(tasks.id)).limit(limit);
+  const recent = db
+    .select({ id: tasks.id })
+    .from(tasks)
+    .orderBy(desc(tasks.createdAt), desc(tasks.id))
+    .limit(limit);
+  return db
+    .select()
+    .from(tasks)
+    .where(or(inArray(tasks.id, recent), notInArray(tasks.state, [...FINISHED_TASK_STATES])))
+    .orderBy(desc(tasks.createdAt), desc(tasks.id));
 }
 
 /** One task by id; undefined when absent. */

@@ -106,6 +106,23 @@ describe('running tasks', () => {
     expect(dates).toEqual([...dates].sort((a, b) => b - a));
   });
 
+  it('lists a task still at work however many tasks came after it', async () => {
+    const old = await insertTask(t.db, { type: 'import', state: 'parsing', workerKey: 1, file: 'oud.csv' });
+    try {
+      await t.db.execute(sql`UPDATE tasks SET created_at = now() - interval '1 day' WHERE id = ${old.id}`);
+      await t.db.execute(sql`INSERT INTO tasks (id, type, state, created_at)
+        SELECT 'newer' || i, 'test.sum', 'done', now() - make_interval(secs => i) FROM generate_series(1, 201) i`);
+      const { rows } = await t.db.execute<{ id: string }>(
+        sql`SELECT id FROM tasks ORDER BY created_at DESC, id DESC LIMIT 200`,
+      );
+      const list = (await t.api('GET', '/api/tasks')).json() as { _id: string; state: string }[];
+      expect(list.map((task) => task._id)).toEqual([...rows.map((r) => r.id), old.id]);
+      expect(list.at(-1)).toMatchObject({ state: 'parsing', file: 'oud.csv' });
+    } finally {
+      await t.db.execute(sql`DELETE FROM tasks WHERE id = ${old.id} OR id LIKE 'newer%'`);
+    }
+  });
+
   it('GET /api/tasks/:id answers 404 with the Dutch message for an unknown id', async () => {
     const res = await t.api('GET', '/api/tasks/unknown');
     expect(res.statusCode).toBe(404);
