@@ -33,16 +33,18 @@ function countedSql(f: string, blocked: string, useBlacklist: boolean): SQL {
 /** The records partitions to read for the dirty addresses, each with its addresses (recordPartitionsSql). */
 export type DirtyPartitions = { part: string; ids: string }[];
 
+/** The addresses in sel_dirty at a count's snapshot and where their records are (listDirtyPartitions). */
+export interface DirtyReads {
+  dirty: number[];
+  partitions: DirtyPartitions;
+}
+
 /**
  * The cells (ds, code, n) of records with their addresses: a cell per record that counts, and per
  * address with one (ds 0) for the unique row. `only`: the dirty addresses and the partitions their
  * records are in, each read by its key (null: every record, through the partitioned parent).
  */
-function recordCellsSql(
-  useBlacklist: boolean,
-  minMailings: number,
-  only: { dirty: number[]; partitions: DirtyPartitions } | null,
-): SQL {
+function recordCellsSql(useBlacklist: boolean, minMailings: number, only: DirtyReads | null): SQL {
   const conditions = [sql`a.hard_bounced_at IS NULL`];
   // As anti-joins (three NOT EXISTS at the top of the WHERE): see notBlacklistedSql.
   if (useBlacklist) conditions.push(notBlacklistedSql('a', 'd'));
@@ -99,11 +101,7 @@ function narrowCellsSql(useBlacklist: boolean, minMailings: number, dirty: numbe
  * row) in category code (CATEGORY_BY_CODE). `dirty`: the addresses in sel_dirty at the caller's
  * snapshot (read from records, in `partitions`), or null to read every address from records.
  */
-export function countCellsSql(
-  useBlacklist: boolean,
-  minMailings: number,
-  dirty: { dirty: number[]; partitions: DirtyPartitions } | null,
-): SQL {
+export function countCellsSql(useBlacklist: boolean, minMailings: number, dirty: DirtyReads | null): SQL {
   if (dirty === null) {
     return sql`WITH ${recordCellsSql(useBlacklist, minMailings, null)}
       SELECT ds, code, n FROM lw_record_cells`;
@@ -120,9 +118,7 @@ export function countCellsSql(
  * The dirty addresses at the caller's snapshot and the partitions their records are in, or null past
  * DIRTY_LIMIT (listDirtyAddresses).
  */
-export async function listDirtyPartitions(
-  tx: DbOrTx,
-): Promise<{ dirty: number[]; partitions: DirtyPartitions } | null> {
+export async function listDirtyPartitions(tx: DbOrTx): Promise<DirtyReads | null> {
   const dirty = await listDirtyAddresses(tx);
   if (!dirty || dirty.length === 0) return dirty && { dirty, partitions: [] };
   const addresses = bigintArray(dirty);
