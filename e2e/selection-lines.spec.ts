@@ -70,11 +70,11 @@ test('lines built in the builder read as Dutch text; the raw query is on the Que
   const w = await seed(page.request);
   await page.goto(`/selection-builder/${w.campaignId}/${w.mailingId}`);
 
-  await addAttributeLine(page, 'pc4', 'Tussen (range)', ['1000', '2999']);
+  await addAttributeLine(page, 'pc4', 'tussen', ['1000', '2999']);
   // The first line's background save puts the new selection in the URL; the next lines follow it.
   await expect(page).toHaveURL(new RegExp(`/selection-builder/${w.campaignId}/${w.mailingId}/[^/]+$`));
-  await addAttributeLine(page, 'gender', 'Is gelijk aan (match, * als joker)', ['F']);
-  await addAttributeLine(page, 'city', 'Is gelijk aan (match, * als joker)', ['Amster*']);
+  await addAttributeLine(page, 'gender', 'is', ['F']);
+  await addAttributeLine(page, 'city', 'is', ['Amster*']);
 
   await openLineType(page, 'Label');
   await choose(page, 'Label', w.label);

@@ -2,7 +2,13 @@ import { Autocomplete, Group, Select, Stack, TagsInput, TextInput } from '@manti
 import { useDebouncedValue } from '@mantine/hooks';
 import { useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
-import { ATTRIBUTE_OPERATORS, type QueryNode } from '../../../common/query-tree';
+import { splitPastedValues } from '../../../common/query-operators';
+import {
+  ATTRIBUTE_OPERATORS,
+  MORE_ATTRIBUTE_OPERATORS,
+  QueryMessages,
+  type QueryNode,
+} from '../../../common/query-tree';
 import { SelectionMessages } from '../../../common/selections';
 import { useFailedQueryAlert } from '../../lib/use-failed-query-alert';
 import { attributesKey, listAttributes, listValueSuggestions, valueSuggestionsKey } from './api';
@@ -12,12 +18,22 @@ import { attributeLine } from './line-rules';
 // spec 001 §9: value suggestions are requested 500 ms after the attribute or operator changes.
 const AUTOCOMPLETE_DELAY_MS = 500;
 
-const OPERATOR_LABELS: Record<(typeof ATTRIBUTE_OPERATORS)[number], string> = {
-  match: 'Is gelijk aan (match, * als joker)',
-  in: 'Is een van (in)',
-  range: 'Tussen (range)',
-  dateRange: 'Tussen datums (dateRange)',
+/** The operators of the form, by their Dutch name ('notEmpty' is the line `empty: false`). */
+const OPERATOR_LABELS: Record<string, string> = {
+  match: 'is',
+  in: 'is een van',
+  range: 'tussen',
+  dateRange: 'datum tussen',
+  age: 'leeftijd (jaren)',
+  empty: 'is leeg',
+  notEmpty: 'is niet leeg',
+  startsWith: 'begint met',
+  includes: 'bevat',
 };
+const TEXT_OPERATORS = ['match', 'startsWith', 'includes'];
+const PAIR_OPERATORS = ['range', 'dateRange', 'age'];
+// Messages about the attribute or the operator; the others belong beside the value fields.
+const HEAD_MESSAGES: string[] = [QueryMessages.attributeRequired, QueryMessages.operatorRequired];
 
 /** The form's fields of an existing attribute line. */
 function fieldsOf(node: QueryNode | null) {
@@ -30,19 +46,22 @@ function fieldsOf(node: QueryNode | null) {
     to: '',
   };
   if (!node) return fields;
-  for (const op of ATTRIBUTE_OPERATORS) {
+  for (const op of [...ATTRIBUTE_OPERATORS, ...MORE_ATTRIBUTE_OPERATORS]) {
     if (!(op in node)) continue;
     const [attribute, value] = Object.entries((node as Record<string, Record<string, unknown>>)[op])[0];
     fields.attribute = attribute;
-    fields.operator = op;
-    if (op === 'match') fields.match = String(value);
+    fields.operator = op === 'empty' && value === false ? 'notEmpty' : op;
+    if (TEXT_OPERATORS.includes(op)) fields.match = String(value);
     else if (op === 'in') fields.values = (value as unknown[]).map(String);
-    else [fields.from, fields.to] = (value as unknown[]).map(String);
+    else if (PAIR_OPERATORS.includes(op)) [fields.from, fields.to] = (value as unknown[]).map(String);
   }
   return fields;
 }
 
-/** 'Selecteren op kenmerken': attribute, operator (match, in, range, dateRange) and the value(s). */
+/**
+ * 'Selecteren op kenmerken': attribute, operator (is, is een van, tussen, datum tussen, leeftijd,
+ * is (niet) leeg, begint met, bevat) and the value(s); the rules' messages show beside the fields.
+ */
 export function AttributeLineForm(props: LineFormProps) {
   const [fields, setFields] = useState(() => fieldsOf(props.current));
   const set = (change: Partial<typeof fields>) => setFields((f) => ({ ...f, ...change }));
@@ -61,9 +80,19 @@ export function AttributeLineForm(props: LineFormProps) {
     retry: false,
   });
   const values = suggestions.data ?? [];
+  const [messages, setMessages] = useState<string[]>([]);
+  const build = () => {
+    const built = attributeLine(fields.attribute, fields.operator, fields);
+    setMessages('errors' in built ? built.errors : []);
+    return built;
+  };
+  const headError = (message: string) => (messages.includes(message) ? message : undefined);
+  const valueMessages = messages.filter((m) => !HEAD_MESSAGES.includes(m));
+  const valueError = valueMessages.length > 0 ? valueMessages.join(' ') : undefined;
+  const op = fields.operator ?? '';
 
   return (
-    <LineFormShell {...props} build={() => attributeLine(fields.attribute, fields.operator, fields)}>
+    <LineFormShell {...props} build={build}>
       <Stack>
         <Group grow align="flex-start">
           <Autocomplete
@@ -73,19 +102,22 @@ export function AttributeLineForm(props: LineFormProps) {
             limit={50}
             value={fields.attribute}
             onChange={(attribute) => set({ attribute })}
+            error={headError(QueryMessages.attributeRequired)}
           />
           <Select
             label="Operator"
             placeholder="Kies een operator"
-            data={ATTRIBUTE_OPERATORS.map((value) => ({ value, label: OPERATOR_LABELS[value] }))}
+            data={Object.entries(OPERATOR_LABELS).map(([value, label]) => ({ value, label }))}
             value={fields.operator}
             onChange={(operator) => set({ operator })}
+            error={headError(QueryMessages.operatorRequired)}
           />
         </Group>
-        {fields.operator === 'match' && (
+        {TEXT_OPERATORS.includes(op) && (
           <Autocomplete
             label="Waarde"
-            data={values}
+            error={valueError}
+            data={op === 'match' ? values : []}
             limit={50}
             value={fields.match}
             onChange={(match) => set({ match })}
@@ -94,26 +126,39 @@ export function AttributeLineForm(props: LineFormProps) {
         {fields.operator === 'in' && (
           <TagsInput
             label="Waarden"
-            description="Enter na elke waarde"
+            description="Enter na elke waarde, of plak een lijst: één per regel of gescheiden door komma's of puntkomma's"
+            error={valueError}
             data={values}
             limit={50}
             value={fields.values}
             onChange={(v) => set({ values: v })}
+            // A pasted list is read by splitPastedValues before the field's own split on commas.
+            onPasteCapture={(e) => {
+              const pasted = splitPastedValues(e.clipboardData.getData('text/plain'));
+              if (pasted.length < 2) return;
+              e.preventDefault();
+              e.stopPropagation();
+              const known = new Set(fields.values.map((v) => v.toLowerCase()));
+              set({ values: [...fields.values, ...pasted.filter((v) => !known.has(v.toLowerCase()))] });
+            }}
             splitChars={[',', ';']}
             acceptValueOnBlur
           />
         )}
-        {(fields.operator === 'range' || fields.operator === 'dateRange') && (
-          <Group grow>
+        {PAIR_OPERATORS.includes(op) && (
+          <Group grow align="flex-start">
             <TextInput
               label="Van"
-              placeholder={fields.operator === 'dateRange' ? 'DD-MM-JJJJ of NOW-1YEAR' : undefined}
+              placeholder={
+                op === 'dateRange' ? 'DD-MM-JJJJ of NOW-1YEAR' : op === 'age' ? 'jaren' : undefined
+              }
               value={fields.from}
               onChange={(e) => set({ from: e.currentTarget.value })}
+              error={valueError}
             />
             <TextInput
-              label="Tot"
-              placeholder={fields.operator === 'dateRange' ? 'DD-MM-JJJJ of NOW' : undefined}
+              label={op === 'age' ? 't/m' : 'Tot'}
+              placeholder={op === 'dateRange' ? 'DD-MM-JJJJ of NOW' : op === 'age' ? 'jaren' : undefined}
               value={fields.to}
               onChange={(e) => set({ to: e.currentTarget.value })}
             />

@@ -16,7 +16,7 @@ export const LINE_TYPES = [
   {
     type: 'attribute',
     label: 'Selecteren op kenmerken',
-    help: 'Een kenmerk met match, in, range of dateRange',
+    help: 'Een kenmerk met is, is een van, tussen, leeftijd, (niet) leeg, begint met of bevat',
   },
   { type: 'dataset', label: 'Label', help: 'Adressen uit bestanden met een label' },
   { type: 'interests', label: 'Interesse type', help: 'Klik- of openinteresses' },

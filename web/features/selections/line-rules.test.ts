@@ -27,6 +27,24 @@ describe('line rules (spec 001 §5)', () => {
     });
   });
 
+  it('builds the age, is (not) empty, begins with and contains lines, with their messages', () => {
+    expect(attributeLine('birthDate', 'age', { ...empty, from: ' 30', to: '50 ' })).toEqual({
+      node: { age: { birthDate: [30, 50] } },
+    });
+    expect(attributeLine('birthDate', 'age', { ...empty, from: '30,5', to: '50' })).toEqual({
+      errors: [QueryMessages.ageInvalid],
+    });
+    expect(attributeLine('birthDate', 'age', { ...empty, from: '50', to: '30' })).toEqual({
+      errors: [QueryMessages.ageOrder],
+    });
+    expect(attributeLine('phone', 'empty', empty)).toEqual({ node: { empty: { phone: true } } });
+    expect(attributeLine('phone', 'notEmpty', empty)).toEqual({ node: { empty: { phone: false } } });
+    expect(attributeLine('city', 'startsWith', { ...empty, match: ' Amster ' })).toEqual({
+      node: { startsWith: { city: 'Amster' } },
+    });
+    expect(attributeLine('street', 'includes', empty)).toEqual({ errors: [QueryMessages.valueRequired] });
+  });
+
   it('checks the other lines by the common contract', () => {
     expect(checkLine({ contains: { os: [' '] } })).toEqual({ errors: [QueryMessages.valuesRequired] });
     expect(checkLine({ interests: { click: [] } })).toEqual({ errors: [QueryMessages.interestsRequired] });

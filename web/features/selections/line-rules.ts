@@ -10,7 +10,10 @@ export function checkLine(line: unknown): { node: QueryNode } | { errors: string
   return { errors: [...new Set(parsed.error.issues.map((i) => i.message))] };
 }
 
-/** An attribute line from the form's fields (spec 001 §5: attribute and operator required). */
+/**
+ * An attribute line from the form's fields (spec 001 §5: attribute and operator required); the
+ * operator 'notEmpty' is the line `empty: false`.
+ */
 export function attributeLine(
   attribute: string,
   operator: string | null,
@@ -21,6 +24,9 @@ export function attributeLine(
   if (!operator) errors.push(QueryMessages.operatorRequired);
   if (errors.length > 0 || !operator) return { errors };
   const attr = attribute.trim();
-  const body = operator === 'match' ? value.match : operator === 'in' ? value.values : [value.from, value.to];
+  if (operator === 'empty' || operator === 'notEmpty')
+    return checkLine({ empty: { [attr]: operator === 'empty' } });
+  const text = ['match', 'startsWith', 'includes'].includes(operator);
+  const body = text ? value.match : operator === 'in' ? value.values : [value.from, value.to];
   return checkLine({ [operator]: { [attr]: body } });
 }

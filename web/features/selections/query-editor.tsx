@@ -22,7 +22,7 @@ import {
 import type { ReactNode } from 'react';
 import { useNavigate } from 'react-router';
 import { type DescribeContext, describeLine } from '../../../common/query-description';
-import type { QueryNode } from '../../../common/query-tree';
+import { ATTRIBUTE_OPERATORS, MORE_ATTRIBUTE_OPERATORS, type QueryNode } from '../../../common/query-tree';
 import { selectionPaths } from './api';
 import { editQuery, setDraft, useDraft } from './builder-store';
 import { childrenOf, leafKind, type NodePath } from './query-editor-state';
@@ -31,10 +31,13 @@ import { childrenOf, leafKind, type NodePath } from './query-editor-state';
 // moved, negated and removed; a line is added or edited in the line editor (add-line). Each line
 // reads as Dutch text (common/query-description.ts); the raw query text is on the 'Query' tab.
 
-/** The line editor's route type of a leaf (match, in, range and dateRange are attribute lines). */
+/** The line editor's route type of a leaf (every operator of an attribute line is an attribute line). */
 export function lineTypeOf(node: QueryNode): string {
   const kind = leafKind(node);
-  return ['match', 'in', 'range', 'dateRange'].includes(kind) ? 'attribute' : kind;
+  return (ATTRIBUTE_OPERATORS as readonly string[]).includes(kind) ||
+    (MORE_ATTRIBUTE_OPERATORS as readonly string[]).includes(kind)
+    ? 'attribute'
+    : kind;
 }
 
 interface NodeProps {
