@@ -149,6 +149,10 @@ export async function countDatasets(
   await tx.execute(NO_JIT);
   const dirty = await listDirtyPartitions(tx);
   await tx.execute(NARROW_WORK_MEM);
+  // The dirty addresses' records are a few index reads in up to 500 partitions: parallel workers
+  // each opened them all again first, which took longer than the reads (1M, 1,000 dirty addresses:
+  // docs/performance.md#counts).
+  if (dirty && dirty.dirty.length > 0) await tx.execute(sql`SET LOCAL max_parallel_workers_per_gather = 0`);
   const { rows: cells } = await tx.execute(countCellsSql(useBlacklist, minMailings, dirty));
   const byNum = new Map<number, CategoryTotals>();
   for (const cell of cells as { ds: number; code: number; n: number }[]) {
