@@ -115,11 +115,19 @@ export function countCellsSql(useBlacklist: boolean, minMailings: number, dirty:
 }
 
 /**
+ * Past this many dirty addresses a count of /counts reads every address from records. Higher than a
+ * selection run's DIRTY_LIMIT: here they cost only their records' reads by key, which stay well below
+ * a read of all records up to about this many at 1M, and at 20M all records take minutes
+ * (docs/performance.md#counts).
+ */
+export const COUNT_DIRTY_LIMIT = 20_000;
+
+/**
  * The dirty addresses at the caller's snapshot and the partitions their records are in, or null past
- * DIRTY_LIMIT (listDirtyAddresses).
+ * COUNT_DIRTY_LIMIT (listDirtyAddresses).
  */
 export async function listDirtyPartitions(tx: DbOrTx): Promise<DirtyReads | null> {
-  const dirty = await listDirtyAddresses(tx);
+  const dirty = await listDirtyAddresses(tx, COUNT_DIRTY_LIMIT);
   if (!dirty || dirty.length === 0) return dirty && { dirty, partitions: [] };
   const addresses = bigintArray(dirty);
   const { rows } = await tx.execute(

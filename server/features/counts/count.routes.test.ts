@@ -8,8 +8,8 @@ import { setupTestApp, type TestClient } from '../../test/app';
 import { categoryOf, type World } from '../selections/evaluator.test-helpers';
 import { markingSelDirty } from '../selections/sel-dirty.sql';
 import { drainSelDirty, markSelDirtyRecords } from '../selections/sel-record.sql';
-import { DIRTY_LIMIT } from '../selections/selection-plan';
 import { insertWorld, makeWorld } from '../selections/world.test-helpers';
+import { COUNT_DIRTY_LIMIT } from './count.queries';
 
 // The refresher runs only when a test drains sel_dirty, so each state below is the one its test made:
 // every address dirty (counted from records), all refreshed (the counters of the narrow tables),
@@ -220,17 +220,17 @@ describe('GET /api/count', () => {
     expect(stale.rows).toEqual([{ clicked: false }]);
     const dirty = await dirtyCount();
     expect(dirty).toBeGreaterThanOrEqual(5);
-    expect(dirty).toBeLessThanOrEqual(DIRTY_LIMIT);
+    expect(dirty).toBeLessThanOrEqual(COUNT_DIRTY_LIMIT);
     await expectCountsAsTheRulesSay();
 
     await drainSelDirty(t.database, await t.ctx.caseCollation());
     await expectCountsAsTheRulesSay();
   });
 
-  it('reads every address from records while more than DIRTY_LIMIT are dirty', async () => {
+  it('reads every address from records while more than COUNT_DIRTY_LIMIT are dirty', async () => {
     // Marks of addresses that do not exist: the narrow rows are right, yet too many are dirty.
     await t.db.execute(sql`INSERT INTO sel_dirty (address_id)
-      SELECT g FROM generate_series(900000001, ${900000001 + DIRTY_LIMIT * 10}) g`);
+      SELECT g FROM generate_series(900000001, ${900000001 + COUNT_DIRTY_LIMIT}) g`);
     await expectCountsAsTheRulesSay();
     await t.db.execute(sql`DELETE FROM sel_dirty WHERE address_id > 900000000`);
   });

@@ -215,15 +215,15 @@ export async function runPlan(
 
 /**
  * The addresses in sel_dirty at the caller's snapshot, in id order; null when there are more than
- * DIRTY_LIMIT (a run then reads records). The selection runs and the counts of /counts read them so.
+ * `limit` (a run then reads records). The selection runs and the counts of /counts read them so.
  */
-export async function listDirtyAddresses(db: DbOrTx): Promise<number[] | null> {
+export async function listDirtyAddresses(db: DbOrTx, limit = DIRTY_LIMIT): Promise<number[] | null> {
   // At most ten marks an address are read (a record's marks, an address's), so a large sel_dirty
   // (an import, an upgrade) costs a read of that many rows, not a DISTINCT over all of them.
-  const { rows } = await db.execute(sql`SELECT address_id FROM sel_dirty LIMIT ${DIRTY_LIMIT * 10}`);
-  if (rows.length >= DIRTY_LIMIT * 10) return null;
+  const { rows } = await db.execute(sql`SELECT address_id FROM sel_dirty LIMIT ${limit * 10}`);
+  if (rows.length >= limit * 10) return null;
   const dirty = [...new Set((rows as { address_id: number }[]).map((r) => Number(r.address_id)))];
-  if (dirty.length > DIRTY_LIMIT) return null;
+  if (dirty.length > limit) return null;
   return dirty.sort((x, y) => x - y);
 }
 
