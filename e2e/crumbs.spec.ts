@@ -101,7 +101,7 @@ async function seed(page: Page): Promise<World> {
 }
 
 test('every route of the route table shows named crumbs that each open a screen', async ({ page }) => {
-  test.setTimeout(300_000);
+  test.setTimeout(600_000);
   await loginAsAdmin(page, '/');
   const world = await seed(page);
   const crumbs = page.getByRole('navigation', { name: 'Kruimelpad' });
