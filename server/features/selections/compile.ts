@@ -120,7 +120,11 @@ export function compileNarrow(node: QueryNode, ctx: CompileContext): CompiledQue
 }
 
 /** The root's boolean SQL (compileNode) and its top-level lines (CompiledQuery.lines), each compiled once. */
-function compileTop(node: QueryNode, ctx: CompileContext, reads: AttributeReads): { where: SQL; lines: SQL[] } {
+function compileTop(
+  node: QueryNode,
+  ctx: CompileContext,
+  reads: AttributeReads,
+): { where: SQL; lines: SQL[] } {
   if (!('and' in node)) {
     const where = compileNode(node, ctx, reads);
     return { where, lines: [where] };

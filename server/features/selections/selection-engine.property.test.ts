@@ -117,7 +117,9 @@ class Rollback extends Error {}
 
 describe('selection engine against an independent evaluator', () => {
   for (const seed of WORLDS) {
-    it(`world ${seed}: counts, funnels and allocations equal the evaluator's`, { timeout: 300_000 }, async () => {
+    it(`world ${seed}: counts, funnels and allocations equal the evaluator's`, {
+      timeout: 300_000,
+    }, async () => {
       const world = makeWorld(seed);
       // Each world alone in the database (the dataset delete empties its records' partition).
       await t.database.db.execute(
