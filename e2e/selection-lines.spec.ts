@@ -45,8 +45,11 @@ async function addAttributeLine(page: Page, attribute: string, operator: string,
   await openLineType(page, 'Selecteren op kenmerken');
   await page.getByRole('combobox', { name: 'Kenmerk', exact: true }).fill(attribute);
   await choose(page, 'Operator', operator);
-  if (values.length === 1) await page.getByRole('combobox', { name: 'Waarde', exact: true }).fill(values[0]);
-  else {
+  if (values.length === 1) {
+    await page.getByRole('combobox', { name: 'Waarde', exact: true }).fill(values[0]);
+    // Leave the field: its value suggestions, arriving a moment later, would cover 'Toevoegen'.
+    await page.keyboard.press('Tab');
+  } else {
     await page.getByRole('textbox', { name: 'Van' }).fill(values[0]);
     await page.getByRole('textbox', { name: 'Tot' }).fill(values[1]);
   }
