@@ -124,22 +124,32 @@ export async function countCandidates(
   return foldCounts(rows as CellSize[]);
 }
 
+/** Builds a run's statement from its tree (as the plan reads it), settings, allowed datasets and plan. */
+export type RunStatement = (
+  tree: CompiledQuery,
+  s: RunSettings,
+  allowed: AllowedDatasets,
+  plan: RunPlan,
+) => SQL;
+
 /**
  * The count statement of countCandidates in the caller's transaction (REPEATABLE READ): its
- * settings set, the allowed datasets, the plan and the tree as that transaction reads them.
+ * settings set, the allowed datasets, the plan and the tree as that transaction reads them;
+ * `build` makes the statement (countSql; the funnel passes its own).
  */
 export async function prepareCount(
   tx: DbOrTx,
   tree: CompiledQuery,
   s: RunSettings,
   source: RunSource = DEFAULT_SOURCE,
+  build: RunStatement = countSql,
 ): Promise<{ allowed: AllowedDatasets; statement: SQL }> {
   await tx.execute(NO_JIT);
   const allowed = await allowedDatasets(tx, s);
   const plan = await runPlan(tx, tree, source, s);
   if (plan.source === 'sel_record') await tx.execute(NARROW_WORK_MEM);
   const run = plan.source === 'sel_record' ? await withCatalog(tx, tree) : tree;
-  return { allowed, statement: countSql(run, s, allowed, plan) };
+  return { allowed, statement: build(run, s, allowed, plan) };
 }
 
 /** Folds (dataset, category, n) rows into one DatasetCounts per dataset. */

@@ -17,19 +17,15 @@ import {
   countSql,
   type DatasetCounts,
   foldCounts,
+  prepareCount,
 } from './selection-count';
 import {
   type AllowedDatasets,
-  allowedDatasets,
   DEFAULT_SOURCE,
-  NARROW_WORK_MEM,
-  NO_JIT,
   type RunPlan,
   type RunSettings,
   type RunSource,
   rankedDatasets,
-  runPlan,
-  withCatalog,
 } from './selection-plan';
 
 // What each line costs (docs/decisions.md, Selection engine and counts): beside a count's cells,
@@ -189,20 +185,13 @@ export function funnelSql(tree: CompiledQuery, s: RunSettings, allowed: AllowedD
  * prepares a count: its settings set, the allowed datasets, the plan and the tree as that
  * transaction reads them. A tree without lines gets the count's own statement (no remaining).
  */
-export async function prepareFunnel(
+export function prepareFunnel(
   tx: DbOrTx,
   tree: CompiledQuery,
   s: RunSettings,
   source: RunSource = DEFAULT_SOURCE,
 ): Promise<{ allowed: AllowedDatasets; statement: SQL }> {
-  await tx.execute(NO_JIT);
-  const allowed = await allowedDatasets(tx, s);
-  const plan = await runPlan(tx, tree, source, s);
-  if (plan.source === 'sel_record') await tx.execute(NARROW_WORK_MEM);
-  const run = plan.source === 'sel_record' ? await withCatalog(tx, tree) : tree;
-  const statement =
-    linesOf(tree).length === 0 ? countSql(run, s, allowed, plan) : funnelSql(run, s, allowed, plan);
-  return { allowed, statement };
+  return prepareCount(tx, tree, s, source, linesOf(tree).length === 0 ? countSql : funnelSql);
 }
 
 /** The cells and the funnel of `lines` lines of funnelSql's rows (or countSql's, without remaining). */
