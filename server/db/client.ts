@@ -68,11 +68,12 @@ export interface ClientTransactionOptions {
 /**
  * Runs `fn` in a transaction on one pool connection and gives it both the Drizzle handle and the
  * pg client (for COPY streams inside the transaction). Commits when `fn` resolves, else rolls back
- * (closing the connection) and rethrows. The one way a pg client runs a transaction, except two
+ * (closing the connection) and rethrows. The one way a pg client runs a transaction, except three
  * that need their connection around it: the partner API's writes (partner-api.service.ts
  * inDatasetTransaction) commit inside their write slot and keep a connection whose rollback
- * succeeded, and the refresher (sel-record.sql.ts underRefreshLock) takes its session lock before
- * the transaction's snapshot.
+ * succeeded, the refresher (sel-record.sql.ts underRefreshLock) takes its session lock before
+ * the transaction's snapshot, and a request's statements (request-transaction.ts) are cancelled
+ * by their backend's pid before the connection goes back.
  */
 export async function withClientTransaction<T>(
   database: Pick<Database, 'pool'>,
