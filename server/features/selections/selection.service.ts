@@ -101,10 +101,16 @@ export function deleteSelection(ctx: AppContext, campaignId: string, mailingId: 
   });
 }
 
+/** The settings of a selection that a run reads (a stored row has them, and so has a draft). */
+export type SelectionSettingsRow = Pick<
+  SelectionRow,
+  'useBlacklist' | 'activeDatasetsOnly' | 'useCampaignLabel' | 'useDate' | 'pressureAge' | 'useDatasetsFrom'
+>;
+
 /** The run settings of a selection of a mailing (spec 001 §9: the pressure date defaults to the Monday after the send). */
 export async function runSettingsOf(
   db: DbOrTx,
-  selection: SelectionRow,
+  selection: SelectionSettingsRow,
   mailing: MailingRow,
 ): Promise<RunSettings> {
   const campaign = await getCampaign(db, mailing.campaignId);
@@ -155,13 +161,21 @@ async function checkCompiles(ctx: AppContext, tx: DbOrTx, row: SelectionRow): Pr
 }
 
 /** Compiles a selection's stored query with everything the compiler reads from the database. */
-export async function compileSelection(
+export function compileSelection(ctx: AppContext, db: DbOrTx, selection: SelectionRow): Promise<CompiledQuery> {
+  return compileTree(ctx, db, QueryTreeSchema.parse(selection.query) as QueryNode, selection.id);
+}
+
+/**
+ * Compiles a tree with everything the compiler reads from the database; its file lines read the
+ * stored files of the selection `selectionId` (null: none, so a file line is a LineFileError).
+ */
+export async function compileTree(
   ctx: AppContext,
   db: DbOrTx,
-  selection: SelectionRow,
+  tree: QueryNode,
+  selectionId: string | null,
 ): Promise<CompiledQuery> {
-  const tree = QueryTreeSchema.parse(selection.query) as QueryNode;
-  const files = await loadSelectionFiles(db, selection.id);
+  const files = selectionId ? await loadSelectionFiles(db, selectionId) : new Map();
   const lineNames = fileLineNames(tree);
   const compileCtx: CompileContext = {
     keys: ctx.columnKeys,
@@ -170,7 +184,7 @@ export async function compileSelection(
     collation: await ctx.caseCollation(),
     now: new Date(),
     fileRows: (lineId, fields, c) =>
-      fileRowsSql(files, selection.id, lineId, fields, c, lineNames.get(lineId)),
+      fileRowsSql(files, selectionId ?? '', lineId, fields, c, lineNames.get(lineId)),
   };
   return compileQuery(tree, compileCtx, await loadSlots(db));
 }
