@@ -1,0 +1,31 @@
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { LiveCountMessages, PreviewSchema, SelectionDraftSchema } from '../../../common/live-count';
+import type { AppContext } from '../../context';
+import { runRequestTransaction } from '../../db/request-transaction';
+import { MailingParams } from '../mailings/mailing.routes';
+import { prepareDraft } from './draft';
+import { previewDraft } from './preview';
+
+/**
+ * POST .../selections/preview: the first addresses the count of the builder's draft (saved or not)
+ * finds, each with the dataset it would be allocated from and that record's attributes (preview.ts).
+ * Its statements are cancelled when the client leaves, and answer 503 past the statement timeout.
+ */
+export function previewRoutes(ctx: AppContext): FastifyPluginAsyncZod {
+  return async (app) => {
+    app.post(
+      '/campaigns/:campaignId/mailings/:mailingId/selections/preview',
+      { schema: { params: MailingParams, body: SelectionDraftSchema, response: { 200: PreviewSchema } } },
+      async (request, reply) => {
+        const { campaignId, mailingId } = request.params;
+        return runRequestTransaction(
+          ctx,
+          reply,
+          async (tx) =>
+            previewDraft(ctx, tx, await prepareDraft(ctx, tx, campaignId, mailingId, request.body)),
+          { isolation: 'REPEATABLE READ', readOnly: true, timeoutMessage: LiveCountMessages.previewTimeout },
+        );
+      },
+    );
+  };
+}
