@@ -368,14 +368,20 @@ test('a Bestandsmatch line with an uploaded file: header preview, gen_ names, up
   await expect(page.getByTestId('result-row')).toHaveCount(2);
 });
 
-test('the selections of a mailing: newest first, predefined toggle, delete in Concept only', async ({
+test('the selections of a mailing: newest first, predefined toggle, delete in Concept or when empty', async ({
   page,
 }) => {
   await loginAsAdmin(page, '/');
   const w = await seed(page.request);
   const base = `/api/campaigns/${w.campaignId}/mailings/${w.mailingId}/selections`;
-  const first = (await ok(await page.request.post(base, { data: { description: 'Eerste selectie' } })))
-    .selectionId;
+  const open = { useCampaignLabel: false, activeDatasetsOnly: false, useBlacklist: false, useDate: false };
+  const first = (
+    await ok(
+      await page.request.post(base, {
+        data: { description: 'Eerste selectie', query: { and: [] }, ...open },
+      }),
+    )
+  ).selectionId;
   const second = (await ok(await page.request.post(base, { data: { description: 'Tweede selectie' } })))
     .selectionId;
 
@@ -403,14 +409,29 @@ test('the selections of a mailing: newest first, predefined toggle, delete in Co
   await expectAlert(page, 'success', 'Selectie is verwijderd');
   await expect(page.getByRole('cell', { name: second, exact: true })).toHaveCount(0);
 
-  // A Definitief mailing: no edit or delete, CSV and the toggle stay.
+  // The first holds 2 addresses; a third stays empty.
+  await ok(
+    await page.request.post(`${base}/${first}/query`, { data: { table: [{ dataset: w.datasetA, new: 2 }] } }),
+  );
+  const third = (await ok(await page.request.post(base, { data: { description: 'Derde selectie' } })))
+    .selectionId;
+
+  // A Definitief mailing: no edit, and no delete of a selection that holds addresses; CSV and the
+  // toggle stay. An empty selection can still be deleted.
   await finalizeMailing(page.request, w.campaignId, w.mailingId);
   await page.reload();
   await expect(page.getByRole('cell', { name: first, exact: true })).toBeVisible();
-  await expect(page.getByRole('row').nth(1)).toContainText(first);
+  await expect(page.getByRole('row').nth(1)).toContainText(third);
+  await expect(page.getByRole('row').nth(2)).toContainText(first);
   await expect(page.getByRole('link', { name: `Download CSV van ${first}` })).toBeVisible();
   await expect(page.getByRole('button', { name: `Verwijder selectie ${first}` })).toHaveCount(0);
   await expect(page.getByRole('link', { name: `Bewerk selectie ${first}` })).toHaveCount(0);
+  await expect(page.getByRole('link', { name: `Bewerk selectie ${third}` })).toHaveCount(0);
+  await page.getByRole('button', { name: `Verwijder selectie ${third}` }).click();
+  await page.getByRole('button', { name: 'Ja' }).click();
+  await expectAlert(page, 'success', 'Selectie is verwijderd');
+  await expect(page.getByRole('cell', { name: third, exact: true })).toHaveCount(0);
+  await expect(page.getByRole('cell', { name: first, exact: true })).toBeVisible();
 });
 
 test("a save refused by the server shows 'Opslaan mislukt'; a mailing out of Concept cannot be changed", async ({

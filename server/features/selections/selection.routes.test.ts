@@ -191,7 +191,6 @@ describe('running and saving a selection', () => {
       .selectionId;
     await t.database.db.execute(sql`UPDATE mailings SET state = 'final' WHERE id = ${m.mailingId}`);
     expect((await t.api('PUT', `${m.url}/${id}`, { description: 'x' })).statusCode).toBe(409);
-    expect((await t.api('DELETE', `${m.url}/${id}`)).statusCode).toBe(409);
     expect(
       (await t.api('POST', `${m.url}/${id}/query`, { table: [{ dataset: a.datasetId, new: 1 }] })).statusCode,
     ).toBe(409);
@@ -270,5 +269,58 @@ describe('running and saving a selection', () => {
     expect(run.json().message).toBe(
       SelectionMessages.lineFileMissing(SelectionMessages.fileLine(1, 'intersect', 'l9', ['postcode'])),
     );
+  });
+});
+
+describe('deleting a selection', () => {
+  /** A draft mailing with an empty selection and one holding 3 addresses of A. */
+  async function withTwo() {
+    const m = await draft();
+    const empty = (await t.api('POST', m.url, { query: { and: [] }, ...open })).json().selectionId;
+    const held = (await t.api('POST', m.url, { query: { and: [] }, ...open })).json().selectionId;
+    const run = await t.api('POST', `${m.url}/${held}/query`, { table: [{ dataset: a.datasetId, new: 3 }] });
+    expect(run.statusCode, run.body).toBe(200);
+    return { ...m, empty, held };
+  }
+  const heldCount = async (mailingId: string) => {
+    const { rows } = await t.database.db.execute(
+      sql`SELECT count(*)::int AS n FROM mailing_addresses WHERE mailing_id = ${mailingId}`,
+    );
+    return rows[0].n;
+  };
+
+  it('deletes an empty selection of a mailing that left Concept, never one that holds addresses', async () => {
+    const m = await withTwo();
+    await t.database.db.execute(sql`UPDATE mailings SET state = 'offered' WHERE id = ${m.mailingId}`);
+    const gone = await t.api('DELETE', `${m.url}/${m.empty}`);
+    expect(gone.statusCode, gone.body).toBe(200);
+    expect(gone.json().message).toBe(SelectionMessages.deleted);
+    expect((await t.api('GET', `${m.url}/${m.empty}`)).statusCode).toBe(404);
+    const kept = await t.api('DELETE', `${m.url}/${m.held}`);
+    expect(kept.statusCode).toBe(409);
+    expect(kept.json().message).toBe(SelectionMessages.draftOnly);
+    const { rows } = await t.database.db.execute(
+      sql`SELECT record_count FROM selections WHERE id = ${m.held}`,
+    );
+    expect(rows).toEqual([{ record_count: 3 }]);
+    expect(await heldCount(m.mailingId)).toBe(3);
+  });
+
+  it('deletes both of a mailing in Concept, with the addresses one allocated', async () => {
+    const m = await withTwo();
+    for (const id of [m.empty, m.held]) {
+      const res = await t.api('DELETE', `${m.url}/${id}`);
+      expect(res.statusCode, res.body).toBe(200);
+      expect(res.json().message).toBe(SelectionMessages.deleted);
+    }
+    expect(await heldCount(m.mailingId)).toBe(0);
+    const mailing = (await t.api('GET', `/api/campaigns/${m.campaignId}/mailings/${m.mailingId}`)).json();
+    expect(mailing.recordCount).toBe(0);
+  });
+
+  it('answers 404 for an unknown selection of a mailing that left Concept', async () => {
+    const m = await draft();
+    await t.database.db.execute(sql`UPDATE mailings SET state = 'offered' WHERE id = ${m.mailingId}`);
+    expect((await t.api('DELETE', `${m.url}/onbekend`)).statusCode).toBe(404);
   });
 });

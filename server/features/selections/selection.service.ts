@@ -91,11 +91,22 @@ export function saveSelection(
   });
 }
 
-/** Deletes a selection of a draft mailing with the addresses it allocated; refreshes the counts. */
+/**
+ * Deletes a selection with the addresses it allocated and refreshes the counts. One that holds
+ * addresses only of a mailing in Concept (409 otherwise); an empty one whatever the mailing's
+ * state. 404 for an unknown mailing or selection.
+ */
 export function deleteSelection(ctx: AppContext, campaignId: string, mailingId: string, id: string) {
   return ctx.db.transaction(async (tx) => {
-    await requireDraft(tx, campaignId, mailingId);
+    // The mailing's lock (requireMailing) is the one every allocation takes: no address can be
+    // allocated to this selection between the check below and the delete.
+    const mailing = await requireMailing(tx, campaignId, mailingId);
     await requireSelection(tx, mailingId, id);
+    if (mailing.state !== 'draft') {
+      const { rows } = await tx.execute(sql`SELECT EXISTS (
+        SELECT 1 FROM mailing_addresses WHERE mailing_id = ${mailingId} AND selection_id = ${id}) AS held`);
+      if ((rows[0] as { held: boolean }).held) throw conflict(SelectionMessages.draftOnly);
+    }
     await deleteSelectionRow(tx, id);
     await refreshRecordCounts(tx, mailingId);
   });

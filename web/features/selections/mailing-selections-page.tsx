@@ -25,8 +25,8 @@ import {
 
 /**
  * /campaigns/{c}/mailings/{m}/selections: the selections of a mailing, newest first (id, date,
- * recordCount, description); toggle 'Voorgedefinieerde query', CSV, and edit and delete for a
- * mailing in Concept only (spec 001 §2).
+ * recordCount, description); toggle 'Voorgedefinieerde query', CSV, edit for a mailing in Concept
+ * only (spec 001 §2), and delete there or, for a selection that holds no addresses, in any state.
  */
 export function MailingSelectionsPage() {
   const { campaignId = '', mailingId = '' } = useParams();
@@ -96,30 +96,30 @@ export function MailingSelectionsPage() {
               icon={<IconDownload size={18} />}
             />
             {isDraft && (
-              <>
-                <ActionIcon
-                  variant="subtle"
-                  component={Link}
-                  to={selectionPaths.builder(campaignId, mailingId, s._id)}
-                  aria-label={`Bewerk selectie ${s._id}`}
-                >
-                  <IconPencil size={18} />
-                </ActionIcon>
-                <ActionIcon
-                  variant="subtle"
-                  color="red"
-                  aria-label={`Verwijder selectie ${s._id}`}
-                  onClick={() =>
-                    confirmAction({
-                      title: 'Selectie verwijderen?',
-                      message: `Weet je zeker dat je selectie ${s._id} wilt verwijderen?`,
-                      onConfirm: () => remove.mutate(s),
-                    })
-                  }
-                >
-                  <IconTrash size={18} />
-                </ActionIcon>
-              </>
+              <ActionIcon
+                variant="subtle"
+                component={Link}
+                to={selectionPaths.builder(campaignId, mailingId, s._id)}
+                aria-label={`Bewerk selectie ${s._id}`}
+              >
+                <IconPencil size={18} />
+              </ActionIcon>
+            )}
+            {(isDraft || s.recordCount === 0) && (
+              <ActionIcon
+                variant="subtle"
+                color="red"
+                aria-label={`Verwijder selectie ${s._id}`}
+                onClick={() =>
+                  confirmAction({
+                    title: 'Selectie verwijderen?',
+                    message: `Weet je zeker dat je selectie ${s._id} wilt verwijderen?`,
+                    onConfirm: () => remove.mutate(s),
+                  })
+                }
+              >
+                <IconTrash size={18} />
+              </ActionIcon>
             )}
           </>
         )}
