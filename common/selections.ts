@@ -26,6 +26,8 @@ export const SelectionMessages = {
   draftOnly: 'Alleen een selectie van een mailing in Concept kan worden gewijzigd of verwijderd',
   pressureAgeInvalid: 'De maildrukdatum moet een geldige datum zijn (DD-MM-JJJJ)',
   countInvalid: 'Een aantal moet een geheel getal van 0 of meer zijn',
+  /** A result cell typed above what its dataset and category hold (spec 001 §5). */
+  cellAboveAvailable: (n: number) => `Er zijn maar ${n.toLocaleString('nl-NL')} adressen beschikbaar`,
   datasetUnknown: (id: string) => `Bestand ${id} hoort niet bij deze selectie`,
   /** How a file line is named in a message: its number among the lines and what it matches. */
   fileLine: (position: number, kind: 'intersect' | 'complement', file: string, fields: string[]) =>

@@ -207,13 +207,18 @@ test('builds a selection with a range, a label and a not-interest, runs it, edit
   await expect(rows.nth(1).getByTestId('row-total')).toHaveText('5');
   await expect(page.getByTestId('selected-total')).toHaveText('10');
 
-  // Edit two cells: 3 of A's new, and 99 of B's new (clamped to its 5, then 2).
+  // Edit two cells: 3 of A's new, and 99 of B's new (more than its 5: said at once, the text
+  // kept as typed and nothing changed, also after leaving the field), then 2.
   const cells = page.getByRole('textbox', { name: /^Nieuw / });
   await cells.nth(0).fill('3');
   await cells.nth(1).fill('99');
+  await expect(page.getByText('Er zijn maar 5 adressen beschikbaar')).toBeVisible();
   await cells.nth(1).blur();
+  await expect(cells.nth(1)).toHaveValue('99');
+  await expect(page.getByText('Er zijn maar 5 adressen beschikbaar')).toBeVisible();
   await expect(rows.nth(1).getByTestId('row-total')).toHaveText('5');
   await cells.nth(1).fill('2');
+  await expect(page.getByText('Er zijn maar 5 adressen beschikbaar')).toHaveCount(0);
   // '1,5' and '-1' are refused with the rule and change nothing; the 2 stays.
   for (const wrong of ['1,5', '-1']) {
     await cells.nth(1).fill(wrong);

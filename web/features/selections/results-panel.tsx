@@ -7,13 +7,13 @@ import {
   DEFAULT_SELECTED_CATEGORIES,
 } from '../../../common/extra-inzet';
 import { stripClientKeys } from '../../../common/query-tree';
-import { ResultCellSchema } from '../../../common/selections';
 import { ScrollTable } from '../../components/scroll-table';
 import { type BuilderDraft, setDraft } from './builder-store';
 import {
   editCell,
   isSelectable,
   type ResultLine,
+  readCell,
   redistributeLines,
   selectLine,
   totalsOf,
@@ -24,9 +24,10 @@ const setLines = (update: (lines: ResultLine[]) => ResultLine[]) =>
   setDraft((d) => (d.results ? { ...d, results: { ...d.results, lines: update(d.results.lines) } } : d));
 
 /**
- * A result cell (spec 001 §5: an integer, clamped between 0 and the original count): the text as
- * typed, read like every number ('1.250' is 1250); text that is no whole number of 0 or more
- * ('1,5', '-3') changes nothing and says why. Shows the stored count when not typing.
+ * A result cell (spec 001 §5: a whole number between 0 and the original count): the text as typed,
+ * read like every number ('1.250' is 1250) by readCell. A text it refuses ('1,5', '-3', more than
+ * the original) stays as typed with its message beside the cell and changes nothing; the stored
+ * count shows again when the field is left with a good number.
  */
 function CountCell(props: {
   label: string;
@@ -36,8 +37,7 @@ function CountCell(props: {
   onChange: (value: number) => void;
 }) {
   const [typed, setTyped] = useState<string | null>(null);
-  const parsed = typed === null ? null : ResultCellSchema.safeParse(typed);
-  const error = parsed && !parsed.success ? (parsed.error.issues[0]?.message ?? null) : null;
+  const reading = typed === null ? null : readCell(typed, props.original);
   return (
     <TextInput
       size="xs"
@@ -46,17 +46,17 @@ function CountCell(props: {
       aria-label={props.label}
       value={typed ?? n(props.value)}
       disabled={props.disabled}
-      error={error}
+      error={reading && !reading.ok ? reading.message : null}
       description={props.value !== props.original ? `van ${n(props.original)}` : undefined}
       onChange={(e) => {
         const text = e.currentTarget.value;
         setTyped(text);
-        const next = ResultCellSchema.safeParse(text);
-        if (next.success) props.onChange(next.data);
+        const next = readCell(text, props.original);
+        if (next.ok) props.onChange(next.value);
       }}
-      // A good number shows as stored (clamped to the original); a wrong text stays with its message.
+      // A good number shows as stored; a refused text stays as typed with its message.
       onBlur={() => {
-        if (parsed?.success) setTyped(null);
+        if (reading?.ok) setTyped(null);
       }}
     />
   );

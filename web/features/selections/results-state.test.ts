@@ -1,8 +1,16 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { CATEGORIES, DEFAULT_SELECTED_CATEGORIES, extraInzet } from '../../../common/extra-inzet';
-import type { ResultRow } from '../../../common/selections';
-import { editCell, linesOf, redistributeLines, selectLine, tableOf, totalsOf } from './results-state';
+import { type ResultRow, SelectionMessages } from '../../../common/selections';
+import {
+  editCell,
+  linesOf,
+  readCell,
+  redistributeLines,
+  selectLine,
+  tableOf,
+  totalsOf,
+} from './results-state';
 
 const row = (id: string, counts: [number, number, number, number], factor = 1, saved = false): ResultRow => ({
   dataset: { id, name: `Bestand ${id}`, factor, sort: saved ? -1 : 1 },
@@ -23,17 +31,33 @@ describe('results table', () => {
     expect(selectLine(lines, lines[0].key, true)[0].selected).toBe(false);
   });
 
-  it('clamps an edited cell between 0 and the original, recomputes the total and marks the row changed', () => {
+  it('sets an edited cell, recomputes the total and marks the row changed', () => {
     const [line] = linesOf([row('a', [10, 4, 3, 2])]);
-    const high = editCell([line], line.key, 'new', 25)[0];
-    expect(high.modified).toMatchObject({ new: 10, total: 19 });
-    expect(high.changed).toBe(true);
-    const low = editCell([line], line.key, 'opens', -3)[0];
-    expect(low.modified).toMatchObject({ opens: 0, total: 16 });
-    const part = editCell([line], line.key, 'clicks', 1.7)[0];
-    expect(part.modified).toMatchObject({ clicks: 1, total: 18 });
-    expect(editCell([line], line.key, 'new', Number.NaN)[0].modified.new).toBe(0);
+    const edited = editCell([line], line.key, 'new', 7)[0];
+    expect(edited.modified).toMatchObject({ new: 7, total: 16 });
+    expect(edited.changed).toBe(true);
+    expect(editCell([line], line.key, 'opens', 0)[0].modified).toMatchObject({ opens: 0, total: 16 });
     expect(line.changed).toBe(false);
+  });
+
+  it('never clamps: a value above the original, below 0 or no whole number changes nothing', () => {
+    const lines = linesOf([row('a', [10, 4, 3, 2])]);
+    for (const value of [25, 11, -3, 1.7, Number.NaN]) {
+      expect(editCell(lines, lines[0].key, 'new', value)).toEqual(lines);
+    }
+  });
+
+  it('reads a typed cell like every number, and refuses more than is available with a message', () => {
+    expect(readCell('375', 375)).toEqual({ ok: true, value: 375 });
+    expect(readCell('0', 375)).toEqual({ ok: true, value: 0 });
+    expect(readCell('1.250', 4200)).toEqual({ ok: true, value: 1250 });
+    // '1.375' is 1375, not 1.375 and not 375: more than the 375 available.
+    expect(readCell('1.375', 375)).toEqual({ ok: false, message: 'Er zijn maar 375 adressen beschikbaar' });
+    expect(readCell('4201', 4200)).toEqual({ ok: false, message: 'Er zijn maar 4.200 adressen beschikbaar' });
+    expect(readCell('1', 0)).toEqual({ ok: false, message: 'Er zijn maar 0 adressen beschikbaar' });
+    for (const wrong of ['1,5', '-3', '', 'abc', '1.5']) {
+      expect(readCell(wrong, 375)).toEqual({ ok: false, message: SelectionMessages.countInvalid });
+    }
   });
 
   it('never edits a saved row', () => {

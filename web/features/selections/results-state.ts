@@ -2,15 +2,15 @@ import {
   CATEGORIES,
   type Category,
   type CategoryCounts,
-  clampCell,
   redistribute,
   totalOf,
 } from '../../../common/extra-inzet';
-import type { ResultRow } from '../../../common/selections';
+import { ResultCellSchema, type ResultRow, SelectionMessages } from '../../../common/selections';
 
 // spec 001 §4 result rows and §5 result cell edit: saved rows (sort −1) cannot be selected; the
-// others start selected with the modified counts equal to the original. The clamping and the
-// extra inzet are the rules of common/extra-inzet.ts, the same the engine allocates by.
+// others start selected with the modified counts equal to the original. A typed cell outside 0 and
+// the original is refused with a message, never clamped (nothing changes without a message); the
+// extra inzet is the rule of common/extra-inzet.ts, the same the engine allocates by.
 
 /** One line of the results table: the row as the engine counted it and what the user made of it. */
 export interface ResultLine {
@@ -47,11 +47,32 @@ export function linesOf(rows: ResultRow[]): ResultLine[] {
 /** Whether a line can be selected and edited (not what the mailing holds already). */
 export const isSelectable = (line: ResultLine) => !line.row.saved && line.row.sort !== -1;
 
-/** Sets one cell: clamped between 0 and the original, the total recomputed, the line marked changed. */
+/** What a typed result cell holds: the count, or the Dutch message why the text changes nothing. */
+export type CellReading = { ok: true; value: number } | { ok: false; message: string };
+
+/**
+ * Reads the text typed in a result cell whose dataset and category hold `original` addresses, like
+ * every number ('1.375' is 1375): a whole number of 0 up to `original` is the count; above it the
+ * message names what is available; no whole number of 0 or more has the rule's message.
+ */
+export function readCell(text: string, original: number): CellReading {
+  const parsed = ResultCellSchema.safeParse(text);
+  if (!parsed.success) {
+    return { ok: false, message: parsed.error.issues[0]?.message ?? SelectionMessages.countInvalid };
+  }
+  if (parsed.data > original) return { ok: false, message: SelectionMessages.cellAboveAvailable(original) };
+  return { ok: true, value: parsed.data };
+}
+
+/**
+ * Sets one cell, the total recomputed and the line marked changed. A value that is no whole
+ * number of 0 up to the original changes nothing (readCell says why to the user; never clamped).
+ */
 export function editCell(lines: ResultLine[], key: string, category: Category, value: number): ResultLine[] {
   return lines.map((line) => {
     if (line.key !== key || !isSelectable(line)) return line;
-    const modified = { ...line.modified, [category]: clampCell(value, line.original[category]) };
+    if (!Number.isInteger(value) || value < 0 || value > line.original[category]) return line;
+    const modified = { ...line.modified, [category]: value };
     return { ...line, modified: { ...modified, total: totalOf(modified) }, changed: true };
   });
 }
