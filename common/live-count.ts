@@ -1,5 +1,6 @@
 import { z } from 'zod';
-import { ResultRowSchema, SelectionFunnelSchema, SelectionInputSchema } from './selections';
+import { LiveCountSchema, SelectionInputSchema } from './selections';
+
 import { TaskSchema } from './tasks';
 
 // The builder's live figures (docs/decisions.md, The builder): the count, the funnel and the
@@ -19,7 +20,6 @@ export const PREVIEW_SIZE = 25;
 export const LiveCountMessages = {
   cancelled: 'De telling is afgebroken: de query is intussen gewijzigd',
   timeout: 'De telling duurde te lang en is afgebroken. Maak de query kleiner of probeer het later opnieuw.',
-  notCancellable: 'Deze taak kan niet worden afgebroken',
   previewTimeout: 'Het voorbeeld duurde te lang en is afgebroken. Probeer het later opnieuw.',
   encrypted: 'versleuteld',
 } as const;
@@ -34,19 +34,6 @@ export const SelectionDraftSchema = SelectionInputSchema.omit({ preDefined: true
 });
 /** A draft as SelectionDraftSchema parses it, every default filled in. */
 export type SelectionDraft = z.output<typeof SelectionDraftSchema>;
-
-/**
- * A counted draft: the query's text, the result rows (as the .../query task's, saved rows first),
- * the funnel of the same statement, and when it was counted (ISO instant).
- */
-export const LiveCountSchema = z.object({
-  query: z.string(),
-  rows: z.array(ResultRowSchema),
-  funnel: SelectionFunnelSchema.omit({ query: true }),
-  countedAt: z.string(),
-});
-/** A counted draft, as LiveCountSchema parses it. */
-export type LiveCount = z.infer<typeof LiveCountSchema>;
 
 /**
  * The answer of POST .../selections/live-count: the count when it finished within

@@ -124,6 +124,8 @@ export const SelectionSchema = z.object({
   useDate: z.boolean(),
   pressure: z.object({ age: z.string().nullable() }),
   useDatasetsFrom: z.array(z.object({ campaign: z.string(), mailing: z.string().optional() })),
+  /** The builder's last count of the query and settings as saved (LiveCountSchema); null when none was counted since. */
+  lastCount: z.lazy(() => LiveCountSchema).nullable(),
 });
 /** A selection as the API presents it, as SelectionSchema parses it. */
 export type Selection = z.infer<typeof SelectionSchema>;
@@ -191,6 +193,19 @@ export const SelectionFunnelSchema = z.object({
 });
 /** What each line of a selection costs, as SelectionFunnelSchema parses it. */
 export type SelectionFunnel = z.infer<typeof SelectionFunnelSchema>;
+
+/**
+ * A counted draft (the builder's live count): the query's text, the result rows (as the .../query
+ * task's, saved rows first), the funnel of the same statement, and when it was counted (ISO instant).
+ */
+export const LiveCountSchema = z.object({
+  query: z.string(),
+  rows: z.array(ResultRowSchema),
+  funnel: SelectionFunnelSchema.omit({ query: true }),
+  countedAt: z.string(),
+});
+/** A counted draft, as LiveCountSchema parses it. */
+export type LiveCount = z.infer<typeof LiveCountSchema>;
 
 /** GET /pre-queries: the predefined selections by campaign and mailing (spec 001 §3 Predefined query). */
 export const PreQuerySchema = z.object({

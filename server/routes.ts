@@ -2,6 +2,7 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import type { AppContext } from './context';
 import { authRoutes } from './features/auth/auth.routes';
 import { blacklistRoutes } from './features/blacklists/blacklist.routes';
+import { liveCountRoutes } from './features/builder/live-count.routes';
 import { previewRoutes } from './features/builder/preview.routes';
 import { campaignRoutes } from './features/campaigns/campaign.routes';
 import { countRoutes } from './features/counts/count.routes';
@@ -51,6 +52,7 @@ export function apiRoutes(ctx: AppContext): FastifyPluginAsyncZod[] {
     blacklistRoutes(ctx),
     dnsCheckRoutes(ctx),
     selectionRoutes(ctx),
+    liveCountRoutes(ctx),
     previewRoutes(ctx),
     countRoutes(ctx),
     enrichmentRoutes(ctx),

@@ -40,12 +40,10 @@ const CANCEL_AGAIN_MS = 50;
  * Runs `work` for the request of `reply` in one transaction on a pool connection of its own, with
  * every statement limited to config.statementTimeoutMs (`SET LOCAL statement_timeout`). When the
  * client goes away before the answer (the response closes unfinished: the request's own 'close'
- * fires once a body is read, so the response's is listened to), the running statement is cancelled
- * (pg_cancel_backend from a connection of its own, again until the work returns, so a statement
- * started after it is cancelled too), the transaction rolled back and the connection given back only
- * after that. Returns what `work` returns, after the commit; throws an HttpError 503 with
- * `timeoutMessage` when a statement ran past the timeout, 499 when the client left, else what `work`
- * threw. A route wraps its database work in it:
+ * fires once a body is read, so the response's is listened to), the work is cancelled
+ * (startTransactionWork). Returns what `work` returns, after the commit; throws an HttpError 503
+ * with `timeoutMessage` when a statement ran past the timeout, 499 when the client left, else what
+ * `work` threw. A route wraps its database work in it:
  *
  *   async (request, reply) => runRequestTransaction(ctx, reply, (tx) => countSomething(tx, ...),
  *     { isolation: 'REPEATABLE READ', readOnly: true, timeoutMessage: Messages.timeout })
@@ -56,17 +54,63 @@ export async function runRequestTransaction<T>(
   work: (tx: Db, client: pg.PoolClient) => Promise<T>,
   options: RequestTransactionOptions = {},
 ): Promise<T> {
+  const running = startTransactionWork(ctx, work, options);
+  const detach = cancelWhenClientLeaves(reply, running);
+  try {
+    return await running.done;
+  } catch (err) {
+    throw err instanceof WorkCancelled ? clientGone() : err;
+  } finally {
+    detach();
+  }
+}
+
+/**
+ * Cancels `running` when the client of `reply` goes away before its answer; returns the function
+ * that stops listening (a route that hands the work on, to a task, calls it first).
+ */
+export function cancelWhenClientLeaves(reply: FastifyReply, running: Pick<TransactionWork<unknown>, 'cancel'>) {
   const response = reply.raw;
-  let left = false;
-  let client: pg.PoolClient | undefined;
+  const onClose = () => {
+    if (!response.writableFinished) running.cancel();
+  };
+  response.on('close', onClose);
+  return () => response.off('close', onClose);
+}
+
+/** Database work under way (startTransactionWork): its outcome, and the way to stop it. */
+export interface TransactionWork<T> {
+  /** What the work returned, after the commit; rejects as startTransactionWork says. */
+  done: Promise<T>;
+  /** Cancels the work: its running statement and any it starts after; `done` rejects with WorkCancelled. */
+  cancel(): void;
+}
+
+/** The rejection of work that was cancelled (TransactionWork.cancel). */
+export class WorkCancelled extends Error {
+  constructor() {
+    super('Het verzoek is afgebroken');
+  }
+}
+
+/**
+ * Starts `work` in one transaction on a pool connection of its own, with every statement limited
+ * to config.statementTimeoutMs. `cancel` stops it: the running statement is cancelled
+ * (pg_cancel_backend from a connection of its own, again until the work returns, so a statement
+ * started after it is cancelled too), the transaction rolled back and the connection given back
+ * only after that. `done` resolves with what `work` returns, after the commit; rejects with an
+ * HttpError 503 with `timeoutMessage` when a statement ran past the timeout, WorkCancelled after
+ * `cancel`, else with what `work` threw.
+ */
+export function startTransactionWork<T>(
+  ctx: RequestTransactionContext,
+  work: (tx: Db, client: pg.PoolClient) => Promise<T>,
+  options: RequestTransactionOptions = {},
+): TransactionWork<T> {
+  let cancelled = false;
   let running = false;
   let pid = 0;
   let cancelling: Promise<void> | undefined;
-  const onClose = () => {
-    if (response.writableFinished) return;
-    left = true;
-    if (running && !cancelling) cancelling = cancelUntilDone();
-  };
   // Until the work returns (`running` false).
   const cancelUntilDone = async () => {
     while (running) {
@@ -74,46 +118,52 @@ export async function runRequestTransaction<T>(
       await new Promise((resolve) => setTimeout(resolve, CANCEL_AGAIN_MS));
     }
   };
-  response.on('close', onClose);
-  let broken = false;
-  try {
-    client = await ctx.database.pool.connect();
-    if (left) throw clientGone();
-    const begin = `BEGIN${options.isolation ? ` ISOLATION LEVEL ${options.isolation}` : ''}${options.readOnly ? ' READ ONLY' : ''}`;
-    await client.query(begin);
-    const { rows } = await client.query<{ pid: number }>(
-      `SELECT pg_backend_pid() AS pid, set_config('statement_timeout', $1, true)`,
-      [String(options.timeoutMs ?? ctx.config.statementTimeoutMs)],
-    );
-    pid = rows[0].pid;
-    running = true;
-    let result: T;
+  const cancel = () => {
+    cancelled = true;
+    if (running && !cancelling) cancelling = cancelUntilDone();
+  };
+  const run = async (): Promise<T> => {
+    let client: pg.PoolClient | undefined;
+    let broken = false;
     try {
-      if (left) throw clientGone();
-      result = await work(clientDb(client), client);
+      client = await ctx.database.pool.connect();
+      if (cancelled) throw new WorkCancelled();
+      const begin = `BEGIN${options.isolation ? ` ISOLATION LEVEL ${options.isolation}` : ''}${options.readOnly ? ' READ ONLY' : ''}`;
+      await client.query(begin);
+      const { rows } = await client.query<{ pid: number }>(
+        `SELECT pg_backend_pid() AS pid, set_config('statement_timeout', $1, true)`,
+        [String(options.timeoutMs ?? ctx.config.statementTimeoutMs)],
+      );
+      pid = rows[0].pid;
+      running = true;
+      let result: T;
+      try {
+        if (cancelled) throw new WorkCancelled();
+        result = await work(clientDb(client), client);
+      } finally {
+        running = false;
+        // No cancel may reach the connection after this: it goes back to the pool.
+        await cancelling;
+      }
+      if (cancelled) throw new WorkCancelled();
+      await client.query('COMMIT');
+      return result;
+    } catch (err) {
+      if (client) {
+        // A ROLLBACK that fails (or is cancelled) leaves the connection closed, not pooled.
+        await client.query('ROLLBACK').catch(() => {
+          broken = true;
+        });
+      }
+      if (cancelled) throw new WorkCancelled();
+      if (pgErrorCode(err) === QUERY_CANCELED)
+        throw new HttpError(503, options.timeoutMessage ?? StatementTimeoutMessage);
+      throw err;
     } finally {
-      running = false;
-      // No cancel may reach the connection after this: it goes back to the pool.
-      await cancelling;
+      client?.release(broken);
     }
-    if (left) throw clientGone();
-    await client.query('COMMIT');
-    return result;
-  } catch (err) {
-    if (client) {
-      // A ROLLBACK that fails (or is cancelled) leaves the connection closed, not pooled.
-      await client.query('ROLLBACK').catch(() => {
-        broken = true;
-      });
-    }
-    if (left) throw clientGone();
-    if (pgErrorCode(err) === QUERY_CANCELED)
-      throw new HttpError(503, options.timeoutMessage ?? StatementTimeoutMessage);
-    throw err;
-  } finally {
-    response.off('close', onClose);
-    client?.release(broken);
-  }
+  };
+  return { done: run(), cancel };
 }
 
 /** The error of work whose client went away (CLIENT_GONE_STATUS; the answer is never read). */

@@ -5,6 +5,7 @@ import {
   runEmailBlacklistImport,
   runPartnerBlacklistImport,
 } from '../features/blacklists/blacklist-import.service';
+import { runDraftCount } from '../features/builder/live-count';
 import { runDnsCheck } from '../features/dns-check/dns-check.service';
 import { runEnrichment } from '../features/enrichment/enrichment.service';
 import { runDeleteAll } from '../features/imports/deleteall.service';
@@ -42,6 +43,7 @@ const TASK_WORK: { [T in TaskType]: TaskWork<PayloadOf<T>> } = {
   'partner-blacklist': { run: runPartnerBlacklistImport, staging: stagedFile },
   'dns-check': { run: runDnsCheck },
   'selection-query': { run: runSelectionQuery },
+  'selection-count': { run: runDraftCount },
   'selection-file': { run: runLineFile, staging: stagedFile },
   enrichment: { run: runEnrichment, staging: stagedFile },
 };

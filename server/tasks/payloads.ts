@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { SelectionDraftSchema } from '../../common/live-count';
 import { LINE_BASES } from '../../common/selections';
 
 // The payload each task type is queued with, as the worker parses it before the task runs. The
@@ -48,6 +49,13 @@ export const SelectionQueryPayloadSchema = z.object({
   selectionId: z.string(),
 });
 
+/** A live count that took longer than a request waits: the draft it counts, of a selection of the mailing. */
+export const SelectionCountPayloadSchema = z.object({
+  campaignId: z.string(),
+  mailingId: z.string(),
+  draft: SelectionDraftSchema,
+});
+
 /** A line file of a selection: where the file is staged and how its columns are matched. */
 export const LineFilePayloadSchema = z.object({
   selectionId: z.string(),
@@ -91,6 +99,7 @@ export const TASK_PAYLOADS = {
   'partner-blacklist': BlacklistImportPayloadSchema,
   'dns-check': DnsCheckPayloadSchema,
   'selection-query': SelectionQueryPayloadSchema,
+  'selection-count': SelectionCountPayloadSchema,
   'selection-file': LineFilePayloadSchema,
   enrichment: EnrichmentPayloadSchema,
 } as const;

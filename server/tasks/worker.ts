@@ -20,6 +20,9 @@ import { dropStaging } from '../features/uploads/csv-staging';
 import { HttpError } from '../lib/http-errors';
 import type { PayloadOf, TaskType } from './payloads';
 
+/** The message of a task that failed on an error not meant for the user (logged, never shown). */
+const SERVER_ERROR_MESSAGE = 'De taak is mislukt door een serverfout';
+
 /** How a count is reported: its unit, the part of the percentage it fills, a new state. */
 export interface CountOptions {
   /** What is counted; rows unless said otherwise. */
@@ -127,6 +130,7 @@ export class TaskRunner {
   private readonly handlers = new Map<string, TaskHandler>();
   private readonly reapers: (() => Promise<void>)[] = [];
   private readonly active = new Set<Promise<void>>();
+  private readonly cancellers = new Map<string, () => void>();
   private lockClient?: pg.Client;
   private timer?: NodeJS.Timeout;
   private reapTimer?: NodeJS.Timeout;
@@ -162,6 +166,53 @@ export class TaskRunner {
     const row = await insertTask(this.database.db, input);
     this.kick();
     return row;
+  }
+
+  /**
+   * Records work already under way in this process as a running task ('executing', held by this
+   * worker's key, so a process that dies leaves it to be failed as orphaned) and ends the task
+   * with its outcome: done with what `done` resolves to; failed with the message of an HttpError or
+   * TaskError, with `cancelledMessage` after `cancelTask`, else with a server error. A request that
+   * cannot answer in time hands its work on this way (the live count). Returns the task's row.
+   */
+  async adopt<T extends TaskType | OwnTaskType>(
+    input: EnqueueInput<T>,
+    work: { done: Promise<unknown>; cancel: () => void },
+    cancelledMessage: string,
+  ): Promise<TaskRow> {
+    const row = await insertTask(this.database.db, { ...input, state: 'executing', workerKey: this.workerKey });
+    let cancelled = false;
+    this.cancellers.set(row.id, () => {
+      cancelled = true;
+      work.cancel();
+    });
+    const log = this.options.log.child({ taskId: row.id, taskType: row.type });
+    const db = this.database.db;
+    const end = work.done
+      .then(
+        (result) => finishTask(db, row.id, result),
+        (err) => {
+          const known = err instanceof TaskError || err instanceof HttpError;
+          if (!known && !cancelled) log.error({ err }, 'task failed');
+          const message = cancelled ? cancelledMessage : known ? err.message : SERVER_ERROR_MESSAGE;
+          return failTask(db, row.id, message);
+        },
+      )
+      .catch((err) => log.error({ err }, 'could not end an adopted task'))
+      .finally(() => {
+        this.cancellers.delete(row.id);
+        this.active.delete(end);
+      });
+    this.active.add(end);
+    return row;
+  }
+
+  /** Cancels a task this process adopted (adopt) and still runs; false when it holds no such task. */
+  cancelTask(id: string): boolean {
+    const cancel = this.cancellers.get(id);
+    if (!cancel) return false;
+    cancel();
+    return true;
   }
 
   /** Takes the liveness lock, fails tasks orphaned by dead workers, and starts claiming. */
@@ -254,7 +305,7 @@ export class TaskRunner {
       const message =
         err instanceof TaskError || err instanceof HttpError
           ? err.message
-          : 'De taak is mislukt door een serverfout';
+          : SERVER_ERROR_MESSAGE;
       if (!(err instanceof TaskError || err instanceof HttpError)) log.error({ err }, 'task failed');
       await failTask(db, task.id, message, err instanceof TaskError ? err.result : undefined).catch((e) =>
         log.error({ err: e }, 'could not mark task failed'),

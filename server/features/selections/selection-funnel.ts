@@ -214,21 +214,28 @@ export function foldFunnel(
  * finds, in one REPEATABLE READ, read-only transaction and one statement. Its cell sizes go to
  * options.sizes (CellSizes), as a count's do.
  */
-export async function countFunnel(
+export function countFunnel(
   db: Db,
   tree: CompiledQuery,
   s: RunSettings,
   options: CountOptions = {},
 ): Promise<FunnelCounts> {
-  const { cells, remaining } = await db.transaction(
-    async (tx) => {
-      const { allowed, statement } = await prepareFunnel(tx, tree, s, options.source ?? DEFAULT_SOURCE);
-      const { rows } = await tx.execute(statement);
-      const folded = foldFunnel(rows as Parameters<typeof foldFunnel>[0], linesOf(tree).length);
-      options.sizes?.remember(tree, s, allowed, folded.cells);
-      return folded;
-    },
-    { isolationLevel: 'repeatable read', accessMode: 'read only' },
-  );
+  return db.transaction((tx) => countFunnelIn(tx, tree, s, options), {
+    isolationLevel: 'repeatable read',
+    accessMode: 'read only',
+  });
+}
+
+/** countFunnel in the caller's transaction, which must be REPEATABLE READ (the plan's dirty addresses are its snapshot's). */
+export async function countFunnelIn(
+  tx: DbOrTx,
+  tree: CompiledQuery,
+  s: RunSettings,
+  options: CountOptions = {},
+): Promise<FunnelCounts> {
+  const { allowed, statement } = await prepareFunnel(tx, tree, s, options.source ?? DEFAULT_SOURCE);
+  const { rows } = await tx.execute(statement);
+  const { cells, remaining } = foldFunnel(rows as Parameters<typeof foldFunnel>[0], linesOf(tree).length);
+  options.sizes?.remember(tree, s, allowed, cells);
   return { counts: foldCounts(cells), remaining };
 }

@@ -1,7 +1,14 @@
 import { and, desc, eq, sql } from 'drizzle-orm';
 import { participationFactorOn } from '../../../common/dataset-rates';
 import { CATEGORIES } from '../../../common/extra-inzet';
-import type { ResultRow, Selection, SelectionInput } from '../../../common/selections';
+import { z } from 'zod';
+import {
+  type LiveCount,
+  LiveCountSchema,
+  type ResultRow,
+  type Selection,
+  type SelectionInput,
+} from '../../../common/selections';
 import type { DbOrTx } from '../../db/client';
 import { newId } from '../../lib/ids';
 import { pgTextArray } from '../../lib/pg-array';
@@ -28,7 +35,60 @@ export function presentSelection(row: SelectionRow): Selection {
     useDate: row.useDate,
     pressure: { age: row.pressureAge },
     useDatasetsFrom: row.useDatasetsFrom as Selection['useDatasetsFrom'],
+    lastCount: lastCountOf(row),
   };
+}
+
+/** What a count counted: the tree and the settings of a selection, saved or on screen. */
+export type CountBasis = Pick<
+  SelectionRow,
+  'query' | 'useBlacklist' | 'activeDatasetsOnly' | 'useCampaignLabel' | 'useDate' | 'pressureAge' | 'useDatasetsFrom'
+>;
+
+/** JSON with every object's keys sorted, so that two equal values give the same text (as jsonb compares). */
+function canonicalJson(value: unknown): string {
+  if (Array.isArray(value)) return `[${value.map(canonicalJson).join(',')}]`;
+  if (value && typeof value === 'object') {
+    const entries = Object.entries(value as Record<string, unknown>)
+      .filter(([, v]) => v !== undefined)
+      .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
+    return `{${entries.map(([k, v]) => `${JSON.stringify(k)}:${canonicalJson(v)}`).join(',')}}`;
+  }
+  return JSON.stringify(value ?? null);
+}
+
+/** The basis of a count as one text: a stored count belongs to the selection while their bases are equal. */
+export function basisKey(b: CountBasis): string {
+  return canonicalJson({
+    query: b.query,
+    useBlacklist: b.useBlacklist,
+    activeDatasetsOnly: b.activeDatasetsOnly,
+    useCampaignLabel: b.useCampaignLabel,
+    useDate: b.useDate,
+    pressureAge: b.pressureAge ?? null,
+    useDatasetsFrom: b.useDatasetsFrom,
+  });
+}
+
+/** The stored last count of a selection when it counted the tree and settings the selection holds now; else null. */
+function lastCountOf(row: SelectionRow): LiveCount | null {
+  const stored = LastCountSchema.safeParse(row.lastCount);
+  if (!stored.success || stored.data.basis !== basisKey(row)) return null;
+  return stored.data.count;
+}
+
+/** The stored form of selections.last_count: the count and the basis it counted (basisKey). */
+const LastCountSchema = z.object({ count: LiveCountSchema, basis: z.string() });
+
+/**
+ * Stores a count of `basis` as the selection's last count (shown when the selection is reopened
+ * while it still holds that tree and those settings). A newer count is never overwritten by an
+ * older one that finished later.
+ */
+export async function storeLastCount(db: DbOrTx, id: string, count: LiveCount, basis: CountBasis): Promise<void> {
+  const stored = { count, basis: basisKey(basis) };
+  await db.execute(sql`UPDATE selections SET last_count = ${JSON.stringify(stored)}::jsonb
+    WHERE id = ${id} AND (last_count IS NULL OR last_count #>> '{count,countedAt}' <= ${count.countedAt})`);
 }
 
 /** The selections of a mailing, newest first. */

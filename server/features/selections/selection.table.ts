@@ -25,6 +25,8 @@ export const selections = pgTable(
     useDatasetsFrom: jsonb('use_datasets_from').notNull().default([]),
     seed: integer('seed').notNull().default(sql`floor(random() * 2147483647)::int`),
     recordCount: integer('record_count').notNull().default(0),
+    /** The builder's last count of this selection and the tree and settings it counted (LastCountSchema); null before one. */
+    lastCount: jsonb('last_count'),
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
   },
   (t) => [index('selections_mailing_idx').on(t.mailingId)],

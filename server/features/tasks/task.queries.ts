@@ -18,8 +18,11 @@ export interface TaskInput {
   partnerId?: string | null;
   datasetId?: string | null;
   username?: string | null;
-  /** 'parsing' (with the receiving process's workerKey) for an upload still arriving: never claimed. */
-  state?: 'queued' | 'parsing';
+  /**
+   * 'parsing' (with the receiving process's workerKey) for an upload still arriving, 'executing'
+   * for work a process already does (TaskRunner.adopt): neither is ever claimed.
+   */
+  state?: 'queued' | 'parsing' | 'executing';
   workerKey?: number;
 }
 

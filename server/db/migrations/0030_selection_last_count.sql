@@ -1,0 +1,1 @@
+ALTER TABLE "selections" ADD COLUMN "last_count" jsonb;
