@@ -69,7 +69,10 @@ export async function runRequestTransaction<T>(
  * Cancels `running` when the client of `reply` goes away before its answer; returns the function
  * that stops listening (a route that hands the work on, to a task, calls it first).
  */
-export function cancelWhenClientLeaves(reply: FastifyReply, running: Pick<TransactionWork<unknown>, 'cancel'>) {
+export function cancelWhenClientLeaves(
+  reply: FastifyReply,
+  running: Pick<TransactionWork<unknown>, 'cancel'>,
+) {
   const response = reply.raw;
   const onClose = () => {
     if (!response.writableFinished) running.cancel();

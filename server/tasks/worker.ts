@@ -180,7 +180,11 @@ export class TaskRunner {
     work: { done: Promise<unknown>; cancel: () => void },
     cancelledMessage: string,
   ): Promise<TaskRow> {
-    const row = await insertTask(this.database.db, { ...input, state: 'executing', workerKey: this.workerKey });
+    const row = await insertTask(this.database.db, {
+      ...input,
+      state: 'executing',
+      workerKey: this.workerKey,
+    });
     let cancelled = false;
     this.cancellers.set(row.id, () => {
       cancelled = true;
@@ -303,9 +307,7 @@ export class TaskRunner {
     } catch (err) {
       await reporter.settle();
       const message =
-        err instanceof TaskError || err instanceof HttpError
-          ? err.message
-          : SERVER_ERROR_MESSAGE;
+        err instanceof TaskError || err instanceof HttpError ? err.message : SERVER_ERROR_MESSAGE;
       if (!(err instanceof TaskError || err instanceof HttpError)) log.error({ err }, 'task failed');
       await failTask(db, task.id, message, err instanceof TaskError ? err.result : undefined).catch((e) =>
         log.error({ err: e }, 'could not mark task failed'),

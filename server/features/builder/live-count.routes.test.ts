@@ -195,12 +195,7 @@ describe('POST .../selections/live-count', () => {
 
   it('answers 400 for a malformed draft or a file line without its file, 404 for an unknown mailing or selection', async () => {
     const url = await mailingUrl();
-    for (const body of [
-      { query: { and: 'x' } },
-      { query, useBlacklist: 'ja' },
-      [],
-      { selectionId: '' },
-    ]) {
+    for (const body of [{ query: { and: 'x' } }, { query, useBlacklist: 'ja' }, [], { selectionId: '' }]) {
       const res = await t.api('POST', `${url}/live-count`, body);
       expect(res.statusCode, JSON.stringify(body)).toBe(400);
     }

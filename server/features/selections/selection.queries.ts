@@ -1,7 +1,7 @@
 import { and, desc, eq, sql } from 'drizzle-orm';
+import { z } from 'zod';
 import { participationFactorOn } from '../../../common/dataset-rates';
 import { CATEGORIES } from '../../../common/extra-inzet';
-import { z } from 'zod';
 import {
   type LiveCount,
   LiveCountSchema,
@@ -42,7 +42,13 @@ export function presentSelection(row: SelectionRow): Selection {
 /** What a count counted: the tree and the settings of a selection, saved or on screen. */
 export type CountBasis = Pick<
   SelectionRow,
-  'query' | 'useBlacklist' | 'activeDatasetsOnly' | 'useCampaignLabel' | 'useDate' | 'pressureAge' | 'useDatasetsFrom'
+  | 'query'
+  | 'useBlacklist'
+  | 'activeDatasetsOnly'
+  | 'useCampaignLabel'
+  | 'useDate'
+  | 'pressureAge'
+  | 'useDatasetsFrom'
 >;
 
 /** JSON with every object's keys sorted, so that two equal values give the same text (as jsonb compares). */
@@ -85,7 +91,12 @@ const LastCountSchema = z.object({ count: LiveCountSchema, basis: z.string() });
  * while it still holds that tree and those settings). A newer count is never overwritten by an
  * older one that finished later.
  */
-export async function storeLastCount(db: DbOrTx, id: string, count: LiveCount, basis: CountBasis): Promise<void> {
+export async function storeLastCount(
+  db: DbOrTx,
+  id: string,
+  count: LiveCount,
+  basis: CountBasis,
+): Promise<void> {
   const stored = { count, basis: basisKey(basis) };
   await db.execute(sql`UPDATE selections SET last_count = ${JSON.stringify(stored)}::jsonb
     WHERE id = ${id} AND (last_count IS NULL OR last_count #>> '{count,countedAt}' <= ${count.countedAt})`);
