@@ -225,9 +225,9 @@ function checker(page: Page) {
     for (const h of englishWordsIn(text)) hits.push(`${where}: '${h.word}' in "${h.context}"`);
   };
 
-  /** Opens each enabled select box of the page and reads its options. */
-  const checkSelects = async (where: string) => {
-    const boxes = page.locator('input[aria-haspopup="listbox"][readonly]:visible:enabled');
+  /** Opens each enabled select box of `scope` (the whole page by default) and reads its options. */
+  const checkSelects = async (where: string, scope: Page | Locator = page) => {
+    const boxes = scope.locator('input[aria-haspopup="listbox"][readonly]:visible:enabled');
     const n = await boxes.count();
     for (let i = 0; i < n; i++) {
       await boxes.nth(i).click();
@@ -258,7 +258,8 @@ function checker(page: Page) {
 // The three journeys each seed their own data, so they run side by side.
 test.describe.configure({ mode: 'parallel' });
 
-// The screens of the route table; the line editor needs the builder's context (walked with the dialogs).
+// The screens of the route table; the line editor's paths open the builder's line drawer (walked
+// with the dialogs).
 const SCREENS = appRoutes.filter((r) => r.element && !r.path.startsWith('/selection-builder/add-line'));
 // Two halves, so two workers walk them side by side.
 const HALVES = [
@@ -321,24 +322,29 @@ test('dialogs, messages and task cards are in Dutch', async ({ page }) => {
     .soft(page.getByRole('heading', { level: 2 }).first())
     .toHaveText(`Blacklist van ${w.partnerId}`);
 
-  // The line editor: its menu and every line type's form, opened from the builder.
+  // The line drawer: its menu and every line type's form, opened from the builder.
   const { campaign, mailing, selection } = w.params;
   const builder = `/selection-builder/${campaign}/${mailing}/${selection}`;
   await visit(page, builder);
-  await page.getByRole('button', { name: 'Regel toevoegen' }).first().click();
-  await expect(page).toHaveURL(/\/selection-builder\/add-line$/);
-  await check('/selection-builder/add-line');
-  // The menu renders its line types as the dataset's fields arrive: wait for all of them.
-  const lineLinks = page.locator('a[aria-label]').filter({ has: page.locator('p') });
+  const lineDrawer = page.getByRole('dialog');
+  const openLineMenu = async () => {
+    await page.getByRole('button', { name: 'Regel toevoegen' }).first().click();
+    await expect(page).toHaveURL(/[?&]line=menu$/);
+  };
+  await openLineMenu();
+  await check('Regel toevoegen');
+  const lineLinks = lineDrawer.locator('a[aria-label]').filter({ has: page.locator('p') });
   await expect.poll(() => lineLinks.count(), { timeout: 30_000 }).toBeGreaterThan(3);
   await settle(page);
   const lineTypes = await lineLinks.evaluateAll((as) => as.map((a) => a.getAttribute('aria-label') ?? ''));
-  for (const lineType of lineTypes) {
-    await page.getByRole('link', { name: lineType, exact: true }).click();
+  for (const [n, lineType] of lineTypes.entries()) {
+    if (n > 0) await openLineMenu();
+    await lineDrawer.getByRole('link', { name: lineType, exact: true }).click();
     await settle(page);
-    await check(`/selection-builder/add-line (${lineType})`);
-    await checkSelects(`/selection-builder/add-line (${lineType})`);
-    await page.goBack();
+    await check(`Regel toevoegen (${lineType})`);
+    await checkSelects(`Regel toevoegen (${lineType})`, lineDrawer);
+    await lineDrawer.getByRole('button', { name: 'Annuleren' }).click();
+    await expect(lineDrawer).toHaveCount(0);
   }
 
   // The builder's failed save ('Failed to save' became Dutch) and its 'Nieuwe query' question.

@@ -107,8 +107,8 @@ test('every drop zone refuses two files at once with one message', async ({ page
   // The selection builder's file line (Bestandsmatch).
   await page.goto('/selection-builder');
   await page.getByRole('button', { name: 'Regel toevoegen' }).first().click();
-  await page.getByRole('main').getByRole('link', { name: 'Bestandsmatch', exact: true }).click();
-  await expectOneFileAtATime(page, dropZone(page));
+  await page.getByRole('dialog').getByRole('link', { name: 'Bestandsmatch', exact: true }).click();
+  await expectOneFileAtATime(page, dropZone(page.getByRole('dialog')));
   // One .csv is taken, its size under 1 kB in bytes and its columns as typed.
   const file = csv('adressen.csv', 'email,Naam\nx@voorbeeld.nl,X');
   await dropFiles(dropZone(page), [file]);

@@ -123,11 +123,15 @@ async function seed(request: APIRequestContext): Promise<World> {
   };
 }
 
-/** Adds a line to the root group through the line editor's menu. */
+/** The line drawer over the builder (adds or edits a line). */
+const lineDrawer = (page: Page) => page.getByRole('dialog');
+
+/** Opens a line type in the drawer from the root group's 'Regel toevoegen'. */
 async function openLineType(page: Page, label: string) {
   await page.getByRole('button', { name: 'Regel toevoegen' }).first().click();
-  await expect(page).toHaveURL(/\/selection-builder\/add-line$/);
-  await page.getByRole('main').getByRole('link', { name: label, exact: true }).click();
+  await expect(page).toHaveURL(/[?&]line=menu$/);
+  await lineDrawer(page).getByRole('link', { name: label, exact: true }).click();
+  await expect(page.getByRole('dialog', { name: `Regel toevoegen: ${label}` })).toBeVisible();
 }
 
 /** Chooses a value in a Mantine select by its label. */
@@ -142,8 +146,15 @@ test('builds a selection with a range, a label and a not-interest, runs it, edit
   await loginAsAdmin(page, '/');
   const w = await seed(page.request);
 
-  // The line editor without an edit context goes to the builder.
+  // The spec's deep link opens the builder with the line drawer on the attribute form (adding to
+  // the root group); 'Annuleren' closes it on the builder.
   await page.goto('/selection-builder/add-line/attribute');
+  await expect(page).toHaveURL(/\/selection-builder\?line=attribute$/);
+  const deepLinked = page.getByRole('dialog', { name: 'Regel toevoegen: Selecteren op kenmerken' });
+  await expect(deepLinked.getByRole('combobox', { name: 'Kenmerk', exact: true })).toBeVisible();
+  await expect(page.getByRole('heading', { name: 'Doelgroep selecteren' })).toBeVisible();
+  await deepLinked.getByRole('button', { name: 'Annuleren' }).click();
+  await expect(lineDrawer(page)).toHaveCount(0);
   await expect(page).toHaveURL(/\/selection-builder$/);
   // The sidebar's link (the breadcrumb of the builder has the same name once it has rendered).
   await page
@@ -168,24 +179,26 @@ test('builds a selection with a range, a label and a not-interest, runs it, edit
   await expect(page.getByRole('option', { name: 'hoogbejaard' })).toBeVisible();
   await page.keyboard.press('Escape');
   await choose(page, 'Operator', 'tussen');
-  await page.getByRole('textbox', { name: 'Van' }).fill('25');
-  await page.getByRole('button', { name: 'Toevoegen' }).click();
+  await lineDrawer(page).getByRole('textbox', { name: 'Van', exact: true }).fill('25');
+  await lineDrawer(page).getByRole('button', { name: 'Toevoegen' }).click();
   await expect(page.getByTestId('line-errors')).toContainText('Vul een van- en een tot-waarde in');
-  await page.getByRole('textbox', { name: 'Tot' }).fill('29');
-  await page.getByRole('button', { name: 'Toevoegen' }).click();
-  await expect(page).toHaveURL(new RegExp(`/selection-builder/${w.campaignId}/${w.mailingId}`));
+  await lineDrawer(page).getByRole('textbox', { name: 'Tot', exact: true }).fill('29');
+  await lineDrawer(page).getByRole('button', { name: 'Toevoegen' }).click();
+  await expect(lineDrawer(page)).toHaveCount(0);
   await expect(page.getByTestId('query-line')).toHaveText('Leeftijd 25 t/m 29');
+  // The first line's background save puts the new selection in the URL; the next lines follow it.
+  await expect(page).toHaveURL(new RegExp(`/selection-builder/${w.campaignId}/${w.mailingId}/[^/?]+$`));
 
   // A label.
   await openLineType(page, 'Label');
   await choose(page, 'Label', w.label);
-  await page.getByRole('button', { name: 'Toevoegen' }).click();
+  await lineDrawer(page).getByRole('button', { name: 'Toevoegen' }).click();
   // An interest, then negated in the editor.
   await openLineType(page, 'Interesse type');
-  await page.getByRole('combobox', { name: 'Interesses' }).click();
+  await lineDrawer(page).getByRole('combobox', { name: 'Interesses' }).click();
   await page.getByRole('option', { name: w.interest }).click();
   await page.keyboard.press('Escape');
-  await page.getByRole('button', { name: 'Toevoegen' }).click();
+  await lineDrawer(page).getByRole('button', { name: 'Toevoegen' }).click();
   await expect(page.getByTestId('query-line')).toHaveCount(3);
   await page.getByTestId('query-line').nth(2).getByRole('button', { name: 'Uitsluiten (NOT)' }).click();
   await expect(page.getByTestId('query-line').nth(2)).toHaveAttribute('data-negated', 'true');
@@ -331,13 +344,18 @@ test('a Bestandsmatch line with an uploaded file: header preview, gen_ names, up
   const w = await seed(page.request);
   await page.goto(`/selection-builder/${w.campaignId}/${w.mailingId}`);
   await page.getByRole('button', { name: 'Regel toevoegen' }).click();
-  await page.getByRole('main').getByRole('link', { name: 'Bestandsmatch', exact: true }).click();
-  await expect(page.getByRole('heading', { name: 'Bestandsmatch' })).toBeVisible();
-  await expect(page.getByRole('navigation', { name: 'Kruimelpad' })).toHaveText(
-    /^Doelgroep selecteren\s*\/\s*Regel toevoegen\s*\/\s*Bestandsmatch$/,
-  );
+  await lineDrawer(page).getByRole('link', { name: 'Bestandsmatch', exact: true }).click();
+  const fileDrawer = page.getByRole('dialog', { name: 'Regel toevoegen: Bestandsmatch' });
+  await expect(fileDrawer).toBeVisible();
+  // The drawer is over the builder (its crumbs stay) and in the URL: back closes it, forward opens it.
+  await expect(page.getByRole('navigation', { name: 'Kruimelpad' })).toContainText(w.mailingName);
+  await page.goBack();
+  await expect(lineDrawer(page)).toHaveCount(0);
+  await expect(page).toHaveURL(new RegExp(`/selection-builder/${w.campaignId}/${w.mailingId}$`));
+  await page.goForward();
+  await expect(fileDrawer).toBeVisible();
   // Without a file the line is refused.
-  await page.getByRole('button', { name: 'Toevoegen' }).click();
+  await lineDrawer(page).getByRole('button', { name: 'Toevoegen' }).click();
   await expect(page.getByTestId('line-errors')).toContainText('Kies een .csv-bestand');
 
   const csv = [
@@ -351,7 +369,7 @@ test('a Bestandsmatch line with an uploaded file: header preview, gen_ names, up
     .setInputFiles({ name: 'lijst.csv', mimeType: 'text/csv', buffer: Buffer.from(csv) });
   await expect(page.getByTestId('line-column')).toHaveCount(3);
   // Nothing mapped: refused with the common message.
-  await page.getByRole('button', { name: 'Toevoegen' }).click();
+  await lineDrawer(page).getByRole('button', { name: 'Toevoegen' }).click();
   await expect(page.getByTestId('line-errors')).toContainText('Map minstens één kolom');
   await choose(page, 'Koppeling voor mail', 'Basis: e-mailadres (id)');
   await expect(page.getByRole('textbox', { name: 'Naam voor mail' })).toHaveValue('gen_id');
@@ -360,7 +378,7 @@ test('a Bestandsmatch line with an uploaded file: header preview, gen_ names, up
   await choose(page, 'Koppeling voor tweede', 'Niet gebruiken');
   await choose(page, 'Koppeling voor pc', 'Kenmerk');
   await page.getByRole('combobox', { name: 'Kenmerk voor pc' }).fill('postcode');
-  await page.getByRole('button', { name: 'Toevoegen' }).click();
+  await lineDrawer(page).getByRole('button', { name: 'Toevoegen' }).click();
   await expect(page.getByTestId('query-line')).toHaveText(
     'In bestand lijst.csv (3 regels), op E-mailadres en Postcode',
   );

@@ -27,11 +27,15 @@ async function seed(request: APIRequestContext) {
   return { label, interest, campaignId: campaign._id, mailingId: mailing._id };
 }
 
-/** Opens a line type from the root group's 'Regel toevoegen'. */
+/** The line drawer over the builder (adds or edits a line). */
+const lineDrawer = (page: Page) => page.getByRole('dialog');
+
+/** Opens a line type in the drawer from the root group's 'Regel toevoegen'. */
 async function openLineType(page: Page, label: string) {
   await page.getByRole('button', { name: 'Regel toevoegen' }).first().click();
-  await expect(page).toHaveURL(/\/selection-builder\/add-line$/);
-  await page.getByRole('main').getByRole('link', { name: label, exact: true }).click();
+  await expect(page).toHaveURL(/[?&]line=menu$/);
+  await lineDrawer(page).getByRole('link', { name: label, exact: true }).click();
+  await expect(page.getByRole('dialog', { name: `Regel toevoegen: ${label}` })).toBeVisible();
 }
 
 /** Chooses a value in a Mantine select by its label. */
@@ -50,10 +54,10 @@ async function addAttributeLine(page: Page, attribute: string, operator: string,
     // Leave the field: its value suggestions, arriving a moment later, would cover 'Toevoegen'.
     await page.keyboard.press('Tab');
   } else {
-    await page.getByRole('textbox', { name: 'Van' }).fill(values[0]);
-    await page.getByRole('textbox', { name: 'Tot' }).fill(values[1]);
+    await lineDrawer(page).getByRole('textbox', { name: 'Van', exact: true }).fill(values[0]);
+    await lineDrawer(page).getByRole('textbox', { name: 'Tot', exact: true }).fill(values[1]);
   }
-  await page.getByRole('button', { name: 'Toevoegen' }).click();
+  await lineDrawer(page).getByRole('button', { name: 'Toevoegen' }).click();
 }
 
 /** The texts of the builder's lines, top to bottom. */
@@ -81,20 +85,20 @@ test('lines built in the builder read as Dutch text; the raw query is on the Que
 
   await openLineType(page, 'Label');
   await choose(page, 'Label', w.label);
-  await page.getByRole('button', { name: 'Toevoegen' }).click();
+  await lineDrawer(page).getByRole('button', { name: 'Toevoegen' }).click();
 
   await openLineType(page, 'Interesse type');
-  await page.getByRole('combobox', { name: 'Interesses' }).click();
+  await lineDrawer(page).getByRole('combobox', { name: 'Interesses' }).click();
   await page.getByRole('option', { name: w.interest }).click();
   await page.keyboard.press('Escape');
-  await page.getByRole('button', { name: 'Toevoegen' }).click();
+  await lineDrawer(page).getByRole('button', { name: 'Toevoegen' }).click();
 
   // 'Externe kenmerken' starts on the domain.
   await openLineType(page, 'Externe kenmerken');
   const values = page.getByRole('combobox', { name: 'Waarden', exact: true });
   await values.fill('voorbeeld.nl');
   await values.press('Enter');
-  await page.getByRole('button', { name: 'Toevoegen' }).click();
+  await lineDrawer(page).getByRole('button', { name: 'Toevoegen' }).click();
 
   // A file of 4,200 addresses, matched on the e-mail address: its rows are counted in the browser.
   const csv = ['email', ...Array.from({ length: 4200 }, (_, i) => `klant${i}@${unique('lijn')}.nl`)];
@@ -103,7 +107,7 @@ test('lines built in the builder read as Dutch text; the raw query is on the Que
     .locator('input[type=file]')
     .setInputFiles({ name: 'klanten.csv', mimeType: 'text/csv', buffer: Buffer.from(csv.join('\n')) });
   await choose(page, 'Koppeling voor email', 'Basis: e-mailadres (id)');
-  await page.getByRole('button', { name: 'Toevoegen' }).click();
+  await lineDrawer(page).getByRole('button', { name: 'Toevoegen' }).click();
 
   await expect(lineTexts(page)).toHaveText([
     'Postcode (4 cijfers) 1000 t/m 2999',

@@ -5,11 +5,15 @@ import { loginAsAdmin, unique } from './support/session';
 // The attribute line form offers every operator by its Dutch name, builds its line, shows the
 // rules' messages beside the field and reopens a line of each kind filled in.
 
-/** Opens the attribute form from the root group's 'Regel toevoegen'. */
+/** The line drawer over the builder (adds or edits a line). */
+const lineDrawer = (page: Page) => page.getByRole('dialog');
+
+/** Opens the attribute form in the drawer from the root group's 'Regel toevoegen'. */
 async function openAttributeForm(page: Page) {
   await page.getByRole('button', { name: 'Regel toevoegen' }).first().click();
-  await expect(page).toHaveURL(/\/selection-builder\/add-line$/);
-  await page.getByRole('main').getByRole('link', { name: 'Selecteren op kenmerken', exact: true }).click();
+  await expect(page).toHaveURL(/[?&]line=menu$/);
+  await lineDrawer(page).getByRole('link', { name: 'Selecteren op kenmerken', exact: true }).click();
+  await expect(page.getByRole('dialog', { name: 'Regel toevoegen: Selecteren op kenmerken' })).toBeVisible();
 }
 
 /** Fills the attribute and chooses the operator by its Dutch name. */
@@ -51,39 +55,39 @@ test('the attribute form adds a line of each operator, says what is wrong beside
   // An age that is no whole number of years is refused, with the rule's message beside the field.
   await openAttributeForm(page);
   await attributeAndOperator(page, 'birthDate', 'leeftijd (jaren)');
-  await page.getByRole('textbox', { name: 'Van' }).fill('dertig');
-  await page.getByRole('textbox', { name: 't/m' }).fill('50');
-  await page.getByRole('button', { name: 'Toevoegen' }).click();
+  await lineDrawer(page).getByRole('textbox', { name: 'Van', exact: true }).fill('dertig');
+  await lineDrawer(page).getByRole('textbox', { name: 't/m', exact: true }).fill('50');
+  await lineDrawer(page).getByRole('button', { name: 'Toevoegen' }).click();
   await expect(page.getByText('Vul een leeftijd in hele jaren in (0 t/m 150)').first()).toBeVisible();
-  await page.getByRole('textbox', { name: 'Van' }).fill('30');
-  await page.getByRole('button', { name: 'Toevoegen' }).click();
+  await lineDrawer(page).getByRole('textbox', { name: 'Van', exact: true }).fill('30');
+  await lineDrawer(page).getByRole('button', { name: 'Toevoegen' }).click();
   await expect(page).toHaveURL(new RegExp(`/selection-builder/${campaign._id}/${mailing._id}/[^/]+$`));
 
   await openAttributeForm(page);
   await attributeAndOperator(page, 'phone', 'is leeg');
-  await page.getByRole('button', { name: 'Toevoegen' }).click();
+  await lineDrawer(page).getByRole('button', { name: 'Toevoegen' }).click();
 
   await openAttributeForm(page);
   await attributeAndOperator(page, 'street', 'is niet leeg');
-  await page.getByRole('button', { name: 'Toevoegen' }).click();
+  await lineDrawer(page).getByRole('button', { name: 'Toevoegen' }).click();
 
   await openAttributeForm(page);
   await attributeAndOperator(page, 'city', 'begint met');
-  await page.getByRole('button', { name: 'Toevoegen' }).click();
+  await lineDrawer(page).getByRole('button', { name: 'Toevoegen' }).click();
   await expect(page.getByText('Vul een waarde in').first()).toBeVisible();
   await page.getByRole('combobox', { name: 'Waarde', exact: true }).fill('Amster*');
-  await page.getByRole('button', { name: 'Toevoegen' }).click();
+  await lineDrawer(page).getByRole('button', { name: 'Toevoegen' }).click();
 
   await openAttributeForm(page);
   await attributeAndOperator(page, 'street', 'bevat');
   await page.getByRole('combobox', { name: 'Waarde', exact: true }).fill('laan');
-  await page.getByRole('button', { name: 'Toevoegen' }).click();
+  await lineDrawer(page).getByRole('button', { name: 'Toevoegen' }).click();
 
   // 'is een van' takes a pasted list, one a line.
   await openAttributeForm(page);
   await attributeAndOperator(page, 'gender', 'is een van');
   await paste(page, 'Waarden', 'M\nF\nm\n');
-  await page.getByRole('button', { name: 'Toevoegen' }).click();
+  await lineDrawer(page).getByRole('button', { name: 'Toevoegen' }).click();
 
   await expect(lineTexts(page)).toHaveText([
     'Leeftijd 30 t/m 50 jaar',
@@ -107,14 +111,17 @@ test('the attribute form adds a line of each operator, says what is wrong beside
     for (const [field, value] of Object.entries(values)) {
       await expect(page.getByRole('combobox', { name: field, exact: true })).toHaveValue(value);
     }
-    await page.getByRole('button', { name: 'Terug' }).click();
+    await expect(page.getByRole('dialog', { name: 'Regel bewerken: Selecteren op kenmerken' })).toBeVisible();
+    await lineDrawer(page).getByRole('button', { name: 'Annuleren' }).click();
+    await expect(lineDrawer(page)).toHaveCount(0);
   }
   await page.getByTestId('query-line').first().getByRole('button', { name: 'Bewerk regel' }).click();
   await expect(page.getByRole('combobox', { name: 'Kenmerk', exact: true })).toHaveValue('birthDate');
-  await expect(page.getByRole('textbox', { name: 'Van' })).toHaveValue('30');
-  await expect(page.getByRole('textbox', { name: 't/m' })).toHaveValue('50');
-  await page.getByRole('textbox', { name: 'Van' }).fill('40');
-  await page.getByRole('button', { name: 'Opslaan' }).click();
+  await expect(lineDrawer(page).getByRole('textbox', { name: 'Van', exact: true })).toHaveValue('30');
+  await expect(lineDrawer(page).getByRole('textbox', { name: 't/m', exact: true })).toHaveValue('50');
+  await lineDrawer(page).getByRole('textbox', { name: 'Van', exact: true }).fill('40');
+  await lineDrawer(page).getByRole('button', { name: 'Opslaan' }).click();
+  await expect(lineDrawer(page)).toHaveCount(0);
   await expect(lineTexts(page).first()).toHaveText('Leeftijd 40 t/m 50 jaar');
   await expect(lineTexts(page)).toHaveCount(6);
 });

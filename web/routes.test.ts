@@ -1,6 +1,6 @@
 import { matchPath } from 'react-router';
 import { describe, expect, it } from 'vitest';
-import { LINE_TYPES } from './features/selections/line-editor-page';
+import { LINE_TYPES } from './features/selections/line-editor-drawer';
 import { appRoutes } from './routes';
 import { lineTypeTitle } from './shell/crumb-names';
 import { crumbTrail, paramNames, type RouteParams, titleOf } from './shell/crumbs';

@@ -25,7 +25,10 @@ const MailingCopyPage = lazyScreen(() => import('../features/mailings/mailing-co
 const MailingFormPage = lazyScreen(() => import('../features/mailings/mailing-form'), 'MailingFormPage');
 const MailingListPage = lazyScreen(() => import('../features/mailings/mailing-list'), 'MailingListPage');
 const PressurePage = lazyScreen(() => import('../features/mailings/pressure-page'), 'PressurePage');
-const LineEditorPage = lazyScreen(() => import('../features/selections/line-editor-page'), 'LineEditorPage');
+const LineEditorRedirect = lazyScreen(
+  () => import('../features/selections/line-editor-drawer'),
+  'LineEditorRedirect',
+);
 const MailingSelectionsPage = lazyScreen(
   () => import('../features/selections/mailing-selections-page'),
   'MailingSelectionsPage',
@@ -122,15 +125,16 @@ export const campaignRoutes: AppRoute[] = [
     title: selectionName,
     parent: '/selection-builder/:campaign/:mailing',
   },
+  // The line editor is a drawer over the builder: these paths open the builder with it open.
   {
     path: '/selection-builder/add-line',
-    element: <LineEditorPage />,
+    element: <LineEditorRedirect />,
     title: 'Regel toevoegen',
     parent: '/selection-builder',
   },
   {
     path: '/selection-builder/add-line/:type',
-    element: <LineEditorPage />,
+    element: <LineEditorRedirect />,
     title: lineTypeTitle,
     parent: '/selection-builder/add-line',
   },

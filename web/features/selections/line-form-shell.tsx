@@ -11,7 +11,7 @@ export interface LineFormProps {
 
 /**
  * The frame of a line form: its fields, the rule messages of the last try (spec 001 §5) and the
- * buttons 'Toevoegen' / 'Opslaan' and 'Terug'. `build` answers the line or the messages.
+ * buttons 'Toevoegen' / 'Opslaan' and 'Annuleren'. `build` answers the line or the messages.
  */
 export function LineFormShell(
   props: LineFormProps & {
@@ -50,7 +50,7 @@ export function LineFormShell(
         <Group>
           <Button type="submit">{props.current ? 'Opslaan' : 'Toevoegen'}</Button>
           <Button variant="default" onClick={props.onCancel}>
-            Terug
+            Annuleren
           </Button>
         </Group>
       </Stack>

@@ -20,15 +20,14 @@ import {
   IconTrash,
 } from '@tabler/icons-react';
 import type { ReactNode } from 'react';
-import { useNavigate } from 'react-router';
 import { type DescribeContext, describeLine } from '../../../common/query-description';
 import { ATTRIBUTE_OPERATORS, MORE_ATTRIBUTE_OPERATORS, type QueryNode } from '../../../common/query-tree';
-import { selectionPaths } from './api';
 import { editQuery, setDraft, useDraft } from './builder-store';
+import { useLineDrawer } from './line-editor-drawer';
 import { childrenOf, leafKind, type NodePath } from './query-editor-state';
 
 // spec 001 §2: the query editor shows the tree as nested and/or/not groups that can be added,
-// moved, negated and removed; a line is added or edited in the line editor (add-line). Each line
+// moved, negated and removed; a line is added or edited in the line drawer over the builder. Each line
 // reads as Dutch text (common/query-description.ts); the raw query text is on the 'Query' tab.
 
 /** The line editor's route type of a leaf (every operator of an attribute line is an attribute line). */
@@ -106,13 +105,13 @@ function NodeActions(props: NodeProps & { onEdit?: () => void }) {
 
 function NodeView(props: NodeProps) {
   const { node, path, disabled } = props;
-  const navigate = useNavigate();
+  const lineDrawer = useLineDrawer();
   if ('not' in node) {
     return <NodeView {...props} node={node.not} path={[...path, 0]} negated={!props.negated} />;
   }
   const openLineEditor = (mode: 'add' | 'edit', type?: string) => {
     setDraft((d) => ({ ...d, editContext: { path, mode } }));
-    navigate(selectionPaths.addLine(type));
+    lineDrawer.open(type);
   };
   const children = childrenOf(node);
   if (!children) {

@@ -18,6 +18,7 @@ import {
   setDraft,
   useDraft,
 } from './builder-store';
+import { LineEditorDrawer } from './line-editor-drawer';
 import { QueryEditor } from './query-editor';
 import { ResultsPanel } from './results-panel';
 import { tableOf } from './results-state';
@@ -195,6 +196,7 @@ export function SelectionBuilderPage() {
         )}
         <ResultsPanel draft={draft} isStale={isStale} />
       </Stack>
+      <LineEditorDrawer />
     </>
   );
 }
