@@ -104,24 +104,28 @@ export const campaignRoutes: AppRoute[] = [
   {
     path: '/selection-builder',
     element: <SelectionBuilderPage />,
+    screen: 'selection-builder',
     title: 'Doelgroep selecteren',
     menu: { section: 'Campagnes', order: 2 },
   },
   {
     path: '/selection-builder/:campaign',
     element: <SelectionBuilderPage />,
+    screen: 'selection-builder',
     title: campaignName('campaign'),
     parent: '/selection-builder',
   },
   {
     path: '/selection-builder/:campaign/:mailing',
     element: <SelectionBuilderPage />,
+    screen: 'selection-builder',
     title: mailingName('campaign', 'mailing'),
     parent: '/selection-builder/:campaign',
   },
   {
     path: '/selection-builder/:campaign/:mailing/:selection',
     element: <SelectionBuilderPage />,
+    screen: 'selection-builder',
     title: selectionName,
     parent: '/selection-builder/:campaign/:mailing',
   },

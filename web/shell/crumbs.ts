@@ -39,6 +39,12 @@ export interface AppRoute {
   parent?: string;
   /** Where the route is listed in the sidebar (the title is the link's label): section and order in it. */
   menu?: { section: MenuSection; order: number };
+  /**
+   * Routes with the same screen name show one screen that stays mounted when the path moves among
+   * them (the selection builder's depths: a save that puts the new selection in the URL keeps the
+   * builder, its counts and its drawer as they are). Without one, each path is a screen of its own.
+   */
+  screen?: string;
 }
 
 /** One crumb: its title (or the name to load) and the path of the screen it links to. */

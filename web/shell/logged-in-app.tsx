@@ -7,6 +7,7 @@ import {
   type RouteObject,
   RouterProvider,
   useLocation,
+  useMatches,
   useParams,
 } from 'react-router';
 import type { Account } from '../../common/auth';
@@ -27,10 +28,12 @@ const ShellContext = createContext<LoggedInAppProps | null>(null);
 function ShellRoute() {
   const shell = useContext(ShellContext)!;
   const location = useLocation();
+  const matches = useMatches();
+  const screen = (matches.at(-1)?.handle as AppRoute | undefined)?.screen;
   return (
     <Layout account={shell.account} onLogout={shell.onLogout}>
-      {/* Keyed by path: after a failed chunk, navigating elsewhere tries again. */}
-      <ScreenBoundary key={location.pathname}>
+      {/* Keyed by path (or the route's screen): after a failed chunk, navigating elsewhere tries again. */}
+      <ScreenBoundary key={screen ?? location.pathname}>
         <Outlet />
       </ScreenBoundary>
     </Layout>

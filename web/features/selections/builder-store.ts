@@ -1,7 +1,8 @@
 import { useSyncExternalStore } from 'react';
-import { EMPTY_QUERY, type QueryNode } from '../../../common/query-tree';
+import { EMPTY_QUERY, type QueryNode, stripClientKeys } from '../../../common/query-tree';
 import {
   type LineMapping,
+  type LiveCount,
   type ResultRow,
   SELECTION_DEFAULTS,
   type Selection,
@@ -11,7 +12,7 @@ import { editableRoot, type NodePath, type QueryAction, reduceQuery } from './qu
 import { linesOf, type ResultLine } from './results-state';
 
 // The selection being built lives outside the screens, so the line editor
-// (/selection-builder/add-line) can add to it and a running save or count goes on while the user
+// drawer can add to it and a running save or count goes on while the user
 // is there. One draft at a time, as in the original product.
 
 /** spec 001 §4: the selection save states. */
@@ -51,9 +52,19 @@ export interface BuilderDraft {
   revision: number;
   /** The revision the server holds. */
   savedRevision: number;
-  /** The revision the shown results were counted for. */
-  resultRevision: number;
+  /** What the shown results were counted for (countKeyOf the draft then); null before a count. */
+  resultKey: string | null;
+  /** The tree the shown results were counted for (the funnel's lines are its top-level lines). */
+  resultQuery: QueryNode | null;
   results: { lines: ResultLine[]; queryText: string } | null;
+  /** The funnel of the shown results (per top-level line the addresses left), when a live count gave them. */
+  funnel: LiveCount['funnel'] | null;
+  /** When the shown results were counted (ISO instant), when a live count gave them. */
+  countedAt: string | null;
+  /** Whether a live count of the draft runs (the shown figures are being recounted). */
+  counting: boolean;
+  /** Why the draft cannot be counted now (the server's message, or a line file not yet saved); null when it can. */
+  countError: string | null;
   saveState: SaveState;
   /** The running count's task as last read (state, percentage, steps done of total), or null when none runs. */
   progress: Pick<Task, 'state' | 'percentage' | 'progress'> | null;
@@ -81,8 +92,13 @@ export function newDraft(campaign: string | null = null, mailing: string | null 
     fileRows: {},
     revision: 0,
     savedRevision: 0,
-    resultRevision: -1,
+    resultKey: null,
+    resultQuery: null,
     results: null,
+    funnel: null,
+    countedAt: null,
+    counting: false,
+    countError: null,
     saveState: 'NONE',
     progress: null,
     editContext: null,
@@ -132,30 +148,75 @@ export function editSelection(change: { settings?: Partial<BuilderSettings>; des
   }));
 }
 
-/** Loads a stored selection into the draft (its query, settings and description; no results yet). */
+/**
+ * Loads a stored selection into the draft: its query, settings and description, and its last
+ * count (shown with its time until the builder's recount replaces it).
+ */
 export function loadSelection(campaign: string, mailing: string, s: Selection): void {
+  const last = s.lastCount;
+  const settings: BuilderSettings = {
+    useBlacklist: s.useBlacklist,
+    activeDatasetsOnly: s.activeDatasetsOnly,
+    useCampaignLabel: s.useCampaignLabel,
+    useDate: s.useDate,
+    pressureAge: s.pressure.age,
+    useDatasetsFrom: s.useDatasetsFrom,
+  };
   draft = {
     ...newDraft(campaign, mailing),
     selection: s._id,
     recordCount: s.recordCount,
     query: editableRoot(s.query as QueryNode),
     description: s.description,
-    settings: {
-      useBlacklist: s.useBlacklist,
-      activeDatasetsOnly: s.activeDatasetsOnly,
-      useCampaignLabel: s.useCampaignLabel,
-      useDate: s.useDate,
-      pressureAge: s.pressure.age,
-      useDatasetsFrom: s.useDatasetsFrom,
-    },
+    settings,
+    ...(last
+      ? {
+          results: { lines: linesOf(last.rows), queryText: last.query },
+          funnel: last.funnel,
+          countedAt: last.countedAt,
+        }
+      : {}),
   };
+  if (last)
+    draft = {
+      ...draft,
+      resultKey: countKeyOf(draft),
+      resultQuery: stripClientKeys(draft.query) as QueryNode,
+    };
   for (const listener of listeners) listener();
 }
 
-/** Shows a count's rows as the results table, for the revision they were counted for. */
-export function showResults(rows: ResultRow[], queryText: string, revision: number): void {
-  setDraft((d) => ({ ...d, results: { lines: linesOf(rows), queryText }, resultRevision: revision }));
+/** Shows a live count as the results table, funnel and time, for the draft it counted (countKeyOf). */
+export function showCount(count: LiveCount, key: string, query: QueryNode): void {
+  setDraft((d) => ({
+    ...d,
+    resultQuery: query,
+    results: { lines: linesOf(count.rows), queryText: count.query },
+    funnel: count.funnel,
+    countedAt: count.countedAt,
+    resultKey: key,
+    countError: null,
+  }));
+}
+
+/** What a count of the draft depends on, as one text: its tree and settings (not its description). */
+export function countKeyOf(d: BuilderDraft): string {
+  return JSON.stringify({ query: stripClientKeys(d.query), settings: d.settings });
+}
+
+/** The body of POST/PUT .../selections for a draft (client-only keys stripped). */
+export function selectionBodyOf(d: BuilderDraft) {
+  return {
+    query: stripClientKeys(d.query),
+    description: d.description,
+    useBlacklist: d.settings.useBlacklist,
+    activeDatasetsOnly: d.settings.activeDatasetsOnly,
+    useCampaignLabel: d.settings.useCampaignLabel,
+    useDate: d.settings.useDate,
+    pressure: { age: d.settings.pressureAge },
+    useDatasetsFrom: d.settings.useDatasetsFrom,
+  };
 }
 
 /** Whether the shown results still belong to the query and settings on screen. */
-export const areResultsCurrent = (d: BuilderDraft) => d.results !== null && d.resultRevision === d.revision;
+export const areResultsCurrent = (d: BuilderDraft) => d.results !== null && d.resultKey === countKeyOf(d);

@@ -8,6 +8,8 @@ import {
 } from '../../../common/extra-inzet';
 import { stripClientKeys } from '../../../common/query-tree';
 import { ScrollTable } from '../../components/scroll-table';
+import { FunnelPanel } from '../builder/funnel-panel';
+import { PreviewPanel } from '../builder/preview-panel';
 import { type BuilderDraft, setDraft } from './builder-store';
 import {
   editCell,
@@ -183,19 +185,28 @@ function ResultsTable({ lines, isStale }: { lines: ResultLine[]; isStale: boolea
 }
 
 /**
- * The results under the tabs 'Resultaten' and 'Query' (spec 001 §2): while a count runs or after
- * the query changed, the previous result stays visible, greyed.
+ * The results under the tabs 'Resultaten', 'Per regel' (the funnel), 'Voorbeeld' and 'Query' (spec
+ * 001 §2): while a count runs or after the query changed, the previous result stays visible, greyed.
  */
 export function ResultsPanel({ draft, isStale }: { draft: BuilderDraft; isStale: boolean }) {
+  const [tab, setTab] = useState<string | null>('results');
   if (!draft.results) return null;
   return (
-    <Tabs defaultValue="results" mt="md" style={{ opacity: isStale ? 0.5 : 1 }} data-stale={isStale}>
+    <Tabs value={tab} onChange={setTab} mt="md" data-stale={isStale}>
       <Tabs.List>
         <Tabs.Tab value="results">Resultaten</Tabs.Tab>
+        <Tabs.Tab value="funnel">Per regel</Tabs.Tab>
+        <Tabs.Tab value="preview">Voorbeeld</Tabs.Tab>
         <Tabs.Tab value="query">Query</Tabs.Tab>
       </Tabs.List>
-      <Tabs.Panel value="results" pt="sm">
+      <Tabs.Panel value="results" pt="sm" style={{ opacity: isStale ? 0.5 : 1 }}>
         <ResultsTable lines={draft.results.lines} isStale={isStale} />
+      </Tabs.Panel>
+      <Tabs.Panel value="funnel" pt="sm" style={{ opacity: isStale ? 0.5 : 1 }}>
+        <FunnelPanel draft={draft} />
+      </Tabs.Panel>
+      <Tabs.Panel value="preview" pt="sm">
+        {tab === 'preview' && <PreviewPanel draft={draft} />}
       </Tabs.Panel>
       <Tabs.Panel value="query" pt="sm">
         <Textarea label="Query" readOnly autosize minRows={2} value={draft.results.queryText} />

@@ -1,24 +1,20 @@
 import { SELECTION_TASK_POLL_MS } from '../../../common/constants';
-import { fileLeaves, stripClientKeys } from '../../../common/query-tree';
-import { ResultRowSchema, SelectionMessages } from '../../../common/selections';
+import { fileLeaves, hasRealLeaf } from '../../../common/query-tree';
+import { type QueryRun, SelectionMessages } from '../../../common/selections';
 import type { Task } from '../../../common/tasks';
 import { showDanger } from '../../lib/alerts';
+import { countNow, stopCount } from '../builder/live-count-runner';
 import { getTask } from '../tasks/api';
 import { createSelection, getSelection, runSelection, updateSelection, uploadLineFile } from './api';
-import {
-  areResultsCurrent,
-  type BuilderDraft,
-  getDraft,
-  type SaveState,
-  setDraft,
-  showResults,
-} from './builder-store';
-import { tableOf } from './results-state';
+import { type BuilderDraft, getDraft, type SaveState, selectionBodyOf, setDraft } from './builder-store';
 
-// spec 001 §4 selection save states: 'Maak aan' / 'Bewaar' goes SAVING (query and settings,
-// creating or updating the selection), uploads the line files, PERFORMING_QUERY (runs the query and
-// polls its task every 2000 ms), DONE; any failure NOT_SAVED ('Failed to save'). The background
-// save ends SAVED. One save at a time: a background save and a click never create two selections.
+// spec 001 §4 selection save states, with counting and saving apart (docs/decisions.md, The
+// builder): the builder counts live; 'Maak aan' / 'Opslaan' goes SAVING (query and settings,
+// creating or updating the selection), uploads the line files, PERFORMING_QUERY (counts the saved
+// selection, keeping it as its last count), DONE; 'Toewijzen' saves the same way, then allocates
+// the table (POST .../query, whose task is polled every 2000 ms) and counts again. Any failure
+// gives NOT_SAVED ('Opslaan mislukt'). The background save only updates a selection that exists
+// (none is made before the first save) and ends SAVED. One save at a time.
 
 let chain: Promise<unknown> = Promise.resolve();
 function serialized<T>(work: () => Promise<T>): Promise<T> {
@@ -29,20 +25,6 @@ function serialized<T>(work: () => Promise<T>): Promise<T> {
 
 const setState = (saveState: SaveState, progress: BuilderDraft['progress'] = null) =>
   setDraft((d) => ({ ...d, saveState, progress }));
-
-/** The body of POST/PUT .../selections for a draft (client-only keys stripped). */
-export function selectionBodyOf(d: BuilderDraft) {
-  return {
-    query: stripClientKeys(d.query),
-    description: d.description,
-    useBlacklist: d.settings.useBlacklist,
-    activeDatasetsOnly: d.settings.activeDatasetsOnly,
-    useCampaignLabel: d.settings.useCampaignLabel,
-    useDate: d.settings.useDate,
-    pressure: { age: d.settings.pressureAge },
-    useDatasetsFrom: d.settings.useDatasetsFrom,
-  };
-}
 
 /** Creates or updates the draft's selection; returns its id. */
 async function persist(campaign: string, mailing: string): Promise<string> {
@@ -74,18 +56,36 @@ async function followTask(task: Task, onProgress?: (task: Task) => void): Promis
   return current;
 }
 
+/** Saves the draft (SAVING) and uploads the line files chosen for its lines; returns the selection's id. */
+async function saveWithFiles(campaign: string, mailing: string): Promise<string> {
+  setState('SAVING');
+  const id = await persist(campaign, mailing);
+  const lineIds = new Set(fileLeaves(getDraft().query).map((leaf) => leaf.id));
+  for (const [lineId, pending] of Object.entries(getDraft().files)) {
+    if (!lineIds.has(lineId)) continue;
+    const { task } = await uploadLineFile(campaign, mailing, id, lineId, pending.file, pending.mappings);
+    await followTask(task);
+    setDraft((x) => {
+      const { [lineId]: _done, ...files } = x.files;
+      return { ...x, files };
+    });
+  }
+  return id;
+}
+
 /**
- * The automatic save (spec 001 §4): when campaign and mailing are chosen, the selection holds no
- * records yet and the query or settings changed since the last save. Ends SAVED (NOT_SAVED on a failure).
+ * The automatic save (spec 001 §4): when the draft edits a stored selection that holds no records
+ * yet and its query or settings changed since the last save. Ends SAVED (NOT_SAVED on a failure).
+ * It never creates a selection: that is the first 'Maak aan'.
  */
 export function backgroundSave(): Promise<void> {
   return serialized(async () => {
     const d = getDraft();
-    if (!d.campaign || !d.mailing || d.recordCount > 0 || d.revision === d.savedRevision) return;
-    const { campaign, mailing } = d;
+    if (!d.campaign || !d.mailing || !d.selection || d.recordCount > 0 || d.revision === d.savedRevision)
+      return;
     try {
       setState('SAVING');
-      await persist(campaign, mailing);
+      await persist(d.campaign, d.mailing);
       setState('SAVED');
     } catch (err) {
       setState('NOT_SAVED');
@@ -94,41 +94,49 @@ export function backgroundSave(): Promise<void> {
   });
 }
 
+/** Whether the draft can be saved: campaign and mailing chosen and a line that selects something. */
+export const canSave = (d: BuilderDraft) => Boolean(d.campaign && d.mailing) && hasRealLeaf(d.query);
+
 /**
- * 'Maak aan' / 'Bewaar': saves the selection, uploads the chosen line files, then runs the query
- * (first allocating the results table when it belongs to this query), follows its task and shows
- * the rows. `onAllocated` is called after a table was saved into the mailing.
+ * 'Maak aan' / 'Opslaan': saves the selection and its line files, then counts it (its last count
+ * is kept with it) and ends DONE.
  */
-export function saveAndRun(onAllocated?: () => void): Promise<void> {
+export function saveSelection(): Promise<void> {
+  return serialized(async () => {
+    const d = getDraft();
+    if (!d.campaign || !d.mailing) return;
+    try {
+      await saveWithFiles(d.campaign, d.mailing);
+      setState('PERFORMING_QUERY');
+      await countNow();
+      setState('DONE');
+    } catch (err) {
+      setState('NOT_SAVED');
+      showDanger(SelectionMessages.saveFailed, err);
+    }
+  });
+}
+
+/**
+ * 'Toewijzen': saves the selection, allocates `table` to the mailing (POST .../query, its task
+ * followed), counts again (the allocated addresses now show as held by the mailing) and reads the
+ * selection's record count. `onAllocated` is called after the allocation.
+ */
+export function allocateTable(table: QueryRun['table'], onAllocated?: () => void): Promise<void> {
   return serialized(async () => {
     const d = getDraft();
     if (!d.campaign || !d.mailing) return;
     const { campaign, mailing } = d;
     try {
-      setState('SAVING');
-      const id = await persist(campaign, mailing);
-      const lineIds = new Set(fileLeaves(getDraft().query).map((leaf) => leaf.id));
-      for (const [lineId, pending] of Object.entries(getDraft().files)) {
-        if (!lineIds.has(lineId)) continue;
-        const { task } = await uploadLineFile(campaign, mailing, id, lineId, pending.file, pending.mappings);
-        await followTask(task);
-        setDraft((x) => {
-          const { [lineId]: _done, ...files } = x.files;
-          return { ...x, files };
-        });
-      }
-      const current = getDraft();
-      const revision = current.revision;
-      const table = areResultsCurrent(current) && current.results ? tableOf(current.results.lines) : [];
+      stopCount();
+      const id = await saveWithFiles(campaign, mailing);
       setState('PERFORMING_QUERY');
       const started = await runSelection(campaign, mailing, id, table);
-      const done = await followTask(started.task, (task) => setState('PERFORMING_QUERY', task));
-      showResults(ResultRowSchema.array().parse(done.result ?? []), started.query, revision);
-      if (table.length > 0) {
-        const saved = await getSelection(campaign, mailing, id);
-        setDraft((x) => ({ ...x, recordCount: saved.recordCount }));
-        onAllocated?.();
-      }
+      await followTask(started.task, (task) => setState('PERFORMING_QUERY', task));
+      const saved = await getSelection(campaign, mailing, id);
+      setDraft((x) => ({ ...x, recordCount: saved.recordCount }));
+      onAllocated?.();
+      await countNow();
       setState('DONE');
     } catch (err) {
       setState('NOT_SAVED');

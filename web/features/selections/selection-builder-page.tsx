@@ -3,10 +3,12 @@ import { useQueryClient } from '@tanstack/react-query';
 import { useEffect } from 'react';
 import { useNavigate, useParams } from 'react-router';
 import { businessDay, defaultPressureDate } from '../../../common/pressure-date';
-import { hasRealLeaf, QueryMessages } from '../../../common/query-tree';
+import { QueryMessages } from '../../../common/query-tree';
 import { SelectionMessages } from '../../../common/selections';
 import { confirmAction } from '../../components/confirm';
 import { PageTitle } from '../../components/page-title';
+import { CountStatus } from '../builder/count-status';
+import { useLiveCount } from '../builder/use-live-count';
 import { TaskProgress } from '../tasks/task-progress';
 import { builderMailingsKey, selectionPaths } from './api';
 import { BuilderPickers } from './builder-pickers';
@@ -22,7 +24,7 @@ import { LineEditorDrawer } from './line-editor-drawer';
 import { QueryEditor } from './query-editor';
 import { ResultsPanel } from './results-panel';
 import { tableOf } from './results-state';
-import { backgroundSave, saveAndRun } from './save-flow';
+import { allocateTable, backgroundSave, canSave, saveSelection } from './save-flow';
 import { SelectionSettings } from './selection-settings';
 import { useBuilderData } from './use-builder-data';
 
@@ -65,24 +67,32 @@ export function SelectionBuilderPage() {
   const isWaitingForLoad = Boolean(s) && !isLoaded;
   useEffect(() => {
     if (!isDraftMailing || isWaitingForLoad) return;
-    if (!draft.campaign || !draft.mailing || draft.recordCount > 0 || draft.revision === draft.savedRevision)
-      return;
+    if (!draft.selection || draft.recordCount > 0 || draft.revision === draft.savedRevision) return;
     const timer = setTimeout(() => void backgroundSave(), BACKGROUND_SAVE_DELAY_MS);
     return () => clearTimeout(timer);
   }, [
     draft.revision,
     draft.savedRevision,
-    draft.campaign,
-    draft.mailing,
+    draft.selection,
     draft.recordCount,
     isDraftMailing,
     isWaitingForLoad,
   ]);
 
-  const canSubmit = Boolean(draft.campaign && draft.mailing) && hasRealLeaf(draft.query) && isDraftMailing;
-  const handleSubmit = () =>
-    void saveAndRun(() => {
-      if (c) void client.invalidateQueries({ queryKey: builderMailingsKey(c) });
+  useLiveCount(draft, !isWaitingForLoad);
+  const canSubmit = canSave(draft) && isDraftMailing;
+  const handleSubmit = () => void saveSelection();
+  const isCurrent = areResultsCurrent(draft) && !draft.counting;
+  const table = isCurrent && draft.results ? tableOf(draft.results.lines) : [];
+  const toAllocate = table.reduce((sum, r) => sum + r.new + r.notOpenedOrClicked + r.opens + r.clicks, 0);
+  const handleAllocate = () =>
+    confirmAction({
+      title: 'Adressen toewijzen',
+      message: `${toAllocate.toLocaleString('nl-NL')} ${toAllocate === 1 ? 'adres' : 'adressen'} toewijzen aan ${mailing?.name ?? 'de verzending'}? De selectie wordt eerst opgeslagen.`,
+      onConfirm: () =>
+        void allocateTable(table, () => {
+          if (c) void client.invalidateQueries({ queryKey: builderMailingsKey(c) });
+        }),
     });
   const handleNewQuery = () =>
     confirmAction({
@@ -96,7 +106,7 @@ export function SelectionBuilderPage() {
       },
     });
   const defaultAge = mailing ? defaultPressureDate(businessDay(mailing.plannedSend)) : null;
-  const isStale = isBusy || !areResultsCurrent(draft);
+  const isStale = isBusy || draft.counting || !areResultsCurrent(draft);
 
   return (
     <>
@@ -163,7 +173,15 @@ export function SelectionBuilderPage() {
             Nieuwe query
           </Button>
           <Button onClick={handleSubmit} disabled={!canSubmit || isBusy} loading={isBusy}>
-            {draft.selection ? 'Bewaar' : 'Maak aan'}
+            {draft.selection ? 'Opslaan' : 'Maak aan'}
+          </Button>
+          <Button
+            variant="light"
+            onClick={handleAllocate}
+            disabled={!canSubmit || isBusy || toAllocate === 0}
+            data-testid="allocate"
+          >
+            Toewijzen{toAllocate > 0 ? ` (${toAllocate.toLocaleString('nl-NL')})` : ''}
           </Button>
           <Text
             size="sm"
@@ -179,22 +197,25 @@ export function SelectionBuilderPage() {
             </Text>
           )}
         </Group>
-        {draft.saveState === 'PERFORMING_QUERY' && (
-          <div data-testid="count-progress">
-            <TaskProgress task={draft.progress ?? undefined} />
+        {draft.saveState === 'PERFORMING_QUERY' && draft.progress && (
+          <div data-testid="save-progress">
+            <TaskProgress task={draft.progress} />
           </div>
         )}
-        {draft.results && areResultsCurrent(draft) && !isBusy && tableOf(draft.results.lines).length > 0 && (
+        {isCurrent && toAllocate > 0 && !isBusy && isDraftMailing && (
           <Text size="sm" c="dimmed" data-testid="allocate-hint">
-            'Bewaar' wijst de geselecteerde aantallen toe aan de verzending.
+            'Toewijzen' wijst de geselecteerde aantallen toe aan de verzending.
           </Text>
         )}
-        {draft.results && areResultsCurrent(draft) === false && !isBusy && (
-          <Text size="sm" c="dimmed">
-            De query of de instellingen zijn gewijzigd: 'Bewaar' telt opnieuw.
-          </Text>
+        {draft.campaign && draft.mailing && (
+          <Paper withBorder p="md">
+            <Title order={4} mb="sm">
+              Resultaat
+            </Title>
+            <CountStatus draft={draft} isStale={isStale} />
+            <ResultsPanel draft={draft} isStale={isStale} />
+          </Paper>
         )}
-        <ResultsPanel draft={draft} isStale={isStale} />
       </Stack>
       <LineEditorDrawer />
     </>

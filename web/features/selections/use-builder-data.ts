@@ -85,17 +85,17 @@ export function useBuilderData(c: string | null, m: string | null, s: string | n
       setDraft((x) => ({ ...x, campaign: c, mailing: m, results: null, saveState: 'NONE' }));
     }
   }, [c, m, s]);
-  // Back from the line editor: its edit context is done.
-  useEffect(() => {
-    if (getDraft().editContext) setDraft((d) => ({ ...d, editContext: null }));
-  }, []);
   // A selection created by a save goes into the URL.
   // The store, not this render's copy: the effect above may just have started a new draft.
   // biome-ignore lint/correctness/useExhaustiveDependencies: a newly created selection is what triggers it.
   useEffect(() => {
     const d = getDraft();
     if (d.selection && !s && d.campaign === c && d.mailing === m) {
-      navigate(selectionPaths.builder(c, m, d.selection), { replace: true });
+      // The search stays: a line drawer open meanwhile stays open.
+      navigate(
+        { pathname: selectionPaths.builder(c, m, d.selection), search: window.location.search },
+        { replace: true },
+      );
     }
   }, [draft.selection, c, m, s, navigate]);
 
