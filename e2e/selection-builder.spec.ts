@@ -140,7 +140,7 @@ async function choose(page: Page, field: string, option: string) {
   await page.getByRole('option', { name: option, exact: true }).click();
 }
 
-test('builds a selection with a range, a label and a not-interest, runs it, edits two cells and saves into the mailing', async ({
+test('builds a selection with a range, a label and a not-interest, counted live with its funnel and preview; edits two cells, allocates after a confirmation and reopens with its last count', async ({
   page,
 }) => {
   await loginAsAdmin(page, '/');
@@ -186,8 +186,11 @@ test('builds a selection with a range, a label and a not-interest, runs it, edit
   await lineDrawer(page).getByRole('button', { name: 'Toevoegen' }).click();
   await expect(lineDrawer(page)).toHaveCount(0);
   await expect(page.getByTestId('query-line')).toHaveText('Leeftijd 25 t/m 29');
-  // The first line's background save puts the new selection in the URL; the next lines follow it.
-  await expect(page).toHaveURL(new RegExp(`/selection-builder/${w.campaignId}/${w.mailingId}/[^/?]+$`));
+  // Counted without a button: a1..a9 are 25-29 in A is a5..a9, c0..c4 in B.
+  await expect(page.getByTestId('count-total')).toHaveText('10 adressen gevonden');
+  await expect(page.getByTestId('counted-at')).toContainText('geteld op');
+  // No selection is made before the first save.
+  await expect(page).toHaveURL(new RegExp(`/selection-builder/${w.campaignId}/${w.mailingId}$`));
 
   // A label.
   await openLineType(page, 'Label');
@@ -206,14 +209,14 @@ test('builds a selection with a range, a label and a not-interest, runs it, edit
   await page.getByTestId('query-line').nth(1).getByRole('button', { name: 'Omhoog' }).click();
   await expect(page.getByTestId('query-line').first()).toHaveText(`Label is ${w.label}`);
 
-  // The background save stores the selection and puts it in the URL.
-  await expect(page).toHaveURL(new RegExp(`/selection-builder/${w.campaignId}/${w.mailingId}/[^/]+$`));
-  await expect(page.getByTestId('save-state')).toHaveText('Opgeslagen');
-  await expect(page.getByRole('button', { name: 'Bewaar' })).toBeEnabled();
+  // Still no selection stored: nothing is left on the mailing by building.
+  const none = await page.request.get(`/api/campaigns/${w.campaignId}/mailings/${w.mailingId}/selections`);
+  expect(await none.json()).toEqual([]);
 
-  // Run: a1..a9 are 25-29 in A is a5..a9 (5), c0..c4 in B (5).
-  await page.getByRole('button', { name: 'Bewaar' }).click();
-  await expect(page.getByTestId('save-state')).toHaveText('Klaar');
+  // The figures follow the edits without a button (the label and the not-interest change nothing
+  // here): a5..a9 in A (5), c0..c4 in B (5).
+  await expect(page.getByTestId('count-total')).toHaveText('10 adressen gevonden');
+  await expect(page.getByTestId('count-running')).toHaveCount(0);
   const rows = page.getByTestId('result-row');
   await expect(rows).toHaveCount(2);
   await expect(rows.nth(0).getByTestId('row-total')).toHaveText('5');
@@ -244,6 +247,19 @@ test('builds a selection with a range, a label and a not-interest, runs it, edit
   await expect(page.getByTestId('selected-total')).toHaveText('5');
   await expect(page.getByTestId('allocate-hint')).toBeVisible();
 
+  // 'Per regel': each top-level line in Dutch with the addresses left after it.
+  await page.getByRole('tab', { name: 'Per regel' }).click();
+  await expect(page.getByTestId('funnel-line')).toHaveText([
+    `Label is ${w.label}`,
+    'Leeftijd 25 t/m 29',
+    `niet Klikinteresse ${w.interest}`,
+  ]);
+  await expect(page.getByTestId('funnel-remaining').last()).toHaveText('10');
+  // 'Voorbeeld': the ten addresses, each with the dataset it would come from.
+  await page.getByRole('tab', { name: 'Voorbeeld' }).click();
+  await expect(page.getByTestId('preview-row')).toHaveCount(10);
+  await expect(page.getByTestId('preview-table')).toContainText('a5@');
+
   // The 'Query' tab shows the query text.
   await page.getByRole('tab', { name: 'Query' }).click();
   await expect(page.getByRole('textbox', { name: 'Query', exact: true })).toHaveValue(
@@ -251,9 +267,16 @@ test('builds a selection with a range, a label and a not-interest, runs it, edit
   );
   await page.getByRole('tab', { name: 'Resultaten' }).click();
 
-  // Save: the table is allocated; the saved rows come first and the mailing holds 5.
-  await page.getByRole('button', { name: 'Bewaar' }).click();
+  // 'Toewijzen' asks first, with the number of addresses; then saves, allocates and recounts: the
+  // saved rows come first and the mailing holds 5.
+  await page.getByTestId('allocate').click();
+  const confirm = page.getByRole('dialog', { name: 'Adressen toewijzen' });
+  await expect(confirm).toContainText(
+    `5 adressen toewijzen aan ${w.mailingName}? De selectie wordt eerst opgeslagen.`,
+  );
+  await confirm.getByRole('button', { name: 'Ja' }).click();
   await expect(page.getByTestId('save-state')).toHaveText('Klaar');
+  await expect(page).toHaveURL(new RegExp(`/selection-builder/${w.campaignId}/${w.mailingId}/[^/?]+$`));
   await expect(page.getByTestId('saved-total')).toHaveText('5');
   await expect(page.locator('[data-testid=result-row][data-saved=true]')).toHaveCount(2);
   await expect(page.getByTestId('mailing-count')).toContainText('5 van 100');
@@ -262,12 +285,20 @@ test('builds a selection with a range, a label and a not-interest, runs it, edit
   ).json();
   expect(mailing.recordCount).toBe(5);
 
+  // Reopened, the selection shows its last count with its time at once, and counts again.
+  const reopened = page.url();
+  await page.goto('/partners');
+  await page.goto(reopened);
+  await expect(page.getByTestId('counted-at')).toContainText('geteld op');
+  await expect(page.getByTestId('saved-total')).toHaveText('5');
+  await expect(page.getByTestId('count-running')).toHaveCount(0);
+
   // The selections of the mailing list it with its count.
   await page.goto(`/campaigns/${w.campaignId}/mailings/${w.mailingId}/selections`);
   await expect(page.getByRole('cell', { name: '5', exact: true })).toBeVisible();
 });
 
-test('starts from a predefined template, counts with a progress bar and the previous result greyed', async ({
+test('starts from a predefined template; a changed setting recounts by itself with the previous result greyed', async ({
   page,
 }) => {
   await loginAsAdmin(page, '/');
@@ -305,7 +336,7 @@ test('starts from a predefined template, counts with a progress bar and the prev
   await page.getByRole('switch', { name: 'Houd rekening met maildruk' }).click();
   await expect(page.getByRole('textbox', { name: 'Maildrukdatum' })).toBeDisabled();
 
-  await page.getByRole('button', { name: /^(Maak aan|Bewaar)$/ }).click();
+  await page.getByRole('button', { name: 'Maak aan' }).click();
   await expect(page.getByTestId('save-state')).toHaveText('Klaar');
   await expect(page.getByTestId('selected-total')).toHaveText('5');
   const stored = await (
@@ -320,14 +351,16 @@ test('starts from a predefined template, counts with a progress bar and the prev
     useCampaignLabel: true,
   });
 
-  // A second count: the bar runs and the previous result stays, greyed, until the new one is in.
-  await page.getByRole('button', { name: 'Bewaar' }).click();
-  await expect(page.getByTestId('count-progress')).toBeVisible();
-  await expect(page.locator('[data-stale=true]')).toBeVisible();
+  // A setting changed counts again by itself: the previous result stays, greyed, until the new one is in.
+  await page.getByRole('switch', { name: 'Houd rekening met maildruk' }).click();
+  await expect(page.locator('[data-stale=true]').first()).toBeVisible();
   await expect(page.getByTestId('results-table')).toBeVisible();
+  await expect(page.locator('[data-stale=false]').first()).toBeVisible();
+  await expect(page.getByTestId('count-running')).toHaveCount(0);
+  await expect(page.getByTestId('selected-total')).toHaveText('5');
+  // 'Opslaan' stores the change (the background save may have been first).
+  await page.getByRole('button', { name: 'Opslaan' }).click();
   await expect(page.getByTestId('save-state')).toHaveText('Klaar');
-  await expect(page.getByTestId('count-progress')).toHaveCount(0);
-  await expect(page.locator('[data-stale=false]')).toBeVisible();
 
   // 'Nieuwe query' asks first, then empties the query for a new selection of the mailing.
   await page.getByRole('button', { name: 'Nieuwe query' }).click();
@@ -383,12 +416,17 @@ test('a Bestandsmatch line with an uploaded file: header preview, gen_ names, up
     'In bestand lijst.csv (3 regels), op E-mailadres en Postcode',
   );
 
+  // A file not yet saved is not counted, and the builder says why.
+  await expect(page.getByTestId('count-error')).toHaveText(
+    'Het bestand lijst.csv telt mee zodra de selectie is opgeslagen.',
+  );
   // 'Maak aan' stores the selection, uploads the file and counts: a1 and b3 match on both columns.
   await page.getByRole('switch', { name: 'Gebruik label van de campagne' }).click();
-  await page.getByRole('button', { name: /^(Maak aan|Bewaar)$/ }).click();
+  await page.getByRole('button', { name: 'Maak aan' }).click();
   await expect(page.getByTestId('save-state')).toHaveText('Klaar');
   await expect(page.getByTestId('selected-total')).toHaveText('2');
   await expect(page.getByTestId('result-row')).toHaveCount(2);
+  await expect(page.getByTestId('count-error')).toHaveCount(0);
 });
 
 test('the selections of a mailing: newest first, predefined toggle, delete in Concept or when empty', async ({
@@ -492,11 +530,13 @@ test("a save refused by the server shows 'Opslaan mislukt'; a mailing out of Con
   await expect(page.getByTestId('query-line')).toHaveText(`Label is ${w.label}`);
 
   await finalizeMailing(page.request, w.campaignId, w.mailingId);
-  await page.getByRole('button', { name: 'Bewaar' }).click();
+  await page.getByRole('button', { name: 'Opslaan' }).click();
   await expectAlert(page, 'danger', 'Opslaan mislukt');
   await expect(page.getByTestId('save-state')).toHaveText('Opslaan mislukt');
 
   await page.reload();
   await expect(page.getByText('Deze verzending is niet meer in Concept')).toBeVisible();
-  await expect(page.getByRole('button', { name: 'Bewaar' })).toBeDisabled();
+  await expect(page.getByRole('button', { name: 'Opslaan' })).toBeDisabled();
+  // Still counted: a count changes nothing.
+  await expect(page.getByTestId('count-total')).toBeVisible();
 });
