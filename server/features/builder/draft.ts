@@ -1,15 +1,11 @@
-import { and, eq } from 'drizzle-orm';
-import { CampaignMessages } from '../../../common/campaigns';
 import type { SelectionDraft } from '../../../common/live-count';
-import { MailingMessages } from '../../../common/mailings';
 import { type QueryNode, renderQuery } from '../../../common/query-tree';
 import { SelectionMessages } from '../../../common/selections';
 import type { AppContext } from '../../context';
 import type { DbOrTx } from '../../db/client';
 import { notFound } from '../../lib/http-errors';
-import { getCampaign } from '../campaigns/campaign.queries';
 import type { MailingRow } from '../mailings/mailing.queries';
-import { mailings } from '../mailings/mailing.table';
+import { readMailing } from '../mailings/mailing.service';
 import type { CompiledQuery } from '../selections/compile';
 import { getSelection, type SelectionRow } from '../selections/selection.queries';
 import { compileTree, runSettingsOf } from '../selections/selection.service';
@@ -61,18 +57,4 @@ export async function prepareDraft(
     mailing,
   );
   return { mailing, selection, tree, query: renderQuery(tree), where, settings };
-}
-
-/**
- * A campaign's mailing, read without a lock (requireMailing locks FOR UPDATE, which a read-only
- * transaction refuses, and a count need not hold the mailing); 404 (campaign or mailing) when absent.
- */
-async function readMailing(db: DbOrTx, campaignId: string, mailingId: string): Promise<MailingRow> {
-  const [row] = await db
-    .select()
-    .from(mailings)
-    .where(and(eq(mailings.id, mailingId), eq(mailings.campaignId, campaignId)));
-  if (row) return row;
-  if (!(await getCampaign(db, campaignId))) throw notFound(CampaignMessages.notFound);
-  throw notFound(MailingMessages.notFound);
 }

@@ -130,6 +130,19 @@ export async function lockMailing(
   return row;
 }
 
+/** A campaign's mailing without a lock; undefined when absent. */
+export async function getCampaignMailing(
+  db: DbOrTx,
+  campaignId: string,
+  mailingId: string,
+): Promise<MailingRow | undefined> {
+  const [row] = await db
+    .select()
+    .from(mailings)
+    .where(and(eq(mailings.id, mailingId), eq(mailings.campaignId, campaignId)));
+  return row;
+}
+
 /** Inserts a mailing of a campaign with a new id; returns the row. */
 export async function insertMailing(
   db: DbOrTx,

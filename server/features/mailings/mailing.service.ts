@@ -13,6 +13,7 @@ import { getCampaign } from '../campaigns/campaign.queries';
 import {
   allowBulkMemory,
   deleteMailingRow,
+  getCampaignMailing,
   insertMailing,
   lockMailing,
   type MailingRow,
@@ -35,6 +36,17 @@ export async function requireMailing(tx: DbOrTx, campaignId: string, mailingId: 
   const row = await lockMailing(tx, campaignId, mailingId);
   if (row) return row;
   if (!(await getCampaign(tx, campaignId))) throw notFound(CampaignMessages.notFound);
+  throw notFound(MailingMessages.notFound);
+}
+
+/**
+ * A campaign's mailing, read without a lock (requireMailing locks FOR UPDATE, which a read-only
+ * transaction refuses, and a count need not hold the mailing); 404 (campaign or mailing) when absent.
+ */
+export async function readMailing(db: DbOrTx, campaignId: string, mailingId: string): Promise<MailingRow> {
+  const row = await getCampaignMailing(db, campaignId, mailingId);
+  if (row) return row;
+  if (!(await getCampaign(db, campaignId))) throw notFound(CampaignMessages.notFound);
   throw notFound(MailingMessages.notFound);
 }
 

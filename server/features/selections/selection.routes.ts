@@ -1,6 +1,7 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { MessageSchema } from '../../../common/api-error';
+import { LiveCountMessages } from '../../../common/live-count';
 import {
   PreQuerySchema,
   type QueryRun,
@@ -15,6 +16,7 @@ import {
 } from '../../../common/selections';
 import { TaskStartedSchema } from '../../../common/tasks';
 import type { AppContext } from '../../context';
+import { runRequestTransaction } from '../../db/request-transaction';
 import { notFound } from '../../lib/http-errors';
 import { currentUser } from '../../plugins/auth';
 import { MailingParams } from '../mailings/mailing.routes';
@@ -125,9 +127,14 @@ export function selectionRoutes(ctx: AppContext): FastifyPluginAsyncZod {
     app.get(
       `${base}/:selectionId/funnel`,
       { schema: { params: SelectionParams, response: { 200: SelectionFunnelSchema } } },
-      (request) => {
+      (request, reply) => {
         const { campaignId, mailingId, selectionId } = request.params;
-        return getSelectionFunnel(ctx, campaignId, mailingId, selectionId);
+        return runRequestTransaction(
+          ctx,
+          reply,
+          (tx) => getSelectionFunnel(ctx, tx, campaignId, mailingId, selectionId),
+          { isolation: 'REPEATABLE READ', readOnly: true, timeoutMessage: LiveCountMessages.timeout },
+        );
       },
     );
 

@@ -19,7 +19,7 @@ import { getCampaign } from '../campaigns/campaign.queries';
 import { listEnrichedAttributes } from '../enrichment/enrichment.queries';
 import type { MailingRow } from '../mailings/mailing.queries';
 import { refreshRecordCounts } from '../mailings/mailing.queries';
-import { requireDraft, requireMailing } from '../mailings/mailing.service';
+import { readMailing, requireDraft, requireMailing } from '../mailings/mailing.service';
 import { getMinMailings } from '../settings/settings.queries';
 import { type CompiledQuery, compileQuery } from './compile';
 import type { CompileContext } from './compile-context';
@@ -42,7 +42,7 @@ import {
   loadSelectionFiles,
   templateLines,
 } from './selection-file.queries';
-import { countFunnel } from './selection-funnel';
+import { countFunnelIn } from './selection-funnel';
 import type { RunSettings } from './selection-plan';
 
 /** Loads a selection of a mailing; throws 404 when absent. */
@@ -172,7 +172,11 @@ async function checkCompiles(ctx: AppContext, tx: DbOrTx, row: SelectionRow): Pr
 }
 
 /** Compiles a selection's stored query with everything the compiler reads from the database. */
-export function compileSelection(ctx: AppContext, db: DbOrTx, selection: SelectionRow): Promise<CompiledQuery> {
+export function compileSelection(
+  ctx: AppContext,
+  db: DbOrTx,
+  selection: SelectionRow,
+): Promise<CompiledQuery> {
   return compileTree(ctx, db, QueryTreeSchema.parse(selection.query) as QueryNode, selection.id);
 }
 
@@ -290,21 +294,22 @@ export async function runSelectionQuery(
 
 /**
  * What each line of a selection's saved query costs (SelectionFunnel), counted now with its
- * settings (countFunnel). 404 for an unknown mailing or selection, 400 for a query the compiler
- * refuses.
+ * settings (countFunnelIn) in the caller's REPEATABLE READ transaction. 404 for an unknown mailing
+ * or selection, 400 for a query the compiler refuses.
  */
 export async function getSelectionFunnel(
   ctx: AppContext,
+  tx: DbOrTx,
   campaignId: string,
   mailingId: string,
   selectionId: string,
 ): Promise<SelectionFunnel> {
-  const mailing = await requireMailing(ctx.db, campaignId, mailingId);
-  const selection = await requireSelection(ctx.db, mailingId, selectionId);
+  const mailing = await readMailing(tx, campaignId, mailingId);
+  const selection = await requireSelection(tx, mailingId, selectionId);
   const tree = QueryTreeSchema.parse(selection.query) as QueryNode;
-  const where = await compileSelection(ctx, ctx.db, selection);
-  const settings = await runSettingsOf(ctx.db, selection, mailing);
-  const { counts, remaining } = await countFunnel(ctx.db, where, settings, ctx.selectionRuns);
+  const where = await compileSelection(ctx, tx, selection);
+  const settings = await runSettingsOf(tx, selection, mailing);
+  const { counts, remaining } = await countFunnelIn(tx, where, settings, ctx.selectionRuns);
   const lines = 'and' in tree ? tree.and : [tree];
   return {
     query: renderQuery(tree),
