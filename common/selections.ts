@@ -126,6 +126,8 @@ export const SelectionSchema = z.object({
   useDatasetsFrom: z.array(z.object({ campaign: z.string(), mailing: z.string().optional() })),
   /** The builder's last count of the query and settings as saved (LiveCountSchema); null when none was counted since. */
   lastCount: z.lazy(() => LiveCountSchema).nullable(),
+  /** GET of one selection: the stored files of its file lines, with their data rows. */
+  lineFiles: z.array(z.object({ lineId: z.string(), name: z.string(), rows: z.number() })).optional(),
 });
 /** A selection as the API presents it, as SelectionSchema parses it. */
 export type Selection = z.infer<typeof SelectionSchema>;

@@ -19,6 +19,17 @@ import type { SelectionFileColumn } from './selection-file.table';
 // DESIGN §6 intersect / complement: a line file's rows are stored normalised the way the record
 // side is compared, so a re-run needs no upload and the match is one hashed semi-join.
 
+/** The stored files of a selection's file lines with their data rows, by line. */
+export async function lineFileSizes(
+  db: DbOrTx,
+  selectionId: string,
+): Promise<{ lineId: string; name: string; rows: number }[]> {
+  const { rows } = await db.execute(sql`SELECT f.line_id AS "lineId", f.name,
+      (SELECT count(*) FROM selection_file_rows r WHERE r.selection_id = f.selection_id AND r.line_id = f.line_id)::int AS rows
+    FROM selection_files f WHERE f.selection_id = ${selectionId} ORDER BY f.line_id`);
+  return rows as { lineId: string; name: string; rows: number }[];
+}
+
 /** The stored line files of a selection, by line id. */
 export async function loadSelectionFiles(
   db: DbOrTx,

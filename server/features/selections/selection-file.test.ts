@@ -66,6 +66,9 @@ describe('line files', () => {
     const url = await intersectSelection();
     const first = await waitForTask(t, t.cookie, await uploadLine(url, addresses(1, 10)));
     expect(first.state, first.error).toBe('done');
+    // GET of the selection names the line's stored file with its data rows (the builder's line text).
+    const opened = await t.api('GET', url);
+    expect(opened.json().lineFiles).toEqual([{ lineId: 'l1', name: expect.any(String), rows: 10 }]);
     // Hold the line's row so both tasks reach their write before either commits: the race is
     // then certain rather than a matter of timing.
     const holder = new pg.Client({ connectionString: t.url });

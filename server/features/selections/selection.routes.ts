@@ -30,6 +30,7 @@ import {
   saveSelection,
   startQuery,
 } from './selection.service';
+import { lineFileSizes } from './selection-file.queries';
 import { receiveLineFile } from './selection-file.service';
 
 const SelectionParams = MailingParams.extend({ selectionId: z.string().min(1).max(100) });
@@ -57,7 +58,7 @@ export function selectionRoutes(ctx: AppContext): FastifyPluginAsyncZod {
         await requireMailing(ctx.db, campaignId, mailingId);
         const row = await getSelection(ctx.db, mailingId, selectionId);
         if (!row) throw notFound(SelectionMessages.notFound);
-        return presentSelection(row);
+        return { ...presentSelection(row), lineFiles: await lineFileSizes(ctx.db, row.id) };
       },
     );
 

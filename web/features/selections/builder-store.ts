@@ -169,6 +169,7 @@ export function loadSelection(campaign: string, mailing: string, s: Selection): 
     query: editableRoot(s.query as QueryNode),
     description: s.description,
     settings,
+    fileRows: Object.fromEntries((s.lineFiles ?? []).map((f) => [f.lineId, f.rows])),
     ...(last
       ? {
           results: { lines: linesOf(last.rows), queryText: last.query },
