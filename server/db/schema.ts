@@ -1,5 +1,6 @@
 // The one pg-core schema: every feature's tables, re-exported for Drizzle and drizzle-kit.
 
+export * from '../features/audit/audit.table';
 export * from '../features/auth/session.table';
 export * from '../features/blacklists/blacklist.table';
 export * from '../features/campaigns/campaign.table';

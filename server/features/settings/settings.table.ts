@@ -5,6 +5,8 @@ export const settings = pgTable('settings', {
   id: boolean('id').primaryKey().default(true),
   minMailings: integer('min_mailings').notNull().default(1),
   solarId: text('solar_id').notNull().default(''),
+  /** How many days audit entries and import skipped-row files are kept (the daily retention task removes older ones). */
+  retentionDays: integer('retention_days').notNull().default(730),
 });
 
 /** The one global test person, added to every test list. */
