@@ -23,6 +23,8 @@ import { cancelTask, type DraftBody, liveCount } from './api';
 interface Running {
   controller: AbortController;
   taskId: string | null;
+  /** What it counts (countKeyOf and the selection whose files its file lines read). */
+  key: string;
 }
 let running: Running | null = null;
 let timer: ReturnType<typeof setTimeout> | undefined;
@@ -56,8 +58,16 @@ export function stopCount(): void {
   setDraft((d) => ({ ...d, counting: false, progress: null }));
 }
 
-/** Counts the draft again after the pause (a newer change within it starts the pause anew). */
+/** What a count of the draft counts: its tree and settings, and the selection whose line files it reads. */
+const runKeyOf = (d: BuilderDraft) => `${d.selection ?? ''}\u0000${countKeyOf(d)}`;
+
+/**
+ * Counts the draft again after the pause (a newer change within it starts the pause anew); a
+ * count already running for exactly this draft (a save's) goes on instead.
+ */
 export function scheduleCount(): void {
+  const d = getDraft();
+  if (running && running.key === runKeyOf(d) && pendingFiles(d).length === 0) return;
   stopCount();
   timer = setTimeout(() => void countNow(), LIVE_COUNT_PAUSE_MS);
 }
@@ -89,7 +99,7 @@ export async function countNow(): Promise<void> {
     setDraft((x) => ({ ...x, countError: pendingFileText(pending) }));
     return;
   }
-  const current: Running = { controller: new AbortController(), taskId: null };
+  const current: Running = { controller: new AbortController(), taskId: null, key: runKeyOf(d) };
   running = current;
   const key = countKeyOf(d);
   setDraft((x) => ({ ...x, counting: true, progress: null }));
