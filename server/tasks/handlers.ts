@@ -1,5 +1,6 @@
 import type { z } from 'zod';
 import type { AppContext } from '../context';
+import { dailyRetentionReaper, runRetention } from '../features/audit/retention.service';
 import {
   runDomainBlacklistImport,
   runEmailBlacklistImport,
@@ -46,6 +47,7 @@ const TASK_WORK: { [T in TaskType]: TaskWork<PayloadOf<T>> } = {
   'selection-count': { run: runDraftCount },
   'selection-file': { run: runLineFile, staging: stagedFile },
   enrichment: { run: runEnrichment, staging: stagedFile },
+  retention: { run: runRetention },
 };
 
 // The schemas by type as the mapped type sees them, so that a type's schema and its work match.
@@ -65,6 +67,8 @@ export function registerTaskHandlers(ctx: AppContext): void {
   ctx.tasks.onReap(async () => {
     for (const table of await listOrphanStagingTables(ctx.db)) await dropStaging(ctx.database.pool, table);
   });
+  // Once a day the audit log and the imports' skipped rows are pruned past the retention period.
+  ctx.tasks.onReap(dailyRetentionReaper(ctx));
   // The emptied record partitions of deleted datasets, and the unattached tables of first imports
   // that died, are dropped in the background (each drop may wait a moment for records' users; the
   // worker's start and the other sweeps do not wait for it).

@@ -88,6 +88,9 @@ export const EnrichmentPayloadSchema = z.object({
   ),
 });
 
+/** The daily clean-up past the retention period, which needs nothing but the settings. */
+export const RetentionPayloadSchema = z.object({});
+
 /** Every task type with the schema of its payload; the handlers of server/tasks/handlers.ts follow its keys. */
 export const TASK_PAYLOADS = {
   import: ImportPayloadSchema,
@@ -102,6 +105,7 @@ export const TASK_PAYLOADS = {
   'selection-count': SelectionCountPayloadSchema,
   'selection-file': LineFilePayloadSchema,
   enrichment: EnrichmentPayloadSchema,
+  retention: RetentionPayloadSchema,
 } as const;
 
 /** A task type of the application ('import', 'remap', ...). */

@@ -1,14 +1,19 @@
-import type { Settings, TestPerson } from '../../../common/settings';
-import { DEFAULT_MIN_MAILINGS } from '../../../common/settings';
-import type { Db } from '../../db/client';
+import type { Settings, SettingsSave, TestPerson } from '../../../common/settings';
+import { DEFAULT_MIN_MAILINGS, DEFAULT_RETENTION_DAYS } from '../../../common/settings';
+import type { Db, DbOrTx } from '../../db/client';
 import { settings, testPerson } from './settings.table';
 
-type SettingsRow = typeof settings.$inferSelect;
+/** The one settings row as stored. */
+export type SettingsRow = typeof settings.$inferSelect;
 type TestPersonRow = typeof testPerson.$inferSelect;
 
-/** Presents the settings row as API JSON ({minMailings, solarId}); defaults when there is no row. */
+/** Presents the settings row as API JSON ({minMailings, solarId, retentionDays}); defaults when there is no row. */
 export function presentSettings(row: SettingsRow | undefined): Settings {
-  return { minMailings: row?.minMailings ?? DEFAULT_MIN_MAILINGS, solarId: row?.solarId ?? '' };
+  return {
+    minMailings: row?.minMailings ?? DEFAULT_MIN_MAILINGS,
+    solarId: row?.solarId ?? '',
+    retentionDays: row?.retentionDays ?? DEFAULT_RETENTION_DAYS,
+  };
 }
 
 /** Presents the test person row as API JSON; gender M and empty fields when there is no row. */
@@ -24,7 +29,7 @@ export function presentTestPerson(row: TestPersonRow | undefined): TestPerson {
 }
 
 /** Reads the one settings row; undefined when it is missing (the migration seeds it). */
-export async function getSettings(db: Db): Promise<SettingsRow | undefined> {
+export async function getSettings(db: DbOrTx): Promise<SettingsRow | undefined> {
   const [row] = await db.select().from(settings).limit(1);
   return row;
 }
@@ -34,12 +39,22 @@ export async function getMinMailings(db: Db): Promise<number> {
   return presentSettings(await getSettings(db)).minMailings;
 }
 
-/** Stores the settings in the one row (creating it when missing); returns the row. */
-export async function saveSettings(db: Db, values: Settings): Promise<SettingsRow> {
+/** The retention period in days ('Bewaartermijn (dagen)'): how long audit entries and skipped rows are kept. */
+export async function getRetentionDays(db: DbOrTx): Promise<number> {
+  return presentSettings(await getSettings(db)).retentionDays;
+}
+
+/** Stores the settings in the one row (creating it when missing; a left-out retention period kept); returns the row. */
+export async function saveSettings(db: DbOrTx, values: SettingsSave): Promise<SettingsRow> {
+  const set = {
+    minMailings: values.minMailings,
+    solarId: values.solarId,
+    ...(values.retentionDays === undefined ? {} : { retentionDays: values.retentionDays }),
+  };
   const [row] = await db
     .insert(settings)
-    .values({ id: true, ...values })
-    .onConflictDoUpdate({ target: settings.id, set: values })
+    .values({ id: true, ...set })
+    .onConflictDoUpdate({ target: settings.id, set })
     .returning();
   return row;
 }

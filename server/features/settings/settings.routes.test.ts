@@ -15,19 +15,23 @@ describe.sequential('settings', () => {
   it('GET /api/settings answers the seeded defaults: minMailings 1, empty solarId', async () => {
     const res = await call('GET', '/api/settings');
     expect(res.statusCode).toBe(200);
-    expect(res.json()).toEqual({ minMailings: 1, solarId: '' });
+    expect(res.json()).toEqual({ minMailings: 1, solarId: '', retentionDays: 730 });
     expect(await getMinMailings(t.db)).toBe(1);
   });
 
   it('POST /api/settings stores both fields (solarId trimmed); GET and getMinMailings read them back', async () => {
     const res = await call('POST', '/api/settings', { minMailings: 4, solarId: '  SOLAR-42 ' });
     expect(res.statusCode).toBe(200);
-    expect(res.json()).toEqual({ minMailings: 4, solarId: 'SOLAR-42' });
-    expect((await call('GET', '/api/settings')).json()).toEqual({ minMailings: 4, solarId: 'SOLAR-42' });
+    expect(res.json()).toEqual({ minMailings: 4, solarId: 'SOLAR-42', retentionDays: 730 });
+    expect((await call('GET', '/api/settings')).json()).toEqual({
+      minMailings: 4,
+      solarId: 'SOLAR-42',
+      retentionDays: 730,
+    });
     expect(await getMinMailings(t.db)).toBe(4);
 
     const zero = await call('POST', '/api/settings', { minMailings: 0, solarId: '' });
-    expect(zero.json()).toEqual({ minMailings: 0, solarId: '' });
+    expect(zero.json()).toEqual({ minMailings: 0, solarId: '', retentionDays: 730 });
     expect(await getMinMailings(t.db)).toBe(0);
   });
 
@@ -46,7 +50,11 @@ describe.sequential('settings', () => {
       const res = await call('POST', '/api/settings', { minMailings, solarId: 'anders' });
       expect(res.statusCode).toBe(400);
       expect(res.json().errors).toContain(message);
-      expect((await call('GET', '/api/settings')).json()).toEqual({ minMailings: 2, solarId: 'vast' });
+      expect((await call('GET', '/api/settings')).json()).toEqual({
+        minMailings: 2,
+        solarId: 'vast',
+        retentionDays: 730,
+      });
     },
   );
 
@@ -69,7 +77,11 @@ describe.sequential('settings', () => {
   it('getMinMailings falls back to 1 and POST recreates the row when it is missing', async () => {
     await t.db.delete(settings);
     expect(await getMinMailings(t.db)).toBe(1);
-    expect((await call('GET', '/api/settings')).json()).toEqual({ minMailings: 1, solarId: '' });
+    expect((await call('GET', '/api/settings')).json()).toEqual({
+      minMailings: 1,
+      solarId: '',
+      retentionDays: 730,
+    });
     const res = await call('POST', '/api/settings', { minMailings: 7, solarId: 's' });
     expect(res.statusCode).toBe(200);
     expect(await getMinMailings(t.db)).toBe(7);

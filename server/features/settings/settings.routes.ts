@@ -1,14 +1,21 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import { SettingsSchema, TestPersonSchema, TestPersonViewSchema } from '../../../common/settings';
+import {
+  SettingsSaveSchema,
+  SettingsSchema,
+  TestPersonSchema,
+  TestPersonViewSchema,
+} from '../../../common/settings';
 import type { AppContext } from '../../context';
+import { currentUser } from '../../plugins/auth';
+import { actorOf } from '../audit/audit';
 import {
   getSettings,
   getTestPerson,
   presentSettings,
   presentTestPerson,
-  saveSettings,
   saveTestPerson,
 } from './settings.queries';
+import { updateSettings } from './settings.service';
 
 /** Send settings and the global test person (spec 001 §7 settings): GET/POST /settings, GET/PUT /testperson. */
 export function settingsRoutes(ctx: AppContext): FastifyPluginAsyncZod {
@@ -19,8 +26,14 @@ export function settingsRoutes(ctx: AppContext): FastifyPluginAsyncZod {
 
     app.post(
       '/settings',
-      { schema: { body: SettingsSchema, response: { 200: SettingsSchema } } },
-      async (request) => presentSettings(await saveSettings(ctx.db, request.body)),
+      { schema: { body: SettingsSaveSchema, response: { 200: SettingsSchema } } },
+      async (request) =>
+        presentSettings(
+          await updateSettings(ctx.db, request.body, {
+            ...actorOf(request),
+            isAdmin: currentUser(request).role === 'admin',
+          }),
+        ),
     );
 
     app.get('/testperson', { schema: { response: { 200: TestPersonViewSchema } } }, async () =>

@@ -14,9 +14,10 @@ export const testPersonKey = ['testperson'] as const;
 /** Fetches the send settings (GET /api/settings). */
 export const getSettings = () => http.get('/settings', SettingsSchema);
 // spec 001 §5: a non-numeric 'Minimale verzendingen' is sent as typed; the server refuses it.
-/** Saves the send settings and returns them (POST /api/settings). */
-export const saveSettings = (body: Omit<Settings, 'minMailings'> & { minMailings: unknown }) =>
-  http.post('/settings', body, SettingsSchema);
+/** Saves the settings and returns them (POST /api/settings); the retention period only when it is sent. */
+export const saveSettings = (
+  body: Omit<Settings, 'minMailings' | 'retentionDays'> & { minMailings: unknown; retentionDays?: unknown },
+) => http.post('/settings', body, SettingsSchema);
 /** Fetches the global test person (GET /api/testperson). */
 export const getTestPerson = () => http.get('/testperson', TestPersonViewSchema);
 /** Saves the global test person and returns it (PUT /api/testperson). */

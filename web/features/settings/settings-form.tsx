@@ -9,26 +9,36 @@ import {
   SettingsFormSchema,
   SettingsMessages,
   toMinMailings,
+  toRetentionDays,
 } from '../../../common/settings';
 import { PageTitle } from '../../components/page-title';
 import { showDanger, showSuccess } from '../../lib/alerts';
 import { useFailedQueryAlert } from '../../lib/use-failed-query-alert';
+import { useIsAdmin } from '../users/no-access';
 import { getSettings, saveSettings, settingsKey } from './api';
 
-/** /settings 'Instellingen': 'Minimale verzendingen', 'Standaard Solar ID' and a link to the test person. */
+/**
+ * /settings 'Instellingen': 'Minimale verzendingen', 'Standaard Solar ID', 'Bewaartermijn (dagen)'
+ * (changed by administrators only) and a link to the test person.
+ */
 export function SettingsPage() {
   const client = useQueryClient();
+  const isAdmin = useIsAdmin();
   const settings = useQuery({ queryKey: settingsKey, queryFn: getSettings });
   const form = useForm<SettingsForm>({
     mode: 'controlled',
-    initialValues: { minMailings: '', solarId: '' },
+    initialValues: { minMailings: '', solarId: '', retentionDays: '' },
     validate: schemaResolver(SettingsFormSchema, { sync: true }),
   });
 
   // biome-ignore lint/correctness/useExhaustiveDependencies: the form is stable; only newly loaded data resets the fields.
   useEffect(() => {
     if (settings.data) {
-      form.setValues({ minMailings: String(settings.data.minMailings), solarId: settings.data.solarId });
+      form.setValues({
+        minMailings: String(settings.data.minMailings),
+        solarId: settings.data.solarId,
+        retentionDays: String(settings.data.retentionDays),
+      });
       form.resetDirty();
     }
   }, [settings.data]);
@@ -36,7 +46,12 @@ export function SettingsPage() {
 
   const save = useMutation({
     mutationFn: (values: SettingsForm) =>
-      saveSettings({ minMailings: toMinMailings(values.minMailings), solarId: values.solarId }),
+      saveSettings({
+        minMailings: toMinMailings(values.minMailings),
+        solarId: values.solarId,
+        // Other staff keep the period as it is (only an administrator may change it).
+        ...(isAdmin ? { retentionDays: toRetentionDays(values.retentionDays) } : {}),
+      }),
     onSuccess: (saved) => {
       client.setQueryData(settingsKey, saved);
       showSuccess(SettingsMessages.savedTitle, SettingsMessages.saved);
@@ -73,6 +88,13 @@ export function SettingsPage() {
                 {...form.getInputProps('minMailings')}
               />
               <TextInput label="Standaard Solar ID" {...form.getInputProps('solarId')} />
+              <TextInput
+                label="Bewaartermijn (dagen)"
+                description="Zo lang blijven het auditlog en de overgeslagen regels van imports bewaard (30 tot en met 3650 dagen)."
+                inputMode="numeric"
+                disabled={!isAdmin}
+                {...form.getInputProps('retentionDays')}
+              />
               <Group>
                 <Button type="submit" loading={save.isPending} disabled={Boolean(settings.error)}>
                   Sla op

@@ -1,0 +1,38 @@
+import type { SettingsSave } from '../../../common/settings';
+import { SettingsMessages } from '../../../common/settings';
+import type { Db } from '../../db/client';
+import { forbidden } from '../../lib/http-errors';
+import { type AuditInput, recordAudit } from '../audit/audit';
+import { getSettings, presentSettings, type SettingsRow, saveSettings } from './settings.queries';
+
+/** Who saves the settings: their name and IP for the audit log, and whether they are an administrator. */
+export interface SettingsActor extends Pick<AuditInput, 'username' | 'ip'> {
+  isAdmin: boolean;
+}
+
+/**
+ * Saves the settings (POST /api/settings). A change of the retention period is an administrator's
+ * (403 for other staff) and is recorded in the audit log with the period before and after, in the
+ * same transaction. Returns the stored row.
+ */
+export async function updateSettings(
+  db: Db,
+  values: SettingsSave,
+  actor: SettingsActor,
+): Promise<SettingsRow> {
+  return db.transaction(async (tx) => {
+    const before = presentSettings(await getSettings(tx)).retentionDays;
+    const isChanged = values.retentionDays !== undefined && values.retentionDays !== before;
+    if (isChanged && !actor.isAdmin) throw forbidden(SettingsMessages.retentionAdminOnly);
+    const row = await saveSettings(tx, values);
+    if (isChanged)
+      await recordAudit(tx, {
+        kind: 'retention-changed',
+        username: actor.username,
+        ip: actor.ip,
+        subject: 'settings',
+        details: { before, after: row.retentionDays },
+      });
+    return row;
+  });
+}
