@@ -12,6 +12,7 @@ import {
 import { UserSchema } from '../../../common/users';
 import type { AppContext } from '../../context';
 import { clearSessionCookie, currentUser, SESSION_COOKIE, setSessionCookie } from '../../plugins/auth';
+import { recordAudit } from '../audit/audit';
 import { actorOf } from '../users/user.access';
 import { presentUser } from '../users/user.queries';
 import { login } from './auth.service';
@@ -63,13 +64,22 @@ export function authRoutes(ctx: AppContext): FastifyPluginAsyncZod {
         const outcome = await login(ctx, request.body);
         if (outcome.kind === 'tokenRequired')
           return reply.status(206).send({ message: AuthMessages.tokenRequired });
-        if (outcome.kind === 'tokenInvalid' || outcome.kind === 'invalid')
+        if (outcome.kind === 'tokenInvalid' || outcome.kind === 'invalid') {
           failuresPerIp.recordFailure(request.ip);
+          // The attempted username, never the password or token.
+          await recordAudit(ctx.db, {
+            kind: 'login-failed',
+            username: request.body.username,
+            ip: request.ip ?? null,
+            details: { reason: outcome.kind === 'invalid' ? 'credentials' : 'token' },
+          });
+        }
         if (outcome.kind === 'tokenInvalid')
           return reply.status(403).send({ message: AuthMessages.tokenInvalid });
         if (outcome.kind === 'invalid')
           return reply.status(401).send({ message: AuthMessages.invalidCredentials });
         setSessionCookie(reply, outcome.token, ctx);
+        await recordAudit(ctx.db, { kind: 'login', username: outcome.user.username, ip: request.ip ?? null });
         request.log.info({ userId: outcome.user.id }, 'login');
         return presentUser(outcome.user);
       },
@@ -81,6 +91,12 @@ export function authRoutes(ctx: AppContext): FastifyPluginAsyncZod {
       async (request, reply) => {
         const token = request.cookies[SESSION_COOKIE];
         if (token) await deleteSession(ctx.db, token);
+        if (request.user)
+          await recordAudit(ctx.db, {
+            kind: 'logout',
+            username: request.user.username,
+            ip: request.ip ?? null,
+          });
         clearSessionCookie(reply, ctx);
         return { message: 'Uitgelogd' };
       },

@@ -2,7 +2,8 @@ import { AuthMessages } from '../../../common/auth';
 import { UserMessages } from '../../../common/users';
 import type { Db, DbOrTx } from '../../db/client';
 import { badRequest, conflict, notFound } from '../../lib/http-errors';
-import { type Actor, assertSelfOrAdmin } from '../users/user.access';
+import { recordAudit } from '../audit/audit';
+import { type Actor, assertSelfOrAdmin, auditActor } from '../users/user.access';
 import {
   confirmPendingTwoFactor,
   getUser,
@@ -13,9 +14,16 @@ import {
 import { deleteOtherSessions } from './session.queries';
 import { createTotpSecret, totpStep } from './totp';
 
-// Ends the user's other sessions after a 2fa change; the actor's own session stays when it is their own account.
-async function endOtherSessions(db: DbOrTx, userId: string, actor: Actor): Promise<void> {
-  await deleteOtherSessions(db, userId, actor.user.id === userId ? actor.sessionToken : undefined);
+// Ends the user's other sessions after a 2fa change (the actor's own session stays when it is their
+// own account) and records the change in the audit log (never the secret).
+async function afterTwoFactorChange(db: DbOrTx, row: UserRow, actor: Actor, change: string): Promise<void> {
+  await deleteOtherSessions(db, row.id, actor.user.id === row.id ? actor.sessionToken : undefined);
+  await recordAudit(db, {
+    kind: 'twofa-changed',
+    ...auditActor(actor),
+    subject: row.username,
+    details: { userId: row.id, change },
+  });
 }
 
 /**
@@ -30,9 +38,17 @@ export async function enableTwoFactor(
 ): Promise<{ row: UserRow; secret: string }> {
   assertSelfOrAdmin(actor.user, userId);
   const secret = createTotpSecret();
-  const row = await setPendingTwoFactor(db, userId, secret);
-  if (!row) throw notFound(UserMessages.notFound);
-  return { row, secret };
+  return db.transaction(async (tx) => {
+    const row = await setPendingTwoFactor(tx, userId, secret);
+    if (!row) throw notFound(UserMessages.notFound);
+    await recordAudit(tx, {
+      kind: 'twofa-changed',
+      ...auditActor(actor),
+      subject: row.username,
+      details: { userId: row.id, change: 'enrolment-started' },
+    });
+    return { row, secret };
+  });
 }
 
 /**
@@ -58,18 +74,21 @@ export async function confirmTwoFactor(
     const row = await confirmPendingTwoFactor(tx, userId, secret, step);
     // A newer enrolment replaced this secret meanwhile: its code no longer confirms anything.
     if (!row) throw badRequest(AuthMessages.tokenInvalidTitle);
-    await endOtherSessions(tx, userId, actor);
+    await afterTwoFactorChange(tx, row, actor, 'enabled');
     return row;
   });
 }
 
 /** Turns 2fa off and drops any pending secret (an administrator for anyone, others for themselves); returns the user. Throws 403 or 404. */
-export function disableTwoFactor(db: Db, userId: string, actor: Actor): Promise<UserRow> {
+export async function disableTwoFactor(db: Db, userId: string, actor: Actor): Promise<UserRow> {
   assertSelfOrAdmin(actor.user, userId);
   return db.transaction(async (tx) => {
+    const user = await getUser(tx, userId);
     const row = await setTwoFactor(tx, userId, null);
     if (!row) throw notFound(UserMessages.notFound);
-    await endOtherSessions(tx, userId, actor);
+    // 'reset': an administrator turned off another user's 2fa.
+    const change = actor.user.id === userId ? 'disabled' : 'reset';
+    await afterTwoFactorChange(tx, row, actor, user?.twoFactorEnabled ? change : 'enrolment-dropped');
     return row;
   });
 }

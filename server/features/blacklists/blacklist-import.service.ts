@@ -5,6 +5,7 @@ import type { AppContext } from '../../context';
 import { withClientTransaction } from '../../db/client';
 import type { PayloadOf } from '../../tasks/payloads';
 import type { TaskContext, TaskOf } from '../../tasks/worker';
+import { recordAudit } from '../audit/audit';
 import {
   insertDomainsFromTable,
   insertEmailsFromTable,
@@ -30,13 +31,26 @@ const col = (p: BlacklistImportPayload, i: number) => `c${p.columns[i] + 1}`;
 
 // One connection holds the import's transaction and its temporary table; the worker drops the
 // staging table whatever happens (a re-import of the same file changes nothing, so a failed one can be repeated).
+// The import is recorded in the audit log in its transaction: the task's user and file, the counts.
 async function inTransaction(
   ctx: AppContext,
-  p: BlacklistImportPayload,
+  task: BlacklistImportTask,
   work: (client: pg.PoolClient) => Promise<{ valid: number; saved: number }>,
 ): Promise<BlacklistImportResult> {
-  const { valid, saved } = await withClientTransaction(ctx.database, (_tx, client) => work(client));
-  return { read: p.rows, saved, unchanged: valid - saved, skipped: p.rows - valid };
+  const p = task.payload;
+  return withClientTransaction(ctx.database, async (tx, client) => {
+    const { valid, saved } = await work(client);
+    const result = { read: p.rows, saved, unchanged: valid - saved, skipped: p.rows - valid };
+    await recordAudit(tx, {
+      kind: 'blacklist-changed',
+      username: task.username,
+      ip: null,
+      subject: task.type,
+      rows: p.rows,
+      details: { operation: 'import', file: task.file, ...result },
+    });
+    return result;
+  });
 }
 
 /**
@@ -66,7 +80,7 @@ function runOneColumnImport(
   insert: (client: pg.PoolClient, table: string) => Promise<{ valid: number; saved: number }>,
 ): Promise<BlacklistImportResult> {
   const p = task.payload;
-  return inTransaction(ctx, p, async (client) => {
+  return inTransaction(ctx, task, async (client) => {
     await tctx.count(0, p.rows, { span: [5, 50], state: 'saving' });
     await client.query(`CREATE TEMPORARY TABLE bl_side (${columnDefinition}) ON COMMIT DROP`);
     await normalizePass(
@@ -96,7 +110,7 @@ export async function runPartnerBlacklistImport(
   tctx: TaskContext,
 ): Promise<BlacklistImportResult> {
   const p = task.payload;
-  return inTransaction(ctx, p, async (client) => {
+  return inTransaction(ctx, task, async (client) => {
     await tctx.count(0, p.rows, { span: [5, 60], state: 'saving' });
     await client.query(
       'CREATE TEMPORARY TABLE bl_side (email text COLLATE "C", partner_id text, dataset_name text) ON COMMIT DROP',

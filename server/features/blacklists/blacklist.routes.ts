@@ -13,6 +13,7 @@ import {
 import { TaskStartedSchema } from '../../../common/tasks';
 import type { AppContext } from '../../context';
 import { notFound } from '../../lib/http-errors';
+import { actorOf, recordAudit } from '../audit/audit';
 import { presentTask } from '../tasks/task.queries';
 import { receiveUpload } from '../uploads/upload';
 import {
@@ -43,8 +44,17 @@ export function blacklistRoutes(ctx: AppContext): FastifyPluginAsyncZod {
       '/blacklist/domain/:domain',
       { schema: { params: DomainParams, response: { 200: MessageSchema } } },
       async (request) => {
-        if (!(await deleteBlacklistDomain(ctx.db, request.params.domain.trim().toLowerCase())))
-          throw notFound(BlacklistMessages.domainNotFound);
+        const domain = request.params.domain.trim().toLowerCase();
+        await ctx.db.transaction(async (tx) => {
+          if (!(await deleteBlacklistDomain(tx, domain))) throw notFound(BlacklistMessages.domainNotFound);
+          await recordAudit(tx, {
+            kind: 'blacklist-changed',
+            ...actorOf(request),
+            subject: 'domain',
+            rows: 1,
+            details: { operation: 'remove', domain },
+          });
+        });
         return { message: BlacklistMessages.domainDeleted };
       },
     );
@@ -56,7 +66,7 @@ export function blacklistRoutes(ctx: AppContext): FastifyPluginAsyncZod {
         bodyLimit: 8 * 1024 * 1024,
         schema: { body: BlacklistDomainsBodySchema, response: { 200: BlacklistAddResultSchema } },
       },
-      async (request) => addDomains(ctx.db, request.body.domains),
+      async (request) => addDomains(ctx.db, request.body.domains, actorOf(request)),
     );
 
     const uploads: {
@@ -105,7 +115,18 @@ export function blacklistRoutes(ctx: AppContext): FastifyPluginAsyncZod {
     app.get(
       '/partnerblacklist/:partnerId',
       { schema: { params: PartnerParams, response: { 200: z.array(PartnerBlacklistRowSchema) } } },
-      async (request) => listPartnerBlacklist(ctx.db, request.params.partnerId),
+      async (request) => {
+        const rows = await listPartnerBlacklist(ctx.db, request.params.partnerId);
+        // Addresses of a partner's blacklist leave the server: a download of personal data.
+        await recordAudit(ctx.db, {
+          kind: 'download',
+          ...actorOf(request),
+          subject: request.params.partnerId,
+          rows: rows.length,
+          details: { list: 'partner-blacklist' },
+        });
+        return rows;
+      },
     );
   };
 }

@@ -1,6 +1,7 @@
 import { type BlacklistAddResult, BlacklistMessages, normalizeDomain } from '../../../common/blacklists';
 import type { Db } from '../../db/client';
 import { HttpError } from '../../lib/http-errors';
+import { type AuditInput, recordAudit } from '../audit/audit';
 import { UploadMessages } from '../uploads/upload';
 import type { StagedUpload } from '../uploads/upload.service';
 import { findEmailColumn } from '../uploads/upload.service';
@@ -9,12 +10,27 @@ import type { BlacklistImportPayload } from './blacklist-import.service';
 
 /**
  * Adds domains to the blacklist (POST /blacklist/domains, the DNS check's 'Voeg toe aan
- * blacklist'): each normalized, invalid ones skipped; returns read, saved (new), unchanged, skipped.
+ * blacklist'): each normalized, invalid ones skipped, in the audit log as done by `who`; returns
+ * read, saved (new), unchanged, skipped.
  */
-export async function addDomains(db: Db, values: string[]): Promise<BlacklistAddResult> {
+export async function addDomains(
+  db: Db,
+  values: string[],
+  who: Pick<AuditInput, 'username' | 'ip'>,
+): Promise<BlacklistAddResult> {
   const domains = values.map(normalizeDomain).filter((d): d is string => d !== null);
-  const { valid, saved } = domains.length ? await addBlacklistDomains(db, domains) : { valid: 0, saved: 0 };
-  return { read: values.length, saved, unchanged: valid - saved, skipped: values.length - valid };
+  return db.transaction(async (tx) => {
+    const { valid, saved } = domains.length ? await addBlacklistDomains(tx, domains) : { valid: 0, saved: 0 };
+    const result = { read: values.length, saved, unchanged: valid - saved, skipped: values.length - valid };
+    await recordAudit(tx, {
+      kind: 'blacklist-changed',
+      ...who,
+      subject: 'domain',
+      rows: saved,
+      details: { operation: 'add', ...result },
+    });
+    return result;
+  });
 }
 
 /**

@@ -9,6 +9,7 @@ import {
   DatasetSchema,
 } from '../../../common/datasets';
 import type { AppContext } from '../../context';
+import { actorOf, recordAudit } from '../audit/audit';
 import { listDatasets, presentDatasetListItem } from './dataset.queries';
 import {
   assertPartner,
@@ -58,13 +59,25 @@ export function datasetRoutes(ctx: AppContext): FastifyPluginAsyncZod {
         schema: { params: PartnerParams, body: DatasetInputSchema, response: { 200: DatasetSchema } },
         onSend: copyMessageToError,
       },
-      async (request) => createDataset(ctx.db, request.params.partnerId, request.body),
+      async (request) => createDataset(ctx.db, request.params.partnerId, request.body, actorOf(request)),
     );
 
     app.get(
       '/datasets/:partnerId/:datasetId',
       { schema: { params: DatasetParams, response: { 200: DatasetSchema } } },
-      async (request) => getDatasetDetail(ctx.db, request.params.partnerId, request.params.datasetId),
+      async (request) => {
+        const { partnerId, datasetId } = request.params;
+        const dataset = await getDatasetDetail(ctx.db, partnerId, datasetId);
+        // The answer shows the dataset's API key: who saw it is in the audit log (never the key).
+        if (dataset.key)
+          await recordAudit(ctx.db, {
+            kind: 'api-key-shown',
+            ...actorOf(request),
+            subject: datasetId,
+            details: { partnerId },
+          });
+        return dataset;
+      },
     );
 
     app.put(
@@ -78,7 +91,7 @@ export function datasetRoutes(ctx: AppContext): FastifyPluginAsyncZod {
       '/datasets/:partnerId/:datasetId',
       { schema: { params: DatasetParams, response: { 200: MessageSchema } } },
       async (request) => {
-        await removeDataset(ctx.db, request.params.partnerId, request.params.datasetId);
+        await removeDataset(ctx.db, request.params.partnerId, request.params.datasetId, actorOf(request));
         return { message: DatasetMessages.deleted };
       },
     );
@@ -87,7 +100,8 @@ export function datasetRoutes(ctx: AppContext): FastifyPluginAsyncZod {
     app.post(
       '/datasets/:partnerId/:datasetId/key',
       { schema: { params: DatasetParams, response: { 200: DatasetSchema } } },
-      async (request) => rotateApiKey(ctx.db, request.params.partnerId, request.params.datasetId),
+      async (request) =>
+        rotateApiKey(ctx.db, request.params.partnerId, request.params.datasetId, actorOf(request)),
     );
   };
 }

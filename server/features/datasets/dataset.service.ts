@@ -9,6 +9,7 @@ import {
 import type { Db, DbOrTx } from '../../db/client';
 import { badRequest, conflict, type HttpError, notFound } from '../../lib/http-errors';
 import { isUniqueViolation } from '../../lib/pg-errors';
+import { type AuditInput, recordAudit } from '../audit/audit';
 import {
   type DatasetRow,
   deleteDataset,
@@ -52,6 +53,9 @@ async function assertLabelsExist(db: DbOrTx, types: string[]): Promise<void> {
   if (missing.length > 0) throw badRequest(unknownTypesMessage(missing));
 }
 
+/** Who acts, as the audit log names them. */
+type AuditWho = Pick<AuditInput, 'username' | 'ip'>;
+
 /** One dataset as the API shows it: with its key, commission, participation and test persons. */
 export async function getDatasetDetail(db: Db, partnerId: string, id: string): Promise<Dataset> {
   const row = await requireDataset(db, partnerId, id);
@@ -69,13 +73,28 @@ export async function getDatasetDetail(db: Db, partnerId: string, id: string): P
 
 /**
  * Creates a dataset with a new API key; throws 404 for an unknown partner, 400 for labels
- * that do not exist and 409 when the partner already has a dataset of that name.
+ * that do not exist and 409 when the partner already has a dataset of that name. The audit log
+ * records it as done by `who`.
  */
-export async function createDataset(db: Db, partnerId: string, values: DatasetValues): Promise<Dataset> {
+export async function createDataset(
+  db: Db,
+  partnerId: string,
+  values: DatasetValues,
+  who: AuditWho,
+): Promise<Dataset> {
   await assertPartner(db, partnerId);
   await assertLabelsExist(db, values.types);
   try {
-    const row = await insertDataset(db, partnerId, values, generateApiKey());
+    const row = await db.transaction(async (tx) => {
+      const inserted = await insertDataset(tx, partnerId, values, generateApiKey());
+      await recordAudit(tx, {
+        kind: 'dataset-created',
+        ...who,
+        subject: inserted.id,
+        details: { partnerId, name: inserted.name },
+      });
+      return inserted;
+    });
     return presentDataset(row, { commission: [], participation: [], testPersons: [] });
   } catch (err) {
     if (isUniqueViolation(err)) throw conflict(datasetNameTakenMessage(values.name));
@@ -101,14 +120,33 @@ export async function saveDataset(
   return getDatasetDetail(db, partnerId, id);
 }
 
-/** Gives a dataset a new API key (the old one stops working); returns the dataset. Throws 404. */
-export async function rotateApiKey(db: Db, partnerId: string, id: string): Promise<Dataset> {
-  const row = await setApiKey(db, partnerId, id, generateApiKey());
+/**
+ * Gives a dataset a new API key (the old one stops working), in the audit log as done by `who`
+ * (never the key); returns the dataset. Throws 404.
+ */
+export async function rotateApiKey(db: Db, partnerId: string, id: string, who: AuditWho): Promise<Dataset> {
+  const row = await db.transaction(async (tx) => {
+    const changed = await setApiKey(tx, partnerId, id, generateApiKey());
+    if (changed)
+      await recordAudit(tx, { kind: 'api-key-rotated', ...who, subject: id, details: { partnerId } });
+    return changed;
+  });
   if (!row) throw await datasetNotFound(db, partnerId);
   return getDatasetDetail(db, partnerId, id);
 }
 
-/** Deletes a dataset with everything below it; throws 404 when absent. */
-export async function removeDataset(db: Db, partnerId: string, id: string): Promise<void> {
-  if (!(await deleteDataset(db, partnerId, id))) throw await datasetNotFound(db, partnerId);
+/** Deletes a dataset with everything below it, in the audit log as done by `who`; throws 404 when absent. */
+export async function removeDataset(db: Db, partnerId: string, id: string, who: AuditWho): Promise<void> {
+  const row = await db.transaction(async (tx) => {
+    const dataset = await getDataset(tx, partnerId, id);
+    if (!dataset || !(await deleteDataset(tx, partnerId, id))) return null;
+    await recordAudit(tx, {
+      kind: 'dataset-deleted',
+      ...who,
+      subject: id,
+      details: { partnerId, name: dataset.name },
+    });
+    return dataset;
+  });
+  if (!row) throw await datasetNotFound(db, partnerId);
 }

@@ -4,7 +4,7 @@ import type { AppContext } from '../../context';
 import { type TaskContext, TaskError, type TaskOf } from '../../tasks/worker';
 import { markingSelDirty } from '../selections/sel-dirty.sql';
 import { lockDatasetForImport, refreshRecordCount } from './import.queries';
-import type { ImportPayload } from './import-task';
+import { type ImportPayload, recordImportAudit } from './import-task';
 
 /**
  * The delete-from-file task (spec 001 §2 /deleteall): removes from the dataset the records of the
@@ -32,6 +32,8 @@ export async function runDeleteAll(
     await tctx.count(p.rows, p.rows, { span: [10, 90] });
     await refreshRecordCount(tx, p.datasetId);
     await tx.execute(sql`DROP TABLE IF EXISTS ${sql.raw(p.staging)}`);
-    return { read: p.rows, deleted: del.rowCount ?? 0 };
+    const result = { read: p.rows, deleted: del.rowCount ?? 0 };
+    await recordImportAudit(tx, task, 'delete-from-file', p.datasetId, result);
+    return result;
   });
 }

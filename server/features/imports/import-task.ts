@@ -1,8 +1,10 @@
 import { ImportMessages } from '../../../common/imports';
 import type { SkippedBy } from '../../../common/skipped-rows';
 import type { AppContext } from '../../context';
+import type { DbOrTx } from '../../db/client';
 import { HttpError } from '../../lib/http-errors';
 import type { PayloadOf } from '../../tasks/payloads';
+import { recordAudit } from '../audit/audit';
 import type { TaskRow } from '../tasks/task.queries';
 import { failUpload, findEmailColumn, queueStaged, type StagedUpload } from '../uploads/upload.service';
 
@@ -21,6 +23,37 @@ export interface ImportResult {
   deleted: number;
   unchanged: number;
   skippedBy?: SkippedBy;
+}
+
+/**
+ * Records the end of an import, remap or delete-from-file task in the audit log, in the task's
+ * transaction `tx` (one entry per task): the task's user (no IP: a task has no client), the dataset
+ * (id as subject, partner and name), the file and the counts; rows is the number of rows read.
+ */
+export async function recordImportAudit(
+  tx: DbOrTx,
+  task: Pick<TaskRow, 'username' | 'file' | 'partnerId' | 'datasetId'>,
+  kind: 'import' | 'remap' | 'delete-from-file',
+  datasetId: string,
+  result: Partial<Omit<ImportResult, 'skippedBy'>> & { read: number },
+): Promise<void> {
+  await recordAudit(tx, {
+    kind,
+    username: task.username,
+    ip: null,
+    subject: datasetId,
+    rows: result.read,
+    details: {
+      partnerId: task.partnerId,
+      dataset: task.datasetId,
+      file: task.file,
+      read: result.read,
+      saved: result.saved,
+      skipped: result.skipped,
+      deleted: result.deleted,
+      unchanged: result.unchanged,
+    },
+  });
 }
 
 /** The work table of an import or remap: its mapped rows, created inside the task's transaction. */

@@ -97,6 +97,7 @@ export function importRoutes(ctx: AppContext): FastifyPluginAsyncZod {
           reply,
           `overgeslagen-${task.id}.csv`,
           skippedRowsCsv(ctx.database.pool, ctx.columnKeys, task.id, request.query.format),
+          { db: ctx.db, subject: task.id, details: { taskId: task.id, file: task.file } },
         );
       },
     );

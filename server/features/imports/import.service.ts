@@ -53,7 +53,7 @@ import {
   updateChangedRecords,
   writtenRecordKeys,
 } from './import-run.queries';
-import { type ImportPayload, type ImportResult, workTable } from './import-task';
+import { type ImportPayload, type ImportResult, recordImportAudit, workTable } from './import-task';
 import {
   getDatasetMapping,
   isMappingApplied,
@@ -95,16 +95,25 @@ export async function runImport(
   return withClientTransaction(ctx.database, async (tx, client) => {
     const run = await startImport(ctx, tctx, tx, client, p, task.id);
     // A first import mostly writes its records straight from the mapping pass (first-import.service.ts).
-    if (run.direct) return await runFirstImport(ctx, tctx, tx, p, run.order, run.mappings, run.lap, task.id);
-    const { pass, addressCount, recordsBefore } = await mapRows(run);
-    const { kept, lookups } = await keepFirstRows(run, pass.skipped, addressCount);
-    await keyAddresses(run, lookups);
-    const { inserted, updated } = await writeRecords(run);
-    const deleted = await finishImport(run, { kept, inserted, recordsBefore });
-    const saved = inserted + updated;
-    const skippedBy = await saveSkippedRows(tx, task.id, p.rows - kept, pass.skipped);
-    return { read: p.rows, saved, skipped: p.rows - kept, deleted, unchanged: kept - saved, skippedBy };
+    const result = run.direct
+      ? await runFirstImport(ctx, tctx, tx, p, run.order, run.mappings, run.lap, task.id)
+      : await importRows(run, task.id);
+    await recordImportAudit(tx, task, 'import', p.datasetId, result);
+    return result;
   });
+}
+
+// Steps 1-2 of an import into a dataset with records (the general path); returns its result.
+async function importRows(run: ImportRun, taskId: string): Promise<ImportResult> {
+  const { tx, p } = run;
+  const { pass, addressCount, recordsBefore } = await mapRows(run);
+  const { kept, lookups } = await keepFirstRows(run, pass.skipped, addressCount);
+  await keyAddresses(run, lookups);
+  const { inserted, updated } = await writeRecords(run);
+  const deleted = await finishImport(run, { kept, inserted, recordsBefore });
+  const saved = inserted + updated;
+  const skippedBy = await saveSkippedRows(tx, taskId, p.rows - kept, pass.skipped);
+  return { read: p.rows, saved, skipped: p.rows - kept, deleted, unchanged: kept - saved, skippedBy };
 }
 
 /** What the steps of one import on the general path share: its task, its connection, its file and dataset. */

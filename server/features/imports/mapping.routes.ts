@@ -13,6 +13,7 @@ import {
 import { RecordPreviewQuerySchema, RecordPreviewSchema } from '../../../common/record-preview';
 import type { AppContext } from '../../context';
 import { notFound } from '../../lib/http-errors';
+import { actorOf } from '../audit/audit';
 import { getDataset } from '../datasets/dataset.queries';
 import { datasetCsv, sendCsv } from '../uploads/csv-download';
 import { getDatasetMapping } from './mapping.queries';
@@ -62,7 +63,7 @@ export function mappingRoutes(ctx: AppContext): FastifyPluginAsyncZod {
       { schema: { params: IdParams, body: MappingListSchema, response: { 200: MessageSchema } } },
       async (request) => {
         const ds = await dataset(request.params.partnerId, request.params.datasetId);
-        await saveMappings(ctx.db, ds.id, request.body);
+        await saveMappings(ctx.db, ds.id, request.body, actorOf(request));
         return { message: MappingMessages.saved };
       },
     );
@@ -103,6 +104,7 @@ export function mappingRoutes(ctx: AppContext): FastifyPluginAsyncZod {
           reply,
           `${ds.partnerId}-${ds.name}.csv`,
           datasetCsv(ctx.database.pool, ctx.columnKeys, ds.id, headers, rawColumns, request.query.format),
+          { db: ctx.db, subject: ds.id, details: { partnerId: ds.partnerId, dataset: ds.name } },
         );
       },
     );

@@ -7,6 +7,7 @@ import {
 } from '../../../common/mappings';
 import type { Db } from '../../db/client';
 import { badRequest, notFound } from '../../lib/http-errors';
+import { type AuditInput, recordAudit } from '../audit/audit';
 import { countRawValues } from '../records/records.queries';
 import { addGlobalAttributes } from './global-attribute.queries';
 import { getDatasetMapping, listAllMappings, saveDatasetMappings } from './mapping.queries';
@@ -14,15 +15,26 @@ import { getDatasetMapping, listAllMappings, saveDatasetMappings } from './mappi
 /**
  * Saves a dataset's mapping list (the contract has refused unmapped entries and exclude filters
  * that are no valid JavaScript regular expression, the dialect the import matches with). New
- * attribute names join the global list.
+ * attribute names join the global list. The audit log records who saved it (`who`).
  */
-export async function saveMappings(db: Db, datasetId: string, entries: MappingEntry[]): Promise<void> {
+export async function saveMappings(
+  db: Db,
+  datasetId: string,
+  entries: MappingEntry[],
+  who: Pick<AuditInput, 'username' | 'ip'>,
+): Promise<void> {
   await db.transaction(async (tx) => {
     await saveDatasetMappings(tx, datasetId, entries);
     await addGlobalAttributes(
       tx,
       entries.map((e) => e.mapped),
     );
+    await recordAudit(tx, {
+      kind: 'mapping-saved',
+      ...who,
+      subject: datasetId,
+      details: { entries: entries.length },
+    });
   });
 }
 

@@ -9,7 +9,7 @@ import { copyPass } from '../records/copy-pass';
 import { appendRawColumns, remapFields, storedRawColumns } from '../records/row-mappers';
 import { markSelDirtyRecords } from '../selections/sel-record.sql';
 import { getRecordCount, lockDatasetForImport, setRecordCount } from './import.queries';
-import { type ImportResult, workTable } from './import-task';
+import { type ImportResult, recordImportAudit, workTable } from './import-task';
 import { getDatasetMapping, markMappingApplied, saveRawColumns } from './mapping.queries';
 
 /**
@@ -86,6 +86,8 @@ export async function runRemap(
     await markMappingApplied(tx, datasetId);
     await tx.execute(sql`DROP TABLE ${sql.raw(work)}`);
     await tctx.progress(99);
-    return { read, saved, skipped: 0, deleted, unchanged: read - saved - deleted };
+    const result = { read, saved, skipped: 0, deleted, unchanged: read - saved - deleted };
+    await recordImportAudit(tx, task, 'remap', datasetId, result);
+    return result;
   });
 }

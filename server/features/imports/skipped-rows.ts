@@ -13,7 +13,7 @@ import type { DbOrTx } from '../../db/client';
 import type { ColumnKeys } from '../../lib/crypto';
 import { pgTextArray } from '../../lib/pg-array';
 import type { SkippedRow, SkippedRows } from '../records/skip-log';
-import { csvDownload } from '../uploads/csv-download';
+import { type CsvBody, csvDownload } from '../uploads/csv-download';
 
 // The skipped rows of an import as stored and downloaded; the mappers' notes of them
 // are records/skip-log.ts.
@@ -93,7 +93,7 @@ export function skippedRowsCsv(
   keys: () => ColumnKeys,
   taskId: string,
   format: CsvFormat,
-): AsyncGenerator<Buffer> {
+): CsvBody {
   return csvDownload(pool, keys, {
     header: SKIPPED_ROWS_HEADER,
     format,

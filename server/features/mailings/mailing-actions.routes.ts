@@ -11,6 +11,7 @@ import {
 } from '../../../common/mailings';
 import type { AppContext } from '../../context';
 import { conflict, notFound } from '../../lib/http-errors';
+import { actorOf } from '../audit/audit';
 import { listExportColumns, presentExportColumn } from '../export-columns/export-column.queries';
 import { getSelection } from '../selections/selection.queries';
 import { sendCsv } from '../uploads/csv-download';
@@ -54,6 +55,7 @@ export function mailingActionRoutes(ctx: AppContext): FastifyPluginAsyncZod {
           request.params.campaignId,
           request.params.mailingId,
           request.body.limit,
+          actorOf(request),
         ),
       }),
     );
@@ -86,6 +88,7 @@ export function mailingActionRoutes(ctx: AppContext): FastifyPluginAsyncZod {
           reply,
           `mailing-${m.id}.csv`,
           mailingCsv(ctx.database.pool, ctx.columnKeys, await columns(), datasets, m.id, undefined, format),
+          { db: ctx.db, subject: m.id, details: { mailingId: m.id } },
         );
       },
     );
@@ -103,6 +106,7 @@ export function mailingActionRoutes(ctx: AppContext): FastifyPluginAsyncZod {
           reply,
           `testlijst-${m.id}.csv`,
           testListCsv(ctx.database.pool, ctx.columnKeys, await columns(), m.id, request.query.format),
+          { db: ctx.db, subject: m.id, details: { mailingId: m.id, testList: true } },
         );
       },
     );
@@ -130,6 +134,7 @@ export function mailingActionRoutes(ctx: AppContext): FastifyPluginAsyncZod {
             selectionId,
             request.query.format,
           ),
+          { db: ctx.db, subject: selectionId, details: { mailingId: m.id, selectionId } },
         );
       },
     );

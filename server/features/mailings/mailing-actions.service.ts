@@ -1,18 +1,35 @@
 import type { PressureCheck } from '../../../common/mailings';
 import type { Db } from '../../db/client';
+import { type AuditInput, recordAudit } from '../audit/audit';
 import { limitMailingAddresses } from './limit.queries';
 import { allowBulkMemory, refreshRecordCounts } from './mailing.queries';
 import { requireDraft } from './mailing.service';
 import { countPressureConflicts, deletePressureConflicts } from './pressure.queries';
 import { mailingWindow } from './pressure.sql';
 
-/** Removes addresses of a draft until it holds at most `limit`; returns how many. Throws 404/409. */
-export function limitMailing(db: Db, campaignId: string, mailingId: string, limit: number): Promise<number> {
+/**
+ * Removes addresses of a draft until it holds at most `limit`, recorded in the audit log as done by
+ * `who`; returns how many. Throws 404/409.
+ */
+export function limitMailing(
+  db: Db,
+  campaignId: string,
+  mailingId: string,
+  limit: number,
+  who: Pick<AuditInput, 'username' | 'ip'>,
+): Promise<number> {
   return db.transaction(async (tx) => {
     await requireDraft(tx, campaignId, mailingId);
     await allowBulkMemory(tx);
     const deleted = await limitMailingAddresses(tx, mailingId, limit);
     if (deleted > 0) await refreshRecordCounts(tx, mailingId);
+    await recordAudit(tx, {
+      kind: 'mailing-limit',
+      ...who,
+      subject: mailingId,
+      rows: deleted,
+      details: { campaignId, limit, deleted },
+    });
     return deleted;
   });
 }

@@ -3,7 +3,7 @@ import type { CsvFormat } from '../../../common/csv-download';
 import type { ExportColumn } from '../../../common/export-columns';
 import type { ColumnKeys } from '../../lib/crypto';
 import { CIPHERTEXT_PREFIX } from '../../lib/crypto';
-import { csvDownload } from '../uploads/csv-download';
+import { type CsvBody, csvDownload } from '../uploads/csv-download';
 import { NUMBER_PATTERN } from '../uploads/csv-output';
 
 // DESIGN §4 CSV exports: mailing, selection and test list downloads are RFC 4180 CSV written by
@@ -51,7 +51,7 @@ export function copyCsv(
   format: CsvFormat,
   settings: Record<string, string> = {},
   numberColumns: number[] = [],
-): AsyncGenerator<Buffer> {
+): CsvBody {
   // The joins of a million addresses with their records hash in memory, not in batches on disk.
   return csvDownload(pool, keys, {
     header,
@@ -87,7 +87,7 @@ export function mailingCsv(
   mailingId: string,
   selectionId: string | undefined,
   format: CsvFormat,
-): AsyncGenerator<Buffer> {
+): CsvBody {
   return copyCsv(
     pool,
     keys,
@@ -153,7 +153,7 @@ export function testListCsv(
   columns: ExportColumn[],
   mailingId: string,
   format: CsvFormat,
-): AsyncGenerator<Buffer> {
+): CsvBody {
   return copyCsv(
     pool,
     keys,

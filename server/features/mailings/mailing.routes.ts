@@ -10,6 +10,7 @@ import {
 } from '../../../common/mailings';
 import type { AppContext } from '../../context';
 import { notFound } from '../../lib/http-errors';
+import { actorOf } from '../audit/audit';
 import { getCampaign } from '../campaigns/campaign.queries';
 import { getMailingView, listMailings, presentMailing } from './mailing.queries';
 import { createMailing, deleteMailing, saveMailing } from './mailing.service';
@@ -61,7 +62,7 @@ export function mailingRoutes(ctx: AppContext): FastifyPluginAsyncZod {
       { schema: { params: MailingParams, body: MailingInputSchema, response: { 200: MailingSchema } } },
       async (request) => {
         const { campaignId, mailingId } = request.params;
-        await saveMailing(ctx.db, campaignId, mailingId, request.body);
+        await saveMailing(ctx.db, campaignId, mailingId, request.body, actorOf(request));
         return view(campaignId, mailingId);
       },
     );

@@ -9,6 +9,7 @@ import {
 } from '../../../common/mailings';
 import type { Db, DbOrTx } from '../../db/client';
 import { conflict, HttpError, notFound } from '../../lib/http-errors';
+import { type AuditInput, recordAudit } from '../audit/audit';
 import { getCampaign } from '../campaigns/campaign.queries';
 import {
   allowBulkMemory,
@@ -98,12 +99,16 @@ export function createMailing(db: Db, campaignId: string, values: MailingValues)
   });
 }
 
-/** Saves a mailing's fields and state under the state rules; throws 404, or 409 on a pressure conflict. */
+/**
+ * Saves a mailing's fields and state under the state rules (a changed state in the audit log, as
+ * done by `who`); throws 404, or 409 on a pressure conflict.
+ */
 export function saveMailing(
   db: Db,
   campaignId: string,
   mailingId: string,
   values: MailingValues,
+  who: Pick<AuditInput, 'username' | 'ip'>,
 ): Promise<MailingRow> {
   return db.transaction(async (tx) => {
     const before = await requireMailing(tx, campaignId, mailingId);
@@ -113,6 +118,13 @@ export function saveMailing(
         ? before.plannedSend
         : await resolvePlannedSend(tx, values.plannedSend);
     await applyStateRules(tx, before, mailingId, values.state, plannedSend);
+    if (before.state !== values.state)
+      await recordAudit(tx, {
+        kind: 'mailing-state',
+        ...who,
+        subject: mailingId,
+        details: { campaignId, from: before.state, to: values.state },
+      });
     return updateMailingRow(tx, mailingId, values, plannedSend);
   });
 }

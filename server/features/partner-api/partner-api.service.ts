@@ -7,6 +7,7 @@ import type { AppContext } from '../../context';
 import { clientDb } from '../../db/client';
 import { blindIndexKey, type ColumnKeys } from '../../lib/crypto';
 import { HttpError, notFound } from '../../lib/http-errors';
+import { recordAudit } from '../audit/audit';
 import { markMappingApplied } from '../imports/mapping.queries';
 import { copyValue } from '../records/copy-text';
 import { plainValue, RawEncoder, RecordMapper } from '../records/record-mapper';
@@ -252,6 +253,26 @@ async function inDatasetTransaction<T>(
   }
 }
 
+// One call's summary in the audit log, in its transaction (one INSERT per call): no user (a
+// partner's key), the dataset as subject, the operation and its counts (never a record or the key).
+async function recordPartnerWrite(
+  client: pg.PoolClient,
+  datasetId: string,
+  operation: string,
+  received: number,
+  saved: number,
+  skipped: number,
+): Promise<void> {
+  await recordAudit(clientDb(client), {
+    kind: 'partner-api-write',
+    username: null,
+    ip: null,
+    subject: datasetId,
+    rows: saved,
+    details: { operation, received, saved, skipped },
+  });
+}
+
 /**
  * Writes records into a dataset in one transaction holding the dataset row locked (so API writes
  * and imports of one dataset serialize): new fields are added to the dataset's headers and raw
@@ -286,7 +307,10 @@ export async function writeRecords(
       throw new HttpError(400, PartnerApiMessages.tooManyColumns(headers.length));
     const rawColumns = appendRawColumns(locked.rawColumns, storedRawColumns(fields, locked.mappings));
     const { rows, skipped } = mapRecords(incoming, locked.mappings, rawColumns, keys);
-    if (rows.length === 0) return { inserted: 0, modified: 0, skipped };
+    if (rows.length === 0) {
+      await recordPartnerWrite(client, dataset.id, mode, records.length, 0, skipped);
+      return { inserted: 0, modified: 0, skipped };
+    }
     if (mode === 'update' && locked.partition !== 'attached')
       throw notFound(PartnerApiMessages.recordNotFound);
     if (headers.length !== locked.headers.length || rawColumns.length !== locked.rawColumns.length)
@@ -309,6 +333,7 @@ export async function writeRecords(
       await markMappingApplied(tx, dataset.id);
       await attachPartition(tx, dataset.id);
     }
+    await recordPartnerWrite(client, dataset.id, mode, records.length, inserted + modified, skipped);
     return { inserted, modified, skipped };
   });
 }
@@ -318,8 +343,10 @@ export async function deleteRecord(ctx: AppContext, dataset: KeyDataset, email: 
   const normalized = normalizeEmail(email);
   if (!normalized) throw notFound(PartnerApiMessages.recordNotFound);
   const found = await inDatasetTransaction(ctx, dataset.id, async (client, locked) => {
-    if (locked.partition !== 'attached') return false;
-    return deleteRecordRow(client, dataset.id, normalized);
+    if (locked.partition !== 'attached' || !(await deleteRecordRow(client, dataset.id, normalized)))
+      return false;
+    await recordPartnerWrite(client, dataset.id, 'delete', 1, 1, 0);
+    return true;
   });
   if (!found) throw notFound(PartnerApiMessages.recordNotFound);
 }

@@ -15,6 +15,7 @@ import type { Db, DbOrTx } from '../../db/client';
 import { conflict, notFound } from '../../lib/http-errors';
 import type { PayloadOf } from '../../tasks/payloads';
 import type { TaskContext, TaskOf } from '../../tasks/worker';
+import { type AuditInput, recordAudit } from '../audit/audit';
 import { getCampaign } from '../campaigns/campaign.queries';
 import { listEnrichedAttributes } from '../enrichment/enrichment.queries';
 import type { MailingRow } from '../mailings/mailing.queries';
@@ -216,6 +217,7 @@ export async function allocateTable(
   mailingId: string,
   selectionId: string,
   table: QueryRun['table'],
+  who: Pick<AuditInput, 'username' | 'ip'> = { username: null, ip: null },
 ): Promise<number> {
   return ctx.db.transaction(async (tx) => {
     const mailing = await requireDraft(tx, campaignId, mailingId);
@@ -238,6 +240,13 @@ export async function allocateTable(
       ctx.selectionRuns,
     );
     await refreshRecordCounts(tx, mailingId);
+    await recordAudit(tx, {
+      kind: 'allocation',
+      ...who,
+      subject: selectionId,
+      rows: n,
+      details: { campaignId, mailingId, selectionId, allocated: n },
+    });
     return n;
   });
 }
@@ -255,7 +264,7 @@ export async function startQuery(
   table: QueryRun['table'] = [],
 ) {
   if (table.length > 0) {
-    await allocateTable(ctx, campaignId, mailingId, selectionId, table);
+    await allocateTable(ctx, campaignId, mailingId, selectionId, table, { username, ip: null });
   } else {
     await requireMailing(ctx.db, campaignId, mailingId);
   }

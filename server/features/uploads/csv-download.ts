@@ -3,8 +3,10 @@ import type { FastifyReply } from 'fastify';
 import type pg from 'pg';
 import { to as copyTo } from 'pg-copy-streams';
 import { CSV_DELIMITERS, type CsvFormat } from '../../../common/csv-download';
+import type { DbOrTx } from '../../db/client';
 import type { ColumnKeys } from '../../lib/crypto';
 import { decryptValue } from '../../lib/crypto';
+import { actorOf, recordAudit } from '../audit/audit';
 import { CsvOutput, csvLine, NO_NUMBER_COLUMNS } from './csv-output';
 
 declare module 'fastify' {
@@ -13,6 +15,9 @@ declare module 'fastify' {
     csvDownload?: boolean;
   }
 }
+
+/** A CSV download's body: its chunks, then (as the generator's value) the number of data rows written. */
+export type CsvBody = AsyncGenerator<Buffer, number>;
 
 /** The UTF-8 byte order mark every CSV download starts with (Excel then reads the file as UTF-8). */
 export const UTF8_BOM = Buffer.from([0xef, 0xbb, 0xbf]);
@@ -33,7 +38,7 @@ export function downloadedValue(keys: ColumnKeys, stored: string): string {
  * Runs `COPY (select) TO STDOUT` as CSV with the delimiter of `format` on the client and yields
  * its CSV a chunk at a time as the reader takes it, with CRLF line ends, stored ciphertext
  * decrypted and formulas made text (CsvOutput; `numberColumns` the indexes of number columns).
- * Every CSV download goes through here (csvDownload).
+ * Every CSV download goes through here (csvDownload). Returns the number of rows PostgreSQL wrote.
  */
 export async function* copyOutCsv(
   client: pg.PoolClient,
@@ -41,7 +46,7 @@ export async function* copyOutCsv(
   keys: () => ColumnKeys,
   format: CsvFormat = 'csv',
   numberColumns: ReadonlySet<number> = NO_NUMBER_COLUMNS,
-): AsyncGenerator<Buffer> {
+): CsvBody {
   const delimiter = CSV_DELIMITERS[format];
   const options = delimiter === ',' ? 'FORMAT csv' : `FORMAT csv, DELIMITER '${delimiter}'`;
   const source = client.query(copyTo(`COPY (${select}) TO STDOUT WITH (${options})`));
@@ -63,6 +68,7 @@ export async function* copyOutCsv(
   batch.push(output.end());
   const rest = Buffer.concat(batch);
   if (rest.length > 0) yield rest;
+  return (source as unknown as { rowCount: number }).rowCount;
 }
 
 /** The size (bytes) from which a download's converted output is passed on. */
@@ -75,7 +81,8 @@ const OUT_CHUNK_BYTES = 256 * 1024;
  * the size. Every field, header cells too, goes through csvField's rule: a cell that would start
  * a formula is written as text, but for a plain number in a column of `numberColumns` (indexes).
  * `settings` (name to value: work_mem, planner choices) hold on the connection for the COPY only.
- * A download broken off closes its connection rather than reuse it mid-COPY.
+ * A download broken off closes its connection rather than reuse it mid-COPY. Returns the number of
+ * data rows written.
  */
 export async function* csvDownload(
   pool: pg.Pool,
@@ -87,7 +94,7 @@ export async function* csvDownload(
     numberColumns?: number[];
     settings?: Record<string, string>;
   },
-): AsyncGenerator<Buffer> {
+): CsvBody {
   const numberColumns = new Set(options.numberColumns);
   // The header's cells are never numbers (they come from partner files too).
   yield Buffer.concat([
@@ -100,21 +107,60 @@ export async function* csvDownload(
     const settings = Object.entries(options.settings ?? {});
     for (const [name, value] of settings)
       await client.query('SELECT set_config($1, $2, false)', [name, value]);
-    yield* copyOutCsv(client, options.select(client), keys, options.format, numberColumns);
+    const rows = yield* copyOutCsv(client, options.select(client), keys, options.format, numberColumns);
     for (const [name] of settings) await client.query(`RESET ${client.escapeIdentifier(name)}`);
     complete = true;
+    return rows;
   } finally {
     client.release(complete ? undefined : true);
   }
+}
+
+/** What the audit log records of a download of personal data: about what, and further facts. */
+export interface DownloadAudit {
+  db: DbOrTx;
+  /** What was downloaded: a mailing, selection, dataset or task id. */
+  subject: string | null;
+  details?: Record<string, unknown>;
+}
+
+// The body of a download passed on, then (once every row is written) its 'download' entry in the
+// audit log with the number of rows the writer wrote; a download broken off records nothing.
+async function* audited(
+  body: AsyncIterable<Buffer>,
+  reply: FastifyReply,
+  audit: DownloadAudit,
+  fileName: string,
+) {
+  const iterator = body[Symbol.asyncIterator]();
+  let step = await iterator.next();
+  while (!step.done) {
+    yield step.value;
+    step = await iterator.next();
+  }
+  const rows = typeof step.value === 'number' ? step.value : null;
+  await recordAudit(audit.db, {
+    kind: 'download',
+    ...actorOf(reply.request),
+    subject: audit.subject,
+    rows,
+    details: { file: fileName, route: reply.routeOptions.url, ...audit.details },
+  });
 }
 
 /**
  * Sends a CSV download as an attachment named `fileName` (an ASCII fallback plus the UTF-8 name
  * of RFC 6266, so that a dataset named 'José €' neither breaks the header nor the name). Throws
  * on a route not marked `config: { csvDownload: true }`: the test that walks every download
- * (csv-downloads.test.ts) finds the routes by that mark.
+ * (csv-downloads.test.ts) finds the routes by that mark. A download of personal data passes `audit`:
+ * its entry in the audit log, with the rows written (a CsvBody's value), follows the last row.
  */
-export function sendCsv(reply: FastifyReply, fileName: string, body: AsyncIterable<Buffer>): FastifyReply {
+export function sendCsv(
+  reply: FastifyReply,
+  fileName: string,
+  body: AsyncIterable<Buffer>,
+  audit?: DownloadAudit,
+): FastifyReply {
   if (reply.routeOptions.config.csvDownload !== true)
     throw new Error(
       `${reply.request.method} ${reply.routeOptions.url}: a CSV download route needs config.csvDownload`,
@@ -126,7 +172,7 @@ export function sendCsv(reply: FastifyReply, fileName: string, body: AsyncIterab
       'content-disposition',
       `attachment; filename="${ascii}"; filename*=UTF-8''${encodeURIComponent(fileName)}`,
     )
-    .send(Readable.from(body));
+    .send(Readable.from(audit ? audited(body, reply, audit, fileName) : body));
 }
 
 /**

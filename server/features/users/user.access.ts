@@ -8,6 +8,8 @@ import type { UserRow } from './user.queries';
 export interface Actor {
   user: UserRow;
   sessionToken?: string;
+  /** The client's address, for the audit log. */
+  ip?: string | null;
 }
 
 /** Throws 403 unless the user is an administrator. */
@@ -20,7 +22,16 @@ export function assertSelfOrAdmin(user: UserRow, targetId: string): void {
   if (user.id !== targetId) assertAdmin(user);
 }
 
-/** The actor of a protected route's request: its user and session token. */
+/** The actor of a protected route's request: its user, session token and IP. */
 export function actorOf(request: FastifyRequest): Actor {
-  return { user: currentUser(request), sessionToken: request.cookies[SESSION_COOKIE] };
+  return {
+    user: currentUser(request),
+    sessionToken: request.cookies[SESSION_COOKIE],
+    ip: request.ip ?? null,
+  };
+}
+
+/** Who acted, as the audit log names them: the actor's username and IP. */
+export function auditActor(actor: Actor): { username: string; ip: string | null } {
+  return { username: actor.user.username, ip: actor.ip ?? null };
 }

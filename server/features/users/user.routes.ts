@@ -39,7 +39,7 @@ export function userRoutes(ctx: AppContext): FastifyPluginAsyncZod {
     app.post(
       '/users',
       { ...adminOnly, schema: { body: UserCreateSchema, response: { 200: UserSchema } } },
-      async (request) => presentUser(await createUser(ctx.db, request.body)),
+      async (request) => presentUser(await createUser(ctx.db, request.body, actorOf(request))),
     );
 
     app.put(

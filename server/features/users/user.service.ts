@@ -3,24 +3,56 @@ import { UserMessages } from '../../../common/users';
 import type { Db, DbOrTx } from '../../db/client';
 import { badRequest, conflict, HttpError, notFound } from '../../lib/http-errors';
 import { isUniqueViolation } from '../../lib/pg-errors';
+import { recordAudit } from '../audit/audit';
 import { generatePassword, hashPassword, verifyPassword } from '../auth/password';
 import { deleteOtherSessions } from '../auth/session.queries';
-import { type Actor, assertAdmin, assertSelfOrAdmin } from './user.access';
-import { countUsers, deleteUser, insertUser, lockAdminIds, type UserRow, updateUser } from './user.queries';
+import { type Actor, assertAdmin, assertSelfOrAdmin, auditActor } from './user.access';
+import {
+  countUsers,
+  deleteUser,
+  getUser,
+  insertUser,
+  lockAdminIds,
+  type UserRow,
+  updateUser,
+} from './user.queries';
 
-/** Creates a user with a hashed password ('staff' unless the role says otherwise); throws 409 when the username is taken. */
-export async function createUser(db: Db, input: UserCreate): Promise<UserRow> {
+/**
+ * Creates a user with a hashed password ('staff' unless the role says otherwise), in the audit log
+ * as done by `actor` (none: the command line); throws 409 when the username is taken.
+ */
+export async function createUser(db: Db, input: UserCreate, actor?: Actor): Promise<UserRow> {
+  const passwordHash = await hashPassword(input.password);
   try {
-    return await insertUser(db, {
-      name: input.name,
-      username: input.username,
-      passwordHash: await hashPassword(input.password),
-      role: input.role ?? 'staff',
+    return await db.transaction(async (tx) => {
+      const row = await insertUser(tx, {
+        name: input.name,
+        username: input.username,
+        passwordHash,
+        role: input.role ?? 'staff',
+      });
+      await recordAudit(tx, {
+        kind: 'user-created',
+        ...(actor ? auditActor(actor) : { username: null, ip: null }),
+        subject: row.username,
+        details: { userId: row.id, role: row.role },
+      });
+      return row;
     });
   } catch (err) {
     if (isUniqueViolation(err)) throw conflict(UserMessages.usernameTaken);
     throw err;
   }
+}
+
+// What a save changed, for the audit log: the user's id, changed name, username and role (from
+// and to), and whether the password changed (never the password itself).
+function userChanges(before: UserRow | undefined, after: UserRow, passwordChanged: boolean) {
+  const changes: Record<string, unknown> = { userId: after.id };
+  for (const field of ['name', 'username', 'role'] as const)
+    if (before && before[field] !== after[field]) changes[field] = { from: before[field], to: after[field] };
+  if (passwordChanged) changes.passwordChanged = true;
+  return changes;
 }
 
 // Throws 409 when removing `id` from the administrators (deleting or demoting it) would leave none.
@@ -52,6 +84,7 @@ export async function saveUser(db: Db, id: string, input: UserUpdate, actor: Act
   try {
     return await db.transaction(async (tx) => {
       if (role === 'staff') await assertAdminRemains(tx, id);
+      const before = await getUser(tx, id);
       const row = await updateUser(tx, id, {
         name: input.name,
         username: input.username,
@@ -60,6 +93,12 @@ export async function saveUser(db: Db, id: string, input: UserUpdate, actor: Act
       });
       if (!row) throw notFound(UserMessages.notFound);
       if (passwordHash) await deleteOtherSessions(tx, id, isSelf ? actor.sessionToken : undefined);
+      await recordAudit(tx, {
+        kind: 'user-changed',
+        ...auditActor(actor),
+        subject: row.username,
+        details: userChanges(before, row, passwordHash !== undefined),
+      });
       return row;
     });
   } catch (err) {
@@ -74,7 +113,14 @@ export async function removeUser(db: Db, id: string, actor: Actor): Promise<void
   if (id === actor.user.id) throw new HttpError(400, UserMessages.deleteSelf);
   await db.transaction(async (tx) => {
     await assertAdminRemains(tx, id);
-    if (!(await deleteUser(tx, id))) throw notFound(UserMessages.notFound);
+    const row = await getUser(tx, id);
+    if (!row || !(await deleteUser(tx, id))) throw notFound(UserMessages.notFound);
+    await recordAudit(tx, {
+      kind: 'user-deleted',
+      ...auditActor(actor),
+      subject: row.username,
+      details: { userId: id, role: row.role },
+    });
   });
 }
 

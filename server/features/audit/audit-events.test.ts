@@ -1,0 +1,199 @@
+import { sql } from 'drizzle-orm';
+import { describe, expect, it } from 'vitest';
+import { setupTestApp } from '../../test/app';
+import { loginCookie, makePartner, makeUser } from '../../test/factories';
+import { columnMapping, importFile, setupDataset, waitForTask } from '../../test/imports';
+import { makeCampaign, makeMailing } from '../mailings/mailing.test-helpers';
+import { partnerApiHelpers } from '../partner-api/partner-api.test-helpers';
+
+// The audit log's entries of the actions done through HTTP, read from audit_log itself.
+const t = setupTestApp();
+const api = partnerApiHelpers(t);
+
+interface Entry {
+  kind: string;
+  username: string | null;
+  ip: string | null;
+  subject: string | null;
+  rows: number | null;
+  details: Record<string, unknown>;
+}
+
+async function entries(kind: string): Promise<Entry[]> {
+  const res = await t.db.execute<Entry & { rows: string | number | null }>(
+    sql`SELECT kind, username, ip, subject, rows, details FROM audit_log WHERE kind = ${kind} ORDER BY id`,
+  );
+  return res.rows.map((r) => ({ ...r, rows: r.rows === null ? null : Number(r.rows) }));
+}
+
+async function last(kind: string): Promise<Entry> {
+  const all = await entries(kind);
+  expect(all.length, `an entry of kind ${kind}`).toBeGreaterThan(0);
+  return all[all.length - 1];
+}
+
+/** The whole table as text, to search for what must never be in it. */
+async function tableText(): Promise<string> {
+  const res = await t.db.execute<{ text: string }>(
+    sql`SELECT coalesce(string_agg(a::text, ' '), '') AS text FROM audit_log a`,
+  );
+  return res.rows[0].text;
+}
+
+describe('audit log entries of actions', () => {
+  const secrets: string[] = [];
+
+  it('records a login, a failed login with the attempted name (no password) and a logout', async () => {
+    const user = await makeUser(t.db, { role: 'staff' });
+    secrets.push(user.password);
+    const failed = await t.app.inject({
+      method: 'POST',
+      url: '/api/auth/login',
+      payload: { username: user.row.username, password: `${user.password}x` },
+    });
+    expect(failed.statusCode).toBe(401);
+    secrets.push(`${user.password}x`);
+    expect(await last('login-failed')).toMatchObject({ username: user.row.username });
+    const cookie = await loginCookie(t.app, user);
+    expect(await last('login')).toMatchObject({ username: user.row.username, subject: null });
+    const out = await t.app.inject({ method: 'POST', url: '/api/auth/logout', headers: { cookie } });
+    expect(out.statusCode).toBe(200);
+    expect(await last('logout')).toMatchObject({ username: user.row.username });
+  });
+
+  it('records a user change with the role from and to, and a new user', async () => {
+    const created = await t.api('POST', '/api/users', {
+      name: 'Nieuw',
+      username: 'nieuw_audit',
+      password: 'GeheimWachtwoord9!',
+    });
+    expect(created.statusCode, created.body).toBe(200);
+    secrets.push('GeheimWachtwoord9!');
+    expect(await last('user-created')).toMatchObject({
+      username: t.user.row.username,
+      subject: 'nieuw_audit',
+    });
+    const id = created.json()._id ?? created.json().id;
+    const res = await t.api('PUT', `/api/users/${id}`, {
+      name: 'Nieuw',
+      username: 'nieuw_audit',
+      role: 'admin',
+    });
+    expect(res.statusCode, res.body).toBe(200);
+    const entry = await last('user-changed');
+    expect(entry).toMatchObject({ username: t.user.row.username, subject: 'nieuw_audit' });
+    expect(entry.details.role).toEqual({ from: 'staff', to: 'admin' });
+  });
+
+  it('records a dataset created, its API key shown and rotated (never the key), and deleted', async () => {
+    const partnerId = await makePartner(t.db);
+    const created = await t.api('POST', `/api/datasets/${partnerId}`, {
+      name: 'AuditSet',
+      description: '',
+      types: [],
+      emailColumnName: 'email',
+      sort: 1,
+    });
+    expect(created.statusCode, created.body).toBe(200);
+    const { _id: datasetId, key } = created.json() as { _id: string; key: string };
+    secrets.push(key);
+    expect(await last('dataset-created')).toMatchObject({
+      username: t.user.row.username,
+      subject: datasetId,
+    });
+    const shown = await t.api('GET', `/api/datasets/${partnerId}/${datasetId}`);
+    expect(shown.statusCode).toBe(200);
+    expect(await last('api-key-shown')).toMatchObject({ username: t.user.row.username, subject: datasetId });
+    const rotated = await t.api('POST', `/api/datasets/${partnerId}/${datasetId}/key`);
+    secrets.push(rotated.json().key);
+    expect(await last('api-key-rotated')).toMatchObject({ subject: datasetId });
+    expect((await t.api('DELETE', `/api/datasets/${partnerId}/${datasetId}`)).statusCode).toBe(200);
+    expect(await last('dataset-deleted')).toMatchObject({
+      username: t.user.row.username,
+      subject: datasetId,
+    });
+  });
+
+  it('records an import, a mailing state change, an allocation and a CSV download with its rows', async () => {
+    const s = await setupDataset(t, [columnMapping('naam', 'naam')], 'email');
+    await importFile(t, t.cookie, s, 'email,naam\na1@audit.nl,An\na2@audit.nl,Bo\nfout,Cas\n');
+    const imported = await last('import');
+    expect(imported).toMatchObject({
+      username: t.user.row.username,
+      ip: null,
+      subject: s.datasetId,
+      rows: 3,
+    });
+    expect(imported.details).toMatchObject({
+      file: 'bestand.csv',
+      read: 3,
+      saved: 2,
+      skipped: 1,
+      deleted: 0,
+    });
+
+    const campaignId = await makeCampaign(t, t.cookie);
+    const mailing = await makeMailing(t, t.cookie, campaignId);
+    const base = `/api/campaigns/${campaignId}/mailings/${mailing._id}`;
+    const selection = await t.api('POST', `${base}/selections`, {
+      query: { and: [] },
+      useCampaignLabel: false,
+      activeDatasetsOnly: false,
+      useBlacklist: false,
+      useDate: false,
+    });
+    expect(selection.statusCode, selection.body).toBe(200);
+    const selectionId = selection.json().selectionId;
+    const run = await t.api('POST', `${base}/selections/${selectionId}/query`, {
+      table: [{ dataset: s.datasetId, new: 2 }],
+    });
+    expect(run.statusCode, run.body).toBe(200);
+    await waitForTask(t, t.cookie, run.json().task._id);
+    expect(await last('allocation')).toMatchObject({
+      username: t.user.row.username,
+      subject: selectionId,
+      rows: 2,
+      details: { mailingId: mailing._id, allocated: 2 },
+    });
+
+    const csv = await t.api('GET', `${base}/csv`);
+    expect(csv.statusCode).toBe(200);
+    expect(await last('download')).toMatchObject({
+      username: t.user.row.username,
+      subject: mailing._id,
+      rows: 2,
+    });
+
+    const put = await t.api('PUT', base, { name: mailing.name, state: 'final' });
+    expect(put.statusCode, put.body).toBe(200);
+    expect(await last('mailing-state')).toMatchObject({
+      username: t.user.row.username,
+      subject: mailing._id,
+      details: { from: 'draft', to: 'final' },
+    });
+  });
+
+  it('records one summary of a partner API batch, without a user', async () => {
+    const ds = await api.keyedDataset();
+    secrets.push(ds.key);
+    const before = (await entries('partner-api-write')).length;
+    const res = await api.call(ds.key, 'POST', '/partnerlist/upsert', [
+      { email: 'p1@audit.nl', voornaam: 'Piet' },
+      { email: 'p2@audit.nl', voornaam: 'Els' },
+    ]);
+    expect(res.statusCode, res.body).toBe(200);
+    const all = await entries('partner-api-write');
+    expect(all).toHaveLength(before + 1);
+    expect(all[all.length - 1]).toMatchObject({
+      username: null,
+      subject: ds.id,
+      details: { operation: 'upsert', received: 2, saved: 2, skipped: 0 },
+    });
+  });
+
+  it('holds no password or API key anywhere', async () => {
+    const text = await tableText();
+    expect(secrets.length).toBeGreaterThan(4);
+    for (const secret of secrets) expect(text).not.toContain(secret);
+  });
+});
