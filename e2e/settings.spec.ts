@@ -35,6 +35,7 @@ test('settings: a non-number is refused and kept as typed; saved values come bac
   expect(await (await page.request.get('/api/settings')).json()).toEqual({
     minMailings: 3,
     solarId: 'SOLAR-7',
+    retentionDays: expect.any(Number),
   });
 });
 

@@ -34,7 +34,13 @@ const NAV_SECTIONS: { title: string; links: { to: string; label: string }[] }[] 
       { to: '/settings', label: 'Instellingen' },
     ],
   },
-  { title: 'Gebruikers', links: [{ to: '/users', label: 'Gebruikers' }] },
+  {
+    title: 'Gebruikers',
+    links: [
+      { to: '/users', label: 'Gebruikers' },
+      { to: '/audit-log', label: 'Auditlog' },
+    ],
+  },
   {
     title: 'Upload CSV',
     links: [

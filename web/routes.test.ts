@@ -121,7 +121,7 @@ describe('the sidebar from the route table', () => {
           '/settings',
         ],
       ],
-      ['Gebruikers', ['/users']],
+      ['Gebruikers', ['/users', '/audit-log']],
       [
         'Upload CSV',
         ['/upload', '/deleteall', '/blacklist/upload', '/blacklist', '/blacklist/domain', '/dns-check'],
