@@ -75,6 +75,7 @@ const TASK_TYPE_LABELS: Record<string, string> = {
   'partner-blacklist': 'Blacklist partner en bestand',
   'dns-check': 'DNS-controle',
   'selection-query': 'Selectie uitvoeren',
+  'selection-count': 'Selectie tellen',
   'selection-file': 'Selectiebestand',
   enrichment: 'Verrijking',
   retention: 'Opruimen na bewaartermijn',
