@@ -1,6 +1,4 @@
 import { type APIRequestContext, expect, type Page, test } from '@playwright/test';
-import { SelectionMessages } from '../common/selections';
-import { expectAlert } from './support/alerts';
 import { importCsv, ok, waitForTask } from './support/api';
 import { loginAsAdmin, unique } from './support/session';
 
@@ -45,27 +43,16 @@ async function makeTemplate(
 }
 
 /**
- * Waits until the builder's background save has stored the draft with the label switched off, so
- * a click on 'Bewaar' never lands on the button while that save disables it.
+ * Waits until the builder has counted the draft on screen (live, without a button) and stored
+ * nothing: no selection exists before the first 'Maak aan'.
  */
-async function settled(page: Page) {
-  await expect(page).toHaveURL(/\/selection-builder\/[^/]+\/[^/]+\/[^/]+$/);
-  const [, campaign, mailing, selection] = /\/selection-builder\/([^/]+)\/([^/]+)\/([^/]+)$/.exec(
-    page.url(),
-  )!;
-  await expect
-    .poll(
-      async () =>
-        (
-          await (
-            await page.request.get(`/api/campaigns/${campaign}/mailings/${mailing}/selections/${selection}`)
-          ).json()
-        ).useCampaignLabel,
-      { timeout: 60_000 },
-    )
-    .toBe(false);
-  await expect(page.getByTestId('save-state')).toHaveText('Opgeslagen');
+async function countedLive(page: Page, campaignId: string, mailingId: string) {
+  await expect(page.getByTestId('count-running')).toHaveCount(0, { timeout: 60_000 });
+  await expect(page).toHaveURL(new RegExp(`/selection-builder/${campaignId}/${mailingId}$`));
 }
+
+const NO_FILE =
+  'Regel 1 (Bestandsmatch leeg.csv op gen_id) heeft geen bestand. Bewerk die regel, kies het .csv-bestand en sla de selectie opnieuw op.';
 
 test('a template with a Bestandsmatch line counts the same in another mailing; one without its file is named', async ({
   page,
@@ -112,9 +99,13 @@ test('a template with a Bestandsmatch line counts the same in another mailing; o
     .click();
   await expect(page.getByTestId('query-line')).toHaveText('In bestand klanten.csv, op E-mailadres');
   await page.getByRole('switch', { name: 'Gebruik label van de campagne' }).click();
-  await settled(page);
-  await page.getByRole('button', { name: 'Bewaar' }).click();
+  // Nothing is stored before 'Maak aan'; it stores the selection with the template's file and counts it.
+  await countedLive(page, campaign._id, target._id);
+  await page.getByRole('button', { name: 'Maak aan' }).click();
   await expect(page.getByTestId('save-state')).toHaveText('Klaar');
+  await expect(page).toHaveURL(new RegExp(`/selection-builder/${campaign._id}/${target._id}/[^/?]+$`));
+  await expect(page.getByTestId('count-error')).toHaveCount(0);
+  await expect(page.getByTestId('count-total')).toHaveText('3 adressen gevonden');
   await expect(page.getByTestId('selected-total')).toHaveText('3');
 
   // A template whose line has no file: the count names the line and says what to do.
@@ -126,12 +117,12 @@ test('a template with a Bestandsmatch line counts the same in another mailing; o
   await page.getByRole('combobox', { name: 'Sjabloon' }).click();
   await page.getByRole('option', { name: `${campaignName} / ${withoutFile.mailing.name}: ${empty}` }).click();
   await page.getByRole('switch', { name: 'Gebruik label van de campagne' }).click();
-  await settled(page);
-  await page.getByRole('button', { name: 'Bewaar' }).click();
-  await expectAlert(
-    page,
-    'danger',
-    SelectionMessages.saveFailed,
-    'Regel 1 (Bestandsmatch leeg.csv op gen_id) heeft geen bestand. Bewerk die regel, kies het .csv-bestand en sla de selectie opnieuw op.',
-  );
+  // The live count names the line and says what to do.
+  await countedLive(page, campaign._id, target._id);
+  await expect(page.getByTestId('count-error')).toHaveText(NO_FILE);
+  // Stored with 'Maak aan', it still cannot be counted and still says why.
+  await page.getByRole('button', { name: 'Maak aan' }).click();
+  await expect(page).toHaveURL(new RegExp(`/selection-builder/${campaign._id}/${target._id}/[^/?]+$`));
+  await expect(page.getByTestId('save-state')).toHaveAttribute('data-state', /^(DONE|NOT_SAVED)$/);
+  await expect(page.getByTestId('count-error')).toHaveText(NO_FILE);
 });
