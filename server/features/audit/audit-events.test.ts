@@ -10,14 +10,14 @@ import { partnerApiHelpers } from '../partner-api/partner-api.test-helpers';
 const t = setupTestApp();
 const api = partnerApiHelpers(t);
 
-interface Entry {
+type Entry = {
   kind: string;
   username: string | null;
   ip: string | null;
   subject: string | null;
   rows: number | null;
   details: Record<string, unknown>;
-}
+};
 
 async function entries(kind: string): Promise<Entry[]> {
   const res = await t.db.execute<Entry & { rows: string | number | null }>(

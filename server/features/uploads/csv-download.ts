@@ -134,9 +134,14 @@ async function* audited(
 ) {
   const iterator = body[Symbol.asyncIterator]();
   let step = await iterator.next();
-  while (!step.done) {
-    yield step.value;
-    step = await iterator.next();
+  try {
+    while (!step.done) {
+      yield step.value;
+      step = await iterator.next();
+    }
+  } finally {
+    // Broken off: the body ends too (its connection closed, as csvDownload does).
+    if (!step.done) await iterator.return?.(undefined);
   }
   const rows = typeof step.value === 'number' ? step.value : null;
   await recordAudit(audit.db, {
