@@ -24,6 +24,14 @@ describe.sequential('retention', () => {
     expect(log.entries).toEqual([
       expect.objectContaining({ username: t.user.row.username, details: { before: 730, after: 60 } }),
     ]);
+    // The send settings' change is recorded with its value before and after; an unchanged one is not.
+    const sent = (await t.api('GET', '/api/audit-log?kind=settings-changed')).json();
+    expect(sent.entries).toEqual([
+      expect.objectContaining({
+        username: t.user.row.username,
+        details: { minMailings: { before: 1, after: 2 } },
+      }),
+    ]);
   });
 
   it.each([29, 3651, 90.5, '90', null])(

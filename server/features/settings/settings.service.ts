@@ -11,7 +11,8 @@ export interface SettingsActor extends Pick<AuditInput, 'username' | 'ip'> {
 }
 
 /**
- * Saves the settings (POST /api/settings). A change of the retention period is an administrator's
+ * Saves the settings (POST /api/settings); a change of the send settings (minMailings, solarId) is
+ * recorded in the audit log with each value before and after. A change of the retention period is an administrator's
  * (403 for other staff) and is recorded in the audit log with the period before and after, in the
  * same transaction. Returns the stored row.
  */
@@ -21,7 +22,8 @@ export async function updateSettings(
   actor: SettingsActor,
 ): Promise<SettingsRow> {
   return db.transaction(async (tx) => {
-    const before = presentSettings(await getSettings(tx)).retentionDays;
+    const stored = presentSettings(await getSettings(tx));
+    const before = stored.retentionDays;
     const isChanged = values.retentionDays !== undefined && values.retentionDays !== before;
     if (isChanged && !actor.isAdmin) throw forbidden(SettingsMessages.retentionAdminOnly);
     const row = await saveSettings(tx, values);
@@ -32,6 +34,17 @@ export async function updateSettings(
         ip: actor.ip,
         subject: 'settings',
         details: { before, after: row.retentionDays },
+      });
+    // The send settings' changes, each with its value before and after.
+    const after = presentSettings(row);
+    const changed = (['minMailings', 'solarId'] as const).filter((k) => stored[k] !== after[k]);
+    if (changed.length > 0)
+      await recordAudit(tx, {
+        kind: 'settings-changed',
+        username: actor.username,
+        ip: actor.ip,
+        subject: 'settings',
+        details: Object.fromEntries(changed.map((k) => [k, { before: stored[k], after: after[k] }])),
       });
     return row;
   });
