@@ -107,7 +107,8 @@ test('enrichment: upload a file, see it listed, select on its attribute, delete 
   // The attribute is offered by the selection builder's line and selects the 'goud' addresses.
   await page.goto(`/selection-builder/${w.campaignId}/${w.mailingId}`);
   await page.getByRole('button', { name: 'Regel toevoegen' }).first().click();
-  await page.getByRole('main').getByRole('link', { name: 'Selecteren op kenmerken', exact: true }).click();
+  const lineDrawer = page.getByRole('dialog');
+  await lineDrawer.getByRole('link', { name: 'Selecteren op kenmerken', exact: true }).click();
   const attr = page.getByRole('combobox', { name: 'Kenmerk', exact: true });
   await attr.click();
   await attr.fill(attribute.slice(0, -2));
@@ -115,10 +116,15 @@ test('enrichment: upload a file, see it listed, select on its attribute, delete 
   await page.getByRole('combobox', { name: 'Operator', exact: true }).click();
   await page.getByRole('option', { name: 'is', exact: true }).click();
   await page.getByRole('combobox', { name: 'Waarde', exact: true }).fill('GOUD');
-  await page.getByRole('button', { name: 'Toevoegen' }).click();
+  // Leave the field: its value suggestions, arriving a moment later, would cover 'Toevoegen'.
+  await page.keyboard.press('Tab');
+  await lineDrawer.getByRole('button', { name: 'Toevoegen' }).click();
+  await expect(lineDrawer).toHaveCount(0);
   await expect(page.getByTestId('query-line')).toHaveText(`${attribute} is GOUD`);
-  await expect(page.getByTestId('save-state')).toHaveText('Opgeslagen');
-  await page.getByRole('button', { name: 'Bewaar' }).click();
+  // Counted live, without a button; 'Maak aan' stores the selection and counts the same.
+  await expect(page.getByTestId('count-total')).toHaveText('4 adressen gevonden');
+  await expect(page.getByTestId('selected-total')).toHaveText('4');
+  await page.getByRole('button', { name: 'Maak aan' }).click();
   await expect(page.getByTestId('save-state')).toHaveText('Klaar');
   await expect(page.getByTestId('selected-total')).toHaveText('4');
 
