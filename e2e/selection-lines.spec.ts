@@ -78,8 +78,7 @@ test('lines built in the builder read as Dutch text; the raw query is on the Que
   await page.goto(`/selection-builder/${w.campaignId}/${w.mailingId}`);
 
   await addAttributeLine(page, 'pc4', 'tussen', ['1000', '2999']);
-  // The first line's background save puts the new selection in the URL; the next lines follow it.
-  await expect(page).toHaveURL(new RegExp(`/selection-builder/${w.campaignId}/${w.mailingId}/[^/]+$`));
+  await expect(lineTexts(page)).toHaveText(['Postcode (4 cijfers) 1000 t/m 2999']);
   await addAttributeLine(page, 'gender', 'is', ['F']);
   await addAttributeLine(page, 'city', 'is', ['Amster*']);
 
@@ -126,10 +125,18 @@ test('lines built in the builder read as Dutch text; the raw query is on the Que
   await expect(lineTexts(page).nth(4)).toHaveText(`Klikinteresse ${w.interest}`);
   await expectNoRawSyntax(page);
 
+  // Nothing is stored yet: the file counts once the selection is saved, as the builder says.
+  await expect(page).toHaveURL(new RegExp(`/selection-builder/${w.campaignId}/${w.mailingId}$`));
+  await expect(page.getByTestId('count-error')).toHaveText(
+    'Het bestand klanten.csv telt mee zodra de selectie is opgeslagen.',
+  );
+
   // Counted: the results and their 'Query' tab; the raw text is there, the lines stay Dutch.
   await page.getByRole('switch', { name: 'Gebruik label van de campagne' }).click();
-  await page.getByRole('button', { name: /^(Maak aan|Bewaar)$/ }).click();
-  await expect(page.getByRole('tab', { name: 'Query' })).toBeVisible({ timeout: 60_000 });
+  await page.getByRole('button', { name: 'Maak aan' }).click();
+  await expect(page.getByTestId('save-state')).toHaveText('Klaar', { timeout: 60_000 });
+  await expect(page.getByTestId('count-error')).toHaveCount(0);
+  await expect(page.getByRole('tab', { name: 'Query' })).toBeVisible();
   await expectNoRawSyntax(page);
   await page.getByRole('tab', { name: 'Query' }).click();
   const raw = page.getByRole('textbox', { name: 'Query', exact: true });
