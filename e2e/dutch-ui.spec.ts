@@ -354,7 +354,7 @@ test('dialogs, messages and task cards are in Dutch', async ({ page }) => {
       ? r.fulfill({ status: 500, json: { message: 'Er ging iets mis op de server' } })
       : r.fallback(),
   );
-  await page.getByRole('button', { name: 'Bewaar' }).click();
+  await page.getByRole('button', { name: 'Opslaan', exact: true }).click();
   await expect(page.getByTestId('save-state')).toHaveAttribute('data-state', 'NOT_SAVED');
   await check('selectiebouwer (mislukt)');
   await page.unroute('**/api/campaigns/*/mailings/*/selections/*');
