@@ -43,7 +43,7 @@ export async function prepareDraft(
     if (!selection) throw notFound(SelectionMessages.notFound);
   }
   const tree = draft.query as QueryNode;
-  const where = await compileTree(ctx, db, tree, selection?.id ?? null);
+  const where = await compileTree(ctx, db, tree, selection?.id ?? null, { templateFiles: true });
   const settings = await runSettingsOf(
     db,
     {

@@ -122,6 +122,13 @@ describe('a template with a file line used in another mailing', () => {
     expect(onTemplate).toEqual([[a.datasetId, 1]]);
 
     const other = await draft();
+    // Before it is saved, the builder's live count reads the template's files as the save will copy them.
+    const live = await t.api('POST', `${other.url}/live-count`, {
+      query: fromTemplate(template.query, template.source),
+      ...open,
+    });
+    expect(live.statusCode, live.body).toBe(200);
+    expect(live.json().count.rows.map((r: ResultRow) => [r.dataset.id, r.total])).toEqual(onTemplate);
     const created = await t.api('POST', other.url, {
       query: fromTemplate(template.query, template.source),
       ...open,

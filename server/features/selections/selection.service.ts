@@ -1,7 +1,7 @@
 import { sql } from 'drizzle-orm';
 import { CATEGORIES, type Category } from '../../../common/extra-inzet';
 import { businessDay, defaultPressureDate } from '../../../common/pressure-date';
-import { type QueryNode, QueryTreeSchema, renderQuery } from '../../../common/query-tree';
+import { fileLeaves, type QueryNode, QueryTreeSchema, renderQuery } from '../../../common/query-tree';
 import {
   type QueryRun,
   type ResultRow,
@@ -190,8 +190,10 @@ export async function compileTree(
   db: DbOrTx,
   tree: QueryNode,
   selectionId: string | null,
+  options: { templateFiles?: boolean } = {},
 ): Promise<CompiledQuery> {
   const files = selectionId ? await loadSelectionFiles(db, selectionId) : new Map();
+  const sources = options.templateFiles ? await templateSources(db, tree, files) : new Map();
   const lineNames = fileLineNames(tree);
   const compileCtx: CompileContext = {
     keys: ctx.columnKeys,
@@ -199,10 +201,41 @@ export async function compileTree(
     enriched: await listEnrichedAttributes(db),
     collation: await ctx.caseCollation(),
     now: new Date(),
-    fileRows: (lineId, fields, c) =>
-      fileRowsSql(files, selectionId ?? '', lineId, fields, c, lineNames.get(lineId)),
+    fileRows: (lineId, fields, c) => {
+      const source = sources.get(lineId);
+      return source
+        ? fileRowsSql(source.files, source.selectionId, lineId, fields, c, lineNames.get(lineId))
+        : fileRowsSql(files, selectionId ?? '', lineId, fields, c, lineNames.get(lineId));
+    },
   };
   return compileQuery(tree, compileCtx, await loadSlots(db));
+}
+
+/**
+ * For a draft (not saved as it stands): the file lines taken from a template (the leaf names the
+ * selection that holds its file) whose file the draft's own selection does not hold yet, read from
+ * the template's selection, as the save will copy them (copyTemplateFiles).
+ */
+async function templateSources(
+  db: DbOrTx,
+  tree: QueryNode,
+  own: Map<string, unknown>,
+): Promise<Map<string, { selectionId: string; files: Awaited<ReturnType<typeof loadSelectionFiles>> }>> {
+  const sources = new Map<
+    string,
+    { selectionId: string; files: Awaited<ReturnType<typeof loadSelectionFiles>> }
+  >();
+  const bySelection = new Map<string, Awaited<ReturnType<typeof loadSelectionFiles>>>();
+  for (const leaf of fileLeaves(tree)) {
+    if (own.has(leaf.id) || !leaf.selection) continue;
+    let files = bySelection.get(leaf.selection);
+    if (!files) {
+      files = await loadSelectionFiles(db, leaf.selection);
+      bySelection.set(leaf.selection, files);
+    }
+    if (files.has(leaf.id)) sources.set(leaf.id, { selectionId: leaf.selection, files });
+  }
+  return sources;
 }
 
 /**

@@ -94,6 +94,13 @@ export function backgroundSave(): Promise<void> {
   });
 }
 
+/** Counts the saved draft now; a count that fails fails the save (spec 001 §4: any failure gives NOT_SAVED). */
+async function countSaved(): Promise<void> {
+  await countNow();
+  const { countError } = getDraft();
+  if (countError) throw new Error(countError);
+}
+
 /** Whether the draft can be saved: campaign and mailing chosen and a line that selects something. */
 export const canSave = (d: BuilderDraft) => Boolean(d.campaign && d.mailing) && hasRealLeaf(d.query);
 
@@ -108,7 +115,7 @@ export function saveSelection(): Promise<void> {
     try {
       await saveWithFiles(d.campaign, d.mailing);
       setState('PERFORMING_QUERY');
-      await countNow();
+      await countSaved();
       setState('DONE');
     } catch (err) {
       setState('NOT_SAVED');
@@ -136,7 +143,7 @@ export function allocateTable(table: QueryRun['table'], onAllocated?: () => void
       const saved = await getSelection(campaign, mailing, id);
       setDraft((x) => ({ ...x, recordCount: saved.recordCount }));
       onAllocated?.();
-      await countNow();
+      await countSaved();
       setState('DONE');
     } catch (err) {
       setState('NOT_SAVED');
