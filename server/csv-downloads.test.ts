@@ -81,6 +81,7 @@ beforeAll(async () => {
   await recordAudit(t.db, { kind: 'login-failed', username: HYPERLINK, ip: '127.0.0.1', rows: 3 });
   downloads = {
     '/api/audit-log.csv': '/api/audit-log.csv',
+    '/api/avg/lookup.csv': '/api/avg/lookup.csv?email=a@x.nl',
     '/api/datasets/:partnerId/:datasetId/csv': `/api/datasets/${s.partnerId}/${s.datasetId}/csv`,
     '/api/tasks/:id/skipped': `/api/tasks/${task._id}/skipped`,
     '/api/campaigns/:campaignId/mailings/:mailingId/csv': `${mailing}/csv`,

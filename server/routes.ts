@@ -2,6 +2,7 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import type { AppContext } from './context';
 import { auditRoutes } from './features/audit/audit.routes';
 import { authRoutes } from './features/auth/auth.routes';
+import { avgRoutes } from './features/avg/avg.routes';
 import { blacklistRoutes } from './features/blacklists/blacklist.routes';
 import { liveCountRoutes } from './features/builder/live-count.routes';
 import { previewRoutes } from './features/builder/preview.routes';
@@ -58,5 +59,6 @@ export function apiRoutes(ctx: AppContext): FastifyPluginAsyncZod[] {
     countRoutes(ctx),
     enrichmentRoutes(ctx),
     auditRoutes(ctx),
+    avgRoutes(ctx),
   ];
 }
