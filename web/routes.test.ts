@@ -124,7 +124,15 @@ describe('the sidebar from the route table', () => {
       ['Gebruikers', ['/users', '/audit-log']],
       [
         'Upload CSV',
-        ['/upload', '/deleteall', '/blacklist/upload', '/blacklist', '/blacklist/domain', '/dns-check'],
+        [
+          '/upload',
+          '/deleteall',
+          '/blacklist/upload',
+          '/blacklist',
+          '/blacklist/domain',
+          '/dns-check',
+          '/avg',
+        ],
       ],
       ['Verrijking', ['/enrichment/upload', '/enrichment']],
     ];

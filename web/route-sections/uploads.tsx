@@ -2,6 +2,7 @@ import { datasetName, partnerName } from '../shell/crumb-names';
 import type { AppRoute } from '../shell/crumbs';
 import { lazyScreen } from '../shell/lazy-screen';
 
+const AvgLookupPage = lazyScreen(() => import('../features/avg/avg-lookup-page'), 'AvgLookupPage');
 const BlacklistDomainListPage = lazyScreen(
   () => import('../features/blacklists/domain-list'),
   'BlacklistDomainListPage',
@@ -15,7 +16,10 @@ const DnsCheckPage = lazyScreen(() => import('../features/dns-check/dns-check-pa
 const DeleteAllPage = lazyScreen(() => import('../features/imports/deleteall-page'), 'DeleteAllPage');
 const UploadPage = lazyScreen(() => import('../features/imports/upload-page'), 'UploadPage');
 
-/** The uploads, deleting from a file, the blacklists and the DNS check (the Upload CSV menu). */
+/**
+ * The uploads, deleting from a file, the blacklists, the DNS check and the AVG requests (the Upload
+ * CSV menu: where an address's data comes in, is blocked and is removed).
+ */
 export const uploadRoutes: AppRoute[] = [
   // /upload/{partnerId?}/{datasetId?} and /deleteall/...: one route per depth, named crumbs.
   {
@@ -69,5 +73,11 @@ export const uploadRoutes: AppRoute[] = [
     element: <DnsCheckPage />,
     title: 'DNS Check',
     menu: { section: 'Upload CSV', order: 6 },
+  },
+  {
+    path: '/avg',
+    element: <AvgLookupPage />,
+    title: 'AVG-verzoeken',
+    menu: { section: 'Upload CSV', order: 7 },
   },
 ];
