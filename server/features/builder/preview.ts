@@ -52,11 +52,13 @@ export async function previewDraft(_ctx: AppContext, tx: DbOrTx, prepared: Prepa
   // rankedDatasets numbers the allowed datasets from 1 in their priority order.
   const datasetIds = hits.map((h) => allowed.ids[Number(h.rank) - 1]);
   // The e-mail address is stored plain (addresses.email, matched and unique); only attributes are encrypted.
-  const { rows } = await tx.execute(sql`SELECT a.email, x.dataset_id, d.name AS dataset_name, r.attrs
+  // Each record by a scalar subquery (an index probe of its partition per address): as a join over
+  // the 500 partitions of records the planner hashed every record of a small partition (1M: 0.3-0.55 s).
+  const { rows } = await tx.execute(sql`SELECT a.email, x.dataset_id, d.name AS dataset_name,
+      (SELECT r.attrs FROM records r WHERE r.dataset_id = x.dataset_id AND r.address_id = x.address_id) AS attrs
     FROM unnest(${bigintArray(addressIds)}, ${pgTextArray(datasetIds)}::text[]) AS x(address_id, dataset_id)
     JOIN addresses a ON a.id = x.address_id
     JOIN datasets d ON d.id = x.dataset_id
-    LEFT JOIN records r ON r.dataset_id = x.dataset_id AND r.address_id = x.address_id
     ORDER BY a.email`);
   const mappings = await mappingsOf(tx, [...new Set(datasetIds)]);
   return {
