@@ -7,7 +7,7 @@ import { notFound } from '../../lib/http-errors';
 import type { MailingRow } from '../mailings/mailing.queries';
 import { readMailing } from '../mailings/mailing.service';
 import type { CompiledQuery } from '../selections/compile';
-import { getSelection, type SelectionRow } from '../selections/selection.queries';
+import { type CountBasis, getSelection, type SelectionRow } from '../selections/selection.queries';
 import { compileTree, runSettingsOf } from '../selections/selection.service';
 import type { RunSettings } from '../selections/selection-plan';
 
@@ -44,17 +44,19 @@ export async function prepareDraft(
   }
   const tree = draft.query as QueryNode;
   const where = await compileTree(ctx, db, tree, selection?.id ?? null, { templateFiles: true });
-  const settings = await runSettingsOf(
-    db,
-    {
-      useBlacklist: draft.useBlacklist,
-      activeDatasetsOnly: draft.activeDatasetsOnly,
-      useCampaignLabel: draft.useCampaignLabel,
-      useDate: draft.useDate,
-      pressureAge: draft.pressure.age,
-      useDatasetsFrom: draft.useDatasetsFrom,
-    },
-    mailing,
-  );
+  const settings = await runSettingsOf(db, basisOfDraft(draft), mailing);
   return { mailing, selection, tree, query: renderQuery(tree), where, settings };
+}
+
+/** What a draft counts: its tree and settings, as a stored selection holds them. */
+export function basisOfDraft(draft: SelectionDraft): CountBasis {
+  return {
+    query: draft.query,
+    useBlacklist: draft.useBlacklist,
+    activeDatasetsOnly: draft.activeDatasetsOnly,
+    useCampaignLabel: draft.useCampaignLabel,
+    useDate: draft.useDate,
+    pressureAge: draft.pressure.age,
+    useDatasetsFrom: draft.useDatasetsFrom,
+  };
 }

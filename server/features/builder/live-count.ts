@@ -6,10 +6,10 @@ import type { AppContext } from '../../context';
 import type { DbOrTx } from '../../db/client';
 import type { PayloadOf } from '../../tasks/payloads';
 import type { TaskContext, TaskOf } from '../../tasks/worker';
-import { type CountBasis, resultRows, storeLastCount } from '../selections/selection.queries';
+import { resultRows, storeLastCount } from '../selections/selection.queries';
 import { countMailingAddresses } from '../selections/selection-count';
 import { countFunnelIn } from '../selections/selection-funnel';
-import { type PreparedDraft, prepareDraft } from './draft';
+import { basisOfDraft, type PreparedDraft, prepareDraft } from './draft';
 
 // The builder's live count (docs/decisions.md, The builder): the draft on screen counted with its
 // funnel in one statement, answered by the request when it is quick and by a task when it is not.
@@ -37,19 +37,6 @@ export async function countDraft(ctx: AppContext, tx: DbOrTx, prepared: Prepared
       lines: lines.map((line, i) => ({ query: renderQuery(line), remaining: remaining[i] ?? total })),
     },
     countedAt,
-  };
-}
-
-/** What a draft counts: its tree and settings, as a stored selection holds them. */
-export function basisOfDraft(draft: SelectionDraft): CountBasis {
-  return {
-    query: draft.query,
-    useBlacklist: draft.useBlacklist,
-    activeDatasetsOnly: draft.activeDatasetsOnly,
-    useCampaignLabel: draft.useCampaignLabel,
-    useDate: draft.useDate,
-    pressureAge: draft.pressure.age,
-    useDatasetsFrom: draft.useDatasetsFrom,
   };
 }
 

@@ -122,13 +122,16 @@ export async function lockMailing(
   campaignId: string,
   mailingId: string,
 ): Promise<MailingRow | undefined> {
-  const [row] = await tx
-    .select()
-    .from(mailings)
-    .where(and(eq(mailings.id, mailingId), eq(mailings.campaignId, campaignId)))
-    .for('update');
+  const [row] = await campaignMailing(tx, campaignId, mailingId).for('update');
   return row;
 }
+
+/** The select of one mailing of a campaign. */
+const campaignMailing = (db: DbOrTx, campaignId: string, mailingId: string) =>
+  db
+    .select()
+    .from(mailings)
+    .where(and(eq(mailings.id, mailingId), eq(mailings.campaignId, campaignId)));
 
 /** A campaign's mailing without a lock; undefined when absent. */
 export async function getCampaignMailing(
@@ -136,10 +139,7 @@ export async function getCampaignMailing(
   campaignId: string,
   mailingId: string,
 ): Promise<MailingRow | undefined> {
-  const [row] = await db
-    .select()
-    .from(mailings)
-    .where(and(eq(mailings.id, mailingId), eq(mailings.campaignId, campaignId)));
+  const [row] = await campaignMailing(db, campaignId, mailingId);
   return row;
 }
 
