@@ -183,7 +183,8 @@ export function funnelSql(tree: CompiledQuery, s: RunSettings, allowed: AllowedD
 /**
  * The statement of countFunnel in the caller's transaction (REPEATABLE READ), as prepareCount
  * prepares a count: its settings set, the allowed datasets, the plan and the tree as that
- * transaction reads them. A tree without lines gets the count's own statement (no remaining).
+ * transaction reads them. A tree of no line or one gets the count's own statement (its one figure
+ * is the total).
  */
 export function prepareFunnel(
   tx: DbOrTx,
@@ -191,7 +192,8 @@ export function prepareFunnel(
   s: RunSettings,
   source: RunSource = DEFAULT_SOURCE,
 ): Promise<{ allowed: AllowedDatasets; statement: SQL }> {
-  return prepareCount(tx, tree, s, source, linesOf(tree).length === 0 ? countSql : funnelSql);
+  // A tree of one line has one figure, the count's total: the count's own statement gives it.
+  return prepareCount(tx, tree, s, source, linesOf(tree).length <= 1 ? countSql : funnelSql);
 }
 
 /** The cells and the funnel of `lines` lines of funnelSql's rows (or countSql's, without remaining). */
@@ -206,6 +208,9 @@ export function foldFunnel(
       remaining[k] += Number(v);
     });
   }
+  // countSql's rows (a tree of one line): that line's figure is the total.
+  if (lines === 1 && rows.every((r) => r.remaining === undefined))
+    remaining[0] = cells.reduce((n, c) => n + Number(c.n), 0);
   return { cells, remaining };
 }
 
