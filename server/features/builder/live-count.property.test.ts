@@ -1,14 +1,12 @@
 import { sql } from 'drizzle-orm';
 import fc from 'fast-check';
-import pg from 'pg';
 import { describe, expect, it } from 'vitest';
 import { CATEGORIES } from '../../../common/extra-inzet';
 import { LiveCountAnswerSchema } from '../../../common/live-count';
 import { type QueryNode, QueryTreeSchema, renderQuery } from '../../../common/query-tree';
 import { type LiveCount, LiveCountSchema } from '../../../common/selections';
 import { setupTestApp } from '../../test/app';
-import { columnMapping, waitForTask } from '../../test/imports';
-import { saveDatasetMappings } from '../imports/mapping.queries';
+import { waitForTask } from '../../test/imports';
 import {
   countsOf,
   type EvalSettings,
@@ -16,15 +14,9 @@ import {
   useFiles,
   type World,
 } from '../selections/evaluator.test-helpers';
-import { drainSelDirty, markSelDirty } from '../selections/sel-record.sql';
-import {
-  ATTRIBUTE_VALUES,
-  insertWorld,
-  makeWorld,
-  settingsArb,
-  treeArb,
-} from '../selections/world.test-helpers';
+import { makeWorld, settingsArb, treeArb } from '../selections/world.test-helpers';
 import { saveSettings } from '../settings/settings.queries';
+import { draftBodyOf, loadDraftWorld, withDatasetsLocked } from './draft-world.test-helpers';
 
 // POST .../selections/live-count through HTTP against the independent evaluator, on random worlds,
 // random trees and random settings: every dataset's figures per category, the funnel's total and,
@@ -41,56 +33,17 @@ const TREES_PER_WORLD = 40;
 /** Every this many drafts one goes through the task route (datasets locked). */
 const TASK_EVERY = 13;
 
-/** Puts `world` alone in the database, with mappings of its attributes, the narrow tables refreshed. */
+/** Puts `world` alone in the database, as the builder's routes read it (loadDraftWorld). */
 async function loadWorld(world: World): Promise<void> {
   await t.db.execute(
     sql.raw(`DELETE FROM mailings; DELETE FROM campaigns;
       DELETE FROM datasets; DELETE FROM partners; DELETE FROM addresses; DELETE FROM blacklist_emails;
       DELETE FROM blacklist_domains; DELETE FROM partner_blacklist; TRUNCATE sel_dirty, sel_record, sel_multi`),
   );
-  // No enrichment files in this app: the engine reads enrichment only for attributes an
-  // enrichment file mapped (listEnrichedAttributes), so the world has none.
-  for (const a of world.addresses) a.enrichment = {};
-  await insertWorld(t.db, world);
-  for (const d of world.datasets)
-    await saveDatasetMappings(
-      t.db,
-      d.id,
-      Object.keys(ATTRIBUTE_VALUES).map((name) => columnMapping(name, name)),
-    );
-  await drainSelDirty(t.database, await t.ctx.caseCollation());
-  // Some addresses dirty again: the count reads them from records, the others from sel_record.
-  await markSelDirty(t.db, sql`SELECT id FROM addresses WHERE id % 3 = 0`);
+  await loadDraftWorld(t, world);
 }
 
-/** The body of a draft of the world's selection with `tree` and the evaluator's settings `s`. */
-const bodyOf = (world: World, tree: unknown, s: EvalSettings) => ({
-  query: tree,
-  useBlacklist: s.useBlacklist,
-  activeDatasetsOnly: s.activeDatasetsOnly,
-  useCampaignLabel: s.useCampaignLabel,
-  useDate: s.useDate,
-  pressure: { age: s.pressureAge },
-  useDatasetsFrom: s.useDatasetsFrom,
-  selectionId: `s_${world.mailing.id}`,
-});
-
-/** Runs `work` while datasets is locked against reads (so a count waits), then unlocks it. */
-async function withDatasetsLocked<T>(work: () => Promise<T>): Promise<T> {
-  const locker = new pg.Client({ connectionString: t.url });
-  await locker.connect();
-  try {
-    await locker.query('BEGIN');
-    await locker.query('LOCK TABLE datasets IN ACCESS EXCLUSIVE MODE');
-    const result = await work();
-    // Held a little past the hand-over, about 2 s in all.
-    await new Promise((r) => setTimeout(r, 400));
-    return result;
-  } finally {
-    await locker.query('ROLLBACK').catch(() => {});
-    await locker.end();
-  }
-}
+const bodyOf = draftBodyOf;
 
 /** The live count of a draft: the direct answer, or (`viaTask`) the result of the task it hands on. */
 async function liveCount(url: string, body: unknown, viaTask: boolean): Promise<LiveCount> {
@@ -104,7 +57,8 @@ async function liveCount(url: string, body: unknown, viaTask: boolean): Promise<
     if (answer.state !== 'done') throw new Error(`expected a direct answer for ${JSON.stringify(body)}`);
     return answer.count;
   }
-  const answer = await withDatasetsLocked(post);
+  // Held a little past the hand-over, about 2 s in all.
+  const answer = await withDatasetsLocked(t.url, post, 400);
   if (answer.state !== 'task') throw new Error(`expected a task for ${JSON.stringify(body)}`);
   const task = await waitForTask(t, t.cookie, answer.task._id);
   expect(task.state, task.error).toBe('done');

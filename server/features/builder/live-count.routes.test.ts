@@ -15,6 +15,7 @@ import { TaskMessages } from '../../../common/tasks';
 import { setupTestApp } from '../../test/app';
 import { columnMapping, type ImportSetup, importFile, setupDataset, waitForTask } from '../../test/imports';
 import { makeCampaign, makeMailing } from '../mailings/mailing.test-helpers';
+import { withDatasetsLocked } from './draft-world.test-helpers';
 
 // POST .../selections/live-count through HTTP: the draft on screen counted with its funnel, equal
 // to the spec's count task and the funnel route of the same saved selection; a saved selection's
@@ -67,20 +68,6 @@ async function counting(): Promise<number> {
     WHERE datname = current_database() AND state = 'active' AND pid <> pg_backend_pid()
       AND query NOT ILIKE '%pg_advisory%' AND query NOT ILIKE '%pg_stat_activity%'`);
   return rows[0].n;
-}
-
-/** Runs `work` while datasets is locked against reads (so a count waits), then unlocks it. */
-async function withDatasetsLocked<T>(work: () => Promise<T>): Promise<T> {
-  const locker = new pg.Client({ connectionString: t.url });
-  await locker.connect();
-  try {
-    await locker.query('BEGIN');
-    await locker.query('LOCK TABLE datasets IN ACCESS EXCLUSIVE MODE');
-    return await work();
-  } finally {
-    await locker.query('ROLLBACK').catch(() => {});
-    await locker.end();
-  }
 }
 
 describe('POST .../selections/live-count', () => {
@@ -136,7 +123,7 @@ describe('POST .../selections/live-count', () => {
   it('hands a count that takes longer than a moment on to a task, which ends with the same count', async () => {
     const url = await mailingUrl();
     const direct = await live(url, { query, ...open });
-    const answer = await withDatasetsLocked(async () => {
+    const answer = await withDatasetsLocked(t.url, async () => {
       const handed = await live(url, { query, ...open });
       expect(handed.state).toBe('task');
       return handed;
@@ -152,7 +139,7 @@ describe('POST .../selections/live-count', () => {
 
   it("cancels a handed-on count's statement on request; the task fails with its message", async () => {
     const url = await mailingUrl();
-    await withDatasetsLocked(async () => {
+    await withDatasetsLocked(t.url, async () => {
       const answer = await live(url, { query, ...open });
       if (answer.state !== 'task') throw new Error('expected a task');
       expect(await counting()).toBe(1);
@@ -172,7 +159,7 @@ describe('POST .../selections/live-count', () => {
     const url = await mailingUrl();
     await t.app.listen({ port: 0, host: '127.0.0.1' });
     const port = (t.app.server.address() as AddressInfo).port;
-    await withDatasetsLocked(async () => {
+    await withDatasetsLocked(t.url, async () => {
       const request = http.request({
         host: '127.0.0.1',
         port,

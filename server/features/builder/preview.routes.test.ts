@@ -6,17 +6,11 @@ import { QueryTreeSchema } from '../../../common/query-tree';
 import { SelectionMessages } from '../../../common/selections';
 import { setupTestApp } from '../../test/app';
 import { columnMapping, type ImportSetup, importFile, setupDataset } from '../../test/imports';
-import { saveDatasetMappings } from '../imports/mapping.queries';
 import { makeCampaign, makeMailing } from '../mailings/mailing.test-helpers';
 import { type EvalSettings, evaluate, useFiles, type World } from '../selections/evaluator.test-helpers';
 import { drainSelDirty, markSelDirty } from '../selections/sel-record.sql';
-import {
-  ATTRIBUTE_VALUES,
-  insertWorld,
-  makeWorld,
-  settingsArb,
-  treeArb,
-} from '../selections/world.test-helpers';
+import { ATTRIBUTE_VALUES, makeWorld, settingsArb, treeArb } from '../selections/world.test-helpers';
+import { draftBodyOf, loadDraftWorld } from './draft-world.test-helpers';
 
 // POST .../selections/preview through HTTP: the addresses it shows are candidates of the draft's
 // count as the independent evaluator finds them, each with its best-priority allowed dataset and
@@ -44,34 +38,13 @@ describe('the preview of a random world against the evaluator', () => {
 
   beforeAll(async () => {
     world = makeWorld(seed);
-    // No enrichment files in this app: the engine reads enrichment only for attributes an
-    // enrichment file mapped (listEnrichedAttributes), so the world has none.
-    for (const a of world.addresses) a.enrichment = {};
-    await insertWorld(t.db, world);
-    for (const d of world.datasets)
-      await saveDatasetMappings(
-        t.db,
-        d.id,
-        Object.keys(ATTRIBUTE_VALUES).map((name) => columnMapping(name, name)),
-      );
-    await drainSelDirty(t.database, await t.ctx.caseCollation());
-    // Some addresses dirty again: the preview reads them from records, the others from sel_record.
-    await markSelDirty(t.db, sql`SELECT id FROM addresses WHERE id % 3 = 0`);
+    await loadDraftWorld(t, world);
     useFiles(world);
     url = `/api/campaigns/${world.campaign.id}/mailings/${world.mailing.id}/selections`;
   });
 
   /** The body of a draft of the world's selection with `tree` and the evaluator's settings `s`. */
-  const bodyOf = (tree: unknown, s: EvalSettings) => ({
-    query: tree,
-    useBlacklist: s.useBlacklist,
-    activeDatasetsOnly: s.activeDatasetsOnly,
-    useCampaignLabel: s.useCampaignLabel,
-    useDate: s.useDate,
-    pressure: { age: s.pressureAge },
-    useDatasetsFrom: s.useDatasetsFrom,
-    selectionId: `s_${world.mailing.id}`,
-  });
+  const bodyOf = (tree: unknown, s: EvalSettings) => draftBodyOf(world, tree, s);
 
   /** Checks a preview against the evaluator's candidates of the same draft. */
   function expectEvaluated(preview: Preview, tree: unknown, s: EvalSettings) {
