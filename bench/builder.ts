@@ -21,9 +21,7 @@
 //   BENCH_RUNS=5       runs per figure (after one warm-up)
 //   BENCH_POLL_MS=50   how often a handed-on count's task is polled
 //   BENCH_TREES="broad,and"  only the trees whose names contain one of these
-import fs from 'node:fs';
 import os from 'node:os';
-import path from 'node:path';
 import { sql } from 'drizzle-orm';
 import '../common/zod-setup';
 import { SELECTION_TASK_POLL_MS } from '../common/constants';
@@ -33,7 +31,7 @@ import type { LiveCount } from '../common/selections';
 import { migrateDatabase, openDatabase } from '../server/db/client';
 import { caseCollation } from '../server/features/selections/compile-context';
 import { rebuildSelRecords } from '../server/features/selections/sel-record.sql';
-import { type BenchDatabase, createBenchDatabase } from './support/database';
+import { benchDatabase, seconds, timed } from './support/database';
 import { generateSelectionWorld } from './support/selection-world';
 import { spawnBenchServer } from './support/server';
 
@@ -45,28 +43,12 @@ const PORT = 19_000 + Math.floor(Math.random() * 1000);
 /** The goals (s): the live count's figures at 1M and at 20M, the preview and /api/count at 20M. */
 const GOALS = { live: N <= 1_000_000 ? 0.5 : 3.5, preview: 0.5, count: 1 };
 
-const reuse = process.env.BENCH_REUSE_DB;
-const bench: BenchDatabase = reuse
-  ? {
-      target: `kept database ${new URL(reuse).pathname.slice(1)}`,
-      url: reuse,
-      work: fs.mkdtempSync(path.join(os.tmpdir(), 'lijstwerk-bench-builder-')),
-      drop: async () => {
-        fs.rmSync(bench.work, { recursive: true, force: true });
-      },
-    }
-  : await createBenchDatabase('builder');
+const bench = await benchDatabase('builder');
+const reuse = bench.reused;
 const database = openDatabase(bench.url, 2);
 await migrateDatabase(database);
 const db = database.db;
 
-const seconds = (ms: number) => `${(ms / 1000).toFixed(3)} s`;
-async function timed<T>(label: string, work: () => Promise<T>): Promise<T> {
-  const t0 = performance.now();
-  const out = await work();
-  console.log(`  ${label}: ${seconds(performance.now() - t0)}`);
-  return out;
-}
 const p50 = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.ceil(xs.length / 2) - 1];
 
 console.log(`Builder benchmark: ${N.toLocaleString('en')} addresses, ${DATASETS} datasets, ${bench.target}`);

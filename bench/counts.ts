@@ -16,9 +16,7 @@
 //   BENCH_VERIFY=0               skip the independent GROUP BY over records (minutes at 20M)
 //   BENCH_TRIGGER_COST=1         also time a refresh and a rebuild with sel_count's triggers off and on
 //     (=refresh: the refreshes only, then the counters counted again from the rows)
-import fs from 'node:fs';
 import os from 'node:os';
-import path from 'node:path';
 import { sql } from 'drizzle-orm';
 import '../common/zod-setup';
 import type { CountAnswer } from '../common/counts';
@@ -29,7 +27,7 @@ import { narrowUnitsSql } from '../server/features/counts/sel-count.sql';
 import { categorySql } from '../server/features/mailings/engagement.sql';
 import { caseCollation } from '../server/features/selections/compile-context';
 import { rebuildSelRecords, refreshDirtyBatch } from '../server/features/selections/sel-record.sql';
-import { type BenchDatabase, createBenchDatabase } from './support/database';
+import { benchDatabase, seconds, timed } from './support/database';
 import { generateSelectionWorld } from './support/selection-world';
 import { spawnBenchServer } from './support/server';
 
@@ -39,26 +37,12 @@ const RUNS = Number(process.env.BENCH_RUNS ?? (N > 5_000_000 ? 3 : 7));
 const DIRTY = Number(process.env.BENCH_DIRTY ?? 1000);
 const PORT = 18_000 + Math.floor(Math.random() * 1000);
 
-const reuse = process.env.BENCH_REUSE_DB;
-const bench: BenchDatabase = reuse
-  ? {
-      target: `kept database ${new URL(reuse).pathname.slice(1)}`,
-      url: reuse,
-      work: fs.mkdtempSync(path.join(os.tmpdir(), 'lijstwerk-bench-counts-')),
-      drop: async () => {},
-    }
-  : await createBenchDatabase('counts');
+const bench = await benchDatabase('counts');
+const reuse = bench.reused;
 const database = openDatabase(bench.url, 4);
 await migrateDatabase(database);
 const db = database.db;
 
-const seconds = (ms: number) => `${(ms / 1000).toFixed(3)} s`;
-async function timed<T>(label: string, work: () => Promise<T>): Promise<T> {
-  const t0 = performance.now();
-  const out = await work();
-  console.log(`  ${label}: ${seconds(performance.now() - t0)}`);
-  return out;
-}
 const pct = (xs: number[], p: number) =>
   [...xs].sort((a, b) => a - b)[Math.min(xs.length - 1, Math.ceil((p / 100) * xs.length) - 1)];
 /** Times `work` RUNS times after a warm-up; prints and returns p50 and p95 (ms). */

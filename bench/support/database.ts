@@ -63,3 +63,32 @@ export function psqlSeconds(databaseUrl: string, ...commands: string[]): number 
   execFileSync('psql', [databaseUrl, '-q', '-v', 'ON_ERROR_STOP=1', ...commands.flatMap((c) => ['-c', c])]);
   return (performance.now() - start) / 1000;
 }
+
+/**
+ * The database of a run: the kept one BENCH_REUSE_DB names (its `work` a temporary directory of
+ * its own, removed by `drop`, which leaves the database as it is), else a fresh one
+ * (createBenchDatabase). `reused` says which.
+ */
+export async function benchDatabase(name: string): Promise<BenchDatabase & { reused: boolean }> {
+  const reuse = process.env.BENCH_REUSE_DB;
+  if (!reuse) return { ...(await createBenchDatabase(name)), reused: false };
+  const work = fs.mkdtempSync(path.join(os.tmpdir(), `lijstwerk-bench-${name}-`));
+  return {
+    target: `kept database ${new URL(reuse).pathname.slice(1)}`,
+    url: reuse,
+    work,
+    drop: async () => fs.rmSync(work, { recursive: true, force: true }),
+    reused: true,
+  };
+}
+
+/** A duration in milliseconds as seconds with three decimals ('0.431 s'). */
+export const seconds = (ms: number) => `${(ms / 1000).toFixed(3)} s`;
+
+/** Runs `work`, prints `label` with the seconds it took, and returns what it returned. */
+export async function timed<T>(label: string, work: () => Promise<T>): Promise<T> {
+  const t0 = performance.now();
+  const out = await work();
+  console.log(`  ${label}: ${seconds(performance.now() - t0)}`);
+  return out;
+}
