@@ -50,6 +50,7 @@ const NAV_SECTIONS: { title: string; links: { to: string; label: string }[] }[] 
       { to: '/blacklist', label: 'Blacklist' },
       { to: '/blacklist/domain', label: 'Domein blacklist' },
       { to: '/dns-check', label: 'DNS Check' },
+      { to: '/avg', label: 'AVG-verzoeken' },
     ],
   },
   {
