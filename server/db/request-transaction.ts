@@ -74,8 +74,10 @@ export function cancelWhenClientLeaves(
   running: Pick<TransactionWork<unknown>, 'cancel'>,
 ) {
   const response = reply.raw;
+  // An answer handed to the socket (ended) is not a client that left, though a response that is
+  // not a socket's (an injected request) may not report it finished.
   const onClose = () => {
-    if (!response.writableFinished) running.cancel();
+    if (!response.writableFinished && !response.writableEnded) running.cancel();
   };
   response.on('close', onClose);
   return () => response.off('close', onClose);

@@ -4,6 +4,7 @@ import pg from 'pg';
 import type { z } from 'zod';
 import { type ProgressUnit, TaskMessages } from '../../common/tasks';
 import type { Database, Db } from '../db/client';
+import { WorkCancelled } from '../db/request-transaction';
 import {
   claimTask,
   failOrphanedTasks,
@@ -196,9 +197,11 @@ export class TaskRunner {
       .then(
         (result) => finishTask(db, row.id, result),
         (err) => {
+          // Cancelled through cancelTask, or by the work's own cancel (its request's client left).
+          const isCancelled = cancelled || err instanceof WorkCancelled;
           const known = err instanceof TaskError || err instanceof HttpError;
-          if (!known && !cancelled) log.error({ err }, 'task failed');
-          const message = cancelled ? cancelledMessage : known ? err.message : SERVER_ERROR_MESSAGE;
+          if (!known && !isCancelled) log.error({ err }, 'task failed');
+          const message = isCancelled ? cancelledMessage : known ? err.message : SERVER_ERROR_MESSAGE;
           return failTask(db, row.id, message);
         },
       )
@@ -234,9 +237,10 @@ export class TaskRunner {
     this.kick();
   }
 
-  /** Stops claiming, waits for running tasks to end, and releases the liveness lock. */
+  /** Stops claiming, cancels the adopted work (a request's count), waits for running tasks to end, and releases the liveness lock. */
   async stop(): Promise<void> {
     this.running = false;
+    for (const cancel of this.cancellers.values()) cancel();
     clearInterval(this.timer);
     clearInterval(this.reapTimer);
     await Promise.allSettled([...this.active]);

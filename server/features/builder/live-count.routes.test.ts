@@ -110,10 +110,13 @@ describe('POST .../selections/live-count', () => {
     if (answer.state !== 'done') throw new Error('expected a direct answer');
     const kept = SelectionSchema.parse((await t.api('GET', `${url}/${id}`)).json()).lastCount;
     expect(kept).toEqual(LiveCountSchema.parse(answer.count));
+    // Counting an edit that is not saved leaves the kept count of what is saved.
+    await live(url, { query: other, ...open, selectionId: id });
+    expect(SelectionSchema.parse((await t.api('GET', `${url}/${id}`)).json()).lastCount).toEqual(kept);
     // Saving the other tree: the kept count no longer belongs to the selection.
     expect((await t.api('PUT', `${url}/${id}`, { query: other })).statusCode).toBe(200);
     expect(SelectionSchema.parse((await t.api('GET', `${url}/${id}`)).json()).lastCount).toBeNull();
-    // ...but the count of that draft made before the save does: it counted what is saved now.
+    // A count of the saved tree is kept again.
     await live(url, { query: other, ...open, selectionId: id });
     expect(SelectionSchema.parse((await t.api('GET', `${url}/${id}`)).json()).lastCount?.funnel.total).toBe(
       15,

@@ -83,17 +83,24 @@ export function liveCountRoutes(ctx: AppContext): FastifyPluginAsyncZod {
           detach();
           return { state: 'done', count };
         }
-        // Handed on: the client that leaves now no longer cancels it (POST /tasks/{id}/cancel does).
-        detach();
-        const task = await ctx.tasks.adopt(
-          {
-            type: 'selection-count',
-            username: currentUser(request).username,
-            payload: { campaignId, mailingId, draft },
-          },
-          { done: counted, cancel: work.cancel },
-          LiveCountMessages.cancelled,
-        );
+        // Handed on. A client that leaves before it has the task's id still cancels the count (no one
+        // could cancel it then); once the answer is sent, POST /tasks/{id}/cancel does.
+        let task: Awaited<ReturnType<typeof ctx.tasks.adopt>>;
+        try {
+          task = await ctx.tasks.adopt(
+            {
+              type: 'selection-count',
+              username: currentUser(request).username,
+              payload: { campaignId, mailingId, draft },
+            },
+            { done: counted, cancel: work.cancel },
+            LiveCountMessages.cancelled,
+          );
+        } catch (err) {
+          detach();
+          work.cancel();
+          throw err;
+        }
         return { state: 'task', task: presentTask(task), query };
       },
     );

@@ -88,8 +88,9 @@ const LastCountSchema = z.object({ count: LiveCountSchema, basis: z.string() });
 
 /**
  * Stores a count of `basis` as the selection's last count (shown when the selection is reopened
- * while it still holds that tree and those settings). A newer count is never overwritten by an
- * older one that finished later.
+ * while it still holds that tree and those settings), when the selection holds that basis now: a
+ * count of an edit not saved never wipes the count of what is saved. A newer count is never
+ * overwritten by an older one that finished later.
  */
 export async function storeLastCount(
   db: DbOrTx,
@@ -97,7 +98,10 @@ export async function storeLastCount(
   count: LiveCount,
   basis: CountBasis,
 ): Promise<void> {
-  const stored = { count, basis: basisKey(basis) };
+  const [row] = await db.select().from(selections).where(eq(selections.id, id));
+  const key = basisKey(basis);
+  if (!row || basisKey(row) !== key) return;
+  const stored = { count, basis: key };
   await db.execute(sql`UPDATE selections SET last_count = ${JSON.stringify(stored)}::jsonb
     WHERE id = ${id} AND (last_count IS NULL OR last_count #>> '{count,countedAt}' <= ${count.countedAt})`);
 }

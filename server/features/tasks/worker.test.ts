@@ -2,6 +2,7 @@ import { inArray, sql } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
 import { WEB_VERSION } from '../../../common/constants';
 import { TaskMessages } from '../../../common/tasks';
+import { WorkCancelled } from '../../db/request-transaction';
 import { TaskError, TaskRunner } from '../../tasks/worker';
 import { setupTestApp } from '../../test/app';
 import { waitFor } from '../../test/wait';
@@ -338,5 +339,35 @@ describe('versions and a stopped worker', () => {
       await t.ctx.tasks.start();
     }
     expect(await connectorStatus()).toBe('idle');
+  });
+});
+
+describe('adopted work (a request hands its running work on)', () => {
+  /** Work that ends only when it is cancelled, as startTransactionWork's does. */
+  function cancellable() {
+    let cancel!: () => void;
+    const done = new Promise<unknown>((_resolve, reject) => {
+      cancel = () => reject(new WorkCancelled());
+    });
+    return { done, cancel };
+  }
+
+  it('fails with the given message when its own cancel stops it (its client left), never as a server error', async () => {
+    const work = cancellable();
+    const row = await t.ctx.tasks.adopt({ type: 'test.adopted' }, work, 'Afgebroken');
+    expect(row.state).toBe('executing');
+    work.cancel();
+    const task = await waitFinished(row.id);
+    expect(task).toMatchObject({ state: 'failed', error: 'Afgebroken' });
+  });
+
+  it('is cancelled when its runner stops, so a stop does not wait for it', async () => {
+    const runner = new TaskRunner(t.database, { concurrency: 1, pollMs: 1000, log: t.app.log });
+    await runner.start();
+    const work = cancellable();
+    const row = await runner.adopt({ type: 'test.adopted' }, work, 'Afgebroken');
+    await runner.stop();
+    const task = await waitFinished(row.id);
+    expect(task).toMatchObject({ state: 'failed', error: 'Afgebroken' });
   });
 });

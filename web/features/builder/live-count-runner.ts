@@ -107,7 +107,7 @@ export async function countNow(): Promise<void> {
   const current: Running = { controller: new AbortController(), taskId: null, key: runKeyOf(d) };
   running = current;
   const key = countKeyOf(d);
-  setDraft((x) => ({ ...x, counting: true, progress: null }));
+  setDraft((x) => ({ ...x, counting: true, progress: null, countError: null }));
   try {
     const answer = await liveCount(d.campaign, d.mailing, draftBodyOf(d), current.controller.signal);
     let count = answer.state === 'done' ? answer.count : null;

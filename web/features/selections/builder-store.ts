@@ -9,7 +9,7 @@ import {
 } from '../../../common/selections';
 import type { Task } from '../../../common/tasks';
 import { editableRoot, type NodePath, type QueryAction, reduceQuery } from './query-editor-state';
-import { linesOf, type ResultLine } from './results-state';
+import { linesOf, type ResultLine, tableOf } from './results-state';
 
 // The selection being built lives outside the screens, so the line editor
 // drawer can add to it and a running save or count goes on while the user
@@ -65,6 +65,8 @@ export interface BuilderDraft {
   counting: boolean;
   /** Why the draft cannot be counted now (the server's message, or a line file not yet saved); null when it can. */
   countError: string | null;
+  /** Whether the shown results were counted on this screen (not a stored selection's kept count): only those can be allocated. */
+  countedHere: boolean;
   saveState: SaveState;
   /** The running count's task as last read (state, percentage, steps done of total), or null when none runs. */
   progress: Pick<Task, 'state' | 'percentage' | 'progress'> | null;
@@ -99,6 +101,7 @@ export function newDraft(campaign: string | null = null, mailing: string | null 
     countedAt: null,
     counting: false,
     countError: null,
+    countedHere: false,
     saveState: 'NONE',
     progress: null,
     editContext: null,
@@ -197,12 +200,22 @@ export function showCount(count: LiveCount, key: string, query: QueryNode): void
     countedAt: count.countedAt,
     resultKey: key,
     countError: null,
+    countedHere: true,
   }));
 }
 
-/** What a count of the draft depends on, as one text: its tree and settings (not its description). */
+/**
+ * What a count of the draft depends on, as one text: its tree and settings (not its description),
+ * and the line files chosen and not uploaded yet (a new file for a line changes what it counts).
+ */
 export function countKeyOf(d: BuilderDraft): string {
-  return JSON.stringify({ query: stripClientKeys(d.query), settings: d.settings });
+  const files = Object.entries(d.files).map(([line, { file }]) => [
+    line,
+    file.name,
+    file.size,
+    file.lastModified,
+  ]);
+  return JSON.stringify({ query: stripClientKeys(d.query), settings: d.settings, files });
 }
 
 /** The body of POST/PUT .../selections for a draft (client-only keys stripped). */
@@ -221,3 +234,13 @@ export function selectionBodyOf(d: BuilderDraft) {
 
 /** Whether the shown results still belong to the query and settings on screen. */
 export const areResultsCurrent = (d: BuilderDraft) => d.results !== null && d.resultKey === countKeyOf(d);
+
+/**
+ * The table 'Toewijzen' would allocate: the edited rows of figures counted on this screen for the
+ * tree, settings and files on screen, with no count running and no error since; empty otherwise
+ * (a reopened selection's kept count, a file chosen but not uploaded, a failed recount).
+ */
+export function allocatableTable(d: BuilderDraft): ReturnType<typeof tableOf> {
+  if (!d.results || !areResultsCurrent(d) || d.counting || d.countError || !d.countedHere) return [];
+  return tableOf(d.results.lines);
+}

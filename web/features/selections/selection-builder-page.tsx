@@ -13,6 +13,7 @@ import { TaskProgress } from '../tasks/task-progress';
 import { builderMailingsKey, selectionPaths } from './api';
 import { BuilderPickers } from './builder-pickers';
 import {
+  allocatableTable,
   areResultsCurrent,
   editSelection,
   newDraft,
@@ -23,7 +24,6 @@ import {
 import { LineEditorDrawer } from './line-editor-drawer';
 import { QueryEditor } from './query-editor';
 import { ResultsPanel } from './results-panel';
-import { tableOf } from './results-state';
 import { allocateTable, backgroundSave, canSave, saveSelection } from './save-flow';
 import { SelectionSettings } from './selection-settings';
 import { useBuilderData } from './use-builder-data';
@@ -82,8 +82,7 @@ export function SelectionBuilderPage() {
   useLiveCount(draft, !isWaitingForLoad);
   const canSubmit = canSave(draft) && isDraftMailing;
   const handleSubmit = () => void saveSelection();
-  const isCurrent = areResultsCurrent(draft) && !draft.counting;
-  const table = isCurrent && draft.results ? tableOf(draft.results.lines) : [];
+  const table = allocatableTable(draft);
   const toAllocate = table.reduce((sum, r) => sum + r.new + r.notOpenedOrClicked + r.opens + r.clicks, 0);
   const handleAllocate = () =>
     confirmAction({
@@ -202,7 +201,7 @@ export function SelectionBuilderPage() {
             <TaskProgress task={draft.progress} />
           </div>
         )}
-        {isCurrent && toAllocate > 0 && !isBusy && isDraftMailing && (
+        {toAllocate > 0 && !isBusy && isDraftMailing && (
           <Text size="sm" c="dimmed" data-testid="allocate-hint">
             'Toewijzen' wijst de geselecteerde aantallen toe aan de verzending.
           </Text>
