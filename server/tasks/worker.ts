@@ -197,8 +197,7 @@ export class TaskRunner {
       .then(
         (result) => finishTask(db, row.id, result),
         (err) => {
-          // Cancelled through cancelTask, or by the work's own cancel (its request's client left).
-          const isCancelled = cancelled || err instanceof WorkCancelled;
+          const isCancelled = cancelled || err instanceof WorkCancelled; // cancelTask, or the work's own cancel
           const known = err instanceof TaskError || err instanceof HttpError;
           if (!known && !isCancelled) log.error({ err }, 'task failed');
           const message = isCancelled ? cancelledMessage : known ? err.message : SERVER_ERROR_MESSAGE;
