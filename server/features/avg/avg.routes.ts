@@ -7,6 +7,7 @@ import {
   AvgLookupSchema,
   AvgMessages,
 } from '../../../common/avg';
+import { businessToday } from '../../../common/calendar-day';
 import { CSV_DELIMITERS, type CsvFormat } from '../../../common/csv-download';
 import type { AppContext } from '../../context';
 import { actorOf, recordAudit } from '../audit/audit';
@@ -47,7 +48,7 @@ export function avgRoutes(ctx: AppContext): FastifyPluginAsyncZod {
     return lookup;
   }
 
-  const fileName = (ext: string) => `avg-${new Date().toISOString().slice(0, 10)}.${ext}`;
+  const fileName = (ext: string) => `avg-${businessToday()}.${ext}`;
 
   return async (app) => {
     app.get(

@@ -21,8 +21,7 @@ export function previewRoutes(ctx: AppContext): FastifyPluginAsyncZod {
         return runRequestTransaction(
           ctx,
           reply,
-          async (tx) =>
-            previewDraft(ctx, tx, await prepareDraft(ctx, tx, campaignId, mailingId, request.body)),
+          async (tx) => previewDraft(tx, await prepareDraft(ctx, tx, campaignId, mailingId, request.body)),
           { isolation: 'REPEATABLE READ', readOnly: true, timeoutMessage: LiveCountMessages.previewTimeout },
         );
       },

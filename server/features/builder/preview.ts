@@ -2,7 +2,6 @@ import { sql } from 'drizzle-orm';
 import { attributeLabel } from '../../../common/global-attributes';
 import { PREVIEW_SIZE, type Preview } from '../../../common/live-count';
 import type { MappingEntry } from '../../../common/mappings';
-import type { AppContext } from '../../context';
 import type { DbOrTx } from '../../db/client';
 import { CIPHERTEXT_PREFIX } from '../../lib/crypto';
 import { pgTextArray } from '../../lib/pg-array';
@@ -38,7 +37,7 @@ interface PreviewRow {
  * PREVIEW_SIZE addresses ordered by e-mail address, each with its dataset and that record's mapped
  * attributes (labelled; an encrypted one as value null, encrypted true).
  */
-export async function previewDraft(_ctx: AppContext, tx: DbOrTx, prepared: PreparedDraft): Promise<Preview> {
+export async function previewDraft(tx: DbOrTx, prepared: PreparedDraft): Promise<Preview> {
   const { allowed, statement } = await prepareCount(
     tx,
     prepared.where,

@@ -211,6 +211,9 @@ export async function compileTree(
   return compileQuery(tree, compileCtx, await loadSlots(db));
 }
 
+/** The stored line files of one selection, by line id (loadSelectionFiles). */
+type LineFiles = Awaited<ReturnType<typeof loadSelectionFiles>>;
+
 /**
  * For a draft (not saved as it stands): the file lines taken from a template (the leaf names the
  * selection that holds its file) whose file the draft's own selection does not hold yet, read from
@@ -220,12 +223,9 @@ async function templateSources(
   db: DbOrTx,
   tree: QueryNode,
   own: Map<string, unknown>,
-): Promise<Map<string, { selectionId: string; files: Awaited<ReturnType<typeof loadSelectionFiles>> }>> {
-  const sources = new Map<
-    string,
-    { selectionId: string; files: Awaited<ReturnType<typeof loadSelectionFiles>> }
-  >();
-  const bySelection = new Map<string, Awaited<ReturnType<typeof loadSelectionFiles>>>();
+): Promise<Map<string, { selectionId: string; files: LineFiles }>> {
+  const sources = new Map<string, { selectionId: string; files: LineFiles }>();
+  const bySelection = new Map<string, LineFiles>();
   for (const leaf of fileLeaves(tree)) {
     if (own.has(leaf.id) || !leaf.selection) continue;
     let files = bySelection.get(leaf.selection);
