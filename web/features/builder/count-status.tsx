@@ -1,9 +1,8 @@
 import { Alert, Group, Loader, Text } from '@mantine/core';
 import { formatDateTime } from '../../lib/dates';
+import { formatCount } from '../../lib/numbers';
 import type { BuilderDraft } from '../selections/builder-store';
 import { TaskProgress } from '../tasks/task-progress';
-
-const n = (v: number) => v.toLocaleString('nl-NL');
 
 /**
  * The live count's state beside the results: the addresses found and when they were counted;
@@ -17,7 +16,7 @@ export function CountStatus({ draft, isStale }: { draft: BuilderDraft; isStale: 
       <Group gap="md" data-testid="count-status" data-counting={draft.counting} data-stale={isStale}>
         {total !== undefined && (
           <Text fw={600} data-testid="count-total">
-            {n(total)} {total === 1 ? 'adres' : 'adressen'} gevonden
+            {formatCount(total)} {total === 1 ? 'adres' : 'adressen'} gevonden
           </Text>
         )}
         {draft.countedAt && (

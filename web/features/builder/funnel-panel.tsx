@@ -2,9 +2,8 @@ import { Progress, Table, Text } from '@mantine/core';
 import { describeLine } from '../../../common/query-description';
 import type { QueryNode } from '../../../common/query-tree';
 import { ScrollTable } from '../../components/scroll-table';
+import { formatCount } from '../../lib/numbers';
 import type { BuilderDraft } from '../selections/builder-store';
-
-const n = (v: number) => v.toLocaleString('nl-NL');
 
 /** The top-level lines of a tree as the funnel counts them: the lines of its root 'and', else the root alone. */
 const linesOf = (tree: QueryNode): QueryNode[] => ('and' in tree ? tree.and : [tree]);
@@ -42,8 +41,8 @@ export function FunnelPanel({ draft }: { draft: BuilderDraft }) {
               <Table.Td data-testid="funnel-line">
                 {describeLine(lines[i], { fileRows: draft.fileRows })}
               </Table.Td>
-              <Table.Td data-testid="funnel-remaining">{n(line.remaining)}</Table.Td>
-              <Table.Td>{before === null ? '' : n(before - line.remaining)}</Table.Td>
+              <Table.Td data-testid="funnel-remaining">{formatCount(line.remaining)}</Table.Td>
+              <Table.Td>{before === null ? '' : formatCount(before - line.remaining)}</Table.Td>
               <Table.Td>
                 <Progress value={first > 0 ? (100 * line.remaining) / first : 0} size="sm" />
               </Table.Td>

@@ -7,6 +7,7 @@ import { QueryMessages } from '../../../common/query-tree';
 import { SelectionMessages } from '../../../common/selections';
 import { confirmAction } from '../../components/confirm';
 import { PageTitle } from '../../components/page-title';
+import { formatCount } from '../../lib/numbers';
 import { CountStatus } from '../builder/count-status';
 import { useLiveCount } from '../builder/use-live-count';
 import { TaskProgress } from '../tasks/task-progress';
@@ -87,7 +88,7 @@ export function SelectionBuilderPage() {
   const handleAllocate = () =>
     confirmAction({
       title: 'Adressen toewijzen',
-      message: `${toAllocate.toLocaleString('nl-NL')} ${toAllocate === 1 ? 'adres' : 'adressen'} toewijzen aan ${mailing?.name ?? 'de verzending'}? De selectie wordt eerst opgeslagen.`,
+      message: `${formatCount(toAllocate)} ${toAllocate === 1 ? 'adres' : 'adressen'} toewijzen aan ${mailing?.name ?? 'de verzending'}? De selectie wordt eerst opgeslagen.`,
       onConfirm: () =>
         void allocateTable(table, () => {
           if (c) void client.invalidateQueries({ queryKey: builderMailingsKey(c) });
@@ -180,7 +181,7 @@ export function SelectionBuilderPage() {
             disabled={!canSubmit || isBusy || toAllocate === 0}
             data-testid="allocate"
           >
-            Toewijzen{toAllocate > 0 ? ` (${toAllocate.toLocaleString('nl-NL')})` : ''}
+            Toewijzen{toAllocate > 0 ? ` (${formatCount(toAllocate)})` : ''}
           </Button>
           <Text
             size="sm"
