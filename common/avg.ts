@@ -136,6 +136,8 @@ export const AvgLookupSchema = z.object({
   enrichment: z.array(AvgEnrichmentSchema),
   mailings: z.array(AvgMailingSchema),
   blacklists: z.array(AvgBlacklistSchema),
+  /** When the address was erased (AVG art. 17); null when it never was. */
+  erasedAt: z.string().nullable(),
 });
 /** The answer of GET /api/avg/lookup. */
 export type AvgLookup = z.infer<typeof AvgLookupSchema>;

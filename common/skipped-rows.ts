@@ -5,9 +5,12 @@ import { z } from 'zod';
 // their own, downloadable as CSV (line, reason, e-mail as in the file) from the upload result and
 // from /tasks.
 
-/** The reasons an import skips a row: no valid e-mail, an e-mail an earlier row had, a mapping's exclude filter. */
-export const SKIP_REASONS = ['invalid', 'repeated', 'excluded'] as const;
-/** One reason an import skips a row: 'invalid', 'repeated' or 'excluded'. */
+/**
+ * The reasons an import skips a row: no valid e-mail, an e-mail an earlier row had, a mapping's
+ * exclude filter, an address erased under the AVG (every row of it, the first included).
+ */
+export const SKIP_REASONS = ['invalid', 'repeated', 'excluded', 'erased'] as const;
+/** One reason an import skips a row: 'invalid', 'repeated', 'excluded' or 'erased'. */
 export type SkipReason = (typeof SKIP_REASONS)[number];
 
 /**
@@ -23,6 +26,7 @@ export const ROW_SKIP_REASONS = [
   'invalid',
   'repeated',
   'excluded',
+  'erased',
   'notInMailing',
   'unknownEvent',
   'invalidDate',
@@ -35,6 +39,7 @@ export const SKIP_REASON_LABELS: Record<RowSkipReason, string> = {
   invalid: 'Ongeldig e-mailadres',
   repeated: 'Dubbel in het bestand',
   excluded: 'Uitgesloten door de mapping',
+  erased: 'AVG-verwijderd',
   notInMailing: 'E-mailadres niet in deze mailing',
   unknownEvent: 'Onbekend event',
   invalidDate: 'Ongeldige datum',
@@ -48,6 +53,8 @@ export const SkippedBySchema = z.object({
   invalid: z.number(),
   repeated: z.number(),
   excluded: z.number(),
+  // Results of imports from before erasure existed have no such count.
+  erased: z.number().default(0),
 });
 /** An import's skipped rows per reason, as SkippedBySchema parses them. */
 export type SkippedBy = z.infer<typeof SkippedBySchema>;

@@ -2,6 +2,7 @@
 
 export * from '../features/audit/audit.table';
 export * from '../features/auth/session.table';
+export * from '../features/avg/avg.table';
 export * from '../features/blacklists/blacklist.table';
 export * from '../features/campaigns/campaign.table';
 export * from '../features/counts/sel-count.table';

@@ -19,6 +19,7 @@ import {
   listAvgMailings,
   listAvgRecords,
 } from './avg.queries';
+import { suppressedSince } from './suppression';
 
 // The AVG (GDPR) art. 15 look-up: everything held on one e-mail address, decrypted for the person
 // exactly as a dataset's CSV download decrypts it (downloadedValue).
@@ -75,6 +76,7 @@ function presentRecord(keys: ColumnKeys, row: AvgRecordRow): AvgRecord {
 /** Everything held on the (normalised) e-mail address: records, enrichment, mailings with results, blacklists. */
 export async function lookUpAddress(db: DbOrTx, keys: ColumnKeys, email: string): Promise<AvgLookup> {
   const address = await getAvgAddress(db, email);
+  const erasedAt = await suppressedSince(db, keys, email);
   const domain = address?.domain ?? normalizeDomain(email.slice(email.lastIndexOf('@') + 1));
   const blacklists = (await listAvgBlacklists(db, email, domain)).map((b) => ({
     list: b.list,
@@ -92,6 +94,7 @@ export async function lookUpAddress(db: DbOrTx, keys: ColumnKeys, email: string)
       enrichment: [],
       mailings: [],
       blacklists,
+      erasedAt,
     };
   const [records, enrichment, mailings] = await Promise.all([
     listAvgRecords(db, address.id),
@@ -131,6 +134,7 @@ export async function lookUpAddress(db: DbOrTx, keys: ColumnKeys, email: string)
       events: m.events.map((e) => ({ event: e.event, at: iso(e.at), os: e.os })),
     })),
     blacklists,
+    erasedAt,
   };
 }
 

@@ -1,4 +1,4 @@
-import { bigint, integer, jsonb, pgTable, text, timestamp } from 'drizzle-orm/pg-core';
+import { bigint, index, integer, jsonb, pgTable, text, timestamp } from 'drizzle-orm/pg-core';
 import type { EnrichmentColumnInput } from '../../../common/enrichment';
 
 /** How one column of an enrichment file is used: the contract's column (field, mapped, match). */
@@ -23,13 +23,18 @@ export const enrichmentFiles = pgTable('enrichment_files', {
  * What one file added to one address: its Verrijk values ({attribute: value}), so deleting the file
  * removes exactly that and the values of earlier files come back. The winning values of every file
  * together are kept in address_enrichment for the selection engine to read.
- * No index: it is written in bulk by an upload and read in bulk only when a file is deleted.
+ * Indexed by address: the AVG look-up and erasure of one address read and delete its rows by probe
+ * (docs/decisions.md, AVG erasure).
  */
-export const enrichmentValues = pgTable('enrichment_values', {
-  fileId: text('file_id').notNull(),
-  addressId: bigint('address_id', { mode: 'number' }).notNull(),
-  attrs: jsonb('attrs').$type<Record<string, string>>().notNull(),
-});
+export const enrichmentValues = pgTable(
+  'enrichment_values',
+  {
+    fileId: text('file_id').notNull(),
+    addressId: bigint('address_id', { mode: 'number' }).notNull(),
+    attrs: jsonb('attrs').$type<Record<string, string>>().notNull(),
+  },
+  (t) => [index('enrichment_values_address_idx').on(t.addressId)],
+);
 
 /**
  * The enrichment attributes of an address (DESIGN §6): for each attribute the value of the latest

@@ -134,7 +134,7 @@ describe('the skipped rows of an import', () => {
       const s = await setupDataset(t, exclude ? [col('naam', 'naam', { exclude: 'weg' })] : []);
       const task = await runImport(s, file(exclude));
       const expected: string[][] = [];
-      const counts = { invalid: 0, repeated: 0, excluded: 0 };
+      const counts = { invalid: 0, repeated: 0, excluded: 0, erased: 0 };
       for (let i = 1; i <= rows; i++) {
         const reason = reasonOf(i, exclude);
         if (!reason) continue;

@@ -70,7 +70,8 @@ export async function saveSkippedRowsFrom(
 
 /**
  * Stores the first skipped rows of an import task and returns its skipped rows per reason: the
- * mappers counted the invalid and excluded ones; the others of the `skipped` are repeats.
+ * mappers counted the invalid and excluded ones, the import the erased ones; the others of the
+ * `skipped` are repeats.
  */
 export async function saveSkippedRows(
   tx: DbOrTx,
@@ -79,8 +80,8 @@ export async function saveSkippedRows(
   rows: SkippedRows,
 ): Promise<SkippedBy> {
   await insertSkippedRows(tx, taskId, rows.first());
-  const { invalid, excluded } = rows.counts;
-  return { invalid, excluded, repeated: skipped - invalid - excluded };
+  const { invalid, excluded, erased } = rows.counts;
+  return { invalid, excluded, erased, repeated: skipped - invalid - excluded - erased };
 }
 
 /**

@@ -20,6 +20,9 @@ export const addresses = pgTable(
     os: text('os').array().notNull().default([]),
     openInterests: text('open_interests').array().notNull().default([]),
     clickInterests: text('click_interests').array().notNull().default([]),
+    // Set when the address was erased (AVG art. 17): the row stays, pseudonymised (its e-mail
+    // replaced, its behaviour cleared), so the mailings it was in keep their counts and history.
+    erasedAt: timestamp('erased_at', { withTimezone: true }),
   },
   // No index on domain: what reads it (blacklisted domains, the DNS check) joins or groups whole
   // sets, where a hash join beats an index, and each index costs every import ~1.5 µs a new address.

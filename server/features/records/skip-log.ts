@@ -22,7 +22,7 @@ export interface SkippedBlock {
 
 /** A row mapper's notes of the rows it skips, taken per block. */
 export class SkipLog {
-  private counts: SkippedBy = { invalid: 0, repeated: 0, excluded: 0 };
+  private counts: SkippedBy = { invalid: 0, repeated: 0, excluded: 0, erased: 0 };
   private rows: SkippedRow[] = [];
 
   /** Notes a skipped row (`ln` as the row's COPY text field). */
@@ -38,7 +38,7 @@ export class SkipLog {
   take(): SkippedBlock | null {
     if (this.rows.length === 0) return null;
     const block = { counts: this.counts, rows: this.rows };
-    this.counts = { invalid: 0, repeated: 0, excluded: 0 };
+    this.counts = { invalid: 0, repeated: 0, excluded: 0, erased: 0 };
     this.rows = [];
     return block;
   }
@@ -50,7 +50,7 @@ export class SkipLog {
  * under twice that).
  */
 export class SkippedRows {
-  readonly counts: SkippedBy = { invalid: 0, repeated: 0, excluded: 0 };
+  readonly counts: SkippedBy = { invalid: 0, repeated: 0, excluded: 0, erased: 0 };
   private rows: SkippedRow[] = [];
 
   /** Adds a block's notes. */
