@@ -132,7 +132,7 @@ export function partnerApiRoutes(ctx: AppContext): FastifyPluginAsyncZod {
         },
       },
       async (request) => {
-        const result = await writeRecords(ctx, keyDataset(request), [request.body], 'insert');
+        const result = await writeRecords(ctx, keyDataset(request), request.ip, [request.body], 'insert');
         if (result.skipped > 0) throw new HttpError(400, PartnerApiMessages.excluded);
         return { message: PartnerApiMessages.created, id: String(request.body.email).trim().toLowerCase() };
       },
@@ -170,7 +170,7 @@ export function partnerApiRoutes(ctx: AppContext): FastifyPluginAsyncZod {
         },
       },
       async (request) => {
-        const result = await writeRecords(ctx, keyDataset(request), request.body, 'upsert');
+        const result = await writeRecords(ctx, keyDataset(request), request.ip, request.body, 'upsert');
         return { message: 'Records saved', ...result };
       },
     );
@@ -283,7 +283,7 @@ export function partnerApiRoutes(ctx: AppContext): FastifyPluginAsyncZod {
           String(body.email).trim().toLowerCase() !== email.trim().toLowerCase()
         )
           throw new HttpError(400, PartnerApiMessages.emailMismatch);
-        const result = await writeRecords(ctx, keyDataset(request), [body], 'update', email);
+        const result = await writeRecords(ctx, keyDataset(request), request.ip, [body], 'update', email);
         if (result.skipped > 0) throw new HttpError(400, PartnerApiMessages.excluded);
         return { message: PartnerApiMessages.updated, id: email.trim().toLowerCase() };
       },
@@ -307,7 +307,7 @@ export function partnerApiRoutes(ctx: AppContext): FastifyPluginAsyncZod {
         },
       },
       async (request) => {
-        await deleteRecord(ctx, keyDataset(request), request.params.email);
+        await deleteRecord(ctx, keyDataset(request), request.ip, request.params.email);
         return { message: PartnerApiMessages.deleted };
       },
     );

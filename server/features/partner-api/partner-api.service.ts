@@ -254,9 +254,10 @@ async function inDatasetTransaction<T>(
 }
 
 // One call's summary in the audit log, in its transaction (one INSERT per call): no user (a
-// partner's key), the dataset as subject, the operation and its counts (never a record or the key).
+// partner's key), the caller's IP, the dataset, the operation and its counts (never a record or key).
 async function recordPartnerWrite(
   client: pg.PoolClient,
+  ip: string | null,
   datasetId: string,
   operation: string,
   received: number,
@@ -266,7 +267,7 @@ async function recordPartnerWrite(
   await recordAudit(clientDb(client), {
     kind: 'partner-api-write',
     username: null,
-    ip: null,
+    ip,
     subject: datasetId,
     rows: saved,
     details: { operation, received, saved, skipped },
@@ -277,12 +278,13 @@ async function recordPartnerWrite(
  * Writes records into a dataset in one transaction holding the dataset row locked (so API writes
  * and imports of one dataset serialize): new fields are added to the dataset's headers and raw
  * columns, the records table is made on the dataset's first write, records written with their
- * missing addresses (`mode` as writeRecordRows). Throws HttpError 404 when the dataset is gone,
- * 400 when the new fields would take the dataset past MAX_FIELDS columns.
+ * missing addresses (`mode` as writeRecordRows), in the audit log with the caller's `ip`. Throws
+ * HttpError 404 when the dataset is gone, 400 when the new fields take it past MAX_FIELDS columns.
  */
 export async function writeRecords(
   ctx: AppContext,
   dataset: KeyDataset,
+  ip: string | null,
   records: Record<string, unknown>[],
   mode: 'upsert' | 'insert' | 'update',
   emailOverride?: string,
@@ -308,7 +310,7 @@ export async function writeRecords(
     const rawColumns = appendRawColumns(locked.rawColumns, storedRawColumns(fields, locked.mappings));
     const { rows, skipped } = mapRecords(incoming, locked.mappings, rawColumns, keys);
     if (rows.length === 0) {
-      await recordPartnerWrite(client, dataset.id, mode, records.length, 0, skipped);
+      await recordPartnerWrite(client, ip, dataset.id, mode, records.length, 0, skipped);
       return { inserted: 0, modified: 0, skipped };
     }
     if (mode === 'update' && locked.partition !== 'attached')
@@ -333,19 +335,19 @@ export async function writeRecords(
       await markMappingApplied(tx, dataset.id);
       await attachPartition(tx, dataset.id);
     }
-    await recordPartnerWrite(client, dataset.id, mode, records.length, inserted + modified, skipped);
+    await recordPartnerWrite(client, ip, dataset.id, mode, records.length, inserted + modified, skipped);
     return { inserted, modified, skipped };
   });
 }
 
-/** Deletes the dataset's record of `email` (the dataset row locked); throws HttpError 404 when it holds none. */
-export async function deleteRecord(ctx: AppContext, dataset: KeyDataset, email: string): Promise<void> {
+/** Deletes the dataset's record of `email` (row locked, audited with `ip`); throws HttpError 404 when absent. */
+export async function deleteRecord(ctx: AppContext, dataset: KeyDataset, ip: string | null, email: string) {
   const normalized = normalizeEmail(email);
   if (!normalized) throw notFound(PartnerApiMessages.recordNotFound);
   const found = await inDatasetTransaction(ctx, dataset.id, async (client, locked) => {
     if (locked.partition !== 'attached' || !(await deleteRecordRow(client, dataset.id, normalized)))
       return false;
-    await recordPartnerWrite(client, dataset.id, 'delete', 1, 1, 0);
+    await recordPartnerWrite(client, ip, dataset.id, 'delete', 1, 1, 0);
     return true;
   });
   if (!found) throw notFound(PartnerApiMessages.recordNotFound);
