@@ -52,7 +52,10 @@ export const PartnerApiMessages = {
   tooLarge: `Invalid input: the request body is larger than ${RECORD_BODY_MB} MB`,
   tooManyRecords: `Too many records: at most ${MAX_UPSERT_RECORDS} per call`,
   bodyTooLarge: `Request too large: the body of an upsert is at most ${UPSERT_BODY_MB} MB`,
-  excluded: "Record not saved: the dataset's mapping excludes it",
+  /** A record the dataset does not take: its mapping excludes it, or its address was erased (AVG). */
+  excluded: 'Record not saved: the dataset does not accept this record',
+  /** The upsert's answer. */
+  saved: 'Records saved',
   exists: 'Record already exists',
   recordNotFound: 'Failed to find record',
   datasetNotFound: 'Failed to find dataset',
@@ -254,8 +257,12 @@ export const PartnerUpsertResultSchema = z
     inserted: z.number().int(),
     modified: z.number().int(),
     skipped: z.number().int().meta({ description: "Records the dataset's mapping excludes" }),
+    erased: z.number().int().meta({
+      description:
+        "Records not stored because their address was erased at its owner's request (GDPR art. 17)",
+    }),
   })
-  .meta({ example: { message: 'Records saved', inserted: 1, modified: 1, skipped: 0 } });
+  .meta({ example: { message: PartnerApiMessages.saved, inserted: 1, modified: 1, skipped: 0, erased: 0 } });
 
 /** A stored record as the API presents it: its fields and the reserved ones. */
 export const PartnerRecordOutSchema = z
@@ -298,6 +305,10 @@ export const PartnerTaskSchema = z
         skipped: z.number().optional(),
         deleted: z.number().optional(),
         unchanged: z.number().optional(),
+        erased: z.number().optional().meta({
+          description:
+            "Of the skipped rows, those whose address was erased at its owner's request (GDPR art. 17)",
+        }),
       })
       .nullable(),
   })
@@ -309,7 +320,7 @@ export const PartnerTaskSchema = z
       file: 'leden.csv',
       createdAt: '2026-01-05T10:00:00.000Z',
       error: null,
-      result: { read: 2, saved: 2, skipped: 0, deleted: 0, unchanged: 0 },
+      result: { read: 2, saved: 2, skipped: 0, deleted: 0, unchanged: 0, erased: 0 },
     },
   });
 /** A CSV task as a partner sees it, as PartnerTaskSchema parses it. */

@@ -8,6 +8,7 @@ import {
   partnerTaskState,
   storedFieldName,
 } from '../../../common/partner-api';
+import { skippedByOf } from '../../../common/skipped-rows';
 import { TaskMessages } from '../../../common/tasks';
 import type { AppContext } from '../../context';
 import { HttpError, notFound } from '../../lib/http-errors';
@@ -97,8 +98,11 @@ export function partnerTaskError(error: string | null): string | null {
 export function presentPartnerTask(
   task: NonNullable<Awaited<ReturnType<typeof getDatasetTask>>>,
 ): PartnerTask {
-  const result =
+  const counts =
     task.result && typeof task.result === 'object' ? (task.result as PartnerTask['result']) : null;
+  // Of the skipped rows, the erased ones (the import counts them by reason, skippedBy).
+  const erased = skippedByOf(task.result)?.erased;
+  const result = counts && erased !== undefined ? { ...counts, erased } : counts;
   return {
     id: task.id,
     state: partnerTaskState(task.state),

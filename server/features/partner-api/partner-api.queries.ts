@@ -1,7 +1,11 @@
 import crypto from 'node:crypto';
+import { sql } from 'drizzle-orm';
 import type pg from 'pg';
 import type { MappingEntry } from '../../../common/mappings';
-import type { Database } from '../../db/client';
+import { clientDb, type Database } from '../../db/client';
+import type { ColumnKeys } from '../../lib/crypto';
+import { pgTextArray } from '../../lib/pg-array';
+import { anySuppressions, suppressedSql } from '../avg/suppression';
 import { recordsPartition } from '../records/records.queries';
 import { markSelDirtyCte } from '../selections/sel-dirty.sql';
 
@@ -63,9 +67,9 @@ export interface LockedDataset {
 }
 
 /**
- * Begins a transaction and locks the dataset row for the rest of it (the lock every import and
- * remap takes: lockDatasetForImport), then reads its mapping and the state of its records table;
- * undefined when the dataset is gone. One round trip of three statements (a simple query: the id
+ * Locks the dataset row for the rest of the caller's transaction (the lock every import and remap
+ * takes: lockDatasetForImport), then reads its mapping and the state of its records table;
+ * undefined when the dataset is gone. One round trip of two statements (a simple query: the id
  * is a literal): the read's snapshot is taken after the lock came, so it sees what the writer that
  * held the lock committed (its new records table, its columns).
  */
@@ -75,16 +79,15 @@ export async function beginDatasetWrite(
 ): Promise<LockedDataset | undefined> {
   const id = client.escapeLiteral(datasetId);
   const results = (await client.query(
-    `BEGIN;
-     SELECT id FROM datasets WHERE id = ${id} FOR UPDATE;
+    `SELECT id FROM datasets WHERE id = ${id} FOR UPDATE;
      SELECT m.mappings, m.headers, m.raw_columns,
        CASE WHEN p.oid IS NULL THEN 'none'
          WHEN EXISTS (SELECT 1 FROM pg_inherits i WHERE i.inhrelid = p.oid) THEN 'attached' ELSE 'detached' END AS partition
      FROM (SELECT to_regclass(quote_ident(${client.escapeLiteral(recordsPartition(datasetId))})) AS oid) p
      LEFT JOIN dataset_mappings m ON m.dataset_id = ${id}`,
   )) as unknown as pg.QueryResult[];
-  if (results[1].rows.length === 0) return undefined;
-  const row = results[2].rows[0] as
+  if (results[0].rows.length === 0) return undefined;
+  const row = results[1].rows[0] as
     | {
         mappings: MappingEntry[] | null;
         headers: string[] | null;
@@ -113,6 +116,27 @@ export async function saveWriteColumns(
      ON CONFLICT (dataset_id) DO UPDATE SET headers = excluded.headers, raw_columns = excluded.raw_columns`,
     [datasetId, headers, rawColumns],
   );
+}
+
+/**
+ * The rows whose address was not erased (AVG art. 17): one statement hashes the call's addresses
+ * and looks them up in avg_suppressions, none while nothing was ever erased. The caller holds
+ * holdOffErasure.
+ */
+export async function dropErasedRows(
+  client: pg.PoolClient,
+  keys: ColumnKeys,
+  rows: RecordRow[],
+): Promise<RecordRow[]> {
+  const db = clientDb(client);
+  if (rows.length === 0 || !(await anySuppressions(db))) return rows;
+  const { rows: hits } = await db.execute<{ email: string }>(
+    sql`SELECT e AS email FROM unnest(${pgTextArray(rows.map((r) => r.email))}::text[]) AS e
+      WHERE ${suppressedSql(keys, sql`e`)}`,
+  );
+  if (hits.length === 0) return rows;
+  const erased = new Set(hits.map((h) => h.email));
+  return rows.filter((r) => !erased.has(r.email));
 }
 
 /** A record ready to store: its address and its columns as the import writes them. */

@@ -133,7 +133,8 @@ export function partnerApiRoutes(ctx: AppContext): FastifyPluginAsyncZod {
       },
       async (request) => {
         const result = await writeRecords(ctx, keyDataset(request), request.ip, [request.body], 'insert');
-        if (result.skipped > 0) throw new HttpError(400, PartnerApiMessages.excluded);
+        // An erased address is refused as an excluded record is (docs/decisions.md, AVG erasure).
+        if (result.skipped > 0 || result.erased > 0) throw new HttpError(400, PartnerApiMessages.excluded);
         return { message: PartnerApiMessages.created, id: String(request.body.email).trim().toLowerCase() };
       },
     );
@@ -171,7 +172,7 @@ export function partnerApiRoutes(ctx: AppContext): FastifyPluginAsyncZod {
       },
       async (request) => {
         const result = await writeRecords(ctx, keyDataset(request), request.ip, request.body, 'upsert');
-        return { message: 'Records saved', ...result };
+        return { message: PartnerApiMessages.saved, ...result };
       },
     );
 
@@ -285,6 +286,8 @@ export function partnerApiRoutes(ctx: AppContext): FastifyPluginAsyncZod {
           throw new HttpError(400, PartnerApiMessages.emailMismatch);
         const result = await writeRecords(ctx, keyDataset(request), request.ip, [body], 'update', email);
         if (result.skipped > 0) throw new HttpError(400, PartnerApiMessages.excluded);
+        // An erased address is held by no dataset: 404 as for any address the dataset lacks.
+        if (result.erased > 0) throw new HttpError(404, PartnerApiMessages.recordNotFound);
         return { message: PartnerApiMessages.updated, id: email.trim().toLowerCase() };
       },
     );

@@ -1,26 +1,24 @@
 import pLimit, { type LimitFunction } from 'p-limit';
 import type pg from 'pg';
 import { normalizeEmail } from '../../../common/email';
-import type { MappingEntry } from '../../../common/mappings';
-import { MAX_FIELDS, PartnerApiMessages, sameNames, storedFieldName } from '../../../common/partner-api';
+import { MAX_FIELDS, PartnerApiMessages, storedFieldName } from '../../../common/partner-api';
 import type { AppContext } from '../../context';
 import { clientDb } from '../../db/client';
-import { blindIndexKey, type ColumnKeys } from '../../lib/crypto';
 import { HttpError, notFound } from '../../lib/http-errors';
 import { recordAudit } from '../audit/audit';
+import { holdOffErasure } from '../avg/suppression';
 import { markMappingApplied } from '../imports/mapping.queries';
-import { copyValue } from '../records/copy-text';
-import { plainValue, RawEncoder, RecordMapper } from '../records/record-mapper';
+import { plainValue } from '../records/record-mapper';
 import { attachPartition, createDetachedPartition, dropDetachedPartition } from '../records/records.queries';
-import { rawHash as rawHashOf, rawHashStart, rowHash } from '../records/row-hash';
-import { appendRawColumns, encryptedFields, storedRawColumns } from '../records/row-mappers';
+import { appendRawColumns, storedRawColumns } from '../records/row-mappers';
+import { incomingRecords, mapRecords } from './partner-api.mapper';
 import {
   beginDatasetWrite,
   deleteRecordRow,
+  dropErasedRows,
   getRecordRow,
   type KeyDataset,
   type LockedDataset,
-  type RecordRow,
   saveWriteColumns,
   writeRecordRows,
 } from './partner-api.queries';
@@ -32,174 +30,14 @@ import {
 // sees the record unchanged. Each write holds the dataset row locked, the lock of every import.
 
 /**
- * A record ready for the mapping: its normalised address, and its fields as stored (reserved
- * names suffixed, values as text, '' and null as no value) with the e-mail column last, as a file
- * row has it. Records sent with the same field names share one `names` array.
+ * The result of a write: records inserted, replaced, excluded by the mapping, and not stored
+ * because their address was erased (AVG art. 17).
  */
-interface Incoming {
-  email: string;
-  names: string[];
-  values: (string | null)[];
-}
-
-/**
- * The records of one call by address: normalised, the last of two with one address winning
- * (DESIGN §6). The schema has checked each e-mail already. The stored names are worked out once
- * per distinct list of field names (a batch's records share one).
- */
-function incomingRecords(
-  records: Record<string, unknown>[],
-  emailColumn: string,
-  emailOverride?: string,
-): Incoming[] {
-  const byEmail = new Map<string, Incoming>();
-  const emailKey = emailColumn.toLowerCase();
-  let lastKeys: string[] | undefined;
-  let names: string[] = [];
-  for (const record of records) {
-    const given = emailOverride ?? String(record.email ?? '');
-    const email = normalizeEmail(given);
-    if (!email) throw new HttpError(400, PartnerApiMessages.invalidEmail);
-    const keys = Object.keys(record);
-    if (!sameNames(keys, lastKeys)) {
-      names = [];
-      for (const key of keys) {
-        if (key === 'email') continue;
-        const name = storedFieldName(key);
-        // The address is the dataset's e-mail column, as in a file the upload screen takes (its
-        // emailColumnName, else 'email'); a field of that name besides `email` would be a second one.
-        if (name.toLowerCase() === emailKey)
-          throw new HttpError(400, PartnerApiMessages.duplicateField(name));
-        names.push(name);
-      }
-      names.push(emailColumn);
-      lastKeys = keys;
-    }
-    const values: (string | null)[] = new Array(names.length);
-    let i = 0;
-    for (const key of keys) {
-      if (key === 'email') continue;
-      const value = record[key];
-      const text = value === null || value === undefined ? null : String(value);
-      values[i++] = text === '' ? null : text;
-    }
-    values[i] = given;
-    byEmail.delete(email);
-    byEmail.set(email, { email, names, values });
-  }
-  return [...byEmail.values()];
-}
-
-/** Per set of field names: the import's mapper, raw encoder and raw hash start for rows of those columns. */
-interface ColumnsMapper {
-  /** The columns in hash order (sorted by name), as an import maps a file's (hashOrder). */
-  names: string[];
-  mapper: RecordMapper;
-  raw: RawEncoder;
-  start: Int32Array;
-  /** Per column: its raw position, or -1; for an encrypted one also its blind index's. */
-  rawAt: Int32Array;
-  blindAt: Int32Array;
-  encrypted: boolean[];
-  /** The raw array's length before trailing nulls go: one past the last position of these columns. */
-  width: number;
-}
-
-/** How a list of record field names maps: its columns' mapper and, per column in hash order, where the record has its value. */
-interface Layout {
-  m: ColumnsMapper;
-  from: Int32Array;
-}
-
-/**
- * Maps records through the dataset's mapping into stored rows; the excluded ones are counted.
- * `rawColumns` are the dataset's raw positions after this write (appendRawColumns).
- */
-export function mapRecords(
-  records: Incoming[],
-  mappings: MappingEntry[],
-  rawColumns: string[],
-  keys: ColumnKeys,
-): { rows: RecordRow[]; skipped: number } {
-  const mappers = new Map<string, ColumnsMapper>();
-  const layouts = new Map<string[], Layout>();
-  const encrypted = encryptedFields(mappings);
-  const position = new Map(rawColumns.map((c, i) => [c, i] as const));
-  const rows: RecordRow[] = [];
-  let skipped = 0;
-  const layoutOf = (names: string[]): Layout => {
-    const sorted = [...names].sort();
-    const key = JSON.stringify(sorted);
-    let m = mappers.get(key);
-    if (!m) {
-      const mapper = new RecordMapper(sorted, mappings, keys);
-      const rawAt = new Int32Array(sorted.length).fill(-1);
-      const blindAt = new Int32Array(sorted.length).fill(-1);
-      const isEncrypted = sorted.map((name) => encrypted.has(name));
-      let width = 0;
-      sorted.forEach((name, i) => {
-        rawAt[i] = position.get(name) ?? -1;
-        if (isEncrypted[i]) blindAt[i] = position.get(blindIndexKey(name)) ?? -1;
-        width = Math.max(width, rawAt[i] + 1, blindAt[i] + 1);
-      });
-      m = {
-        names: sorted,
-        mapper,
-        raw: new RawEncoder(sorted, sorted.length, mapper.encryptedSources, keys),
-        start: rawHashStart(sorted),
-        rawAt,
-        blindAt,
-        encrypted: isEncrypted,
-        width,
-      };
-      mappers.set(key, m);
-    }
-    return { m, from: Int32Array.from(sorted, (name) => names.indexOf(name)) };
-  };
-  for (const record of records) {
-    let layout = layouts.get(record.names);
-    if (!layout) {
-      layout = layoutOf(record.names);
-      layouts.set(record.names, layout);
-    }
-    const { m, from } = layout;
-    const n = from.length;
-    const values: (string | null)[] = new Array(n);
-    let line = '';
-    for (let i = 0; i < n; i++) {
-      const value = record.values[from[i]];
-      values[i] = value;
-      line += i === 0 ? copyValue(value) : `\t${copyValue(value)}`;
-    }
-    if (m.mapper.excluded(values)) {
-      skipped++;
-      continue;
-    }
-    const rawHash = rawHashOf(m.start, m.raw.text(values, line));
-    const [attrs, attrsHash] = m.mapper.attrs(values);
-    const patch = m.raw.patches
-      ? (JSON.parse(m.raw.patch(values) ?? '{}') as Record<string, string>)
-      : undefined;
-    const raw: (string | null)[] = new Array(m.width).fill(null);
-    for (let i = 0; i < n; i++) {
-      const at = m.rawAt[i];
-      if (m.encrypted[i]) {
-        const name = m.names[i];
-        if (at >= 0) raw[at] = patch?.[name] ?? null;
-        if (m.blindAt[i] >= 0) raw[m.blindAt[i]] = patch?.[blindIndexKey(name)] ?? null;
-      } else if (at >= 0) raw[at] = values[i];
-    }
-    while (raw.length > 0 && raw[raw.length - 1] === null) raw.pop();
-    rows.push({ email: record.email, raw, attrs, hash: rowHash(rawHash, attrsHash), rawHash });
-  }
-  return { rows, skipped };
-}
-
-/** The result of a write: records inserted, replaced, and excluded by the mapping. */
 export interface WriteResult {
   inserted: number;
   modified: number;
   skipped: number;
+  erased: number;
 }
 
 const slotsOf = new WeakMap<AppContext, LimitFunction>();
@@ -233,6 +71,10 @@ async function inDatasetTransaction<T>(
   const client = await ctx.database.pool.connect();
   let broken = false;
   try {
+    // The erasure lock before the dataset's (the order every way in takes them): no address is
+    // erased while this write runs, and every erasure committed before is seen by its reads.
+    await client.query('BEGIN');
+    await holdOffErasure(clientDb(client));
     const locked = await beginDatasetWrite(client, datasetId);
     if (!locked) throw notFound(PartnerApiMessages.datasetNotFound);
     // The work and its commit in one of the write slots; the dataset lock is taken first, so a
@@ -263,6 +105,7 @@ async function recordPartnerWrite(
   received: number,
   saved: number,
   skipped: number,
+  erased: number,
 ): Promise<void> {
   await recordAudit(clientDb(client), {
     kind: 'partner-api-write',
@@ -270,7 +113,8 @@ async function recordPartnerWrite(
     ip,
     subject: datasetId,
     rows: saved,
-    details: { operation, received, saved, skipped },
+    // The erased records only when there were: a plain call's entry stays as it was.
+    details: { operation, received, saved, skipped, ...(erased > 0 ? { erased } : {}) },
   });
 }
 
@@ -308,10 +152,15 @@ export async function writeRecords(
     if (headers.length > MAX_FIELDS)
       throw new HttpError(400, PartnerApiMessages.tooManyColumns(headers.length));
     const rawColumns = appendRawColumns(locked.rawColumns, storedRawColumns(fields, locked.mappings));
-    const { rows, skipped } = mapRecords(incoming, locked.mappings, rawColumns, keys);
+    const mapped = mapRecords(incoming, locked.mappings, rawColumns, keys);
+    const { skipped } = mapped;
+    // Records of an erased address are not stored (counted as erased), after the mapping's
+    // exclusion: a single call answers for them as for an address the dataset never held.
+    const rows = await dropErasedRows(client, keys, mapped.rows);
+    const erased = mapped.rows.length - rows.length;
     if (rows.length === 0) {
-      await recordPartnerWrite(client, ip, dataset.id, mode, records.length, 0, skipped);
-      return { inserted: 0, modified: 0, skipped };
+      await recordPartnerWrite(client, ip, dataset.id, mode, records.length, 0, skipped, erased);
+      return { inserted: 0, modified: 0, skipped, erased };
     }
     if (mode === 'update' && locked.partition !== 'attached')
       throw notFound(PartnerApiMessages.recordNotFound);
@@ -335,8 +184,9 @@ export async function writeRecords(
       await markMappingApplied(tx, dataset.id);
       await attachPartition(tx, dataset.id);
     }
-    await recordPartnerWrite(client, ip, dataset.id, mode, records.length, inserted + modified, skipped);
-    return { inserted, modified, skipped };
+    const saved = inserted + modified;
+    await recordPartnerWrite(client, ip, dataset.id, mode, records.length, saved, skipped, erased);
+    return { inserted, modified, skipped, erased };
   });
 }
 
@@ -347,7 +197,7 @@ export async function deleteRecord(ctx: AppContext, dataset: KeyDataset, ip: str
   const found = await inDatasetTransaction(ctx, dataset.id, async (client, locked) => {
     if (locked.partition !== 'attached' || !(await deleteRecordRow(client, dataset.id, normalized)))
       return false;
-    await recordPartnerWrite(client, ip, dataset.id, 'delete', 1, 1, 0);
+    await recordPartnerWrite(client, ip, dataset.id, 'delete', 1, 1, 0, 0);
     return true;
   });
   if (!found) throw notFound(PartnerApiMessages.recordNotFound);
