@@ -79,6 +79,7 @@ const TASK_TYPE_LABELS: Record<string, string> = {
   'selection-file': 'Selectiebestand',
   enrichment: 'Verrijking',
   retention: 'Opruimen na bewaartermijn',
+  'avg-erase': 'AVG-verwijderen uit bestand',
 };
 const TASK_STATE_LABELS: Record<string, string> = {
   queued: 'In de wachtrij',

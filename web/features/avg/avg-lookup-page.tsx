@@ -15,12 +15,18 @@ import { ScrollTable } from '../../components/scroll-table';
 import { formatDateTime } from '../../lib/dates';
 import { useFailedQueryAlert } from '../../lib/use-failed-query-alert';
 import { avgDownloadUrl, avgLookupKey, lookUpAvg } from './api';
+import { AvgBulkErasure } from './avg-bulk-erasure';
+import { AvgErasureAction, type ErasureOutcome, erasureOutcomeText } from './avg-erasure';
 
-/** /avg 'AVG-verzoeken': an e-mail address looked up (art. 15), everything held on it, and its downloads. */
+/**
+ * /avg 'AVG-verzoeken': an e-mail address looked up (art. 15), everything held on it, its downloads
+ * and its erasure (art. 17); below, the erasure of a file of addresses.
+ */
 export function AvgLookupPage() {
   const [input, setInput] = useState('');
   const [error, setError] = useState<string | null>(null);
   const [email, setEmail] = useState<string | null>(null);
+  const [erased, setErased] = useState<ErasureOutcome | null>(null);
   const lookup = useQuery({
     queryKey: avgLookupKey(email ?? ''),
     queryFn: () => lookUpAvg(email ?? ''),
@@ -39,6 +45,7 @@ export function AvgLookupPage() {
       return;
     }
     setError(null);
+    setErased(null);
     setEmail(parsed.data.email);
   };
 
@@ -61,21 +68,44 @@ export function AvgLookupPage() {
           </Group>
         </Paper>
         {email !== null && lookup.isFetching && <Loader />}
-        {lookup.data && !lookup.isFetching && <AvgResult lookup={lookup.data} />}
+        {erased && erased.email === email && (
+          <Alert color="green" data-testid="avg-erasure-done">
+            {erasureOutcomeText(erased)}
+          </Alert>
+        )}
+        {lookup.data && !lookup.isFetching && (
+          <AvgResult
+            lookup={lookup.data}
+            onErased={(outcome) => {
+              setErased(outcome);
+              // The look-up now shows the erasure (and what stays); asked again, and audited as one.
+              void lookup.refetch();
+            }}
+          />
+        )}
+        <AvgBulkErasure />
       </Stack>
     </>
   );
 }
 
-function AvgResult({ lookup }: { lookup: AvgLookup }) {
-  if (!lookup.found) return <Alert color="gray">{AvgMessages.notFound(lookup.email)}</Alert>;
+function AvgResult({ lookup, onErased }: { lookup: AvgLookup; onErased: (outcome: ErasureOutcome) => void }) {
+  const erasure = <AvgErasureAction lookup={lookup} onErased={onErased} />;
+  if (!lookup.found) {
+    // Nothing held, the address can still be kept out from now on: the erasure adds its suppression.
+    return (
+      <Stack>
+        <Alert color="gray">{AvgMessages.notFound(lookup.email)}</Alert>
+        {erasure}
+      </Stack>
+    );
+  }
   return (
     <Stack>
       <Group justify="space-between">
         <Text>
           Gevonden voor <b>{lookup.email}</b>
         </Text>
-        {/* Room for a 'Verwijderen' action (art. 17) beside the downloads. */}
         <Group>
           <Button component="a" variant="default" href={avgDownloadUrl(lookup.email, 'json')} download>
             Downloaden (JSON)
@@ -85,6 +115,7 @@ function AvgResult({ lookup }: { lookup: AvgLookup }) {
           </Button>
         </Group>
       </Group>
+      {erasure}
       <Section title="Bestanden" empty={lookup.records.length === 0}>
         <Rows
           headers={['Partner', 'Bestand', 'Binnengekomen', 'Bijgewerkt', 'Bron', 'Gegevens']}

@@ -1,15 +1,20 @@
-import { UPLOAD_COUNTERS, type UploadResult } from '../../../common/imports';
+import { UPLOAD_COUNTERS } from '../../../common/imports';
 import { type Task, taskStateLabel, taskTypeLabel } from '../../../common/tasks';
+import { BULK_ERASURE_COUNTERS } from '../avg/erasure-summary';
 
 /**
  * The result line of a task card (spec 001 §2 tasks): only when a read count exists, listing
- * Gevonden, Opgeslagen, Overgeslagen, Verwijderd, Onveranderd where present; null otherwise.
+ * Gevonden, Opgeslagen, Overgeslagen, Verwijderd, Onveranderd where present (a bulk AVG erasure
+ * its own counts); null otherwise.
  */
-export function taskSummary(task: Pick<Task, 'result'>): string | null {
-  const result = task.result as UploadResult | null;
+export function taskSummary(task: Pick<Task, 'result'> & Partial<Pick<Task, 'type'>>): string | null {
+  const result = task.result as Record<string, unknown> | null;
   if (!result || typeof result !== 'object' || typeof result.read !== 'number') return null;
-  return UPLOAD_COUNTERS.filter(([key]) => typeof result[key] === 'number')
-    .map(([key, label]) => `${label}: ${result[key]!.toLocaleString('nl-NL')}`)
+  const counters: readonly (readonly [string, string])[] =
+    task.type === 'avg-erase' ? BULK_ERASURE_COUNTERS : UPLOAD_COUNTERS;
+  return counters
+    .filter(([key]) => typeof result[key] === 'number')
+    .map(([key, label]) => `${label}: ${(result[key] as number).toLocaleString('nl-NL')}`)
     .join(', ');
 }
 
