@@ -6,8 +6,8 @@ import { CSV_DELIMITERS, type CsvFormat } from '../../../common/csv-download';
 import type { DbOrTx } from '../../db/client';
 import type { ColumnKeys } from '../../lib/crypto';
 import { decryptValue } from '../../lib/crypto';
-import { actorOf, recordAudit } from '../audit/audit';
-import { CsvOutput, csvLine, NO_NUMBER_COLUMNS } from './csv-output';
+import { type AuditInput, actorOf, recordAudit } from '../audit/audit';
+import { CsvLineCounter, CsvOutput, csvLine, NO_NUMBER_COLUMNS } from './csv-output';
 
 declare module 'fastify' {
   interface FastifyContextConfig {
@@ -124,33 +124,43 @@ export interface DownloadAudit {
   details?: Record<string, unknown>;
 }
 
-// The body of a download passed on, then (once every row is written) its 'download' entry in the
-// audit log with the number of rows the writer wrote; a download broken off records nothing.
+// The body of a download passed on, then its 'download' entry in the audit log: once every row is
+// written, complete with the rows the writer wrote; when broken off (the client left, or the body
+// failed), incomplete with the data rows handed on to the connection (the lines after the header
+// line, counted in the bytes; an upper bound of what the client received).
 async function* audited(
   body: AsyncIterable<Buffer>,
   reply: FastifyReply,
   audit: DownloadAudit,
   fileName: string,
+  who: Pick<AuditInput, 'username' | 'ip'>,
 ) {
+  const entry = (rows: number | null, complete: boolean) =>
+    recordAudit(audit.db, {
+      kind: 'download',
+      ...who,
+      subject: audit.subject,
+      rows,
+      details: { file: fileName, route: reply.routeOptions.url, complete, ...audit.details },
+    });
   const iterator = body[Symbol.asyncIterator]();
-  let step = await iterator.next();
+  const counter = new CsvLineCounter();
+  let step: IteratorResult<Buffer, unknown> | undefined;
   try {
-    while (!step.done) {
+    for (step = await iterator.next(); !step.done; step = await iterator.next()) {
+      counter.add(step.value);
       yield step.value;
-      step = await iterator.next();
     }
   } finally {
-    // Broken off: the body ends too (its connection closed, as csvDownload does).
-    if (!step.done) await iterator.return?.(undefined);
+    if (!step?.done) {
+      // Broken off: the body ends too (its connection closed, as csvDownload does).
+      await iterator.return?.(undefined);
+      await entry(Math.max(0, counter.lines - 1), false).catch((err: unknown) =>
+        reply.log.error({ err }, 'audit entry of a download broken off'),
+      );
+    }
   }
-  const rows = typeof step.value === 'number' ? step.value : null;
-  await recordAudit(audit.db, {
-    kind: 'download',
-    ...actorOf(reply.request),
-    subject: audit.subject,
-    rows,
-    details: { file: fileName, route: reply.routeOptions.url, ...audit.details },
-  });
+  await entry(typeof step?.value === 'number' ? step.value : null, true);
 }
 
 /**
@@ -158,7 +168,9 @@ async function* audited(
  * of RFC 6266, so that a dataset named 'José €' neither breaks the header nor the name). Throws
  * on a route not marked `config: { csvDownload: true }`: the test that walks every download
  * (csv-downloads.test.ts) finds the routes by that mark. A download of personal data passes `audit`:
- * its entry in the audit log, with the rows written (a CsvBody's value), follows the last row.
+ * its entry in the audit log, with the rows written (a CsvBody's value), follows the last row; a
+ * download broken off has one too, incomplete, with the rows handed on. The body is read a chunk
+ * at a time as the connection takes it (a byte stream: one chunk waits at most).
  */
 export function sendCsv(
   reply: FastifyReply,
@@ -171,13 +183,15 @@ export function sendCsv(
       `${reply.request.method} ${reply.routeOptions.url}: a CSV download route needs config.csvDownload`,
     );
   const ascii = fileName.replace(/[^A-Za-z0-9._ -]/g, '_');
+  // Who asked is taken now: a connection broken off no longer knows its client's address.
+  const chunks = audit ? audited(body, reply, audit, fileName, actorOf(reply.request)) : body;
   return reply
     .header('content-type', 'text/csv; charset=utf-8')
     .header(
       'content-disposition',
       `attachment; filename="${ascii}"; filename*=UTF-8''${encodeURIComponent(fileName)}`,
     )
-    .send(Readable.from(audit ? audited(body, reply, audit, fileName) : body));
+    .send(Readable.from(chunks, { objectMode: false }));
 }
 
 /**

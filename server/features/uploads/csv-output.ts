@@ -264,3 +264,32 @@ function withCrlf(records: Buffer): Buffer {
   records.copy(out, o, from);
   return out;
 }
+
+/**
+ * Counts the lines of RFC 4180 CSV bytes passed on a chunk at a time (chunks may end anywhere): the
+ * line ends outside quoted fields, so a value's own line break does not count. What a download
+ * broken off has handed on is read from it.
+ */
+export class CsvLineCounter {
+  /** The lines ended so far. */
+  lines = 0;
+  private inQuotes = false;
+
+  /** Adds the line ends of `chunk`. */
+  add(chunk: Buffer): void {
+    const n = chunk.length;
+    let i = 0;
+    while (i < n) {
+      // Native searches: a quoted field's end, else the line ends up to the next quote. An escaped
+      // quote ("") closes and opens again, so it needs no rule of its own.
+      const quote = chunk.indexOf(QUOTE, i);
+      if (!this.inQuotes) {
+        const end = quote < 0 ? n : quote;
+        for (let lf = chunk.indexOf(LF, i); lf >= 0 && lf < end; lf = chunk.indexOf(LF, lf + 1)) this.lines++;
+      }
+      if (quote < 0) return;
+      this.inQuotes = !this.inQuotes;
+      i = quote + 1;
+    }
+  }
+}
