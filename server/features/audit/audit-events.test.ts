@@ -3,6 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { setupTestApp } from '../../test/app';
 import { loginCookie, makePartner, makeUser } from '../../test/factories';
 import { columnMapping, importFile, setupDataset, waitForTask } from '../../test/imports';
+import { generateTotp } from '../auth/totp';
 import { makeCampaign, makeMailing } from '../mailings/mailing.test-helpers';
 import { partnerApiHelpers } from '../partner-api/partner-api.test-helpers';
 
@@ -53,12 +54,42 @@ describe('audit log entries of actions', () => {
     });
     expect(failed.statusCode).toBe(401);
     secrets.push(`${user.password}x`);
-    expect(await last('login-failed')).toMatchObject({ username: user.row.username });
+    expect(await last('login-failed')).toMatchObject({
+      username: user.row.username,
+      details: { reason: 'credentials', knownUser: true },
+    });
     const cookie = await loginCookie(t.app, user);
     expect(await last('login')).toMatchObject({ username: user.row.username, subject: null });
     const out = await t.app.inject({ method: 'POST', url: '/api/auth/logout', headers: { cookie } });
     expect(out.statusCode).toBe(200);
     expect(await last('logout')).toMatchObject({ username: user.row.username });
+  });
+
+  it('keeps a typed name that names nobody out of a failed login (a password in the wrong field)', async () => {
+    const user = await makeUser(t.db, { role: 'staff' });
+    // A person who typed the password into the name field, then the password again.
+    const typed = `${user.password}Verkeerd!`;
+    secrets.push(typed);
+    const failed = await t.app.inject({
+      method: 'POST',
+      url: '/api/auth/login',
+      payload: { username: typed, password: typed },
+    });
+    expect(failed.statusCode).toBe(401);
+    const entry = await last('login-failed');
+    expect(entry).toMatchObject({ username: null, ip: '127.0.0.1', details: { knownUser: false } });
+    expect(JSON.stringify(entry)).not.toContain(typed);
+    // A known name typed in other capitals is stored as the user's own name.
+    const upper = await t.app.inject({
+      method: 'POST',
+      url: '/api/auth/login',
+      payload: { username: user.row.username.toUpperCase(), password: 'fout' },
+    });
+    expect(upper.statusCode).toBe(401);
+    expect(await last('login-failed')).toMatchObject({
+      username: user.row.username,
+      details: { knownUser: true },
+    });
   });
 
   it('records a user change with the role from and to, and a new user', async () => {
@@ -101,12 +132,38 @@ describe('audit log entries of actions', () => {
       username: t.user.row.username,
       subject: datasetId,
     });
+    // Every answer that carries the key in plain (create, get, save, rotate) leaves one entry.
+    const shownEntries = async () => (await entries('api-key-shown')).filter((e) => e.subject === datasetId);
+    const expectShown = async (count: number) => {
+      const mine = await shownEntries();
+      expect(mine).toHaveLength(count);
+      expect(mine[count - 1]).toMatchObject({
+        username: t.user.row.username,
+        ip: '127.0.0.1',
+        details: { partnerId },
+      });
+    };
+    await expectShown(1);
     const shown = await t.api('GET', `/api/datasets/${partnerId}/${datasetId}`);
     expect(shown.statusCode).toBe(200);
-    expect(await last('api-key-shown')).toMatchObject({ username: t.user.row.username, subject: datasetId });
+    await expectShown(2);
+    const saved = await t.api('PUT', `/api/datasets/${partnerId}/${datasetId}`, {
+      name: 'AuditSet2',
+      description: '',
+      types: [],
+      emailColumnName: 'email',
+      sort: 1,
+    });
+    expect(saved.statusCode, saved.body).toBe(200);
+    expect(saved.json().key).toBe(key);
+    await expectShown(3);
     const rotated = await t.api('POST', `/api/datasets/${partnerId}/${datasetId}/key`);
     secrets.push(rotated.json().key);
     expect(await last('api-key-rotated')).toMatchObject({ subject: datasetId });
+    await expectShown(4);
+    // The list carries no key: nothing shown.
+    expect((await t.api('GET', `/api/datasets/${partnerId}`)).statusCode).toBe(200);
+    await expectShown(4);
     expect((await t.api('DELETE', `/api/datasets/${partnerId}/${datasetId}`)).statusCode).toBe(200);
     expect(await last('dataset-deleted')).toMatchObject({
       username: t.user.row.username,
@@ -162,6 +219,7 @@ describe('audit log entries of actions', () => {
       username: t.user.row.username,
       subject: mailing._id,
       rows: 2,
+      details: { mailingId: mailing._id, complete: true },
     });
 
     const put = await t.api('PUT', base, { name: mailing.name, state: 'final' });
@@ -173,7 +231,33 @@ describe('audit log entries of actions', () => {
     });
   });
 
-  it('records one summary of a partner API batch, without a user', async () => {
+  it('records each offered mailing cancelled with its deleted campaign', async () => {
+    const campaignId = await makeCampaign(t, t.cookie, 'Campagne weg');
+    const offered = [
+      await makeMailing(t, t.cookie, campaignId, { name: 'Een' }),
+      await makeMailing(t, t.cookie, campaignId, { name: 'Twee' }),
+    ];
+    await makeMailing(t, t.cookie, campaignId, { name: 'Concept' });
+    for (const m of offered) {
+      const url = `/api/campaigns/${campaignId}/mailings/${m._id}`;
+      for (const state of ['final', 'offered']) {
+        const res = await t.api('PUT', url, { name: m.name, state });
+        expect(res.statusCode, res.body).toBe(200);
+      }
+    }
+    const removed = await t.api('DELETE', `/api/campaigns/${campaignId}`);
+    expect(removed.statusCode, removed.body).toBe(200);
+    const cancelled = (await entries('mailing-state')).filter((e) => e.details.to === 'cancelled');
+    expect(cancelled.map((e) => e.subject).sort()).toEqual(offered.map((m) => m._id).sort());
+    for (const e of cancelled)
+      expect(e).toMatchObject({
+        username: t.user.row.username,
+        ip: '127.0.0.1',
+        details: { campaignId, from: 'offered', to: 'cancelled', campaignDeleted: true },
+      });
+  });
+
+  it("records one summary of a partner API batch, without a user, from the caller's IP", async () => {
     const ds = await api.keyedDataset();
     secrets.push(ds.key);
     const before = (await entries('partner-api-write')).length;
@@ -186,12 +270,70 @@ describe('audit log entries of actions', () => {
     expect(all).toHaveLength(before + 1);
     expect(all[all.length - 1]).toMatchObject({
       username: null,
+      ip: '127.0.0.1',
       subject: ds.id,
       details: { operation: 'upsert', received: 2, saved: 2, skipped: 0 },
     });
+    const removed = await api.call(ds.key, 'DELETE', '/partnerlist/p1@audit.nl');
+    expect(removed.statusCode, removed.body).toBe(200);
+    expect(await last('partner-api-write')).toMatchObject({
+      username: null,
+      ip: '127.0.0.1',
+      subject: ds.id,
+      details: { operation: 'delete', received: 1, saved: 1 },
+    });
   });
 
-  it('holds no password or API key anywhere', async () => {
+  it('records 2fa set-up, a wrong code, a password change and key rotations, without their secrets', async () => {
+    const user = await makeUser(t.db, { role: 'staff' });
+    secrets.push(user.password);
+    const started = await t.api('POST', `/api/auth/2fa/${user.row.id}`, { username: user.row.username });
+    expect(started.statusCode, started.body).toBe(200);
+    const { secret } = started.json() as { secret: string };
+    secrets.push(secret);
+    const confirmed = await t.api('POST', `/api/auth/2fa/${user.row.id}/confirm`, {
+      token: generateTotp(secret),
+    });
+    expect(confirmed.statusCode, confirmed.body).toBe(200);
+    expect(await last('twofa-changed')).toMatchObject({ subject: user.row.username });
+    const wrongCode = await t.app.inject({
+      method: 'POST',
+      url: '/api/auth/login',
+      payload: { username: user.row.username, password: user.password, token: '000000' },
+    });
+    expect(wrongCode.statusCode).toBe(403);
+    expect(await last('login-failed')).toMatchObject({
+      username: user.row.username,
+      details: { reason: 'token', knownUser: true },
+    });
+    for (const password of ['EersteFoutGok7!', 'TweedeFoutGok8!']) {
+      secrets.push(password);
+      const res = await t.app.inject({
+        method: 'POST',
+        url: '/api/auth/login',
+        payload: { username: user.row.username, password },
+      });
+      expect(res.statusCode).toBe(401);
+    }
+    const newPassword = 'NieuwGeheim2fa9!';
+    secrets.push(newPassword);
+    const changed = await t.api('PUT', `/api/users/${user.row.id}`, {
+      name: user.row.name,
+      username: user.row.username,
+      password: newPassword,
+    });
+    expect(changed.statusCode, changed.body).toBe(200);
+    const ds = await api.keyedDataset();
+    secrets.push(ds.key);
+    for (let i = 0; i < 2; i++) {
+      const rotated = await t.api('POST', `/api/datasets/${ds.partnerId}/${ds.id}/key`);
+      expect(rotated.statusCode, rotated.body).toBe(200);
+      secrets.push(rotated.json().key);
+    }
+    expect((await entries('api-key-rotated')).filter((e) => e.subject === ds.id)).toHaveLength(2);
+  });
+
+  it('holds no password, TOTP secret or API key anywhere', async () => {
     const text = await tableText();
     expect(secrets.length).toBeGreaterThan(4);
     for (const secret of secrets) expect(text).not.toContain(secret);

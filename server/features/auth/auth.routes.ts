@@ -66,12 +66,16 @@ export function authRoutes(ctx: AppContext): FastifyPluginAsyncZod {
           return reply.status(206).send({ message: AuthMessages.tokenRequired });
         if (outcome.kind === 'tokenInvalid' || outcome.kind === 'invalid') {
           failuresPerIp.recordFailure(request.ip);
-          // The attempted username, never the password or token.
+          // The name of the user the typed name found, never the typed text itself (it may be a
+          // password typed in the wrong field), the password or the token.
           await recordAudit(ctx.db, {
             kind: 'login-failed',
-            username: request.body.username,
+            username: outcome.username,
             ip: request.ip ?? null,
-            details: { reason: outcome.kind === 'invalid' ? 'credentials' : 'token' },
+            details: {
+              reason: outcome.kind === 'invalid' ? 'credentials' : 'token',
+              knownUser: outcome.username !== null,
+            },
           });
         }
         if (outcome.kind === 'tokenInvalid')

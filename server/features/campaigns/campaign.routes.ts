@@ -11,6 +11,7 @@ import {
 import { SEARCH_MAX_LENGTH } from '../../../common/constants';
 import type { AppContext } from '../../context';
 import { notFound } from '../../lib/http-errors';
+import { actorOf } from '../audit/audit';
 import {
   type CampaignRow,
   getCampaign,
@@ -97,7 +98,8 @@ export function campaignRoutes(ctx: AppContext): FastifyPluginAsyncZod {
       '/campaigns/:id',
       { schema: { params: IdParams, response: { 200: MessageSchema } } },
       async (request) => {
-        if (!(await removeCampaign(ctx.db, request.params.id))) throw notFound(CampaignMessages.notFound);
+        if (!(await removeCampaign(ctx.db, request.params.id, actorOf(request))))
+          throw notFound(CampaignMessages.notFound);
         return { message: CampaignMessages.deleted };
       },
     );

@@ -5,6 +5,7 @@ import {
 } from '../../../common/campaigns';
 import type { Db } from '../../db/client';
 import { badRequest, notFound } from '../../lib/http-errors';
+import type { AuditInput } from '../audit/audit';
 import { type Conn, lockLabel } from '../labels/label.queries';
 import { releaseCampaignMailings } from '../mailings/mailing.service';
 import { type CampaignRow, deleteCampaign, insertCampaign, updateCampaign } from './campaign.queries';
@@ -37,11 +38,16 @@ export function saveCampaign(db: Db, id: string, values: CampaignValues): Promis
 
 /**
  * Deletes a campaign with its mailings; its Aangeboden mailings stop counting as sent first, so no
- * address keeps a send no mailing says (DESIGN §6). Returns whether the campaign existed.
+ * address keeps a send no mailing says (DESIGN §6), each cancelled in the audit log as done by
+ * `who`. Returns whether the campaign existed.
  */
-export function removeCampaign(db: Db, id: string): Promise<boolean> {
+export function removeCampaign(
+  db: Db,
+  id: string,
+  who: Pick<AuditInput, 'username' | 'ip'>,
+): Promise<boolean> {
   return db.transaction(async (tx) => {
-    await releaseCampaignMailings(tx, id);
+    await releaseCampaignMailings(tx, id, who);
     return deleteCampaign(tx, id);
   });
 }

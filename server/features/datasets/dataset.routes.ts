@@ -1,8 +1,9 @@
-import type { onSendHookHandler } from 'fastify';
+import type { FastifyRequest, onSendHookHandler } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { MessageSchema } from '../../../common/api-error';
 import {
+  type Dataset,
   DatasetInputSchema,
   DatasetListItemSchema,
   DatasetMessages,
@@ -43,6 +44,19 @@ const copyMessageToError: onSendHookHandler = async (_request, reply, payload) =
 
 /** Datasets of a partner (spec 000 §7): list, create, get, update, delete, and a new API key. */
 export function datasetRoutes(ctx: AppContext): FastifyPluginAsyncZod {
+  // Every answer that carries a dataset's API key in plain (create, get, save, rotate) goes through
+  // here: who saw the key is in the audit log (never the key itself).
+  const withKeyShown = async (request: FastifyRequest, dataset: Dataset): Promise<Dataset> => {
+    if (dataset.key)
+      await recordAudit(ctx.db, {
+        kind: 'api-key-shown',
+        ...actorOf(request),
+        subject: dataset._id,
+        details: { partnerId: dataset.partnerId },
+      });
+    return dataset;
+  };
+
   return async (app) => {
     app.get(
       '/datasets/:partnerId',
@@ -59,32 +73,31 @@ export function datasetRoutes(ctx: AppContext): FastifyPluginAsyncZod {
         schema: { params: PartnerParams, body: DatasetInputSchema, response: { 200: DatasetSchema } },
         onSend: copyMessageToError,
       },
-      async (request) => createDataset(ctx.db, request.params.partnerId, request.body, actorOf(request)),
+      async (request) =>
+        withKeyShown(
+          request,
+          await createDataset(ctx.db, request.params.partnerId, request.body, actorOf(request)),
+        ),
     );
 
     app.get(
       '/datasets/:partnerId/:datasetId',
       { schema: { params: DatasetParams, response: { 200: DatasetSchema } } },
-      async (request) => {
-        const { partnerId, datasetId } = request.params;
-        const dataset = await getDatasetDetail(ctx.db, partnerId, datasetId);
-        // The answer shows the dataset's API key: who saw it is in the audit log (never the key).
-        if (dataset.key)
-          await recordAudit(ctx.db, {
-            kind: 'api-key-shown',
-            ...actorOf(request),
-            subject: datasetId,
-            details: { partnerId },
-          });
-        return dataset;
-      },
+      async (request) =>
+        withKeyShown(
+          request,
+          await getDatasetDetail(ctx.db, request.params.partnerId, request.params.datasetId),
+        ),
     );
 
     app.put(
       '/datasets/:partnerId/:datasetId',
       { schema: { params: DatasetParams, body: DatasetInputSchema, response: { 200: DatasetSchema } } },
       async (request) =>
-        saveDataset(ctx.db, request.params.partnerId, request.params.datasetId, request.body),
+        withKeyShown(
+          request,
+          await saveDataset(ctx.db, request.params.partnerId, request.params.datasetId, request.body),
+        ),
     );
 
     app.delete(
@@ -101,7 +114,10 @@ export function datasetRoutes(ctx: AppContext): FastifyPluginAsyncZod {
       '/datasets/:partnerId/:datasetId/key',
       { schema: { params: DatasetParams, response: { 200: DatasetSchema } } },
       async (request) =>
-        rotateApiKey(ctx.db, request.params.partnerId, request.params.datasetId, actorOf(request)),
+        withKeyShown(
+          request,
+          await rotateApiKey(ctx.db, request.params.partnerId, request.params.datasetId, actorOf(request)),
+        ),
     );
   };
 }

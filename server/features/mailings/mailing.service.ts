@@ -139,9 +139,14 @@ export async function deleteMailing(db: Db, campaignId: string, mailingId: strin
 
 /**
  * Undoes the sent facts of a campaign's Aangeboden mailings before the campaign (and so its
- * mailings) is deleted, so no address keeps a send that no mailing says any more.
+ * mailings) is deleted, so no address keeps a send that no mailing says any more; each mailing so
+ * cancelled has its state change in the audit log, as done by `who`.
  */
-export async function releaseCampaignMailings(tx: DbOrTx, campaignId: string): Promise<void> {
+export async function releaseCampaignMailings(
+  tx: DbOrTx,
+  campaignId: string,
+  who: Pick<AuditInput, 'username' | 'ip'>,
+): Promise<void> {
   await tx.execute(pressureLockSql());
   const res = await tx.execute<{ id: string; planned_send: Date | string }>(sql`
     SELECT id, planned_send FROM mailings WHERE campaign_id = ${campaignId} AND state = 'offered'
@@ -149,5 +154,11 @@ export async function releaseCampaignMailings(tx: DbOrTx, campaignId: string): P
   for (const m of res.rows) {
     await undoSent(tx, m.id, new Date(m.planned_send));
     await tx.execute(sql`UPDATE mailings SET state = 'cancelled' WHERE id = ${m.id}`);
+    await recordAudit(tx, {
+      kind: 'mailing-state',
+      ...who,
+      subject: m.id,
+      details: { campaignId, from: 'offered', to: 'cancelled', campaignDeleted: true },
+    });
   }
 }
