@@ -3,6 +3,7 @@ import type { AppContext } from './context';
 import { auditRoutes } from './features/audit/audit.routes';
 import { authRoutes } from './features/auth/auth.routes';
 import { avgRoutes } from './features/avg/avg.routes';
+import { avgEraseRoutes } from './features/avg/erase.routes';
 import { blacklistRoutes } from './features/blacklists/blacklist.routes';
 import { liveCountRoutes } from './features/builder/live-count.routes';
 import { previewRoutes } from './features/builder/preview.routes';
@@ -60,5 +61,6 @@ export function apiRoutes(ctx: AppContext): FastifyPluginAsyncZod[] {
     enrichmentRoutes(ctx),
     auditRoutes(ctx),
     avgRoutes(ctx),
+    avgEraseRoutes(ctx),
   ];
 }

@@ -1,6 +1,7 @@
 import type { z } from 'zod';
 import type { AppContext } from '../context';
 import { dailyRetentionReaper, runRetention } from '../features/audit/retention.service';
+import { runAvgErase } from '../features/avg/erase.service';
 import {
   runDomainBlacklistImport,
   runEmailBlacklistImport,
@@ -48,6 +49,8 @@ const TASK_WORK: { [T in TaskType]: TaskWork<PayloadOf<T>> } = {
   'selection-file': { run: runLineFile, staging: stagedFile },
   enrichment: { run: runEnrichment, staging: stagedFile },
   retention: { run: runRetention },
+  // The staged file holds e-mails to erase: dropped when the task ends, so none survives it.
+  'avg-erase': { run: runAvgErase, staging: stagedFile },
 };
 
 // The schemas by type as the mapped type sees them, so that a type's schema and its work match.

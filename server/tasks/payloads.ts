@@ -91,6 +91,13 @@ export const EnrichmentPayloadSchema = z.object({
 /** The daily clean-up past the retention period, which needs nothing but the settings. */
 export const RetentionPayloadSchema = z.object({});
 
+/** A bulk AVG erasure: the staged file of addresses and its e-mail column (0-based, into c1..cN). */
+export const AvgErasePayloadSchema = z.object({
+  staging: z.string(),
+  rows: z.number(),
+  emailIndex: z.number(),
+});
+
 /** Every task type with the schema of its payload; the handlers of server/tasks/handlers.ts follow its keys. */
 export const TASK_PAYLOADS = {
   import: ImportPayloadSchema,
@@ -106,6 +113,7 @@ export const TASK_PAYLOADS = {
   'selection-file': LineFilePayloadSchema,
   enrichment: EnrichmentPayloadSchema,
   retention: RetentionPayloadSchema,
+  'avg-erase': AvgErasePayloadSchema,
 } as const;
 
 /** A task type of the application ('import', 'remap', ...). */

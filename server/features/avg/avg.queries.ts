@@ -21,7 +21,7 @@ export async function getAvgAddress(db: DbOrTx, email: string) {
     open_interests: string[];
     click_interests: string[];
   }>(sql`SELECT id::text, domain, sent_count, last_sent_at, last_open_at, last_click_at, hard_bounced_at,
-      os, open_interests, click_interests FROM addresses WHERE email = ${email}`);
+      os, open_interests, click_interests FROM addresses WHERE email = ${email} AND erased_at IS NULL`);
   return rows[0];
 }
 

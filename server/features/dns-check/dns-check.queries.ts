@@ -12,7 +12,7 @@ import { tasks } from '../tasks/task.table';
 export async function seedDnsCheck(db: Db, taskId: string): Promise<number> {
   const result = await db.execute(sql`
     INSERT INTO dns_check_results (task_id, domain, address_count, "check")
-    SELECT ${taskId}, domain, count(*), 'PENDING' FROM addresses GROUP BY domain`);
+    SELECT ${taskId}, domain, count(*), 'PENDING' FROM addresses WHERE erased_at IS NULL GROUP BY domain`);
   return result.rowCount ?? 0;
 }
 

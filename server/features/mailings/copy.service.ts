@@ -83,7 +83,7 @@ export function copyAddresses(
         GROUP BY sma.address_id HAVING ${combine}(${has})
       ) src
       JOIN addresses a ON a.id = src.address_id
-      WHERE ${source.type === 'hardBounce' ? sql`true` : sql`a.hard_bounced_at IS NULL`}
+      WHERE a.erased_at IS NULL AND ${source.type === 'hardBounce' ? sql`true` : sql`a.hard_bounced_at IS NULL`}
       ON CONFLICT (mailing_id, address_id) DO NOTHING`);
       await refreshRecordCounts(tx, mailingId);
       return { selectionId, copied: res.rowCount ?? 0 };

@@ -120,7 +120,8 @@ export function mailingSelect(
     return `SELECT a.email${raw}
       FROM mailing_addresses ma JOIN addresses a ON a.id = ma.address_id
       LEFT JOIN records r ON r.dataset_id = ${ds} AND r.address_id = ma.address_id
-      WHERE ma.mailing_id = ${client.escapeLiteral(mailingId)} AND ma.dataset_id = ${ds} ${selection}`;
+      WHERE ma.mailing_id = ${client.escapeLiteral(mailingId)} AND ma.dataset_id = ${ds} ${selection}
+        AND a.erased_at IS NULL`;
   };
   // No dataset (an empty mailing): an empty result with the right columns.
   return datasetIds.length > 0
