@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { MAX_NAME, nameMessage, nameProblem } from './names';
+import { SKIP_REASON_LABELS } from './skipped-rows';
 
 // Enrichment files (Verrijking; spec 001 §2, §3, §5, §7; DESIGN §6): a file's Match columns find
 // addresses, its Verrijk columns become attributes of them. The contract of the screens and the API.
@@ -22,7 +23,13 @@ export const EnrichmentMessages = {
   uploadingTitle: 'Aan het uploaden',
   uploading: 'Het verrijkingsbestand wordt verwerkt.',
   uploadedTitle: 'Upload geslaagd',
-  uploaded: (n: number) => `Het verrijkingsbestand is verwerkt: ${n} adressen gevonden.`,
+  /** The upload's outcome: the addresses found and, when there were, the rows of erased addresses left out. */
+  uploaded: (n: number, erased = 0) =>
+    `Het verrijkingsbestand is verwerkt: ${n} adressen gevonden.${
+      erased > 0
+        ? ` ${erased} ${erased === 1 ? 'regel' : 'regels'} overgeslagen: ${SKIP_REASON_LABELS.erased}.`
+        : ''
+    }`,
   failedTitle: (file: string) => `Error while uploading ${file}`,
   listFailed: 'Kon de verrijkingsbestanden niet ophalen',
   empty: 'Er zijn nog geen verrijkingsbestanden.',
@@ -101,6 +108,18 @@ export const EnrichmentFileSchema = z.object({
 });
 /** An enrichment file, as EnrichmentFileSchema parses it. */
 export type EnrichmentFile = z.infer<typeof EnrichmentFileSchema>;
+
+/** The counters of an enrichment task's result the upload screen shows (older results lack `erased`). */
+export const EnrichmentResultSchema = z.object({
+  saved: z.number().default(0),
+  erased: z.number().default(0),
+});
+
+/** Reads an enrichment task's result: addresses found and rows of erased addresses left out. */
+export function enrichmentResultOf(result: unknown): z.infer<typeof EnrichmentResultSchema> {
+  const parsed = EnrichmentResultSchema.safeParse(result ?? {});
+  return parsed.success ? parsed.data : { saved: 0, erased: 0 };
+}
 
 /** spec 001 §9: an enrichment upload's task is polled every second. */
 export const ENRICHMENT_TASK_POLL_MS = 1000;

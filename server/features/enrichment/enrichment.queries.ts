@@ -2,7 +2,9 @@ import { sql } from 'drizzle-orm';
 import type pg from 'pg';
 import type { EnrichmentFile } from '../../../common/enrichment';
 import { VALUE_TRIM_CHARS } from '../../../common/values';
-import type { DbOrTx } from '../../db/client';
+import { clientDb, type DbOrTx } from '../../db/client';
+import type { ColumnKeys } from '../../lib/crypto';
+import { anySuppressions, suppressedSql } from '../avg/suppression';
 import type { EnrichmentColumn } from './enrichment.table';
 
 // Every statement on enrichment_files, enrichment_values and addresses.enrichment (DESIGN §6
@@ -52,6 +54,28 @@ export interface StagedEnrichment {
   enrich: { index: number; mapped: string }[];
   /** The collation whose lower() folds case like JavaScript's (compile-context.ts caseCollation). */
   collation: string;
+}
+
+/**
+ * Deletes the staged rows whose e-mail (the Match column at 0-based `email`, folded as
+ * matchAddresses folds it: the stored form of an address) was erased (AVG art. 17), so that no
+ * match reads them; returns how many went. Nothing is hashed while no address was ever erased.
+ * The caller holds holdOffErasure.
+ */
+export async function deleteErasedRows(
+  client: pg.PoolClient,
+  f: { staging: string; email: number; collation: string },
+  keys: ColumnKeys,
+): Promise<number> {
+  const db = clientDb(client);
+  if (!(await anySuppressions(db))) return 0;
+  // Not `s`: suppressedSql's subquery names avg_suppressions so.
+  const value = sql.raw(`stg.c${f.email + 1}`);
+  const folded = sql`nullif(lower(btrim(${value}, ${VALUE_TRIM_CHARS}::text) COLLATE ${sql.raw(`"${f.collation}"`)}), '')`;
+  const { rowCount } = await db.execute(
+    sql`DELETE FROM ${sql.raw(f.staging)} stg WHERE ${value} IS NOT NULL AND ${suppressedSql(keys, folded)}`,
+  );
+  return rowCount ?? 0;
 }
 
 /**

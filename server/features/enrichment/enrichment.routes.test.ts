@@ -109,7 +109,7 @@ describe('enrichment files', () => {
       'Email;Niveau;Overig\n E1@Verrijk.nl ;Goud;x\ne9@nergens.nl;zilver;x\nkapot;brons;x\ne2@verrijk.nl;;x\n',
     );
     // e1 and e2 matched (e2 without a value: matched, nothing added); e9 unknown; 'kapot' no address.
-    expect(task.result).toEqual({ read: 4, saved: 2 });
+    expect(task.result).toEqual({ read: 4, saved: 2, erased: 0 });
     const listed = (await files()).find((f) => f.name === 'Klantniveau');
     expect(listed).toMatchObject({ recordCount: 2 });
     expect(Number.isNaN(Date.parse(listed?.date ?? ''))).toBe(false);
@@ -137,7 +137,7 @@ describe('enrichment files', () => {
       'pc,nr,seg,regio\n 1011AB ,1,zilver,Noord\n2000cd,10,goud,Zuid\n1011AB,99,x,y\n1011AB,,x,y\n',
     );
     // 1011AB 1 is e1 and e4; 2000CD 10 is e3; 1011AB 99 nobody; a row without huisnummer matches nobody.
-    expect(task.result).toEqual({ read: 4, saved: 3 });
+    expect(task.result).toEqual({ read: 4, saved: 3, erased: 0 });
     expect((await files()).find((f) => f.name === 'Regio')?.recordCount).toBe(3);
     expect(await enrichmentOf('e1@verrijk.nl', 'e3@verrijk.nl', 'e4@verrijk.nl', 'e2@verrijk.nl')).toEqual({
       'e1@verrijk.nl': { segment: 'zilver', regio: 'Noord' },
@@ -172,7 +172,7 @@ describe('enrichment files', () => {
         'e5@verrijk.nl; \t ;""\ne3@verrijk.nl;  ;\u00a0rood \n',
     );
     // Two addresses matched: e3 (once) and e5, which gets nothing (all its values blank).
-    expect(task.result).toEqual({ read: 4, saved: 2 });
+    expect(task.result).toEqual({ read: 4, saved: 2, erased: 0 });
     expect(await enrichmentOf('e3@verrijk.nl', 'e5@verrijk.nl')).toEqual({
       'e3@verrijk.nl': { Kleur: 'rood' },
       'e5@verrijk.nl': null,
@@ -203,7 +203,7 @@ describe('enrichment files', () => {
     let content = 'email;score\n';
     for (let i = 1; i <= 3000; i++) content += `groot.${i}@verrijk.nl;${i}\n`;
     const task = await upload('Groot', [match('email', 'email'), enrich('score', 'score')], content);
-    expect(task.result).toEqual({ read: 3000, saved: 3000 });
+    expect(task.result).toEqual({ read: 3000, saved: 3000, erased: 0 });
     const after = await figures();
     expect(after.address_enrichment).toBeGreaterThanOrEqual(3000);
     expect(after.enrichment_values).toBeGreaterThanOrEqual(3000);

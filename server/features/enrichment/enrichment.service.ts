@@ -12,12 +12,14 @@ import { badRequestAll, conflict, notFound } from '../../lib/http-errors';
 import { newId } from '../../lib/ids';
 import type { PayloadOf } from '../../tasks/payloads';
 import { type TaskContext, TaskError, type TaskOf } from '../../tasks/worker';
+import { holdOffErasure } from '../avg/suppression';
 import { addGlobalAttributes } from '../imports/global-attribute.queries';
 import { listEncryptedAttributes } from '../imports/mapping.queries';
 import type { TaskRow } from '../tasks/task.queries';
 import { parseJsonField, receiveUpload } from '../uploads/upload';
 import {
   deleteEnrichment,
+  deleteErasedRows,
   enrichmentFileExists,
   insertEnrichment,
   lockEnrichment,
@@ -27,10 +29,14 @@ import {
 /** What an enrichment task gets: the file's name, where it is staged and its mapped columns. */
 export type EnrichmentPayload = PayloadOf<'enrichment'>;
 
-/** The counters of an enrichment upload: rows read and addresses matched (saved). */
+/**
+ * The counters of an enrichment upload: rows read, addresses matched (saved), and rows left out
+ * because their e-mail was erased (AVG art. 17: 'AVG-verwijderd').
+ */
 export interface EnrichmentResult {
   read: number;
   saved: number;
+  erased: number;
 }
 
 /**
@@ -80,12 +86,15 @@ export async function receiveEnrichmentFile(
   );
 }
 
-// One connection holds the transaction (under the enrichment lock) and its temporary tables.
+// One connection holds the transaction (under the enrichment lock) and its temporary tables. The
+// erasure lock comes first, as every way in takes it: no address is erased while a file is
+// applied or deleted, and each erasure committed before is seen.
 function inEnrichmentTransaction<T>(
   ctx: AppContext,
   work: (client: pg.PoolClient) => Promise<T>,
 ): Promise<T> {
-  return withClientTransaction(ctx.database, async (_tx, client) => {
+  return withClientTransaction(ctx.database, async (tx, client) => {
+    await holdOffErasure(tx);
     await lockEnrichment(client);
     return work(client);
   });
@@ -108,6 +117,7 @@ export async function runEnrichment(
   const matches = p.columns.filter((c) => c.match);
   const emailColumn = matches.find((c) => c.mapped.toLowerCase() === ENRICHMENT_EMAIL);
   const collation = await ctx.caseCollation();
+  const keys = ctx.columnKeys();
   // Seconds per step, logged: where an upload's time goes (bench/enrichment.ts).
   const steps: Record<string, number> = {};
   let last = performance.now();
@@ -120,6 +130,12 @@ export async function runEnrichment(
     step('lock');
     // Set-based: the file's rows count as done when the statements that match them have run.
     await tctx.count(0, p.rows, { span: [10, 100], state: 'updating' });
+    // Rows of an erased e-mail are left out before anything matches them. Without an e-mail Match
+    // column a file cannot name one: an erased address has no records to match by attributes.
+    const erased =
+      emailColumn === undefined
+        ? 0
+        : await deleteErasedRows(client, { staging: p.staging, email: emailColumn.index, collation }, keys);
     const recordCount = await matchAddresses(client, {
       staging: p.staging,
       email: emailColumn?.index,
@@ -138,7 +154,7 @@ export async function runEnrichment(
     });
     if (!inserted) throw new TaskError(EnrichmentMessages.nameTaken(p.name));
     step('write');
-    return { read: p.rows, saved: recordCount };
+    return { read: p.rows, saved: recordCount, erased };
   });
   step('commit');
   ctx.log.info({ taskId: task.id, steps }, 'enrichment file applied');

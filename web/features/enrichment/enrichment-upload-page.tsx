@@ -9,6 +9,7 @@ import {
   EnrichmentMappingsSchema,
   EnrichmentMessages,
   EnrichmentNameSchema,
+  enrichmentResultOf,
 } from '../../../common/enrichment';
 import { GlobalAttributeMessages } from '../../../common/global-attributes';
 import { PageTitle } from '../../components/page-title';
@@ -107,8 +108,8 @@ export function EnrichmentUploadPage() {
 
   const upload = useUploadTask(ENRICHMENT_TASK_POLL_MS, {
     onDone: (task) => {
-      const matched = (task.result as { saved?: number } | null)?.saved ?? 0;
-      showSuccess(EnrichmentMessages.uploadedTitle, EnrichmentMessages.uploaded(matched));
+      const { saved, erased } = enrichmentResultOf(task.result);
+      showSuccess(EnrichmentMessages.uploadedTitle, EnrichmentMessages.uploaded(saved, erased));
       void client.invalidateQueries({ queryKey: enrichmentFilesKey });
       void client.invalidateQueries({ queryKey: globalMappingsKey });
       navigate('/enrichment');
