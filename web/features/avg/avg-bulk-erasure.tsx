@@ -107,7 +107,7 @@ function BulkStatus(props: {
   if (phase === 'processing') return <TaskProgress task={task} />;
   if (phase === 'failed' && props.error) {
     return (
-      <Alert color="red" title={AvgErasureMessages.failed}>
+      <Alert color="red" title="Mislukt">
         {props.error}
       </Alert>
     );
