@@ -23,6 +23,7 @@ export const AUDIT_KINDS = {
   'blacklist-changed': 'Blacklist gewijzigd',
   'mailing-state': 'Status verzending gewijzigd',
   allocation: 'Adressen toegewezen',
+  'selection-deleted': 'Selectie verwijderd',
   'mailing-limit': 'Limiet verzending',
   download: 'Download persoonsgegevens',
   'avg-lookup': 'AVG-opvraging',

@@ -3,8 +3,15 @@ import { describe, expect, it } from 'vitest';
 import { setupTestApp } from '../../test/app';
 import { loginCookie, makePartner, makeUser } from '../../test/factories';
 import { columnMapping, importFile, setupDataset, waitForTask } from '../../test/imports';
+import { multipartBody } from '../../test/multipart';
 import { generateTotp } from '../auth/totp';
-import { makeCampaign, makeMailing } from '../mailings/mailing.test-helpers';
+import {
+  addResults,
+  allocate,
+  makeAddresses,
+  makeCampaign,
+  makeMailing,
+} from '../mailings/mailing.test-helpers';
 import { partnerApiHelpers } from '../partner-api/partner-api.test-helpers';
 
 // The audit log's entries of the actions done through HTTP, read from audit_log itself.
@@ -228,6 +235,84 @@ describe('audit log entries of actions', () => {
       username: t.user.row.username,
       subject: mailing._id,
       details: { from: 'draft', to: 'final' },
+    });
+
+    const results = multipartBody(
+      {},
+      {
+        name: 'resultaten.csv',
+        content: 'Email;Event;Date\r\na1@audit.nl;open;2030-01-10\r\nfout;open;2030-01-10\r\n',
+      },
+    );
+    const uploaded = await t.app.inject({
+      method: 'POST',
+      url: `${base}/results`,
+      payload: results.payload,
+      headers: { ...results.headers, cookie: t.cookie },
+    });
+    expect(uploaded.statusCode, uploaded.body).toBe(200);
+    expect((await waitForTask(t, t.cookie, uploaded.json().task._id)).state).toBe('done');
+    expect(await last('import')).toMatchObject({
+      username: t.user.row.username,
+      subject: mailing._id,
+      rows: 2,
+      details: {
+        mailingId: mailing._id,
+        file: 'resultaten.csv',
+        results: true,
+        read: 2,
+        saved: 1,
+        skipped: 1,
+      },
+    });
+  });
+
+  it("records a copy of another mailing's addresses as an allocation", async () => {
+    const campaignId = await makeCampaign(t, t.cookie);
+    const source = await makeMailing(t, t.cookie, campaignId, { name: 'Bron' });
+    const ids = await makeAddresses(t, 3);
+    await allocate(t, source._id, ids);
+    await addResults(t, source._id, [
+      { addressId: ids[0], event: 'open' },
+      { addressId: ids[1], event: 'open' },
+    ]);
+    const target = await makeMailing(t, t.cookie, campaignId, { name: 'Doel' });
+    const res = await t.api('POST', `/api/campaigns/${campaignId}/mailings/${target._id}/copy`, {
+      campaign: campaignId,
+      mailing: source._id,
+      type: 'opens',
+      description: 'Geopende van Bron',
+    });
+    expect(res.statusCode, res.body).toBe(200);
+    expect(res.json().copied).toBe(2);
+    expect(await last('allocation')).toMatchObject({
+      username: t.user.row.username,
+      ip: '127.0.0.1',
+      subject: res.json().selectionId,
+      rows: 2,
+      details: {
+        mailingId: target._id,
+        allocated: 2,
+        copiedFrom: { campaign: campaignId, mailing: source._id, type: 'opens' },
+      },
+    });
+  });
+
+  it('records a selection deleted with the addresses it released', async () => {
+    const campaignId = await makeCampaign(t, t.cookie);
+    const mailing = await makeMailing(t, t.cookie, campaignId);
+    const selectionId = await allocate(t, mailing._id, await makeAddresses(t, 3));
+    const res = await t.api(
+      'DELETE',
+      `/api/campaigns/${campaignId}/mailings/${mailing._id}/selections/${selectionId}`,
+    );
+    expect(res.statusCode, res.body).toBe(200);
+    expect(await last('selection-deleted')).toMatchObject({
+      username: t.user.row.username,
+      ip: '127.0.0.1',
+      subject: selectionId,
+      rows: 3,
+      details: { campaignId, mailingId: mailing._id, released: 3 },
     });
   });
 

@@ -4,6 +4,7 @@ import { type CopyType, MailingMessages } from '../../../common/mailings';
 import type { Db } from '../../db/client';
 import { notFound } from '../../lib/http-errors';
 import { newId } from '../../lib/ids';
+import { type AuditInput, recordAudit } from '../audit/audit';
 import { getCampaign } from '../campaigns/campaign.queries';
 import { selections } from '../selections/selection.table';
 import { getMinMailings } from '../settings/settings.queries';
@@ -33,14 +34,16 @@ const EVENT_OF: Record<Exclude<CopyType, 'notOpenedOrClicked'>, string> = {
  * Copies into a draft mailing, as a new selection with the description, the addresses of another
  * mailing (or of every mailing of a campaign) that have the chosen result type (DESIGN §4), skipping
  * what the draft already holds. Hard-bounced addresses are left out unless the type asks for them
- * (DESIGN §4: they never appear in selections). Returns the selection id and how many were added.
- * Throws 404 (target, source campaign or mailing) or 409 (target not a draft).
+ * (DESIGN §4: they never appear in selections). Returns the selection id and how many were added;
+ * the audit log has it as an allocation done by `who`. Throws 404 (target, source campaign or
+ * mailing) or 409 (target not a draft).
  */
 export function copyAddresses(
   db: Db,
   campaignId: string,
   mailingId: string,
   source: CopySource,
+  who: Pick<AuditInput, 'username' | 'ip'>,
 ): Promise<{ selectionId: string; copied: number }> {
   return getMinMailings(db).then((minMailings) =>
     db.transaction(async (tx) => {
@@ -86,7 +89,21 @@ export function copyAddresses(
       WHERE a.erased_at IS NULL AND ${source.type === 'hardBounce' ? sql`true` : sql`a.hard_bounced_at IS NULL`}
       ON CONFLICT (mailing_id, address_id) DO NOTHING`);
       await refreshRecordCounts(tx, mailingId);
-      return { selectionId, copied: res.rowCount ?? 0 };
+      const copied = res.rowCount ?? 0;
+      await recordAudit(tx, {
+        kind: 'allocation',
+        ...who,
+        subject: selectionId,
+        rows: copied,
+        details: {
+          campaignId,
+          mailingId,
+          selectionId,
+          allocated: copied,
+          copiedFrom: { campaign: source.campaign, mailing: source.mailing ?? null, type: source.type },
+        },
+      });
+      return { selectionId, copied };
     }),
   );
 }

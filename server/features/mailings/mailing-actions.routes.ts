@@ -36,12 +36,13 @@ export function mailingActionRoutes(ctx: AppContext): FastifyPluginAsyncZod {
       { schema: { params: MailingParams, body: CopyInputSchema, response: { 200: CopyResultSchema } } },
       async (request) => {
         const { campaign, mailing, type, description } = request.body;
-        const result = await copyAddresses(ctx.db, request.params.campaignId, request.params.mailingId, {
-          campaign,
-          mailing: mailing || undefined,
-          type,
-          description,
-        });
+        const result = await copyAddresses(
+          ctx.db,
+          request.params.campaignId,
+          request.params.mailingId,
+          { campaign, mailing: mailing || undefined, type, description },
+          actorOf(request),
+        );
         return { message: MailingMessages.copied, ...result };
       },
     );

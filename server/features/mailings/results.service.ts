@@ -7,6 +7,7 @@ import type { DbOrTx } from '../../db/client';
 import { HttpError } from '../../lib/http-errors';
 import type { PayloadOf } from '../../tasks/payloads';
 import { type TaskContext, TaskError, type TaskOf } from '../../tasks/worker';
+import { recordAudit } from '../audit/audit';
 import { saveSkippedRowsFrom } from '../imports/skipped-rows';
 import type { StagedUpload } from '../uploads/upload.service';
 import { allowBulkMemory, inAddressOrder } from './mailing.queries';
@@ -166,7 +167,11 @@ async function saveSkippedResults(
   return by;
 }
 
-/** The results-import task: applies the staged file in one transaction (the worker then drops it); returns the counts. */
+/**
+ * The results-import task: applies the staged file in one transaction (the worker then drops it),
+ * recorded in the audit log as an import into the mailing (the task's user, its counts); returns
+ * the counts.
+ */
 export async function runMailingResults(
   ctx: AppContext,
   task: TaskOf<ResultsPayload>,
@@ -178,6 +183,16 @@ export async function runMailingResults(
     if (found.rows.length === 0) throw new TaskError(MailingMessages.notFound);
     // Set-based: the file's rows count as done when the statements that apply them have run.
     await tctx.count(0, p.rows, { span: [10, 100], state: 'saving' });
-    return applyResults(tx, p, task.id);
+    const outcome = await applyResults(tx, p, task.id);
+    const { read, saved, unchanged, skipped } = outcome;
+    await recordAudit(tx, {
+      kind: 'import',
+      username: task.username,
+      ip: null,
+      subject: p.mailingId,
+      rows: read,
+      details: { mailingId: p.mailingId, file: task.file, results: true, read, saved, unchanged, skipped },
+    });
+    return outcome;
   });
 }

@@ -19,6 +19,7 @@ import type { AppContext } from '../../context';
 import { runRequestTransaction } from '../../db/request-transaction';
 import { notFound } from '../../lib/http-errors';
 import { currentUser } from '../../plugins/auth';
+import { actorOf } from '../audit/audit';
 import { MailingParams } from '../mailings/mailing.routes';
 import { requireMailing } from '../mailings/mailing.service';
 import { presentTask } from '../tasks/task.queries';
@@ -98,7 +99,7 @@ export function selectionRoutes(ctx: AppContext): FastifyPluginAsyncZod {
       { schema: { params: SelectionParams, response: { 200: MessageSchema } } },
       async (request) => {
         const { campaignId, mailingId, selectionId } = request.params;
-        await deleteSelection(ctx, campaignId, mailingId, selectionId);
+        await deleteSelection(ctx, campaignId, mailingId, selectionId, actorOf(request));
         return { message: SelectionMessages.deleted };
       },
     );

@@ -93,23 +93,36 @@ export function saveSelection(
 }
 
 /**
- * Deletes a selection with the addresses it allocated and refreshes the counts. One that holds
- * addresses only of a mailing in Concept (409 otherwise); an empty one whatever the mailing's
- * state. 404 for an unknown mailing or selection.
+ * Deletes a selection with the addresses it allocated and refreshes the counts, in the audit log as
+ * done by `who` with the addresses it released. One that holds addresses only of a mailing in
+ * Concept (409 otherwise); an empty one whatever the mailing's state. 404 for an unknown mailing or
+ * selection.
  */
-export function deleteSelection(ctx: AppContext, campaignId: string, mailingId: string, id: string) {
+export function deleteSelection(
+  ctx: AppContext,
+  campaignId: string,
+  mailingId: string,
+  id: string,
+  who: Pick<AuditInput, 'username' | 'ip'>,
+) {
   return ctx.db.transaction(async (tx) => {
     // The mailing's lock (requireMailing) is the one every allocation takes: no address can be
-    // allocated to this selection between the check below and the delete.
+    // allocated to this selection between the count below and the delete.
     const mailing = await requireMailing(tx, campaignId, mailingId);
     await requireSelection(tx, mailingId, id);
-    if (mailing.state !== 'draft') {
-      const { rows } = await tx.execute(sql`SELECT EXISTS (
-        SELECT 1 FROM mailing_addresses WHERE mailing_id = ${mailingId} AND selection_id = ${id}) AS held`);
-      if ((rows[0] as { held: boolean }).held) throw conflict(SelectionMessages.draftOnly);
-    }
+    const { rows } = await tx.execute<{ held: number }>(sql`SELECT count(*)::int AS held
+      FROM mailing_addresses WHERE mailing_id = ${mailingId} AND selection_id = ${id}`);
+    const held = Number(rows[0].held);
+    if (mailing.state !== 'draft' && held > 0) throw conflict(SelectionMessages.draftOnly);
     await deleteSelectionRow(tx, id);
     await refreshRecordCounts(tx, mailingId);
+    await recordAudit(tx, {
+      kind: 'selection-deleted',
+      ...who,
+      subject: id,
+      rows: held,
+      details: { campaignId, mailingId, selectionId: id, released: held },
+    });
   });
 }
 
