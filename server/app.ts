@@ -18,6 +18,8 @@ import { PARTNER_API_BASE, PARTNER_API_TAG, PARTNER_API_VERSION } from '../commo
 import type { AppConfig } from './config';
 import type { AppContext } from './context';
 import type { Database } from './db/client';
+import { healthRoutes } from './features/health/health.routes';
+import { createMetrics, registerRequestMetrics } from './features/health/metrics';
 import { partnerApiRoutes } from './features/partner-api/partner-api.routes';
 import { caseCollationOnce } from './features/selections/compile-context';
 import { type SelRefresher, startSelRefresher } from './features/selections/sel-refresher';
@@ -137,6 +139,9 @@ export async function buildApp(options: BuildOptions): Promise<{ app: FastifyIns
     });
   }
 
+  // The app's own metrics registry; every request's latency is observed from here on.
+  const metrics = createMetrics(ctx);
+  registerRequestMetrics(app, metrics);
   registerErrorHandling(app);
   await registerSecurity(app, config.stylesheetUrl);
   await app.register(cookie);
@@ -179,6 +184,9 @@ export async function buildApp(options: BuildOptions): Promise<{ app: FastifyIns
     // No call to the public validator's badge: the page loads nothing from elsewhere.
     uiConfig: { validatorUrl: null },
   });
+
+  // /healthz, /readyz and /metrics: for the operator's probes and scraper, without a session.
+  await app.register(healthRoutes(ctx, metrics));
 
   await app.register(
     async (api) => {

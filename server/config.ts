@@ -51,6 +51,11 @@ export interface AppConfig {
    * cancelled and the request answers 503 (server/db/request-transaction.ts).
    */
   statementTimeoutMs: number;
+  /**
+   * The bearer token that lets a scraper read /metrics from anywhere (METRICS_TOKEN); unset: only
+   * from this machine (loopback).
+   */
+  metricsToken?: string;
 }
 
 /** An http(s) address, or undefined when unset; anything else stops the start with a clear error. */
@@ -131,5 +136,6 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
     partnerApiWriteSlots: intFromEnv(env.PARTNER_API_WRITE_SLOTS, 2 * os.availableParallelism()),
     selRefresher: env.SEL_REFRESHER !== 'off',
     statementTimeoutMs: intFromEnv(env.STATEMENT_TIMEOUT_MS, 30_000),
+    metricsToken: env.METRICS_TOKEN || undefined,
   };
 }

@@ -19,7 +19,8 @@ export interface Database {
 // bigint (int8) and numeric come back as JS numbers; counts stay far below 2^53.
 pg.types.setTypeParser(20, (v) => Number.parseInt(v, 10));
 
-const migrationsFolder = path.join(path.dirname(fileURLToPath(import.meta.url)), 'migrations');
+/** The folder of the committed migrations (meta/_journal.json lists them in order). */
+export const migrationsFolder = path.join(path.dirname(fileURLToPath(import.meta.url)), 'migrations');
 
 /** Opens a pool to `url`; returns the Drizzle handle. */
 export function openDatabase(url: string, max = 20): Database {

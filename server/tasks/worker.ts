@@ -2,7 +2,7 @@ import crypto from 'node:crypto';
 import type { FastifyBaseLogger } from 'fastify';
 import pg from 'pg';
 import type { z } from 'zod';
-import { type ProgressUnit, TaskMessages } from '../../common/tasks';
+import { TaskMessages } from '../../common/tasks';
 import type { Database, Db } from '../db/client';
 import { WorkCancelled } from '../db/request-transaction';
 import {
@@ -11,50 +11,27 @@ import {
   failTask,
   finishTask,
   insertTask,
-  type ProgressUpdate,
   type TaskInput,
   type TaskRow,
-  updateTaskProgress,
   WORKER_LOCK_NAMESPACE,
 } from '../features/tasks/task.queries';
 import { dropStaging } from '../features/uploads/csv-staging';
 import { HttpError } from '../lib/http-errors';
 import type { PayloadOf, TaskType } from './payloads';
+import { type ProgressReporters, progressReporter } from './progress-reporter';
 
 /** The message of a task that failed on an error not meant for the user (logged, never shown). */
 const SERVER_ERROR_MESSAGE = 'De taak is mislukt door een serverfout';
 
-/** How a count is reported: its unit, the part of the percentage it fills, a new state. */
-export interface CountOptions {
-  /** What is counted; rows unless said otherwise. */
-  unit?: ProgressUnit;
-  /** The percentage at none done and at all done (default 0 and 100). */
-  span?: [number, number];
-  state?: string;
-}
-
 /**
- * What a running task can use: the database and its progress reporters. Reports are written at
- * most every PROGRESS_WRITE_MS (the latest one a moment later when it came too soon), in order;
- * a new state, the first count and a count that reached its total are written at once.
+ * What a running task can use: the database, its log and its progress reporters (written at most
+ * every PROGRESS_WRITE_MS, progress-reporter.ts).
  */
-export interface TaskContext {
+export interface TaskContext extends ProgressReporters {
   db: Db;
   database: Database;
-  /** Reports 0-100 and optionally a new state (parsing, saving, updating, executing). */
-  progress(percentage: number, state?: string): Promise<void>;
-  /**
-   * Reports `done` of `total` (rows unless `options.unit` says otherwise); resolves once written
-   * when it is written at once (the first, the last, with a new state), else at once.
-   */
-  count(done: number, total: number, options?: CountOptions): Promise<void>;
-  /** Reports that step `step` of `steps` (from 1) runs: set-based work, whose rows cannot be counted as they go. */
-  step(step: number, steps: number, state?: string): Promise<void>;
   log: FastifyBaseLogger;
 }
-
-/** The least time between two progress writes of one task: a million-row import writes a few dozen. */
-export const PROGRESS_WRITE_MS = 250;
 
 /** A task type's work; returns the result stored on the task (for imports: read, saved, ...). */
 export type TaskHandler = (task: TaskRow, ctx: TaskContext) => Promise<unknown>;
@@ -122,6 +99,16 @@ export interface TaskRunnerOptions {
   reapEverySeconds?: number;
 }
 
+/** How a task of this process ended, as the runner tells its listeners (the metrics). */
+export interface TaskEnd {
+  type: string;
+  state: 'done' | 'failed';
+  /** Seconds from its claim (or adoption) to its end. */
+  seconds: number;
+  /** What the work returned; undefined for a failed task. */
+  result: unknown;
+}
+
 /**
  * Runs tasks from the `tasks` table inside this process: claims with SKIP LOCKED, runs up to
  * `concurrency` at once, and proves it is alive to other processes with an advisory lock.
@@ -132,7 +119,9 @@ export class TaskRunner {
   private readonly reapers: (() => Promise<void>)[] = [];
   private readonly active = new Set<Promise<void>>();
   private readonly cancellers = new Map<string, () => void>();
+  private readonly endListeners: ((end: TaskEnd) => void)[] = [];
   private lockClient?: pg.Client;
+  private lockLost = false;
   private timer?: NodeJS.Timeout;
   private reapTimer?: NodeJS.Timeout;
   private running = false;
@@ -160,6 +149,28 @@ export class TaskRunner {
   /** Whether the worker loop runs in this process. */
   isRunning(): boolean {
     return this.running;
+  }
+
+  /** Whether the worker loop runs and still holds its liveness lock (its connection not lost). */
+  isAlive(): boolean {
+    return this.running && this.lockClient !== undefined && !this.lockLost;
+  }
+
+  /** Adds a listener told of every task this process ends, done or failed, after it is marked so. */
+  onTaskEnd(listener: (end: TaskEnd) => void): void {
+    this.endListeners.push(listener);
+  }
+
+  // A listener's failure (it should have none) never touches the task.
+  private ended(type: string, state: TaskEnd['state'], startedAt: number, result?: unknown): void {
+    const seconds = (performance.now() - startedAt) / 1000;
+    for (const listener of this.endListeners) {
+      try {
+        listener({ type, state, seconds, result });
+      } catch (err) {
+        this.options.log.warn({ err }, 'a task end listener failed');
+      }
+    }
   }
 
   /** Queues a task and wakes the worker; returns the queued row. */
@@ -193,15 +204,20 @@ export class TaskRunner {
     });
     const log = this.options.log.child({ taskId: row.id, taskType: row.type });
     const db = this.database.db;
+    const startedAt = performance.now();
     const end = work.done
       .then(
-        (result) => finishTask(db, row.id, result),
-        (err) => {
+        async (result) => {
+          await finishTask(db, row.id, result);
+          this.ended(row.type, 'done', startedAt, result);
+        },
+        async (err) => {
           const isCancelled = cancelled || err instanceof WorkCancelled; // cancelTask, or the work's own cancel
           const known = err instanceof TaskError || err instanceof HttpError;
           if (!known && !isCancelled) log.error({ err }, 'task failed');
           const message = isCancelled ? cancelledMessage : known ? err.message : SERVER_ERROR_MESSAGE;
-          return failTask(db, row.id, message);
+          await failTask(db, row.id, message);
+          this.ended(row.type, 'failed', startedAt);
         },
       )
       .catch((err) => log.error({ err }, 'could not end an adopted task'))
@@ -225,7 +241,11 @@ export class TaskRunner {
   async start(): Promise<void> {
     if (this.running) return;
     const client = new pg.Client({ connectionString: this.database.url });
-    client.on('error', (err) => this.options.log.error({ err }, 'worker lock connection lost'));
+    this.lockLost = false;
+    client.on('error', (err) => {
+      this.lockLost = true;
+      this.options.log.error({ err }, 'worker lock connection lost');
+    });
     await client.connect();
     await client.query('SELECT pg_advisory_lock($1, $2)', [WORKER_LOCK_NAMESPACE, this.workerKey]);
     this.lockClient = client;
@@ -302,11 +322,14 @@ export class TaskRunner {
     const log = this.options.log.child({ taskId: task.id, taskType: task.type });
     const reporter = progressReporter(db, task.id, log);
     const ctx: TaskContext = { db, database: this.database, log, ...reporter.reporters };
+    const startedAt = performance.now();
     try {
       const handler = this.handlers.get(task.type)!;
       const result = await handler(task, ctx);
       await reporter.settle();
       await finishTask(db, task.id, result);
+      this.ended(task.type, 'done', startedAt, result);
+      return;
     } catch (err) {
       await reporter.settle();
       const message =
@@ -316,84 +339,6 @@ export class TaskRunner {
         log.error({ err: e }, 'could not mark task failed'),
       );
     }
+    this.ended(task.type, 'failed', startedAt);
   }
-}
-
-/**
- * The progress reporters of one running task (see TaskContext) and `settle`, which drops a report
- * still waiting for its moment and waits for the writes under way, so none lands after the end.
- */
-function progressReporter(db: Db, taskId: string, log: FastifyBaseLogger) {
-  let lastWrite = 0;
-  let writing: Promise<void> | null = null;
-  let pending: ProgressUpdate | null = null;
-  let timer: NodeJS.Timeout | undefined;
-  let counted = false;
-  let settled = false;
-
-  // One write at a time, in order: what comes meanwhile merges into the next one.
-  const write = (): Promise<void> => {
-    clearTimeout(timer);
-    timer = undefined;
-    if (writing) return writing.then(write);
-    const update = pending;
-    pending = null;
-    if (!update || settled) return Promise.resolve();
-    lastWrite = Date.now();
-    writing = updateTaskProgress(db, taskId, update)
-      .catch((err) => log.warn({ err }, 'progress update failed'))
-      .finally(() => {
-        writing = null;
-      });
-    return writing;
-  };
-  // A report merges into the one waiting (a percentage keeps the count and state reported before
-  // it). Only a report written at once is waited for: a pass never waits for its periodic writes.
-  const report = (update: ProgressUpdate, now: boolean): Promise<void> => {
-    if (settled) return Promise.resolve();
-    pending = { ...pending, ...update };
-    if (now) return write();
-    const wait = PROGRESS_WRITE_MS - (Date.now() - lastWrite);
-    if (wait <= 0) void write();
-    else timer ??= setTimeout(() => void write(), wait);
-    return Promise.resolve();
-  };
-
-  const reporters: Pick<TaskContext, 'progress' | 'count' | 'step'> = {
-    progress: (percentage, state) => report({ percentage, ...(state ? { state } : {}) }, Boolean(state)),
-    count: (done, total, options = {}) => {
-      const [from, to] = options.span ?? [0, 100];
-      const part = total > 0 ? Math.min(1, Math.max(0, done / total)) : 1;
-      const first = !counted;
-      counted = true;
-      return report(
-        {
-          percentage: from + (to - from) * part,
-          count: { done, total, unit: options.unit ?? 'rows' },
-          ...(options.state ? { state: options.state } : {}),
-        },
-        first || done >= total || Boolean(options.state),
-      );
-    },
-    // Step k of n runs: k - 1 of n are done.
-    step: (step, steps, state) => {
-      counted = true;
-      return report(
-        {
-          percentage: steps > 0 ? (100 * (step - 1)) / steps : 0,
-          count: { done: step, total: steps, unit: 'steps' },
-          ...(state ? { state } : {}),
-        },
-        true,
-      );
-    },
-  };
-  return {
-    reporters,
-    async settle() {
-      settled = true;
-      clearTimeout(timer);
-      while (writing) await writing;
-    },
-  };
 }

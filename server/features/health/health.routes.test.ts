@@ -1,0 +1,104 @@
+import crypto from 'node:crypto';
+import type { FastifyInstance } from 'fastify';
+import { afterAll, describe, expect, it } from 'vitest';
+import { buildApp } from '../../app';
+import { type AppConfig, loadConfig } from '../../config';
+import { type Database, migrateDatabase, openDatabase } from '../../db/client';
+import { setupTestApp } from '../../test/app';
+import { setupDatabaseMigratedTo } from '../../test/migrations';
+import { readShippedMigrations } from './readiness';
+
+/** An app on `database` as production builds it, its worker not meant to run here unless said. */
+async function appOn(database: Database, config: Partial<AppConfig> = {}): Promise<FastifyInstance> {
+  const { app } = await buildApp({
+    config: {
+      ...loadConfig({}),
+      databaseUrl: database.url,
+      webDir: '/nonexistent',
+      encryptionKey: crypto.randomBytes(32).toString('base64'),
+      selRefresher: false,
+      startWorker: false,
+      ...config,
+    },
+    database,
+    logger: false,
+  });
+  await app.ready();
+  return app;
+}
+
+describe('the probes of a running app', () => {
+  const t = setupTestApp({ session: false });
+
+  it('/healthz answers 200 ok without a session', async () => {
+    const res = await t.app.inject({ method: 'GET', url: '/healthz', remoteAddress: '203.0.113.7' });
+    expect(res.statusCode).toBe(200);
+    expect(res.json()).toEqual({ status: 'ok' });
+  });
+
+  it('/readyz answers 200 ok when the database is migrated and the worker runs', async () => {
+    const res = await t.app.inject({ method: 'GET', url: '/readyz', remoteAddress: '203.0.113.7' });
+    expect(res.statusCode, res.body).toBe(200);
+    expect(res.json()).toEqual({ status: 'ok' });
+  });
+
+  it('/readyz answers 503 naming the worker once it has stopped', async () => {
+    await t.ctx.tasks.stop();
+    try {
+      const res = await t.app.inject({ method: 'GET', url: '/readyz' });
+      expect(res.statusCode).toBe(503);
+      expect(res.json()).toEqual({ status: 'unavailable', failed: ['worker'] });
+    } finally {
+      await t.ctx.tasks.start();
+    }
+  });
+});
+
+describe('/readyz of an app whose database is unreachable', () => {
+  // Port 1 on this machine: nothing listens, so every connection is refused.
+  const database = openDatabase('postgres://postgres@127.0.0.1:1/lijstwerk', 2);
+  afterAll(() => database.close());
+
+  it('answers 503 naming only the database, no error text or address', async () => {
+    const app = await appOn(database);
+    try {
+      expect((await app.inject({ method: 'GET', url: '/healthz' })).statusCode).toBe(200);
+      const res = await app.inject({ method: 'GET', url: '/readyz' });
+      expect(res.statusCode).toBe(503);
+      expect(res.json()).toEqual({ status: 'unavailable', failed: ['database'] });
+      expect(res.body).not.toMatch(/127\.0\.0\.1|ECONNREFUSED|postgres/i);
+    } finally {
+      await app.close();
+    }
+  });
+
+  it('answers 503 for the worker as well when this process should run one', async () => {
+    const app = await appOn(database, { startWorker: true });
+    try {
+      const res = await app.inject({ method: 'GET', url: '/readyz' });
+      expect(res.json()).toEqual({ status: 'unavailable', failed: ['database', 'worker'] });
+    } finally {
+      await app.close();
+    }
+  });
+});
+
+describe('/readyz of an app whose database lacks a migration', () => {
+  const shipped = readShippedMigrations();
+  // Every migration but the last two applied: the code is newer than its database.
+  const m = setupDatabaseMigratedTo(shipped.length - 3);
+
+  it('answers 503 naming the migrations; 200 once they are applied', async () => {
+    const app = await appOn(m.database);
+    try {
+      const res = await app.inject({ method: 'GET', url: '/readyz' });
+      expect(res.statusCode).toBe(503);
+      expect(res.json()).toEqual({ status: 'unavailable', failed: ['migrations'] });
+      await migrateDatabase(m.database);
+      const after = await app.inject({ method: 'GET', url: '/readyz' });
+      expect(after.statusCode, after.body).toBe(200);
+    } finally {
+      await app.close();
+    }
+  });
+});
