@@ -3,6 +3,7 @@ import { calendarDayOf } from './calendar-day';
 import { CATEGORIES } from './extra-inzet';
 import { integerField, oneMessage } from './numbers';
 import { EMPTY_QUERY, QueryTreeSchema } from './query-tree';
+import { SKIP_REASON_LABELS } from './skipped-rows';
 import { TaskSchema } from './tasks';
 
 // spec 001 §3 Selection, §4 result rows, §7 the selection calls, §8 the builder's messages, §9 defaults.
@@ -236,7 +237,23 @@ export const LineFileMessages = {
   columnUnknown: (field: string) => `Het bestand heeft geen kolom ${field}`,
   encrypted: (attr: string) => `Kenmerk ${attr} is versleuteld en kan niet met een bestand worden vergeleken`,
   mappingsInvalid: 'De mappings zijn geen geldige JSON',
+  /** The notice after an upload that left rows out for an erased address (AVG art. 17). */
+  erasedTitle: (file: string) => `Regelbestand ${file} opgeslagen`,
+  erased: (n: number) => `${n} ${n === 1 ? 'regel' : 'regels'} overgeslagen: ${SKIP_REASON_LABELS.erased}.`,
 } as const;
+
+/** The counters of a line file's task (older results lack `erased`). */
+export const LineFileResultSchema = z.object({
+  read: z.number().default(0),
+  saved: z.number().default(0),
+  erased: z.number().default(0),
+});
+
+/** Reads a line file task's result: rows read, stored, and left out for an erased address. */
+export function lineFileResultOf(result: unknown): z.infer<typeof LineFileResultSchema> {
+  const parsed = LineFileResultSchema.safeParse(result ?? {});
+  return parsed.success ? parsed.data : { read: 0, saved: 0, erased: 0 };
+}
 
 /** One column of a line file: mapped onto an attribute, or a base entry with its generated name. */
 export const LineMappingSchema = z.union([

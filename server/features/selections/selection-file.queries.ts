@@ -5,8 +5,10 @@ import { type FileLeaf, leavesOf, type QueryNode } from '../../../common/query-t
 import { SelectionMessages } from '../../../common/selections';
 import { trimValue } from '../../../common/values';
 import type { DbOrTx } from '../../db/client';
+import type { ColumnKeys } from '../../lib/crypto';
 import { HttpError } from '../../lib/http-errors';
 import { pgTextArray } from '../../lib/pg-array';
+import { anySuppressions, holdOffErasure, suppressedSql } from '../avg/suppression';
 import {
   addressField,
   type CompileContext,
@@ -60,6 +62,22 @@ export function normalizeFileValue(column: SelectionFileColumn, value: string | 
       // A mapped attribute or the dataset description: trimmed, case folded.
       return trimValue(value).toLowerCase();
   }
+}
+
+/**
+ * Deletes from the task's temporary line_rows (columns v0..v{columns-1}, normalised) the rows
+ * holding an erased e-mail address in any column, as an erasure deletes stored line-file rows;
+ * returns how many went. Only values with an '@' are hashed, none while nothing was ever erased.
+ * The caller holds holdOffErasure.
+ */
+export async function deleteErasedLineRows(db: DbOrTx, keys: ColumnKeys, columns: number): Promise<number> {
+  if (!(await anySuppressions(db))) return 0;
+  const erased = Array.from({ length: columns }, (_, i) => {
+    const v = sql.raw(`l.v${i}`);
+    return sql`(${v} LIKE '%@%' AND ${suppressedSql(keys, v)})`;
+  });
+  const { rowCount } = await db.execute(sql`DELETE FROM line_rows l WHERE ${sql.join(erased, sql` OR `)}`);
+  return rowCount ?? 0;
 }
 
 /**
@@ -172,6 +190,8 @@ export async function copyLineFiles(
   lines: { lineId: string; source: string }[],
 ): Promise<string[]> {
   if (lines.length === 0) return [];
+  // The copy writes e-mail addresses: no erasure may delete the source's rows meanwhile.
+  await holdOffErasure(db);
   const ids = pgTextArray(lines.map((l) => l.lineId));
   const sources = pgTextArray(lines.map((l) => l.source));
   // The upsert locks each line's row first, as an upload of that line does, so a copy and an

@@ -5,13 +5,14 @@ import { withClientTransaction } from '../../db/client';
 import { badRequest, badRequestAll, notFound } from '../../lib/http-errors';
 import type { PayloadOf } from '../../tasks/payloads';
 import type { TaskContext, TaskOf } from '../../tasks/worker';
+import { holdOffErasure } from '../avg/suppression';
 import { normalizePass } from '../blacklists/blacklist-pass';
 import { listEncryptedAttributes } from '../imports/mapping.queries';
 import { requireMailing } from '../mailings/mailing.service';
 import type { TaskRow } from '../tasks/task.queries';
 import { parseJsonField, receiveUpload } from '../uploads/upload';
 import { getSelection } from './selection.queries';
-import { normalizeFileValue } from './selection-file.queries';
+import { deleteErasedLineRows, normalizeFileValue } from './selection-file.queries';
 
 /** What a line-file task gets: where the file is staged and how its columns are matched. */
 type LineFilePayload = PayloadOf<'selection-file'>;
@@ -72,17 +73,18 @@ export async function receiveLineFile(
 
 /**
  * The selection-file task: replaces the line's stored file by the staged one, its values
- * normalised per column (normalizeFileValue), distinct rows only, rows without any value left out.
- * Returns the counters read and saved.
+ * normalised per column (normalizeFileValue), distinct rows only, rows without any value left out,
+ * rows holding an erased e-mail address left out (AVG art. 17). Returns the counters read, saved
+ * and erased (the rows of the file left out for an erased address).
  */
 export async function runLineFile(
   ctx: AppContext,
   task: TaskOf<LineFilePayload>,
   tctx: TaskContext,
-): Promise<{ read: number; saved: number }> {
+): Promise<{ read: number; saved: number; erased: number }> {
   const p = task.payload;
   await tctx.count(0, p.rows, { span: [5, 70], state: 'saving' });
-  return withClientTransaction(ctx.database, async (_tx, client) => {
+  return withClientTransaction(ctx.database, async (tx, client) => {
     const cols = p.columns.map((_, i) => `v${i} text`).join(', ');
     await client.query(`CREATE TEMPORARY TABLE line_rows (${cols}) ON COMMIT DROP`);
     const select = `SELECT ${p.columns.map((c) => `c${c.index + 1}`).join(', ')} FROM ${p.staging}`;
@@ -98,6 +100,9 @@ export async function runLineFile(
       (n) => void tctx.count(n, p.rows, { span: [5, 70] }),
     );
     await tctx.progress(70, 'saving');
+    // From here on no address is erased until this commits, and each erasure before is seen.
+    await holdOffErasure(tx);
+    const erased = await deleteErasedLineRows(tx, ctx.columnKeys(), p.columns.length);
     // The upsert locks the line's row before its old rows go: a concurrent upload of the same line
     // waits here until this one commits, then deletes what this one stored, so the last upload
     // wins whole (deleting first would let both files' rows stay).
@@ -115,6 +120,6 @@ export async function runLineFile(
          SELECT DISTINCT $1::text, $2::text, ARRAY[${p.columns.map((_, i) => `v${i}`).join(', ')}]::text[] FROM line_rows`,
       [p.selectionId, p.lineId],
     );
-    return { read, saved: inserted.rowCount ?? 0 };
+    return { read, saved: inserted.rowCount ?? 0, erased };
   });
 }

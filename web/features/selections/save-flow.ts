@@ -1,8 +1,13 @@
 import { SELECTION_TASK_POLL_MS } from '../../../common/constants';
 import { fileLeaves, hasRealLeaf } from '../../../common/query-tree';
-import { type QueryRun, SelectionMessages } from '../../../common/selections';
+import {
+  LineFileMessages,
+  lineFileResultOf,
+  type QueryRun,
+  SelectionMessages,
+} from '../../../common/selections';
 import type { Task } from '../../../common/tasks';
-import { showDanger } from '../../lib/alerts';
+import { showDanger, showInfo } from '../../lib/alerts';
 import { countNow, stopCount } from '../builder/live-count-runner';
 import { getTask } from '../tasks/api';
 import { createSelection, getSelection, runSelection, updateSelection, uploadLineFile } from './api';
@@ -64,7 +69,11 @@ async function saveWithFiles(campaign: string, mailing: string): Promise<string>
   for (const [lineId, pending] of Object.entries(getDraft().files)) {
     if (!lineIds.has(lineId)) continue;
     const { task } = await uploadLineFile(campaign, mailing, id, lineId, pending.file, pending.mappings);
-    await followTask(task);
+    const done = await followTask(task);
+    // Rows of an erased address were left out (AVG): say so, as an import's result does.
+    const { erased } = lineFileResultOf(done.result);
+    if (erased > 0)
+      showInfo(LineFileMessages.erasedTitle(pending.file.name), LineFileMessages.erased(erased), false);
     setDraft((x) => {
       const { [lineId]: _done, ...files } = x.files;
       return { ...x, files };
