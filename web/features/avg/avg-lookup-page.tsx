@@ -91,6 +91,8 @@ export function AvgLookupPage() {
 
 function AvgResult({ lookup, onErased }: { lookup: AvgLookup; onErased: (outcome: ErasureOutcome) => void }) {
   const erasure = <AvgErasureAction lookup={lookup} onErased={onErased} />;
+  // An erased address is held nowhere: the erasure's alert says all there is.
+  if (!lookup.found && lookup.erasedAt) return erasure;
   if (!lookup.found) {
     // Nothing held, the address can still be kept out from now on: the erasure adds its suppression.
     return (
