@@ -8,9 +8,13 @@
 //   SELECTION_TASK_POLL_MS; the time it would show them is printed beside);
 // - POST .../selections/preview (the first 25 addresses);
 // and GET /api/count?useBlacklist=true&unique=true ('Bestandsaantallen'). p50 and max after one
-// warm-up, each beside a bare `SELECT count(*)` of records and of addresses timed in the same
-// process right before each of its runs, as a ratio: the machine's speed swings, the ratio less.
-// Prints figures; never fails on slowness.
+// warm-up, each beside two bare counts timed in the same process right before each of its runs, as
+// a ratio (the machine's speed swings, the ratio less): the floor, a bare `SELECT count(*)` of the
+// narrow tables the count reads (sel_record and sel_multi, with the count's settings:
+// bench/support/builder-engine.ts, narrowFloor), and one of records. Beside each live count, in the
+// same runs (alternately before and after the request), the same count done in this process step
+// by step (timeEngine: compile, plan, the statement, the result rows), and once its statement's
+// EXPLAIN ANALYZE (planning, execution, workers, JIT). Prints figures; never fails on slowness.
 //
 //   npx tsx bench/builder.ts [addresses=1000000] [datasets=500]        embedded PostgreSQL
 //   DATABASE_URL=postgres://... npx tsx bench/builder.ts 20000000      a PostgreSQL server (a fresh database)
@@ -26,11 +30,18 @@ import { sql } from 'drizzle-orm';
 import '../common/zod-setup';
 import { SELECTION_TASK_POLL_MS } from '../common/constants';
 import type { CountAnswer } from '../common/counts';
-import type { LiveCountAnswer, Preview } from '../common/live-count';
+import { type LiveCountAnswer, type Preview, SelectionDraftSchema } from '../common/live-count';
 import type { LiveCount } from '../common/selections';
 import { migrateDatabase, openDatabase } from '../server/db/client';
 import { caseCollation } from '../server/features/selections/compile-context';
 import { rebuildSelRecords } from '../server/features/selections/sel-record.sql';
+import {
+  type EngineSteps,
+  engineContext,
+  explainEngine,
+  narrowFloor,
+  timeEngine,
+} from './support/builder-engine';
 import { benchDatabase, seconds, timed } from './support/database';
 import { generateSelectionWorld } from './support/selection-world';
 import { spawnBenchServer } from './support/server';
@@ -73,36 +84,60 @@ interface Figure {
   label: string;
   times: number[];
   bare: Record<Table, number[]>;
+  /** A live count's: the same count in this process, step by step, one per run. */
+  engine?: EngineSteps[];
   goal?: number;
   note: string;
 }
-type Table = 'records' | 'addresses';
+/** The bare counts: the narrow tables' floor (narrowFloor) and records. */
+type Table = 'floor' | 'records';
 const figures: Figure[] = [];
-/** A bare `SELECT count(*)` of `table`; returns its time (ms). */
+/** A bare count of `table` (the floor: narrowFloor); returns its time (ms). */
 async function bareCount(table: Table): Promise<number> {
+  if (table === 'floor') return (await narrowFloor(db)).ms;
   const t0 = performance.now();
-  await db.execute(sql`SELECT count(*)::int AS n FROM ${sql.raw(table)}`);
+  await db.execute(sql`SELECT count(*)::int AS n FROM records`);
   return performance.now() - t0;
 }
 /**
- * Runs `work` once to warm up, then RUNS times, each run right after a bare count of records and
- * one of addresses (so each figure has its baseline of the same minute); prints and keeps them.
+ * Runs `work` once to warm up, then RUNS times, each run right after the floor and a bare count of
+ * records (so each figure has its baseline of the same minute); with `engine`, that too each run,
+ * alternately before and after `work`. Prints and keeps them.
  */
-async function repeat(label: string, work: () => Promise<string>, goal?: number): Promise<Figure> {
-  const figure: Figure = { label, times: [], bare: { records: [], addresses: [] }, goal, note: '' };
+async function repeat(
+  label: string,
+  work: () => Promise<string>,
+  goal?: number,
+  engine?: () => Promise<EngineSteps>,
+): Promise<Figure> {
+  const figure: Figure = { label, times: [], bare: { floor: [], records: [] }, goal, note: '' };
+  if (engine) figure.engine = [];
   for (let i = 0; i <= RUNS; i++) {
+    const floor = await bareCount('floor');
     const records = await bareCount('records');
-    const addresses = await bareCount('addresses');
+    const before = i % 2 === 1 && engine ? await engine() : undefined;
     const t0 = performance.now();
     figure.note = await work();
+    const ms = performance.now() - t0;
+    const steps = before ?? (engine ? await engine() : undefined);
     if (i === 0) continue;
-    figure.times.push(performance.now() - t0);
+    figure.times.push(ms);
+    figure.bare.floor.push(floor);
     figure.bare.records.push(records);
-    figure.bare.addresses.push(addresses);
+    if (steps) figure.engine?.push(steps);
   }
   console.log(
     `  ${label.padEnd(72)} p50 ${seconds(p50(figure.times))}  max ${seconds(Math.max(...figure.times))}  ${figure.note}`,
   );
+  if (figure.engine) {
+    const step = (k: keyof EngineSteps) => seconds(p50(figure.engine?.map((e) => e[k]) ?? []));
+    console.log(
+      `    in this process: compile ${step('compile')}, plan ${step('plan')}, statement ${step('statement')}, result rows ${step('rows')}; all ${step('total')} (p50 each)`,
+    );
+    console.log(
+      `    floor (bare count(*) of sel_record and sel_multi) p50 ${seconds(p50(figure.bare.floor))}: live ${(p50(figure.times) / p50(figure.bare.floor)).toFixed(2)}×, statement ${(p50(figure.engine.map((e) => e.statement)) / p50(figure.bare.floor)).toFixed(2)}× the floor`,
+    );
+  }
   figures.push(figure);
   return figure;
 }
@@ -151,10 +186,21 @@ try {
     useDatasetsFrom: [],
     selectionId: null,
   });
+  const engineCtx = engineContext(database);
   console.log(`Through HTTP (${RUNS} runs each after one warm-up; p50, max):`);
   for (const [name, tree] of TREES) {
     if (only && !only.some((o) => name.includes(o))) continue;
-    console.log(` ${name}`);
+    console.log(` ${name} (load ${loadNow()})`);
+    const explained = await explainEngine(
+      engineCtx,
+      campaignId,
+      mailing._id,
+      SelectionDraftSchema.parse(draft(tree)),
+    );
+    console.log(
+      `    EXPLAIN ANALYZE of its statement: planning ${seconds(explained.planningMs)}, execution ${seconds(explained.executionMs)}, workers ${explained.workersLaunched} of ${explained.workersPlanned} planned, jit ${explained.jitSetting}${explained.jit ? ' (JIT COMPILED)' : ''}`,
+    );
+    let httpFound = 0;
     const label = (what: string) => `${name}: ${what}`;
     let uiMs: number[] = [];
     const live = await repeat(
@@ -172,10 +218,22 @@ try {
           const polls = Math.ceil((performance.now() - handed) / SELECTION_TASK_POLL_MS);
           uiMs.push(handed - t0 + polls * SELECTION_TASK_POLL_MS);
         }
+        httpFound = count.funnel.total;
         const lines = count.funnel.lines.map((l) => l.remaining.toLocaleString('en')).join(' → ');
         return `(${count.funnel.total.toLocaleString('en')} addresses${lines ? `; funnel ${lines}` : ''}${answer.state === 'task' ? '; via a task' : ''})`;
       },
       GOALS.live,
+      async () => {
+        const steps = await timeEngine(
+          engineCtx,
+          campaignId,
+          mailing._id,
+          SelectionDraftSchema.parse(draft(tree)),
+        );
+        if (steps.found !== httpFound && httpFound > 0)
+          throw new Error(`the engine found ${steps.found}, the request ${httpFound}`);
+        return steps;
+      },
     );
     uiMs = uiMs.slice(-RUNS);
     if (uiMs.length) live.note += `; the builder's poll shows them at p50 ${seconds(p50(uiMs))}`;
@@ -217,38 +275,57 @@ async function pollTask(id: string): Promise<LiveCount> {
 
 const all = (table: Table) => figures.flatMap((f) => f.bare[table]);
 console.log(
-  `Each figure against the bare counts timed right before its runs (p50 over the run: records ${seconds(p50(all('records')))}, addresses ${seconds(p50(all('addresses')))}):`,
+  `Each figure against the bare counts timed right before its runs (p50 over the run: floor ${seconds(p50(all('floor')))}, records ${seconds(p50(all('records')))}):`,
 );
 const results = figures.map((f) => {
   const ratio = (table: Table) => Number((p50(f.times) / p50(f.bare[table])).toFixed(2));
+  const step = (k: keyof EngineSteps) => Math.round(p50(f.engine?.map((e) => e[k]) ?? [0]));
   const out = {
     figure: f.label,
     p50: Math.round(p50(f.times)),
     max: Math.round(Math.max(...f.times)),
+    floor: Math.round(p50(f.bare.floor)),
+    perFloor: ratio('floor'),
     bareRecords: Math.round(p50(f.bare.records)),
     perRecords: ratio('records'),
-    perAddresses: ratio('addresses'),
+    ...(f.engine && {
+      engine: {
+        compile: step('compile'),
+        plan: step('plan'),
+        statement: step('statement'),
+        rows: step('rows'),
+      },
+      engineTotal: step('total'),
+    }),
     goal: f.goal,
     note: f.note,
   };
   const goal =
     f.goal === undefined ? '' : `  goal ${f.goal} s: ${out.p50 <= f.goal * 1000 ? 'met' : 'NOT met'}`;
+  const engine = f.engine ? `, statement ${seconds(step('statement'))}` : '';
   console.log(
-    `  ${f.label.padEnd(72)} ${seconds(out.p50)} = ${out.perRecords}× records (${seconds(out.bareRecords)}), ${out.perAddresses}× addresses${goal}`,
+    `  ${f.label.padEnd(72)} ${seconds(out.p50)}${engine} = ${out.perFloor}× floor (${seconds(out.floor)}), ${out.perRecords}× records (${seconds(out.bareRecords)})${goal}`,
   );
   return out;
 });
-const load = os.loadavg().map((x) => x.toFixed(2));
 console.log(
   JSON.stringify({
     addresses: N,
     datasets: DATASETS,
     target: bench.target,
-    load,
-    bare: { records: Math.round(p50(all('records'))), addresses: Math.round(p50(all('addresses'))) },
+    load: loadNow(),
+    bare: { floor: Math.round(p50(all('floor'))), records: Math.round(p50(all('records'))) },
     handedOn,
     results,
   }),
 );
 await database.close();
 await bench.drop();
+
+/** The load average (1, 5 and 15 minutes). */
+function loadNow(): string {
+  return os
+    .loadavg()
+    .map((x) => x.toFixed(2))
+    .join(' ');
+}
