@@ -23,6 +23,14 @@ describe('taskSummary', () => {
     );
   });
 
+  it('lists the rows of erased addresses an enrichment or line file left out', () => {
+    const result = { read: 5, saved: 2, erased: 3 };
+    for (const type of ['enrichment', 'selection-file'] as const)
+      expect(taskSummary({ type, result })).toBe('Gevonden: 5, Opgeslagen: 2, AVG-verwijderd: 3');
+    // An import counts them among its skipped rows (skippedBy), not as a counter of its own.
+    expect(taskSummary({ type: 'import', result })).toBe('Gevonden: 5, Opgeslagen: 2');
+  });
+
   it('says nothing for a task without a read count', () => {
     expect(taskSummary({ type: 'selection-query', result: { count: 5 } })).toBeNull();
   });
