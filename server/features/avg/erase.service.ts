@@ -79,6 +79,13 @@ export async function eraseListed(db: DbOrTx, keys: ColumnKeys): Promise<ListedE
   };
 }
 
+/** Erases the (normalised) e-mail addresses `emails` in the caller's transaction (eraseListed). */
+export async function eraseEmails(db: DbOrTx, keys: ColumnKeys, emails: string[]): Promise<ListedErasure> {
+  await createEraseEmails(db);
+  await addEraseEmails(db, emails);
+  return eraseListed(db, keys);
+}
+
 /** How long a single erasure waits for a way in that holds the lock before it answers 409. */
 const ERASE_LOCK_TIMEOUT = '5s';
 
@@ -96,9 +103,7 @@ export async function eraseAddress(
   try {
     return await ctx.db.transaction(async (tx) => {
       await tx.execute(sql.raw(`SET LOCAL lock_timeout = '${ERASE_LOCK_TIMEOUT}'`));
-      await createEraseEmails(tx);
-      await addEraseEmails(tx, [email]);
-      const done = await eraseListed(tx, ctx.columnKeys());
+      const done = await eraseEmails(tx, ctx.columnKeys(), [email]);
       await recordAudit(tx, {
         kind: 'avg-erasure',
         ...actor,

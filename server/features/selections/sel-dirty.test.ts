@@ -88,7 +88,7 @@ function selChecks(t: TestClient) {
 }
 
 const t = setupTestApp({ config: { selRefresher: false } });
-const { settle, expectMarked, addressIds, dirty } = selChecks(t);
+const { settle, expectMarked, addressIds, dirty, stale } = selChecks(t);
 const partnerApi = partnerApiHelpers(t);
 
 /** Unique e-mails for one test. */
@@ -436,6 +436,30 @@ describe('mailings', () => {
     await settle();
     expect((await t.api('DELETE', `/api/campaigns/${campaign}`)).statusCode).toBe(200);
     await expectMarked(ids);
+  });
+});
+
+describe('an AVG erasure', () => {
+  it('marks the records it deletes and the address it pseudonymises, and leaves no narrow row behind', async () => {
+    const [a, b] = mails('a', 'b');
+    // a in two datasets (a sel_multi row), b in one (a sel_record row).
+    await importedDataset([
+      [a, 'Anna', '1011AA'],
+      [b, 'Bob', '2022BB'],
+    ]);
+    await importedDataset([[a, 'Anna', '1011AA']]);
+    const [idA, idB] = await addressIds([a, b]);
+    const res = await t.api('POST', '/api/avg/erase', { email: a });
+    expect(res.statusCode, res.body).toBe(200);
+    expect(res.json()).toMatchObject({ records: 2, datasets: 2 });
+    // Its rows are gone at once (they held the e-mail), it is marked, and nothing drifts.
+    const rows = await t.db.execute<{ n: number }>(sql`SELECT
+      (SELECT count(*) FROM sel_record WHERE address_id = ${idA}) + (SELECT count(*) FROM sel_multi WHERE address_id = ${idA}) AS n`);
+    expect(Number(rows.rows[0].n)).toBe(0);
+    expect(await dirty()).toContain(idA);
+    expect(await dirty()).not.toContain(idB);
+    expect(await stale()).toEqual([]);
+    await settle();
   });
 });
 
