@@ -14,6 +14,7 @@
 //   BENCH_FLOOR=1 npx tsx bench/import.ts            also what PostgreSQL alone takes to store the records and
 //                                                     addresses of the first import (bench/write-floor.ts)
 //   BENCH_KEEP_DB=1 DATABASE_URL=... npx tsx bench/import.ts   leave the benchmark's database (printed) on the server
+//   BENCH_SUPPRESSIONS=1000 npx tsx bench/import.ts   that many e-mails of the file (evenly spread) erased first
 import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
@@ -22,10 +23,12 @@ import pg from 'pg';
 import { BENCH_HEADERS, generatePartnerCsv } from './generate-partner-csv';
 import { createBenchDatabase } from './support/database';
 import { spawnBenchServer } from './support/server';
+import { storeSuppressions } from './support/suppressions';
 import { measureWriteFloor } from './write-floor';
 
 const rows = Number(process.argv[2] ?? 1_000_000);
 const existing = Number(process.env.BENCH_EXISTING_ADDRESSES ?? 0);
+const suppressions = Number(process.env.BENCH_SUPPRESSIONS ?? 0);
 const shuffled = process.env.BENCH_EMAIL_ORDER === 'random';
 const bench = await createBenchDatabase('import');
 const { target, work, url: databaseUrl } = bench;
@@ -71,6 +74,18 @@ try {
     await fill.query('VACUUM ANALYZE addresses');
     await fill.end();
   }
+  if (suppressions > 0) {
+    // Erased addresses (AVG art. 17): every way in hashes its new addresses while any exists.
+    const lines = fs.readFileSync(file, 'latin1').split('\r\n').slice(1, -1);
+    const step = Math.max(1, Math.floor(lines.length / suppressions));
+    // Half a step in: the file's repeats (bench/generate-partner-csv.ts) repeat the lines at a step's start.
+    const emails = lines
+      .filter((_, i) => i % step === Math.floor(step / 2))
+      .map((l) => l.slice(0, l.indexOf(';')));
+    console.log(
+      `Erased ${await storeSuppressions(bench, emails.slice(0, suppressions))} e-mails of the file`,
+    );
+  }
   const { partnerId, datasetId, datasetName } = await client.makeMappedDataset();
 
   const phases: [string, number, Record<string, number>][] = [];
@@ -105,6 +120,7 @@ try {
   const peakKb = serverStatusKb('VmHWM');
   const stored =
     (existing > 0 ? `, ${existing.toLocaleString('en')} other addresses stored` : '') +
+    (suppressions > 0 ? `, ${suppressions.toLocaleString('en')} suppressions` : '') +
     (shuffled ? ', e-mails in random order' : '');
   console.log(
     `\nImport benchmark on ${target}, ${rows.toLocaleString('en')} rows${stored}, ${os.cpus().length} cores`,

@@ -69,9 +69,10 @@ export async function importFile(t: TestApp, cookie: string, s: ImportSetup, con
   const task = await waitForTask(t, cookie, res.json().task._id);
   expect(task.state, task.error).toBe('done');
   const { skippedBy, ...counters } = task.result;
-  expect(skippedBy.invalid + skippedBy.repeated + skippedBy.excluded, 'skipped rows per reason').toBe(
-    counters.skipped,
-  );
+  expect(
+    skippedBy.invalid + skippedBy.repeated + skippedBy.excluded + skippedBy.erased,
+    'skipped rows per reason',
+  ).toBe(counters.skipped);
   return counters;
 }
 

@@ -1,13 +1,17 @@
 import { type SQL, sql } from 'drizzle-orm';
 import type pg from 'pg';
 import type { Db, DbOrTx } from '../../db/client';
+import type { ColumnKeys } from '../../lib/crypto';
 import { isAddressRace } from '../../lib/pg-errors';
+import { suppressedSql } from '../avg/suppression';
 import { IMPORT_WORK_COLUMNS } from '../records/row-mappers';
 
 // Every statement of a first import's direct path (first-import.service.ts), in the order it runs
 // them. Its tables are named after the staging table (getFirstImportTables): `firsts`, the first
 // row of each e-mail SQL takes for valid with its address id, and `side`, the rows only Node
-// takes for valid; the temporary tables k and ka hold the side rows' first lines and address ids.
+// takes for valid; `erased`, the e-mails of new addresses that were erased (made only while some
+// suppression exists); the temporary tables k and ka hold the side rows' first lines and address
+// ids, and ke the side rows' erased e-mails.
 
 /**
  * Creates and analyzes `firsts` on `client` (in a transaction of its own): the first line of each
@@ -27,6 +31,45 @@ export async function createFirstsTable(
         FROM ${t.staging} s WHERE ${t.valid} GROUP BY 2 ${t.lookups ? 'ORDER BY 2' : ''}
       ) g LEFT JOIN addresses a ON a.email = g.email`);
   await client.query(`ANALYZE ${t.firsts}`);
+}
+
+/**
+ * Creates `erased` (in the transaction that made `firsts`): the e-mails of firsts' new addresses
+ * that were erased, hashed only for new addresses (an erased e-mail is never stored); takes them
+ * out of firsts. Returns how many.
+ */
+export async function createErasedFirsts(
+  tx: DbOrTx,
+  t: { firsts: string; erased: string },
+  keys: ColumnKeys,
+): Promise<number> {
+  const created = await tx.execute(sql`
+    CREATE UNLOGGED TABLE ${sql.raw(t.erased)} AS
+    SELECT f.email FROM ${sql.raw(t.firsts)} f WHERE f.new AND ${suppressedSql(keys, sql`f.email`)}`);
+  const erased = Number(created.rowCount ?? 0);
+  if (erased > 0) {
+    // Analyzed, or the pass's anti-join may take it for empty and scan it once per staged row.
+    await tx.execute(sql`ANALYZE ${sql.raw(t.erased)}`);
+    await tx.execute(
+      sql`DELETE FROM ${sql.raw(t.firsts)} f USING ${sql.raw(t.erased)} e WHERE f.email = e.email`,
+    );
+  }
+  return erased;
+}
+
+/**
+ * The SELECT of the staged lines whose e-mail (as firsts normalises it) is in `erased`, with the
+ * e-mail field as in the file (for noteErasedRows); one join, no second read of the staged rows.
+ */
+export function erasedFirstsLinesSelect(staging: string, emailColumn: string, erased: string): string {
+  return `SELECT s.ln, s.${emailColumn} AS email FROM ${staging} s
+    JOIN ${erased} e ON e.email = lower(btrim(s.${emailColumn}) COLLATE "C")`;
+}
+
+/** The SELECT of the side lines of the erased e-mails of `ke`, with the e-mail field as in the file. */
+export function erasedSideLinesSelect(side: string, staging: string, emailColumn: string): string {
+  return `SELECT w.ln, s.${emailColumn} AS email FROM ${side} w JOIN ke ON ke.email = w.email
+    JOIN ${staging} s ON s.ln = w.ln`;
 }
 
 /**
@@ -60,9 +103,20 @@ export async function createSideTable(client: pg.ClientBase, side: string): Prom
   await client.query(`CREATE UNLOGGED TABLE ${side} (${IMPORT_WORK_COLUMNS})`);
 }
 
-/** The SELECT the direct pass reads: the staged rows' `columns` and line, with their first row's address id. */
-export function directSelect(columns: string, staging: string, firsts: string): string {
-  return `SELECT ${columns}, s.ln, f.id FROM ${staging} s LEFT JOIN ${firsts} f ON f.ln = s.ln`;
+/**
+ * The SELECT the direct pass reads: the staged rows' `columns` and line, with their first row's
+ * address id; with `erased`, the rows of an erased e-mail left out.
+ */
+export function directSelect(
+  columns: string,
+  staging: string,
+  firsts: string,
+  erased: { table: string; emailColumn: string } | null,
+): string {
+  const select = `SELECT ${columns}, s.ln, f.id FROM ${staging} s LEFT JOIN ${firsts} f ON f.ln = s.ln`;
+  if (!erased) return select;
+  return `${select} WHERE NOT EXISTS (SELECT 1 FROM ${erased.table} e
+    WHERE e.email = lower(btrim(${erased.emailColumn}) COLLATE "C"))`;
 }
 
 /** Gives the records and first rows of addresses another import added meanwhile that address's id. */
@@ -118,22 +172,23 @@ export async function insertSideRecords(
 }
 
 /**
- * The SELECT of the side lines not written (a repeat of an earlier row) and of the first rows whose
- * records they replaced (for listRepeatedRows).
+ * The SELECT of the side lines not written (a repeat of an earlier row; with `erased`, not those of
+ * an erased e-mail of ke) and of the first rows whose records they replaced (for listRepeatedRows).
  */
-export function sideRepeatsSelect(side: string, firsts: string): string {
+export function sideRepeatsSelect(side: string, firsts: string, erased: boolean): string {
   return `SELECT w.ln FROM ${side} w WHERE NOT EXISTS (
              SELECT 1 FROM ka WHERE ka.ln = w.ln
                AND NOT EXISTS (SELECT 1 FROM ${firsts} f WHERE f.id = ka.key AND f.ln < ka.ln))
+             ${erased ? 'AND NOT EXISTS (SELECT 1 FROM ke WHERE ke.email = w.email)' : ''}
            UNION ALL SELECT f.ln FROM ka JOIN ${firsts} f ON f.id = ka.key WHERE ka.ln < f.ln`;
 }
 
-/** Drops a first import's side, firsts and staging tables once its records are written. */
+/** Drops a first import's side, firsts, erased and staging tables once its records are written. */
 export async function dropFirstImportTables(
   tx: DbOrTx,
-  t: { side: string; firsts: string; staging: string },
+  t: { side: string; firsts: string; erased: string; staging: string },
 ): Promise<void> {
-  await tx.execute(sql`DROP TABLE IF EXISTS ${sql.raw(t.side)}, ${sql.raw(t.firsts)}`);
+  await tx.execute(sql`DROP TABLE IF EXISTS ${sql.raw(t.side)}, ${sql.raw(t.firsts)}, ${sql.raw(t.erased)}`);
   await tx.execute(sql`DROP TABLE IF EXISTS ${sql.raw(t.staging)}`);
 }
 

@@ -2,6 +2,7 @@ import type { MappingEntry } from '../../../common/mappings';
 import type { AppContext } from '../../context';
 import { type Db, withClientTransaction } from '../../db/client';
 import type { TaskContext } from '../../tasks/worker';
+import { anySuppressions } from '../avg/suppression';
 import { copyPass, type PassCounts } from '../records/copy-pass';
 import { compileSqlEmailCheck } from '../records/record-mapper';
 import { attachPartition, createDetachedPartition, dropDetachedPartition } from '../records/records.queries';
@@ -10,6 +11,7 @@ import type { SkippedRows } from '../records/skip-log';
 import { markSelDirtyRecords } from '../selections/sel-record.sql';
 import {
   adoptRacedAddresses,
+  createErasedFirsts,
   createFirstsTable,
   createSideAddressKeys,
   createSideFirstRows,
@@ -17,6 +19,8 @@ import {
   deleteReplacedRecords,
   directSelect,
   dropFirstImportTables,
+  erasedFirstsLinesSelect,
+  erasedSideLinesSelect,
   insertFirstAddresses,
   insertSideRecords,
   newTableRecordKeys,
@@ -25,12 +29,13 @@ import {
 import {
   estimatedAddressCount,
   insertNewAddresses,
+  removeErasedFirstRows,
   reserveAddressIds,
   setRecordCount,
 } from './import.queries';
 import type { ImportPayload, ImportResult } from './import-task';
 import { markMappingApplied, saveDatasetHeaders, saveRawColumns } from './mapping.queries';
-import { listRepeatedRows, saveSkippedRows } from './skipped-rows';
+import { listRepeatedRows, noteErasedRows, saveSkippedRows } from './skipped-rows';
 
 type FileOrder = ReturnType<typeof hashOrder>;
 
@@ -44,8 +49,8 @@ export function canImportDirectly(mappings: MappingEntry[]): boolean {
 }
 
 /** The tables of an import besides its staging table, named after it (dropped with it). */
-export function getFirstImportTables(staging: string): { firsts: string; side: string } {
-  return { firsts: `${staging}_firsts`, side: `${staging}_side` };
+export function getFirstImportTables(staging: string): { firsts: string; side: string; erased: string } {
+  return { firsts: `${staging}_firsts`, side: `${staging}_side`, erased: `${staging}_erased` };
 }
 
 /**
@@ -53,7 +58,9 @@ export function getFirstImportTables(staging: string): { firsts: string; side: s
  * the import's transaction `tx` on `client`, the dataset row locked, its table absent:
  * 1. a table of the first row of each e-mail SQL can take for valid (compileSqlEmailCheck) with its
  *    address id: the existing address's, or for a new address the id reserved for its line
- *    (reserveAddressIds: base + ln), so that ids follow the records' order;
+ *    (reserveAddressIds: base + ln), so that ids follow the records' order; while some address was
+ *    ever erased, the new addresses that were erased go from it into a table of their own, and
+ *    every row of theirs is left out of the pass and noted as erased;
  * 2. while the transaction inserts those new addresses with their ids, one pass reads the staged
  *    rows with their first-row ids, maps them in Node and writes the first rows as records straight
  *    into the dataset's new table (created, filled and committed on a connection of its own,
@@ -61,8 +68,8 @@ export function getFirstImportTables(staging: string): { firsts: string; side: s
  *    other than ' ', non-ASCII) go by another connection into a side table;
  * 3. should another import have added one of the new addresses meanwhile, its records and first
  *    rows take that address's id;
- * 4. the side rows take the usual path (their own first rows, addresses); one that comes earlier
- *    in the file than the record of the same address replaces it;
+ * 4. the side rows take the usual path (their own first rows, erased addresses left out,
+ *    addresses); one that comes earlier in the file than the record of the same address replaces it;
  * 5. its records are marked for sel_record (markSelDirtyRecords); the table gets its key and is
  *    attached, last.
  * A failure rolls back the transaction (no address, no count) and drops the unattached table;
@@ -79,7 +86,7 @@ export async function runFirstImport(
   lap: () => number,
   taskId: string,
 ): Promise<ImportResult> {
-  const { firsts, side } = getFirstImportTables(p.staging);
+  const { firsts, side, erased } = getFirstImportTables(p.staging);
   // The staged columns in the order of the records' raw (the file's columns sorted by name, hashOrder).
   const columns = order.columns.join(', ');
   const run: FirstImport = {
@@ -94,6 +101,10 @@ export async function runFirstImport(
     columns,
     firsts,
     side,
+    erased,
+    // The import's transaction holds off erasure (import.service.ts startImport).
+    erasing: await anySuppressions(tx),
+    erasedFirsts: false,
     created: false,
   };
   // 1. The first rows and their address ids, committed so that the pass's reader sees them.
@@ -108,6 +119,12 @@ export async function runFirstImport(
     if (await inserting) await adoptRacedAddresses(tx, table, firsts);
     tctx.log.debug({ ms: lap() }, 'import: new addresses');
     // 4. The side rows.
+    if (run.erasedFirsts)
+      await noteErasedRows(
+        tx,
+        counts.skipped,
+        erasedFirstsLinesSelect(p.staging, `c${p.emailIndex + 1}`, erased),
+      );
     let kept = counts.written;
     if (counts.side > 0) kept += await writeSideRows(run, table, counts.skipped);
     await tctx.progress(90);
@@ -135,6 +152,11 @@ interface FirstImport {
   columns: string;
   firsts: string;
   side: string;
+  erased: string;
+  /** Whether any address was ever erased: only then are the file's new addresses checked. */
+  erasing: boolean;
+  /** Whether the erased table holds any e-mail (the pass then leaves their rows out). */
+  erasedFirsts: boolean;
   /** Whether the dataset's new table was created (a failed import drops it). */
   created: boolean;
 }
@@ -151,9 +173,17 @@ async function storeFirstRows(run: FirstImport): Promise<void> {
   const valid = compileSqlEmailCheck(emailColumn);
   const lookups = (await estimatedAddressCount(tx)) > 4 * p.rows;
   const base = await reserveAddressIds(ctx.database, p.rows);
-  await withClientTransaction(ctx.database, (_firstsTx, client) =>
-    createFirstsTable(client, { firsts: run.firsts, staging: p.staging, emailColumn, valid, base, lookups }),
-  );
+  await withClientTransaction(ctx.database, async (firstsTx, client) => {
+    await createFirstsTable(client, {
+      firsts: run.firsts,
+      staging: p.staging,
+      emailColumn,
+      valid,
+      base,
+      lookups,
+    });
+    if (run.erasing) run.erasedFirsts = (await createErasedFirsts(firstsTx, run, ctx.columnKeys())) > 0;
+  });
   await tctx.progress(10);
   tctx.log.debug({ ms: run.lap() }, 'import: first rows and their address ids');
 }
@@ -178,7 +208,12 @@ async function writeFirstRecords(run: FirstImport): Promise<{ table: string; cou
       const counts = await copyPass({
         pool,
         client: writer,
-        select: directSelect(run.columns, p.staging, run.firsts),
+        select: directSelect(
+          run.columns,
+          p.staging,
+          run.firsts,
+          run.erasedFirsts ? { table: run.erased, emailColumn: `s.c${p.emailIndex + 1}` } : null,
+        ),
         target: `"${table}" (dataset_id, address_id, raw, attrs, row_hash, raw_hash)`,
         freeze: true,
         side: { client: sider, target: run.side },
@@ -212,6 +247,9 @@ async function writeFirstRecords(run: FirstImport): Promise<{ table: string; cou
 async function writeSideRows(run: FirstImport, table: string, skipped: SkippedRows): Promise<number> {
   const { tx, tctx, p, side, firsts } = run;
   await createSideFirstRows(tx, side);
+  // A side row's e-mail may be erased too (e.g. 'José@x.nl', or 'A@x.nl' after a tab).
+  if (run.erasing && (await removeErasedFirstRows(tx, run.ctx.columnKeys())) > 0)
+    await noteErasedRows(tx, skipped, erasedSideLinesSelect(side, p.staging, `c${p.emailIndex + 1}`));
   await insertNewAddresses(tx);
   await createSideAddressKeys(tx);
   // A side row before the first row SQL found for its address (e.g. ' A@x.nl\t' before
@@ -227,7 +265,12 @@ async function writeSideRows(run: FirstImport, table: string, skipped: SkippedRo
   });
   // The side rows not written (a repeat of an earlier row) and the records they replaced.
   skipped.keep(
-    await listRepeatedRows(tx, p.staging, `c${p.emailIndex + 1}`, sideRepeatsSelect(side, firsts)),
+    await listRepeatedRows(
+      tx,
+      p.staging,
+      `c${p.emailIndex + 1}`,
+      sideRepeatsSelect(side, firsts, run.erasing),
+    ),
   );
   tctx.log.debug({ ms: run.lap() }, 'import: side rows');
   return inserted - replaced;
@@ -249,7 +292,12 @@ async function finishFirstImport(
   await setRecordCount(tx, p.datasetId, kept);
   await saveDatasetHeaders(tx, p.datasetId, p.headers);
   await markMappingApplied(tx, p.datasetId);
-  await dropFirstImportTables(tx, { side: run.side, firsts: run.firsts, staging: p.staging });
+  await dropFirstImportTables(tx, {
+    side: run.side,
+    firsts: run.firsts,
+    erased: run.erased,
+    staging: p.staging,
+  });
   // Every record of the new table gets its sel_record row (one scan of the table just written).
   await markSelDirtyRecords(tx, newTableRecordKeys(table));
   await attachPartition(tx, p.datasetId);

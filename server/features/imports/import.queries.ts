@@ -1,6 +1,8 @@
 import { and, eq, type SQL, sql } from 'drizzle-orm';
 import { type Database, type DbOrTx, withClientTransaction } from '../../db/client';
+import type { ColumnKeys } from '../../lib/crypto';
 import { isAddressRace } from '../../lib/pg-errors';
+import { suppressedSql } from '../avg/suppression';
 import { datasets } from '../datasets/dataset.table';
 import { tasks } from '../tasks/task.table';
 
@@ -89,6 +91,21 @@ export async function insertNewAddresses(tx: DbOrTx): Promise<void> {
     await tx.execute(sql`ROLLBACK TO SAVEPOINT new_addresses`);
     await tx.execute(insert(sql`ON CONFLICT (email) DO NOTHING`));
   }
+}
+
+/**
+ * Takes the erased addresses out of the temporary table `k` (email, key) into the temporary table
+ * `ke` (email): only e-mails of new addresses (no key) are hashed, since an erased e-mail is never
+ * stored (docs/decisions.md, AVG erasure). Returns how many e-mails were erased. Call it only
+ * while some suppression exists (anySuppressions) and the transaction holds off erasure.
+ */
+export async function removeErasedFirstRows(tx: DbOrTx, keys: ColumnKeys): Promise<number> {
+  await tx.execute(sql`
+    CREATE TEMP TABLE ke ON COMMIT DROP AS
+    SELECT k.email FROM k WHERE k.key IS NULL AND ${suppressedSql(keys, sql`k.email`)}`);
+  await tx.execute(sql`ANALYZE ke`);
+  const removed = await tx.execute(sql`DELETE FROM k USING ke WHERE k.email = ke.email`);
+  return Number(removed.rowCount ?? 0);
 }
 
 /**

@@ -5,6 +5,7 @@ import type { AppContext } from '../../context';
 import { type Db, withClientTransaction } from '../../db/client';
 import type { ColumnKeys } from '../../lib/crypto';
 import { type TaskContext, TaskError, type TaskOf } from '../../tasks/worker';
+import { anySuppressions, holdOffErasure } from '../avg/suppression';
 import { copyPass, type PassCounts } from '../records/copy-pass';
 import {
   attachPartition,
@@ -30,6 +31,7 @@ import {
   insertNewAddresses,
   lockDatasetForImport,
   refreshRecordCount,
+  removeErasedFirstRows,
   setRecordCount,
 } from './import.queries';
 import {
@@ -44,6 +46,7 @@ import {
   currentRecordsStatements,
   deleteAbsentRecords,
   dropImportTables,
+  erasedLinesSelect,
   importSelect,
   insertNewRecords,
   renameAddressKeysToWritten,
@@ -61,7 +64,7 @@ import {
   saveDatasetHeaders,
   saveRawColumns,
 } from './mapping.queries';
-import { listRepeatedRows, saveSkippedRows } from './skipped-rows';
+import { listRepeatedRows, noteErasedRows, saveSkippedRows } from './skipped-rows';
 
 /** Milliseconds since the previous call (the first call counts from creation). */
 function stopwatch(): () => number {
@@ -80,9 +83,11 @@ function stopwatch(): () => number {
  *    records), through the dataset's mapping in Node (RecordMapper) and back into an unlogged work
  *    table: e-mail (null when invalid or excluded), attrs, the ciphertext patch of encrypted
  *    columns, the raw hash, the row hash, and the stored record's row hash and address id;
- * 2. set-based SQL de-duplicates on e-mail (the first row wins), inserts new addresses, inserts new
- *    records (raw taken from the staged row; a first import into the dataset's own new partition),
- *    updates records whose hash differs and deletes records absent from the file.
+ * 2. set-based SQL de-duplicates on e-mail (the first row wins), leaves out every row of an erased
+ *    address (AVG art. 17; the transaction holds off erasure from its start), inserts new
+ *    addresses, inserts new records (raw taken from the staged row; a first import into the
+ *    dataset's own new partition), updates records whose hash differs and deletes records absent
+ *    from the file.
  * Unchanged rows cost no write. A failure or a killed process rolls everything back; the worker
  * drops the staging table (and a first import's side tables) in every case.
  */
@@ -133,6 +138,8 @@ interface ImportRun {
   hadRecords: boolean;
   /** Whether the import makes the dataset's records table (its first import). */
   fresh: boolean;
+  /** Whether any address was ever erased: only then are the file's new addresses checked. */
+  erasing: boolean;
   work: string;
 }
 
@@ -149,6 +156,9 @@ async function startImport(
   p: ImportPayload,
   taskId: string,
 ): Promise<ImportRun & { direct: boolean }> {
+  // First: no erasure runs while the import reads and writes addresses, and every erasure
+  // committed before is seen (avg/suppression.ts).
+  await holdOffErasure(tx);
   await setImportWorkMem(tx);
   if (!(await lockDatasetForImport(tx, p.datasetId))) throw new TaskError(ImportMessages.datasetGone);
   // The file's rows are counted from the start: the mapping pass below moves the count.
@@ -175,6 +185,7 @@ async function startImport(
     rawColumns.length === order.headers.length && rawColumns.every((c, i) => c === order.headers[i]);
   const direct = fresh && rawIsFile && canImportDirectly(mappings);
   const work = workTable(taskId);
+  const erasing = await anySuppressions(tx);
   return {
     ctx,
     tctx,
@@ -189,6 +200,7 @@ async function startImport(
     rawColumns,
     hadRecords,
     fresh,
+    erasing,
     work,
     direct,
   };
@@ -247,8 +259,8 @@ async function mapRows(
 }
 
 /**
- * Keeps one row per valid, not excluded address (the first occurrence in the file wins; the
- * repeats go to `skipped`); returns the rows kept and whether addresses are looked up by index.
+ * Keeps one row per valid, not excluded, not erased address (the first occurrence in the file wins;
+ * the repeats and every row of an erased address go to `skipped`); returns the rows kept and whether addresses are looked up by index.
  */
 async function keepFirstRows(
   run: ImportRun,
@@ -270,7 +282,15 @@ async function keepFirstRows(
   const lookups = addressCount > 4 * lookup;
   const sorted = lookups && lookup * 2 > valid;
   // n: the rows of each e-mail, so that the repeats are found among few e-mails.
-  const kept = await createFirstRows(tx, work, sorted);
+  let kept = await createFirstRows(tx, work, sorted);
+  // Every row of an erased address is left out, the first included (AVG art. 17).
+  if (run.erasing) {
+    const erased = await removeErasedFirstRows(tx, run.keys);
+    if (erased > 0) {
+      await noteErasedRows(tx, skipped, erasedLinesSelect(work, p.staging, p.emailIndex));
+      kept -= erased;
+    }
+  }
   if (valid > kept)
     skipped.keep(await listRepeatedRows(tx, p.staging, `c${p.emailIndex + 1}`, repeatedLinesSelect(work)));
   await tctx.progress(55);

@@ -5,6 +5,7 @@ import { withClientTransaction } from '../../db/client';
 import { pgTextArray } from '../../lib/pg-array';
 import type { PayloadOf } from '../../tasks/payloads';
 import { type TaskContext, TaskError, type TaskOf } from '../../tasks/worker';
+import { holdOffErasure } from '../avg/suppression';
 import { copyPass } from '../records/copy-pass';
 import { appendRawColumns, remapFields, storedRawColumns } from '../records/row-mappers';
 import { markSelDirtyRecords } from '../selections/sel-record.sql';
@@ -25,6 +26,11 @@ export async function runRemap(
 ): Promise<ImportResult> {
   const { datasetId } = task.payload;
   return withClientTransaction(ctx.database, async (tx, client) => {
+    // A remap only rewrites and deletes the records of addresses stored already, so it never meets
+    // an erased one; it holds off erasure all the same, before it locks the dataset: an erasure
+    // deletes this dataset's records and fixes its count, and taking both locks in the same order
+    // as the imports means neither waits for the other halfway (no deadlock).
+    await holdOffErasure(tx);
     await tx.execute(sql`SET LOCAL work_mem = '256MB'`);
     if (!(await lockDatasetForImport(tx, datasetId))) throw new TaskError(ImportMessages.datasetGone);
     await tctx.progress(5, 'updating');

@@ -35,6 +35,22 @@ export async function listRepeatedRows(
   return result.rows.map((r) => [Number(r.ln), 'repeated', r.email]);
 }
 
+/**
+ * Notes in `skipped` the rows an import left out as erased (AVG art. 17): the rows of `from` (a
+ * SELECT of `ln` and `email`, the e-mail field as in the file), counted in full, the first
+ * SKIPPED_ROWS_KEPT kept.
+ */
+export async function noteErasedRows(tx: DbOrTx, skipped: SkippedRows, from: string): Promise<void> {
+  const result = await tx.execute<{ ln: string; email: string | null; n: string }>(
+    sql.raw(
+      `SELECT x.ln, x.email, count(*) OVER () AS n FROM (${from}) x ORDER BY x.ln LIMIT ${SKIPPED_ROWS_KEPT}`,
+    ),
+  );
+  if (result.rows.length === 0) return;
+  skipped.counts.erased += Number(result.rows[0].n);
+  skipped.keep(result.rows.map((r) => [Number(r.ln), 'erased', r.email]));
+}
+
 /** Stores a task's first skipped rows (one statement; at most SKIPPED_ROWS_KEPT). */
 export async function insertSkippedRows(tx: DbOrTx, taskId: string, rows: SkippedRow[]): Promise<void> {
   if (rows.length === 0) return;
