@@ -298,9 +298,17 @@ describe('audit log entries of actions', () => {
     });
   });
 
-  it('records a selection deleted with the addresses it released', async () => {
+  it('records a selection deleted with the addresses it released, and a removal by the pressure rule', async () => {
     const campaignId = await makeCampaign(t, t.cookie);
     const mailing = await makeMailing(t, t.cookie, campaignId);
+    const pressure = await t.api('DELETE', `/api/campaigns/${campaignId}/mailings/${mailing._id}/pressure`);
+    expect(pressure.statusCode, pressure.body).toBe(200);
+    expect(await last('mailing-limit')).toMatchObject({
+      username: t.user.row.username,
+      subject: mailing._id,
+      rows: 0,
+      details: { campaignId, pressure: true, deleted: 0 },
+    });
     const selectionId = await allocate(t, mailing._id, await makeAddresses(t, 3));
     const res = await t.api(
       'DELETE',

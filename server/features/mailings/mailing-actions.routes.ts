@@ -71,7 +71,12 @@ export function mailingActionRoutes(ctx: AppContext): FastifyPluginAsyncZod {
       '/campaigns/:campaignId/mailings/:mailingId/pressure',
       { schema: { params: MailingParams, response: { 200: DeletedSchema } } },
       async (request) => ({
-        deleted: await deletePressure(ctx.db, request.params.campaignId, request.params.mailingId),
+        deleted: await deletePressure(
+          ctx.db,
+          request.params.campaignId,
+          request.params.mailingId,
+          actorOf(request),
+        ),
       }),
     );
 

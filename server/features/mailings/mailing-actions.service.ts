@@ -43,13 +43,28 @@ export function checkPressure(db: Db, campaignId: string, mailingId: string): Pr
   });
 }
 
-/** Removes a draft's addresses that break the pressure rule (DELETE .../pressure); returns how many. */
-export function deletePressure(db: Db, campaignId: string, mailingId: string): Promise<number> {
+/**
+ * Removes a draft's addresses that break the pressure rule (DELETE .../pressure), in the audit log
+ * as a limit done by `who`; returns how many.
+ */
+export function deletePressure(
+  db: Db,
+  campaignId: string,
+  mailingId: string,
+  who: Pick<AuditInput, 'username' | 'ip'>,
+): Promise<number> {
   return db.transaction(async (tx) => {
     const row = await requireDraft(tx, campaignId, mailingId);
     await allowBulkMemory(tx);
     const deleted = await deletePressureConflicts(tx, mailingId, mailingWindow(row.plannedSend));
     if (deleted > 0) await refreshRecordCounts(tx, mailingId);
+    await recordAudit(tx, {
+      kind: 'mailing-limit',
+      ...who,
+      subject: mailingId,
+      rows: deleted,
+      details: { campaignId, pressure: true, deleted },
+    });
     return deleted;
   });
 }
