@@ -9,7 +9,11 @@ import { setupDatabaseMigratedTo } from '../../test/migrations';
 import { readShippedMigrations } from './readiness';
 
 /** An app on `database` as production builds it, its worker not meant to run here unless said. */
-async function appOn(database: Database, config: Partial<AppConfig> = {}): Promise<FastifyInstance> {
+async function appOn(
+  database: Database,
+  config: Partial<AppConfig> = {},
+  logger: false | object = false,
+): Promise<FastifyInstance> {
   const { app } = await buildApp({
     config: {
       ...loadConfig({}),
@@ -21,7 +25,7 @@ async function appOn(database: Database, config: Partial<AppConfig> = {}): Promi
       ...config,
     },
     database,
-    logger: false,
+    logger,
   });
   await app.ready();
   return app;
@@ -77,6 +81,31 @@ describe('/readyz of an app whose database is unreachable', () => {
     try {
       const res = await app.inject({ method: 'GET', url: '/readyz' });
       expect(res.json()).toEqual({ status: 'unavailable', failed: ['database', 'worker'] });
+    } finally {
+      await app.close();
+    }
+  });
+});
+
+describe('the log of the probes', () => {
+  const database = openDatabase('postgres://postgres@127.0.0.1:1/lijstwerk', 2);
+  afterAll(() => database.close());
+
+  it('holds no line per probe or scrape, and a failing readiness once until it changes', async () => {
+    const lines: { msg: string; req?: { url: string }; failed?: string[] }[] = [];
+    const stream = { write: (line: string) => lines.push(JSON.parse(line)) };
+    const app = await appOn(database, {}, { level: 'info', stream });
+    try {
+      for (let i = 0; i < 3; i++) {
+        await app.inject({ method: 'GET', url: '/healthz' });
+        await app.inject({ method: 'GET', url: '/readyz' });
+        await app.inject({ method: 'GET', url: '/metrics' });
+      }
+      expect(lines.filter((l) => l.msg === 'not ready').map((l) => l.failed)).toEqual([['database']]);
+      expect(lines.filter((l) => l.msg !== 'not ready')).toEqual([]);
+      // Any other request is logged as ever: the log is on.
+      await app.inject({ method: 'GET', url: '/nope' });
+      expect(lines.some((l) => l.req?.url === '/nope')).toBe(true);
     } finally {
       await app.close();
     }
