@@ -15,8 +15,18 @@ import type { ColumnKeys } from '../../lib/crypto';
 // writes that could have read the address before it was erased, and a way in that starts after
 // sees the suppression (each statement of a READ COMMITTED transaction sees what committed before it).
 
-/** The advisory lock erasure takes exclusively and every way in shared. */
-const ERASURE_LOCK = sql`hashtext('lijstwerk.avg-erasure')`;
+/** The key of the advisory lock erasure takes exclusively and every way in shared. */
+const ERASURE_LOCK_KEY = "hashtext('lijstwerk.avg-erasure')";
+const ERASURE_LOCK = sql.raw(ERASURE_LOCK_KEY);
+
+/**
+ * holdOffErasure's statement as text, for a way in that begins its transaction with several
+ * statements in one round trip (a simple query: the partner API's writes).
+ */
+export const HOLD_OFF_ERASURE_STATEMENT = `SELECT pg_advisory_xact_lock_shared(${ERASURE_LOCK_KEY})`;
+
+/** Whether any address was ever erased, as text for such a simple query (see anySuppressions). */
+export const ANY_SUPPRESSIONS_STATEMENT = 'SELECT EXISTS (SELECT 1 FROM avg_suppressions) AS any';
 
 const HMAC_BLOCK = 64;
 
@@ -55,9 +65,7 @@ export function suppressedSql(keys: ColumnKeys, email: SQL): SQL {
 
 /** Whether any address was ever erased: a way in skips the hashing altogether while none was. */
 export async function anySuppressions(db: DbOrTx): Promise<boolean> {
-  const { rows } = await db.execute<{ any: boolean }>(
-    sql`SELECT EXISTS (SELECT 1 FROM avg_suppressions) AS any`,
-  );
+  const { rows } = await db.execute<{ any: boolean }>(sql.raw(ANY_SUPPRESSIONS_STATEMENT));
   return rows[0].any;
 }
 

@@ -5,7 +5,7 @@ import type { MappingEntry } from '../../../common/mappings';
 import { clientDb, type Database } from '../../db/client';
 import type { ColumnKeys } from '../../lib/crypto';
 import { pgTextArray } from '../../lib/pg-array';
-import { anySuppressions, suppressedSql } from '../avg/suppression';
+import { ANY_SUPPRESSIONS_STATEMENT, HOLD_OFF_ERASURE_STATEMENT, suppressedSql } from '../avg/suppression';
 import { recordsPartition } from '../records/records.queries';
 import { markSelDirtyCte } from '../selections/sel-dirty.sql';
 
@@ -64,14 +64,18 @@ export interface LockedDataset {
   rawColumns: string[];
   /** Whether its records table exists as a partition of records (none before its first write). */
   partition: 'none' | 'attached' | 'detached';
+  /** Whether any address was ever erased (the write then drops the records of erased ones). */
+  anySuppressions: boolean;
 }
 
 /**
- * Locks the dataset row for the rest of the caller's transaction (the lock every import and remap
- * takes: lockDatasetForImport), then reads its mapping and the state of its records table;
- * undefined when the dataset is gone. One round trip of two statements (a simple query: the id
- * is a literal): the read's snapshot is taken after the lock came, so it sees what the writer that
- * held the lock committed (its new records table, its columns).
+ * Begins a transaction, holds off erasure (holdOffErasure: the erasure's lock first, as every way
+ * in takes it), locks the dataset row for the rest of it (the lock every import and remap takes:
+ * lockDatasetForImport), then reads its mapping, the state of its records table and whether any
+ * address was ever erased; undefined when the dataset is gone. One round trip of five statements
+ * (a simple query: the id is a literal): the reads' snapshot is taken after the locks came, so it
+ * sees what the writer that held the lock committed (its new records table, its columns) and every
+ * erasure committed before.
  */
 export async function beginDatasetWrite(
   client: pg.ClientBase,
@@ -79,15 +83,18 @@ export async function beginDatasetWrite(
 ): Promise<LockedDataset | undefined> {
   const id = client.escapeLiteral(datasetId);
   const results = (await client.query(
-    `SELECT id FROM datasets WHERE id = ${id} FOR UPDATE;
+    `BEGIN;
+     ${HOLD_OFF_ERASURE_STATEMENT};
+     SELECT id FROM datasets WHERE id = ${id} FOR UPDATE;
      SELECT m.mappings, m.headers, m.raw_columns,
        CASE WHEN p.oid IS NULL THEN 'none'
          WHEN EXISTS (SELECT 1 FROM pg_inherits i WHERE i.inhrelid = p.oid) THEN 'attached' ELSE 'detached' END AS partition
      FROM (SELECT to_regclass(quote_ident(${client.escapeLiteral(recordsPartition(datasetId))})) AS oid) p
-     LEFT JOIN dataset_mappings m ON m.dataset_id = ${id}`,
+     LEFT JOIN dataset_mappings m ON m.dataset_id = ${id};
+     ${ANY_SUPPRESSIONS_STATEMENT}`,
   )) as unknown as pg.QueryResult[];
-  if (results[0].rows.length === 0) return undefined;
-  const row = results[1].rows[0] as
+  if (results[2].rows.length === 0) return undefined;
+  const row = results[3].rows[0] as
     | {
         mappings: MappingEntry[] | null;
         headers: string[] | null;
@@ -101,6 +108,7 @@ export async function beginDatasetWrite(
     headers: row.headers ?? [],
     rawColumns: row.raw_columns ?? [],
     partition: row.partition,
+    anySuppressions: (results[4].rows[0] as { any: boolean }).any,
   };
 }
 
@@ -120,17 +128,15 @@ export async function saveWriteColumns(
 
 /**
  * The rows whose address was not erased (AVG art. 17): one statement hashes the call's addresses
- * and looks them up in avg_suppressions, none while nothing was ever erased. The caller holds
- * holdOffErasure.
+ * and looks them up in avg_suppressions. The caller holds holdOffErasure (beginDatasetWrite).
  */
 export async function dropErasedRows(
   client: pg.PoolClient,
   keys: ColumnKeys,
   rows: RecordRow[],
 ): Promise<RecordRow[]> {
-  const db = clientDb(client);
-  if (rows.length === 0 || !(await anySuppressions(db))) return rows;
-  const { rows: hits } = await db.execute<{ email: string }>(
+  if (rows.length === 0) return rows;
+  const { rows: hits } = await clientDb(client).execute<{ email: string }>(
     sql`SELECT e AS email FROM unnest(${pgTextArray(rows.map((r) => r.email))}::text[]) AS e
       WHERE ${suppressedSql(keys, sql`e`)}`,
   );

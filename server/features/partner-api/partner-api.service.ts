@@ -6,7 +6,6 @@ import type { AppContext } from '../../context';
 import { clientDb } from '../../db/client';
 import { HttpError, notFound } from '../../lib/http-errors';
 import { recordAudit } from '../audit/audit';
-import { holdOffErasure } from '../avg/suppression';
 import { markMappingApplied } from '../imports/mapping.queries';
 import { plainValue } from '../records/record-mapper';
 import { attachPartition, createDetachedPartition, dropDetachedPartition } from '../records/records.queries';
@@ -71,10 +70,8 @@ async function inDatasetTransaction<T>(
   const client = await ctx.database.pool.connect();
   let broken = false;
   try {
-    // The erasure lock before the dataset's (the order every way in takes them): no address is
-    // erased while this write runs, and every erasure committed before is seen by its reads.
-    await client.query('BEGIN');
-    await holdOffErasure(clientDb(client));
+    // With the erasure's lock before the dataset's (the order every way in takes them): no
+    // address is erased while this write runs, and every erasure committed before is seen.
     const locked = await beginDatasetWrite(client, datasetId);
     if (!locked) throw notFound(PartnerApiMessages.datasetNotFound);
     // The work and its commit in one of the write slots; the dataset lock is taken first, so a
@@ -156,7 +153,7 @@ export async function writeRecords(
     const { skipped } = mapped;
     // Records of an erased address are not stored (counted as erased), after the mapping's
     // exclusion: a single call answers for them as for an address the dataset never held.
-    const rows = await dropErasedRows(client, keys, mapped.rows);
+    const rows = locked.anySuppressions ? await dropErasedRows(client, keys, mapped.rows) : mapped.rows;
     const erased = mapped.rows.length - rows.length;
     if (rows.length === 0) {
       await recordPartnerWrite(client, ip, dataset.id, mode, records.length, 0, skipped, erased);
