@@ -193,42 +193,13 @@ describe('an import of erased addresses', () => {
 
   it('waits for an erasure that holds the ways in off, then sees the address it erased', async () => {
     const s = await setupDataset(t);
-    let locked!: () => void;
-    let release!: () => void;
-    const isLocked = new Promise<void>((r) => {
-      locked = r;
-    });
-    const released = new Promise<void>((r) => {
-      release = r;
-    });
-    // An erasure in progress: the exclusive lock, then its suppression, committed after the release.
-    const erasure = withClientTransaction(t.database, async (tx) => {
-      await lockOutWaysIn(tx);
-      locked();
-      await released;
-      const hash = suppressionHash(t.ctx.columnKeys(), 'later@x.nl');
-      await tx.execute(sql`INSERT INTO avg_suppressions (hash) VALUES (${hash})`);
-    });
-    await isLocked;
+    const erasure = await startErasure('later@x.nl');
     const res = await uploadFile(t, t.cookie, s, 'email\nblijft@x.nl\nlater@x.nl\nLATER@x.nl\n');
     expect(res.statusCode, res.body).toBe(200);
     const id = res.json().task._id;
-    // The import's transaction waits for the lock (a shared advisory lock request not granted).
-    let waiting = false;
-    for (let i = 0; i < 200 && !waiting; i++) {
-      const { rows } = await q(
-        `SELECT count(*)::int AS n FROM pg_locks WHERE locktype = 'advisory' AND NOT granted`,
-      );
-      waiting = rows[0].n > 0;
-      if (!waiting) await new Promise((r) => setTimeout(r, 25));
-    }
-    expect(waiting).toBe(true);
-    await new Promise((r) => setTimeout(r, 200));
-    const during = (await t.api('GET', `/api/tasks/${id}`)).json();
-    expect(during.state).not.toBe('done');
+    await expectWaiting(id);
     expect(await storedAddresses(['blijft@x.nl'])).toEqual([]);
-    release();
-    await erasure;
+    await erasure.commit();
     const task = await waitForTask(t, t.cookie, id);
     expect(task.state, task.error).toBe('done');
     expect(task.result).toMatchObject({
@@ -240,4 +211,64 @@ describe('an import of erased addresses', () => {
     expect((await recordsOf(t, s.datasetId)).map((r) => r.email)).toEqual(['blijft@x.nl']);
     expect(await storedAddresses(['later@x.nl'])).toEqual([]);
   });
+
+  it('holds a remap off until an erasure ends (a remap waits too)', async () => {
+    const s = await setupDataset(t, [col('naam', 'naam')]);
+    await runImport(s, 'email,naam\nr1@x.nl,a\nr2@x.nl,b\n');
+    const erasure = await startErasure('ander@x.nl');
+    const res = await t.api('POST', `/api/datasets/${s.partnerId}/${s.datasetId}/remap`);
+    expect(res.statusCode, res.body).toBe(200);
+    const id = res.json().task._id;
+    await expectWaiting(id);
+    await erasure.commit();
+    const task = await waitForTask(t, t.cookie, id);
+    expect(task.state, task.error).toBe('done');
+    expect(task.result).toMatchObject({ read: 2, deleted: 0 });
+  });
 });
+
+/**
+ * An erasure in progress: a transaction holding the ways in off (lockOutWaysIn) that suppresses
+ * `email` and commits when told; resolves once it holds the lock.
+ */
+async function startErasure(email: string): Promise<{ commit: () => Promise<void> }> {
+  let locked!: () => void;
+  let release!: () => void;
+  const isLocked = new Promise<void>((r) => {
+    locked = r;
+  });
+  const released = new Promise<void>((r) => {
+    release = r;
+  });
+  const erasure = withClientTransaction(t.database, async (tx) => {
+    await lockOutWaysIn(tx);
+    locked();
+    await released;
+    const hash = suppressionHash(t.ctx.columnKeys(), email);
+    await tx.execute(sql`INSERT INTO avg_suppressions (hash) VALUES (${hash})`);
+  });
+  await isLocked;
+  return {
+    commit: async () => {
+      release();
+      await erasure;
+    },
+  };
+}
+
+/** Expects task `id` to wait for the erasure's lock (an advisory lock request not granted) and not finish. */
+async function expectWaiting(id: string): Promise<void> {
+  let waiting = false;
+  for (let i = 0; i < 400 && !waiting; i++) {
+    const { rows } = await q(
+      `SELECT count(*)::int AS n FROM pg_locks l JOIN pg_database d ON d.oid = l.database
+       WHERE l.locktype = 'advisory' AND NOT l.granted AND d.datname = current_database()`,
+    );
+    waiting = rows[0].n > 0;
+    if (!waiting) await new Promise((r) => setTimeout(r, 25));
+  }
+  expect(waiting).toBe(true);
+  await new Promise((r) => setTimeout(r, 200));
+  const during = (await t.api('GET', `/api/tasks/${id}`)).json();
+  expect(during.state).not.toBe('done');
+}
