@@ -5,10 +5,11 @@ import { notBlacklistedSql } from '../blacklists/blacklist.sql';
 import { categoryCodeSql, rowFacts } from '../mailings/engagement.sql';
 import { pressureConflictSql } from '../mailings/pressure.sql';
 import type { CompiledQuery } from './compile';
-import { MULTI_PARTS, multiPart, positionColumn } from './sel.table';
+import { multiPart, positionColumn } from './sel.table';
 import {
   type AllowedDatasets,
   type HeldBitmap,
+  planParts,
   type RunPlan,
   type RunSettings,
   rankedDatasets,
@@ -51,7 +52,7 @@ export function candidatesSql(
   if (plan.source === 'records' || !tree.narrow) {
     return sql`WITH hit AS (${recordsHitSql(tree, s, allowed.ids, null)})`;
   }
-  return sql`WITH hit AS (${narrowHitSql(tree.narrow, s, allowed, plan.dirty, plan.held, sample)}${
+  return sql`WITH hit AS (${narrowHitSql(tree.narrow, s, allowed, plan, sample)}${
     plan.dirty.length > 0
       ? sql` UNION ALL ${recordsHitSql(tree, s, allowed.ids, sql`r.address_id = ANY(${bigintArray(plan.dirty)})`)}`
       : sql``
@@ -165,10 +166,10 @@ function narrowHitSql(
   tree: CompiledQuery,
   s: RunSettings,
   allowed: AllowedDatasets,
-  dirty: number[],
-  held: HeldBitmap | null | undefined,
+  plan: Extract<RunPlan, { source: 'sel_record' }>,
   sample?: Sample,
 ): SQL {
+  const { dirty, held } = plan;
   const exclusions = narrowExclusions(s, dirty, held);
   // A record's partner block is the record's (per position on sel_multi).
   const dataset = tree.needsDataset ? sql` JOIN datasets d ON d.num = r.ds` : sql``;
@@ -185,9 +186,8 @@ function narrowHitSql(
   // complete, and the parts run in parallel (one process each) beside the single rows' scan. By
   // the address alone, its category from the least code of its rows (they carry the same facts):
   // grouping by the three facts as well cost a third more (1M: 96 against 60 ms a part).
-  const many = Array.from(
-    { length: MULTI_PARTS },
-    (_, i) => sql`SELECT r.address_id, min(${rank}) AS rank, min(${code}) AS code
+  const many = planParts(plan).map(
+    (i) => sql`SELECT r.address_id, min(${rank}) AS rank, min(${code}) AS code
       FROM ${sql.raw(multiPart(i))} r${joins} WHERE ${addressSample}${where}
       GROUP BY r.address_id`,
   );

@@ -10,6 +10,7 @@ import {
   type AllowedDatasets,
   allowedDatasets,
   DEFAULT_SOURCE,
+  multiPartsWithRows,
   NARROW_WORK_MEM,
   NO_JIT,
   type RunPlan,
@@ -147,7 +148,11 @@ export async function prepareCount(
   await tx.execute(NO_JIT);
   const allowed = await allowedDatasets(tx, s);
   const plan = await runPlan(tx, tree, source, s);
-  if (plan.source === 'sel_record') await tx.execute(NARROW_WORK_MEM);
+  if (plan.source === 'sel_record') {
+    await tx.execute(NARROW_WORK_MEM);
+    // The caller's REPEATABLE READ snapshot is the statement's: an empty part stays empty for it.
+    plan.parts = await multiPartsWithRows(tx);
+  }
   const run = plan.source === 'sel_record' ? await withCatalog(tx, tree) : tree;
   return { allowed, statement: build(run, s, allowed, plan) };
 }

@@ -2,7 +2,7 @@ import { type SQL, sql } from 'drizzle-orm';
 import type { Db, DbOrTx } from '../../db/client';
 import { categoryCodeSql, categoryOfCodeSql, rowFacts } from '../mailings/engagement.sql';
 import type { CompiledQuery } from './compile';
-import { MULTI_PARTS, multiPart, positionColumn } from './sel.table';
+import { multiPart, positionColumn } from './sel.table';
 import {
   bigintArray,
   narrowExclusions,
@@ -22,6 +22,7 @@ import {
 import {
   type AllowedDatasets,
   DEFAULT_SOURCE,
+  planParts,
   type RunPlan,
   type RunSettings,
   type RunSource,
@@ -86,10 +87,9 @@ function narrowRowsSql(
   tree: CompiledQuery,
   s: RunSettings,
   allowed: AllowedDatasets,
-  dirty: number[],
-  held: Extract<RunPlan, { source: 'sel_record' }>['held'],
+  plan: Extract<RunPlan, { source: 'sel_record' }>,
 ): SQL {
-  const exclusions = narrowExclusions(s, dirty, held);
+  const exclusions = narrowExclusions(s, plan.dirty, plan.held);
   const lines = linesOf(tree);
   const joins = sql`${tree.needsDataset ? sql` JOIN datasets d ON d.num = r.ds` : sql``}${tree.values}`;
   const rank = rankOfNum(allowed.nums, sql`r.ds`);
@@ -98,9 +98,8 @@ function narrowRowsSql(
   const code = categoryCodeSql(rowFacts('r'), s.minMailings);
   const single = sql`SELECT r.address_id, ${keySql(lines, rank)} AS key, ${code} AS code
       FROM sel_record_single r${joins} WHERE ${where}`;
-  const many = Array.from(
-    { length: MULTI_PARTS },
-    (_, i) => sql`SELECT r.address_id, max(${keySql(lines, rank)}) AS key, min(${code}) AS code
+  const many = planParts(plan).map(
+    (i) => sql`SELECT r.address_id, max(${keySql(lines, rank)}) AS key, min(${code}) AS code
       FROM ${sql.raw(multiPart(i))} r${joins} WHERE ${where}
       GROUP BY r.address_id`,
   );
@@ -164,7 +163,7 @@ export function funnelSql(tree: CompiledQuery, s: RunSettings, allowed: AllowedD
   const rows =
     plan.source === 'records' || !tree.narrow
       ? recordsRowsSql(tree, s, allowed.ids, null)
-      : sql`${narrowRowsSql(tree.narrow, s, allowed, plan.dirty, plan.held)}${
+      : sql`${narrowRowsSql(tree.narrow, s, allowed, plan)}${
           plan.dirty.length > 0
             ? sql` UNION ALL ${recordsRowsSql(tree, s, allowed.ids, sql`r.address_id = ANY(${bigintArray(plan.dirty)})`)}`
             : sql``
