@@ -114,6 +114,21 @@ describe('an erased address through the partner API', () => {
     expect(await addressExists('weg@example.nl')).toBe(false);
   });
 
+  it('the document at /apidocs names the erased counts of the upsert and the CSV task', async () => {
+    const doc = (await t.app.inject({ method: 'GET', url: '/apidocs/json' })).json();
+    const schemaOf = (path: string, method: string) =>
+      doc.paths[path][method].responses['200'].content['application/json'].schema;
+    const upsert = schemaOf('/partnerlist/upsert', 'post');
+    expect(upsert.required).toContain('erased');
+    expect(upsert.properties.erased.description).toMatch(/erased/);
+    expect(upsert.example.erased).toBe(0);
+    const task = schemaOf('/partnerlist/csv/{taskId}', 'get');
+    const result =
+      task.properties.result.anyOf?.find((s: { type?: string }) => s.type === 'object') ??
+      task.properties.result;
+    expect(result.properties.erased.description).toMatch(/erased/);
+  });
+
   it('a write waits for an erasure that runs, then sees its suppression', async () => {
     const ds = await keyedDataset();
     const res = await whileErasing(
