@@ -401,6 +401,23 @@ describe('POST /api/avg/erase-file', () => {
     });
   });
 
+  it('erases a long file the same way (its line-file rows found by a join, not an array per row)', async () => {
+    const unknown = Array.from({ length: 69 }, (_, i) => `onbekend${i}@voorbeeld.nl`);
+    const task = await uploadDone(
+      '/api/avg/erase-file',
+      {},
+      'lang.csv',
+      `email\n${[...unknown, OTHER].join('\n')}\n`,
+    );
+    expect(task.result).toMatchObject({ read: 70, erased: 1, suppressed: 69, alreadyErased: 0, invalid: 0 });
+    const lines = await t.db.execute(
+      sql`SELECT vals FROM selection_file_rows WHERE selection_id = ${lineSelection}`,
+    );
+    expect(lines.rows).toEqual([]);
+    expect(await count(sql`SELECT count(*)::int AS n FROM records WHERE address_id = ${otherId}`)).toBe(0);
+    expect(await tablesHolding(OTHER)).toEqual({});
+  });
+
   it('refuses a file without e-mail addresses, another file type and a body that is no upload, with 400', async () => {
     const none = await upload('/api/avg/erase-file', {}, 'namen.csv', 'naam,plaats\nJan,Utrecht\n');
     expect(none.statusCode, none.body).toBe(400);

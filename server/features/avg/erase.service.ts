@@ -62,7 +62,8 @@ export async function eraseListed(db: DbOrTx, keys: ColumnKeys): Promise<ListedE
   const ids = await listErasedIds(db);
   const { records, datasets } = await deleteErasedRecords(db);
   const enrichmentFiles = await deleteErasedEnrichment(db);
-  const { lineFileRows, skippedRows } = await deleteErasedFileRows(db);
+  const listed = classes.already + classes.held + classes.unknown;
+  const { lineFileRows, skippedRows } = await deleteErasedFileRows(db, listed);
   const { open, sent } = await deleteErasedFromMailings(db);
   await pseudonymiseErased(db);
   return {
