@@ -226,6 +226,16 @@ describe('POST /api/avg/erase', () => {
       ),
     ).toBe(2);
 
+    // A copy of the offered mailing's openers into the draft does not bring it back (the other
+    // opener is in the draft already).
+    const copy = await t.api('POST', `/api/campaigns/${campaignId}/mailings/${draftId}/copy`, {
+      campaign: campaignId,
+      mailing: offeredId,
+      type: 'opens',
+    });
+    expect(copy.statusCode, copy.body).toBe(200);
+    expect(copy.json().copied).toBe(0);
+
     // The address row: pseudonymised, its behaviour cleared, what the pressure rule reads kept.
     const row = await one<Record<string, unknown>>(sql`SELECT * FROM addresses WHERE id = ${addressId}`);
     expect(row).toMatchObject({
