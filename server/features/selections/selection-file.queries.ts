@@ -8,7 +8,7 @@ import type { DbOrTx } from '../../db/client';
 import type { ColumnKeys } from '../../lib/crypto';
 import { HttpError } from '../../lib/http-errors';
 import { pgTextArray } from '../../lib/pg-array';
-import { anySuppressions, holdOffErasure, suppressedSql } from '../avg/suppression';
+import { anySuppressions, suppressedSql } from '../avg/suppression';
 import {
   addressField,
   type CompileContext,
@@ -182,7 +182,8 @@ function fileLeavesWithSource(tree: QueryNode): (FileLeaf & { selection: string 
 /**
  * Copies the stored files of `lines` (line id, source selection) into selection `selectionId`
  * under the same line ids, replacing what the selection held for them; a source without that
- * line's file copies nothing. Returns the line ids copied.
+ * line's file copies nothing. Returns the line ids copied. The copy writes e-mail addresses: the
+ * caller's transaction holds off erasure (holdOffErasure) from its start.
  */
 export async function copyLineFiles(
   db: DbOrTx,
@@ -190,8 +191,6 @@ export async function copyLineFiles(
   lines: { lineId: string; source: string }[],
 ): Promise<string[]> {
   if (lines.length === 0) return [];
-  // The copy writes e-mail addresses: no erasure may delete the source's rows meanwhile.
-  await holdOffErasure(db);
   const ids = pgTextArray(lines.map((l) => l.lineId));
   const sources = pgTextArray(lines.map((l) => l.source));
   // The upsert locks each line's row first, as an upload of that line does, so a copy and an

@@ -16,6 +16,7 @@ import { conflict, notFound } from '../../lib/http-errors';
 import type { PayloadOf } from '../../tasks/payloads';
 import type { TaskContext, TaskOf } from '../../tasks/worker';
 import { type AuditInput, recordAudit } from '../audit/audit';
+import { holdOffErasure } from '../avg/suppression';
 import { getCampaign } from '../campaigns/campaign.queries';
 import { listEnrichedAttributes } from '../enrichment/enrichment.queries';
 import type { MailingRow } from '../mailings/mailing.queries';
@@ -61,6 +62,9 @@ export function createSelection(
   input: SelectionInput,
 ) {
   return ctx.db.transaction(async (tx) => {
+    // A template's line files are copied (e-mail addresses written): no erasure meanwhile, and its
+    // lock before any row is locked here, as every way in takes it (docs/decisions.md, AVG erasure).
+    await holdOffErasure(tx);
     await requireDraft(tx, campaignId, mailingId);
     const row = await insertSelection(tx, campaignId, mailingId, input);
     await copyTemplateFiles(tx, row, null);
@@ -81,6 +85,8 @@ export function saveSelection(
   update: SelectionUpdate,
 ) {
   return ctx.db.transaction(async (tx) => {
+    // As createSelection: a new query may copy a template's line files.
+    if (update.query !== undefined) await holdOffErasure(tx);
     const mailing = await requireMailing(tx, campaignId, mailingId);
     const before = await requireSelection(tx, mailingId, id);
     const onlyPredefined = Object.entries(update).every(([k, v]) => k === 'preDefined' || v === undefined);
