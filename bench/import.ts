@@ -21,6 +21,7 @@ import os from 'node:os';
 import path from 'node:path';
 import pg from 'pg';
 import { BENCH_HEADERS, generatePartnerCsv } from './generate-partner-csv';
+import { CpuMeter, postgresIsLocal } from './support/cpu';
 import { createBenchDatabase } from './support/database';
 import { spawnBenchServer } from './support/server';
 import { storeSuppressions } from './support/suppressions';
@@ -88,18 +89,27 @@ try {
   }
   const { partnerId, datasetId, datasetName } = await client.makeMappedDataset();
 
-  const phases: [string, number, Record<string, number>][] = [];
-  let t0 = performance.now();
-  let result = await client.importFile(partnerId, datasetName, file);
-  phases.push(['first import', (performance.now() - t0) / 1000, result]);
+  // Each phase's wall time, and the CPU seconds of the server and the database's backends (when
+  // PostgreSQL runs here; parallel workers that end within the phase are not counted): on a busy
+  // machine the CPU figure compares two runs where the wall time cannot.
+  const monitor = new pg.Client({ connectionString: databaseUrl });
+  await monitor.connect();
+  const cpu = (await postgresIsLocal(monitor)) ? new CpuMeter(server.pid, monitor) : null;
+  const phases: [string, number, Record<string, number>, number | null][] = [];
+  const phase = async (name: string, run: () => Promise<Record<string, number>>) => {
+    await cpu?.start();
+    const t0 = performance.now();
+    const result = await run();
+    const seconds = (performance.now() - t0) / 1000;
+    const use = cpu ? await cpu.stop() : null;
+    phases.push([name, seconds, result, use ? use.server + use.postgres : null]);
+  };
+  await phase('first import', () => client.importFile(partnerId, datasetName, file));
   if (!firstOnly) {
-    t0 = performance.now();
-    result = await client.importFile(partnerId, datasetName, file);
-    phases.push(['re-import (unchanged)', (performance.now() - t0) / 1000, result]);
-    t0 = performance.now();
-    result = await client.remap(partnerId, datasetId);
-    phases.push(['remap', (performance.now() - t0) / 1000, result]);
+    await phase('re-import (unchanged)', () => client.importFile(partnerId, datasetName, file));
+    await phase('remap', () => client.remap(partnerId, datasetId));
   }
+  await monitor.end();
   // The dataset's CSV streamed back, the server's resident memory sampled while it streams.
   let download:
     | { seconds: number; bytes: number; lines: number; rssBefore: number; rssPeak: number }
@@ -111,7 +121,7 @@ try {
     const sampler = setInterval(() => {
       rssPeak = Math.max(rssPeak, rss());
     }, 50);
-    t0 = performance.now();
+    const t0 = performance.now();
     const { bytes, lines } = await client.downloadCsv(partnerId, datasetId);
     download = { seconds: (performance.now() - t0) / 1000, bytes, lines, rssBefore, rssPeak };
     clearInterval(sampler);
@@ -128,12 +138,14 @@ try {
   console.log(
     `  psql \\copy into a bare table: ${copySeconds.toFixed(2)} s (${Math.round(rows / copySeconds).toLocaleString('en')} rows/s)`,
   );
-  for (const [name, seconds, counters] of phases) {
+  for (const [name, seconds, counters, cpuSeconds] of phases) {
     console.log(
       `  ${name.padEnd(22)} ${seconds.toFixed(2).padStart(7)} s  ${Math.round(rows / seconds)
         .toLocaleString('en')
         .padStart(9)} rows/s  ` +
-        `ratio to \\copy ${(seconds / copySeconds).toFixed(2)}  ${JSON.stringify(counters)}`,
+        `ratio to \\copy ${(seconds / copySeconds).toFixed(2)}  ` +
+        (cpuSeconds === null ? '' : `CPU ${cpuSeconds.toFixed(2)} s (server + PostgreSQL)  `) +
+        JSON.stringify(counters),
     );
   }
   if (download) {
