@@ -206,3 +206,17 @@ describe('DNS check with a resolver that does not work', () => {
     expect(isPreselected(byDomain['weg-enkel.test'].check)).toBe(true);
   });
 });
+
+describe('DNS check after an AVG erasure', () => {
+  it('leaves the erased address out: no empty domain, its domain counted without it', async () => {
+    await addAddresses({ 'verwijder.test': 2 });
+    const erased = await t.api('POST', '/api/avg/erase', { email: 'u0@verwijder.test' });
+    expect(erased.statusCode, erased.body).toBe(200);
+    const { task, results } = await runCheck();
+    const byDomain = Object.fromEntries((results as DnsResult[]).map((r) => [r.domain, r]));
+    expect(byDomain['']).toBeUndefined();
+    // The domains the check counted are the ones it answered: the pseudonym's '' is none of them.
+    expect(task.progress?.total).toBe(results.length);
+    expect(byDomain['verwijder.test']).toMatchObject({ count: 1 });
+  });
+});
