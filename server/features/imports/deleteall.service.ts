@@ -2,6 +2,7 @@ import { sql } from 'drizzle-orm';
 import { ImportMessages } from '../../../common/imports';
 import type { AppContext } from '../../context';
 import { type TaskContext, TaskError, type TaskOf } from '../../tasks/worker';
+import { holdOffErasure } from '../avg/suppression';
 import { markingSelDirty } from '../selections/sel-dirty.sql';
 import { lockDatasetForImport, refreshRecordCount } from './import.queries';
 import { type ImportPayload, recordImportAudit } from './import-task';
@@ -17,6 +18,10 @@ export async function runDeleteAll(
 ): Promise<{ read: number; deleted: number }> {
   const p = task.payload;
   return ctx.db.transaction(async (tx) => {
+    // Deletes only, but it holds off erasure before it locks the dataset, as remap does: an erasure
+    // deletes this dataset's records and fixes its count, and the same lock order keeps the two
+    // from waiting on each other halfway.
+    await holdOffErasure(tx);
     if (!(await lockDatasetForImport(tx, p.datasetId))) throw new TaskError(ImportMessages.datasetGone);
     // One set-based DELETE: the file's rows count as done when it has run.
     await tctx.count(0, p.rows, { span: [10, 90], state: 'updating' });

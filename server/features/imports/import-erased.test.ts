@@ -13,6 +13,7 @@ import {
   uploadFile,
   waitForTask,
 } from '../../test/imports';
+import { multipartBody } from '../../test/multipart';
 import { lockOutWaysIn, suppressionHash } from '../avg/suppression';
 
 // An address erased under the AVG (art. 17) never comes back through an import: every row of its
@@ -224,6 +225,27 @@ describe('an import of erased addresses', () => {
     const task = await waitForTask(t, t.cookie, id);
     expect(task.state, task.error).toBe('done');
     expect(task.result).toMatchObject({ read: 2, deleted: 0 });
+  });
+
+  it('holds a delete from file off until an erasure ends (it waits too)', async () => {
+    const s = await setupDataset(t);
+    await runImport(s, 'email\nd1@x.nl\nd2@x.nl\n');
+    const erasure = await startErasure('ander2@x.nl');
+    const body = multipartBody({}, { name: 'weg.csv', content: 'email\nd1@x.nl\n' });
+    const res = await t.app.inject({
+      method: 'POST',
+      url: `/api/deleteall/${s.partnerId}/${s.datasetId}`,
+      payload: body.payload,
+      headers: { ...body.headers, cookie: t.cookie },
+    });
+    expect(res.statusCode, res.body).toBe(200);
+    const id = res.json().task._id;
+    await expectWaiting(id);
+    await erasure.commit();
+    const task = await waitForTask(t, t.cookie, id);
+    expect(task.state, task.error).toBe('done');
+    expect(task.result).toEqual({ read: 1, deleted: 1 });
+    expect((await recordsOf(t, s.datasetId)).map((r) => r.email)).toEqual(['d2@x.nl']);
   });
 });
 
