@@ -105,31 +105,27 @@ export async function eraseAddress(
     return await ctx.db.transaction(async (tx) => {
       await tx.execute(sql.raw(`SET LOCAL lock_timeout = '${ERASE_LOCK_TIMEOUT}'`));
       const done = await eraseEmails(tx, ctx.columnKeys(), [email]);
-      await recordAudit(tx, {
-        kind: 'avg-erasure',
-        ...actor,
-        subject: done.ids[0] ?? AvgMessages.notFoundSubject,
-        rows: done.records,
-        details: {
-          newlyErased: done.already === 0,
-          datasets: done.datasets,
-          enrichmentFiles: done.enrichmentFiles,
-          openMailings: done.openMailings,
-          sentMailings: done.sentMailings,
-          lineFileRows: done.lineFileRows,
-          skippedRows: done.skippedRows,
-        },
-      });
-      return {
-        erasedAt: (done.already > 0 && done.earlier ? done.earlier : done.at).toISOString(),
-        newlyErased: done.already === 0,
-        records: done.records,
+      const counts = {
         datasets: done.datasets,
         enrichmentFiles: done.enrichmentFiles,
         openMailings: done.openMailings,
         sentMailings: done.sentMailings,
         lineFileRows: done.lineFileRows,
         skippedRows: done.skippedRows,
+      };
+      const newlyErased = done.already === 0;
+      await recordAudit(tx, {
+        kind: 'avg-erasure',
+        ...actor,
+        subject: done.ids[0] ?? AvgMessages.notFoundSubject,
+        rows: done.records,
+        details: { newlyErased, ...counts },
+      });
+      return {
+        erasedAt: (!newlyErased && done.earlier ? done.earlier : done.at).toISOString(),
+        newlyErased,
+        records: done.records,
+        ...counts,
       };
     });
   } catch (err) {
