@@ -58,18 +58,17 @@ export async function createErasedFirsts(
 }
 
 /**
- * The SELECT of the staged lines whose e-mail (as firsts normalises it) is in `erased`, with the
- * e-mail field as in the file (for noteErasedRows); one join, no second read of the staged rows.
+ * The SELECT of the staged lines whose e-mail (as firsts normalises it) is in `erased`, for
+ * noteErasedRows; one join, no second read of the staged rows.
  */
 export function erasedFirstsLinesSelect(staging: string, emailColumn: string, erased: string): string {
-  return `SELECT s.ln, s.${emailColumn} AS email FROM ${staging} s
+  return `SELECT s.ln FROM ${staging} s
     JOIN ${erased} e ON e.email = lower(btrim(s.${emailColumn}) COLLATE "C")`;
 }
 
-/** The SELECT of the side lines of the erased e-mails of `ke`, with the e-mail field as in the file. */
-export function erasedSideLinesSelect(side: string, staging: string, emailColumn: string): string {
-  return `SELECT w.ln, s.${emailColumn} AS email FROM ${side} w JOIN ke ON ke.email = w.email
-    JOIN ${staging} s ON s.ln = w.ln`;
+/** The SELECT of the side lines of the erased e-mails of `ke`, for noteErasedRows. */
+export function erasedSideLinesSelect(side: string): string {
+  return `SELECT w.ln FROM ${side} w JOIN ke ON ke.email = w.email`;
 }
 
 /**

@@ -249,7 +249,7 @@ async function writeSideRows(run: FirstImport, table: string, skipped: SkippedRo
   await createSideFirstRows(tx, side);
   // A side row's e-mail may be erased too (e.g. 'José@x.nl', or 'A@x.nl' after a tab).
   if (run.erasing && (await removeErasedFirstRows(tx, run.ctx.columnKeys())) > 0)
-    await noteErasedRows(tx, skipped, erasedSideLinesSelect(side, p.staging, `c${p.emailIndex + 1}`));
+    await noteErasedRows(tx, skipped, erasedSideLinesSelect(side));
   await insertNewAddresses(tx);
   await createSideAddressKeys(tx);
   // A side row before the first row SQL found for its address (e.g. ' A@x.nl\t' before
@@ -302,7 +302,8 @@ async function finishFirstImport(
   await markSelDirtyRecords(tx, newTableRecordKeys(table));
   await attachPartition(tx, p.datasetId);
   tctx.log.debug({ ms: run.lap() }, 'import: keyed and attached');
-  const skippedBy = await saveSkippedRows(tx, run.taskId, p.rows - kept, skipped);
+  const erasing = run.erasing ? run.ctx.columnKeys() : null;
+  const skippedBy = await saveSkippedRows(tx, run.taskId, p.rows - kept, skipped, erasing);
   await tctx.progress(99);
   return { read: p.rows, saved: kept, skipped: p.rows - kept, deleted: 0, unchanged: 0, skippedBy };
 }

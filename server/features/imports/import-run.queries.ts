@@ -102,13 +102,9 @@ export function repeatedLinesSelect(work: string): string {
   return `SELECT w.ln FROM ${work} w JOIN k ON k.email = w.email WHERE k.n > 1 AND w.ln > k.ln`;
 }
 
-/**
- * The SELECT of the lines of the erased e-mails of `ke` (removeErasedFirstRows), with their e-mail
- * field as in the file (for noteErasedRows).
- */
-export function erasedLinesSelect(work: string, staging: string, emailIndex: number): string {
-  return `SELECT w.ln, s.c${emailIndex + 1} AS email FROM ${work} w JOIN ke ON ke.email = w.email
-    JOIN ${staging} s ON s.ln = w.ln`;
+/** The SELECT of the lines of the erased e-mails of `ke` (removeErasedFirstRows), for noteErasedRows. */
+export function erasedLinesSelect(work: string): string {
+  return `SELECT w.ln FROM ${work} w JOIN ke ON ke.email = w.email`;
 }
 
 /** Turns the planner's hash and merge joins off (index lookups) or back on, for the rest of the transaction. */

@@ -117,7 +117,13 @@ async function importRows(run: ImportRun, taskId: string): Promise<ImportResult>
   const { inserted, updated } = await writeRecords(run);
   const deleted = await finishImport(run, { kept, inserted, recordsBefore });
   const saved = inserted + updated;
-  const skippedBy = await saveSkippedRows(tx, taskId, p.rows - kept, pass.skipped);
+  const skippedBy = await saveSkippedRows(
+    tx,
+    taskId,
+    p.rows - kept,
+    pass.skipped,
+    run.erasing ? run.keys : null,
+  );
   return { read: p.rows, saved, skipped: p.rows - kept, deleted, unchanged: kept - saved, skippedBy };
 }
 
@@ -287,7 +293,7 @@ async function keepFirstRows(
   if (run.erasing) {
     const erased = await removeErasedFirstRows(tx, run.keys);
     if (erased > 0) {
-      await noteErasedRows(tx, skipped, erasedLinesSelect(work, p.staging, p.emailIndex));
+      await noteErasedRows(tx, skipped, erasedLinesSelect(work));
       kept -= erased;
     }
   }

@@ -1,6 +1,8 @@
+import crypto from 'node:crypto';
 import { type SQL, sql } from 'drizzle-orm';
 import type pg from 'pg';
 import type { CsvFormat } from '../../../common/csv-download';
+import { normalizeEmail } from '../../../common/email';
 import {
   ROW_SKIP_REASONS,
   type RowSkipReason,
@@ -12,6 +14,7 @@ import {
 import type { DbOrTx } from '../../db/client';
 import type { ColumnKeys } from '../../lib/crypto';
 import { pgTextArray } from '../../lib/pg-array';
+import { suppressionKey } from '../avg/suppression';
 import type { SkippedRow, SkippedRows } from '../records/skip-log';
 import { type CsvBody, csvDownload } from '../uploads/csv-download';
 
@@ -37,18 +40,17 @@ export async function listRepeatedRows(
 
 /**
  * Notes in `skipped` the rows an import left out as erased (AVG art. 17): the rows of `from` (a
- * SELECT of `ln` and `email`, the e-mail field as in the file), counted in full, the first
- * SKIPPED_ROWS_KEPT kept.
+ * SELECT of `ln`), counted in full, the first SKIPPED_ROWS_KEPT kept by their line only: the
+ * e-mail of an erased address is never stored again, not even in the skipped rows (which the
+ * erasure itself clears of it).
  */
 export async function noteErasedRows(tx: DbOrTx, skipped: SkippedRows, from: string): Promise<void> {
-  const result = await tx.execute<{ ln: string; email: string | null; n: string }>(
-    sql.raw(
-      `SELECT x.ln, x.email, count(*) OVER () AS n FROM (${from}) x ORDER BY x.ln LIMIT ${SKIPPED_ROWS_KEPT}`,
-    ),
+  const result = await tx.execute<{ ln: string; n: string }>(
+    sql.raw(`SELECT x.ln, count(*) OVER () AS n FROM (${from}) x ORDER BY x.ln LIMIT ${SKIPPED_ROWS_KEPT}`),
   );
   if (result.rows.length === 0) return;
   skipped.counts.erased += Number(result.rows[0].n);
-  skipped.keep(result.rows.map((r) => [Number(r.ln), 'erased', r.email]));
+  skipped.keep(result.rows.map((r) => [Number(r.ln), 'erased', null]));
 }
 
 /** Stores a task's first skipped rows (one statement; at most SKIPPED_ROWS_KEPT). */
@@ -85,17 +87,46 @@ export async function saveSkippedRowsFrom(
 }
 
 /**
+ * The rows with the e-mail field left out where it names an erased address (AVG art. 17): a row
+ * the mapping's exclude filter dropped, say, is kept by its line only. One probe of the
+ * suppressions for the rows' distinct e-mails, hashed in Node as the ways in hash them.
+ */
+async function withoutErasedEmails(tx: DbOrTx, keys: ColumnKeys, rows: SkippedRow[]): Promise<SkippedRow[]> {
+  const key = suppressionKey(keys);
+  const hashOf = new Map<string, string>();
+  for (const r of rows) {
+    const email = normalizeEmail(r[2]);
+    if (email && !hashOf.has(email))
+      hashOf.set(email, crypto.createHmac('sha256', key).update(email, 'utf8').digest('hex'));
+  }
+  if (hashOf.size === 0) return rows;
+  const { rows: hits } = await tx.execute<{ h: string }>(
+    sql`SELECT encode(hash, 'hex') AS h FROM avg_suppressions
+      WHERE hash IN (SELECT decode(h, 'hex') FROM unnest(${pgTextArray([...hashOf.values()])}::text[]) h)`,
+  );
+  if (hits.length === 0) return rows;
+  const erased = new Set(hits.map((x) => x.h));
+  return rows.map((r) => {
+    const email = normalizeEmail(r[2]);
+    return email && erased.has(hashOf.get(email) ?? '') ? [r[0], r[1], null] : r;
+  });
+}
+
+/**
  * Stores the first skipped rows of an import task and returns its skipped rows per reason: the
  * mappers counted the invalid and excluded ones, the import the erased ones; the others of the
- * `skipped` are repeats.
+ * `skipped` are repeats. `keys` when any address was ever erased: no stored row then keeps the
+ * e-mail of an erased address (withoutErasedEmails).
  */
 export async function saveSkippedRows(
   tx: DbOrTx,
   taskId: string,
   skipped: number,
   rows: SkippedRows,
+  keys: ColumnKeys | null,
 ): Promise<SkippedBy> {
-  await insertSkippedRows(tx, taskId, rows.first());
+  const first = rows.first();
+  await insertSkippedRows(tx, taskId, keys ? await withoutErasedEmails(tx, keys, first) : first);
   const { invalid, excluded, erased } = rows.counts;
   return { invalid, excluded, erased, repeated: skipped - invalid - excluded - erased };
 }
