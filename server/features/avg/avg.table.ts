@@ -4,7 +4,7 @@ const bytea = customType<{ data: Buffer }>({ dataType: () => 'bytea' });
 
 /**
  * The addresses erased under AVG art. 17 (DESIGN §7 Erasure): only a keyed hash of the normalised
- * e-mail (HMAC-SHA256 with the server's suppression key, `suppressionHash` in server/lib/crypto.ts),
+ * e-mail (HMAC-SHA256 with the server's suppression key, `suppressionHash` in avg/suppression.ts),
  * so the address itself is gone while every way in can still recognise and skip it.
  */
 export const avgSuppressions = pgTable('avg_suppressions', {
