@@ -184,7 +184,7 @@ describe('audit log entries of actions', () => {
     const imported = await last('import');
     expect(imported).toMatchObject({
       username: t.user.row.username,
-      ip: null,
+      ip: '127.0.0.1',
       subject: s.datasetId,
       rows: 3,
     });

@@ -44,7 +44,7 @@ async function inTransaction(
     await recordAudit(tx, {
       kind: 'blacklist-changed',
       username: task.username,
-      ip: null,
+      ip: task.ip,
       subject: task.type,
       rows: p.rows,
       details: { operation: 'import', file: task.file, ...result },

@@ -138,8 +138,28 @@ export async function updateCampaign(
   return row;
 }
 
-/** Deletes a campaign; returns whether it existed. */
-export async function deleteCampaign(db: Conn, id: string): Promise<boolean> {
-  const rows = await db.delete(campaigns).where(eq(campaigns.id, id)).returning({ id: campaigns.id });
-  return rows.length > 0;
+/** A campaign deleted with its mailings: its name and each mailing's id, name and state as it went. */
+export interface DeletedCampaign {
+  name: string;
+  mailings: { id: string; name: string; state: string }[];
+}
+
+/**
+ * Deletes a campaign and its mailings (their selections and allocations go with them by the
+ * foreign keys); returns what went, or undefined when the campaign does not exist.
+ */
+export async function deleteCampaign(db: Conn, id: string): Promise<DeletedCampaign | undefined> {
+  // The campaign row first, locked: no mailing is added to it between the two deletes.
+  const [campaign] = await db
+    .select({ name: campaigns.name })
+    .from(campaigns)
+    .where(eq(campaigns.id, id))
+    .for('update');
+  if (!campaign) return undefined;
+  const gone = await db
+    .delete(mailings)
+    .where(eq(mailings.campaignId, id))
+    .returning({ id: mailings.id, name: mailings.name, state: mailings.state });
+  await db.delete(campaigns).where(eq(campaigns.id, id));
+  return { name: campaign.name, mailings: gone.sort((a, b) => a.id.localeCompare(b.id)) };
 }

@@ -5,7 +5,7 @@ import {
 } from '../../../common/campaigns';
 import type { Db } from '../../db/client';
 import { badRequest, notFound } from '../../lib/http-errors';
-import type { AuditInput } from '../audit/audit';
+import { type AuditInput, recordAudit } from '../audit/audit';
 import { type Conn, lockLabel } from '../labels/label.queries';
 import { releaseCampaignMailings } from '../mailings/mailing.service';
 import { type CampaignRow, deleteCampaign, insertCampaign, updateCampaign } from './campaign.queries';
@@ -39,7 +39,8 @@ export function saveCampaign(db: Db, id: string, values: CampaignValues): Promis
 /**
  * Deletes a campaign with its mailings; its Aangeboden mailings stop counting as sent first, so no
  * address keeps a send no mailing says (DESIGN §6), each cancelled in the audit log as done by
- * `who`. Returns whether the campaign existed.
+ * `who`. The audit log then has each mailing deleted (with its state as it went) and the campaign
+ * (its name and number of mailings). Returns whether the campaign existed.
  */
 export function removeCampaign(
   db: Db,
@@ -48,6 +49,21 @@ export function removeCampaign(
 ): Promise<boolean> {
   return db.transaction(async (tx) => {
     await releaseCampaignMailings(tx, id, who);
-    return deleteCampaign(tx, id);
+    const deleted = await deleteCampaign(tx, id);
+    if (!deleted) return false;
+    for (const m of deleted.mailings)
+      await recordAudit(tx, {
+        kind: 'mailing-deleted',
+        ...who,
+        subject: m.id,
+        details: { campaignId: id, name: m.name, state: m.state, campaignDeleted: true },
+      });
+    await recordAudit(tx, {
+      kind: 'campaign-deleted',
+      ...who,
+      subject: id,
+      details: { name: deleted.name, mailings: deleted.mailings.length },
+    });
+    return true;
   });
 }

@@ -191,14 +191,18 @@ async function refreshStatistics(
 /**
  * Deletes a file and exactly what it added: its values are removed, and each address it enriched
  * gets the values of the remaining files laid over each other by date again (its row goes when
- * none is left). Returns false when no file has this name.
+ * none is left). Returns the file's id and the number of addresses whose values went; undefined
+ * when no file has this name.
  */
-export async function deleteEnrichment(client: pg.PoolClient, name: string): Promise<boolean> {
+export async function deleteEnrichment(
+  client: pg.PoolClient,
+  name: string,
+): Promise<{ id: string; values: number } | undefined> {
   const file = await client.query<{ id: string }>(
     'DELETE FROM enrichment_files WHERE name = $1 RETURNING id',
     [name],
   );
-  if (file.rowCount === 0) return false;
+  if (file.rowCount === 0) return undefined;
   await client.query('CREATE TEMPORARY TABLE enr_gone (address_id bigint) ON COMMIT DROP');
   const gone = await client.query(
     `WITH d AS (DELETE FROM enrichment_values WHERE file_id = $1 RETURNING address_id)
@@ -220,5 +224,5 @@ export async function deleteEnrichment(client: pg.PoolClient, name: string): Pro
     WHERE ae.address_id = m.address_id AND ae.attrs IS DISTINCT FROM m.attrs`);
   await refreshStatistics(client, 'enrichment_values', gone.rowCount ?? 0);
   await refreshStatistics(client, 'address_enrichment', (removed.rowCount ?? 0) + (updated.rowCount ?? 0));
-  return true;
+  return { id: file.rows[0].id, values: gone.rowCount ?? 0 };
 }

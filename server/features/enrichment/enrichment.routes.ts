@@ -4,6 +4,7 @@ import { MessageSchema } from '../../../common/api-error';
 import { EnrichmentFileSchema, EnrichmentMessages } from '../../../common/enrichment';
 import { TaskStartedSchema } from '../../../common/tasks';
 import type { AppContext } from '../../context';
+import { actorOf } from '../audit/audit';
 import { presentTask } from '../tasks/task.queries';
 import { listEnrichmentFiles } from './enrichment.queries';
 import { receiveEnrichmentFile, removeEnrichmentFile } from './enrichment.service';
@@ -29,7 +30,7 @@ export function enrichmentRoutes(ctx: AppContext): FastifyPluginAsyncZod {
       '/enrichment/files/:name',
       { schema: { params: NameParams, response: { 200: MessageSchema } } },
       async (request) => {
-        await removeEnrichmentFile(ctx, request.params.name);
+        await removeEnrichmentFile(ctx, request.params.name, actorOf(request));
         return { message: EnrichmentMessages.deleted };
       },
     );
@@ -40,7 +41,7 @@ export function enrichmentRoutes(ctx: AppContext): FastifyPluginAsyncZod {
       '/enrichment/files',
       { schema: { querystring: NameParams, response: { 200: MessageSchema } } },
       async (request) => {
-        await removeEnrichmentFile(ctx, request.query.name);
+        await removeEnrichmentFile(ctx, request.query.name, actorOf(request));
         return { message: EnrichmentMessages.deleted };
       },
     );

@@ -7,11 +7,12 @@ import {
   EnrichmentNameSchema,
 } from '../../../common/enrichment';
 import type { AppContext } from '../../context';
-import { withClientTransaction } from '../../db/client';
+import { clientDb, withClientTransaction } from '../../db/client';
 import { badRequestAll, conflict, notFound } from '../../lib/http-errors';
 import { newId } from '../../lib/ids';
 import type { PayloadOf } from '../../tasks/payloads';
 import { type TaskContext, TaskError, type TaskOf } from '../../tasks/worker';
+import { type AuditInput, recordAudit } from '../audit/audit';
 import { holdOffErasure } from '../avg/suppression';
 import { addGlobalAttributes } from '../imports/global-attribute.queries';
 import { listEncryptedAttributes } from '../imports/mapping.queries';
@@ -154,7 +155,17 @@ export async function runEnrichment(
     });
     if (!inserted) throw new TaskError(EnrichmentMessages.nameTaken(p.name));
     step('write');
-    return { read: p.rows, saved: recordCount, erased };
+    const counts = { read: p.rows, saved: recordCount, erased };
+    // One entry when the file is applied, in its transaction: who started it and from where.
+    await recordAudit(clientDb(client), {
+      kind: 'enrichment-uploaded',
+      username: task.username,
+      ip: task.ip,
+      subject: p.name,
+      rows: p.rows,
+      details: { ...counts, columns: p.columns.length },
+    });
+    return counts;
   });
   step('commit');
   ctx.log.info({ taskId: task.id, steps }, 'enrichment file applied');
@@ -166,8 +177,26 @@ export async function runEnrichment(
   return result;
 }
 
-/** Deletes an enrichment file and exactly what it added (DESIGN §6); throws 404 for an unknown name. */
-export async function removeEnrichmentFile(ctx: AppContext, name: string): Promise<void> {
-  const deleted = await inEnrichmentTransaction(ctx, (client) => deleteEnrichment(client, name));
+/**
+ * Deletes an enrichment file and exactly what it added (DESIGN §6), in the audit log as done by
+ * `who` (the file's name and id, the addresses whose values went); throws 404 for an unknown name.
+ */
+export async function removeEnrichmentFile(
+  ctx: AppContext,
+  name: string,
+  who: Pick<AuditInput, 'username' | 'ip'>,
+): Promise<void> {
+  const deleted = await inEnrichmentTransaction(ctx, async (client) => {
+    const gone = await deleteEnrichment(client, name);
+    if (gone)
+      await recordAudit(clientDb(client), {
+        kind: 'enrichment-deleted',
+        ...who,
+        subject: name,
+        rows: gone.values,
+        details: { fileId: gone.id, values: gone.values },
+      });
+    return gone;
+  });
   if (!deleted) throw notFound(EnrichmentMessages.notFound);
 }

@@ -27,12 +27,13 @@ export interface ImportResult {
 
 /**
  * Records the end of an import, remap or delete-from-file task in the audit log, in the task's
- * transaction `tx` (one entry per task): the task's user (no IP: a task has no client), the dataset
- * (id as subject, partner and name), the file and the counts; rows is the number of rows read.
+ * transaction `tx` (one entry per task): the task's user and the IP of the request that started it
+ * (tasks.ip), the dataset (id as subject, partner and name), the file and the counts; rows is the
+ * number of rows read.
  */
 export async function recordImportAudit(
   tx: DbOrTx,
-  task: Pick<TaskRow, 'username' | 'file' | 'partnerId' | 'datasetId'>,
+  task: Pick<TaskRow, 'username' | 'ip' | 'file' | 'partnerId' | 'datasetId'>,
   kind: 'import' | 'remap' | 'delete-from-file',
   datasetId: string,
   result: Partial<Omit<ImportResult, 'skippedBy'>> & { read: number },
@@ -40,7 +41,7 @@ export async function recordImportAudit(
   await recordAudit(tx, {
     kind,
     username: task.username,
-    ip: null,
+    ip: task.ip,
     subject: datasetId,
     rows: result.read,
     details: {

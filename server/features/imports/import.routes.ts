@@ -52,6 +52,7 @@ export function importRoutes(ctx: AppContext): FastifyPluginAsyncZod {
           partnerId: dataset.partnerId,
           datasetId: dataset.name,
           username: currentUser(request).username,
+          ip: request.ip ?? null,
           payload: { datasetId: dataset.id },
         });
         return { task: presentTask(task) };

@@ -71,7 +71,7 @@ export function mailingRoutes(ctx: AppContext): FastifyPluginAsyncZod {
       '/campaigns/:campaignId/mailings/:mailingId',
       { schema: { params: MailingParams, response: { 200: MessageSchema } } },
       async (request) => {
-        await deleteMailing(ctx.db, request.params.campaignId, request.params.mailingId);
+        await deleteMailing(ctx.db, request.params.campaignId, request.params.mailingId, actorOf(request));
         return { message: MailingMessages.deleted };
       },
     );

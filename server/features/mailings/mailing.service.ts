@@ -129,11 +129,25 @@ export function saveMailing(
   });
 }
 
-/** Deletes a draft mailing; throws 404 when absent and 409 for another state (spec 001 §4). */
-export async function deleteMailing(db: Db, campaignId: string, mailingId: string): Promise<void> {
+/**
+ * Deletes a draft mailing, in the audit log as done by `who`; throws 404 when absent and 409 for
+ * another state (spec 001 §4).
+ */
+export async function deleteMailing(
+  db: Db,
+  campaignId: string,
+  mailingId: string,
+  who: Pick<AuditInput, 'username' | 'ip'>,
+): Promise<void> {
   await db.transaction(async (tx) => {
-    await requireDraft(tx, campaignId, mailingId);
+    const row = await requireDraft(tx, campaignId, mailingId);
     await deleteMailingRow(tx, mailingId);
+    await recordAudit(tx, {
+      kind: 'mailing-deleted',
+      ...who,
+      subject: mailingId,
+      details: { campaignId, name: row.name, state: row.state },
+    });
   });
 }
 

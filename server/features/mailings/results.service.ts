@@ -188,7 +188,7 @@ export async function runMailingResults(
     await recordAudit(tx, {
       kind: 'import',
       username: task.username,
-      ip: null,
+      ip: task.ip,
       subject: p.mailingId,
       rows: read,
       details: { mailingId: p.mailingId, file: task.file, results: true, read, saved, unchanged, skipped },

@@ -12,6 +12,7 @@ import { skippedByOf } from '../../../common/skipped-rows';
 import { TaskMessages } from '../../../common/tasks';
 import type { AppContext } from '../../context';
 import { HttpError, notFound } from '../../lib/http-errors';
+import { recordAudit } from '../audit/audit';
 import { getDataset } from '../datasets/dataset.queries';
 import { importPayload } from '../imports/import-task';
 import { CsvMessages } from '../uploads/csv-staging';
@@ -118,7 +119,8 @@ export function presentPartnerTask(
  * Receives a partner's CSV file for its dataset as an import task and waits up to CSV_WAIT_MS for
  * it: the finished task (200), or its id to poll (202). Throws HttpError 400 (missing file,
  * unexpected character encoding, file too small, no email column, a bad deleteOld) or 404 when the
- * dataset is gone.
+ * dataset is gone. A file received is one 'partner-api-write' entry in the audit log (the dataset,
+ * the file's rows, the caller's IP); its import task records its own counts when it ends.
  */
 export async function uploadPartnerCsv(
   ctx: AppContext,
@@ -129,6 +131,7 @@ export async function uploadPartnerCsv(
   const row = await getDataset(ctx.db, dataset.partnerId, dataset.id);
   if (!row) throw notFound(PartnerApiMessages.datasetNotFound);
   let task: Awaited<ReturnType<typeof receiveUpload>>;
+  let received = { rows: 0, deleteOld: true };
   try {
     task = await receiveUpload(
       ctx,
@@ -153,6 +156,7 @@ export async function uploadPartnerCsv(
           seen.add(h.toLowerCase());
         }
         const emailColumn = row.config.emailColumnName;
+        received = { rows: staged.rows, deleteOld };
         try {
           return importPayload({ ...staged, headers }, row.id, emailColumn, { deleteOld });
         } catch (err) {
@@ -170,6 +174,14 @@ export async function uploadPartnerCsv(
       throw new HttpError(400, PartnerApiMessages.missingFile);
     throw err;
   }
+  await recordAudit(ctx.db, {
+    kind: 'partner-api-write',
+    username: null,
+    ip: request.ip ?? null,
+    subject: row.id,
+    rows: received.rows,
+    details: { operation: 'csv', received: received.rows, deleteOld: received.deleteOld, taskId: task.id },
+  });
   const deadline = Date.now() + CSV_WAIT_MS;
   while (Date.now() < deadline) {
     await new Promise((resolve) => setTimeout(resolve, 100));

@@ -5,6 +5,7 @@ import { withClientTransaction } from '../../db/client';
 import { badRequest, badRequestAll, notFound } from '../../lib/http-errors';
 import type { PayloadOf } from '../../tasks/payloads';
 import type { TaskContext, TaskOf } from '../../tasks/worker';
+import { recordAudit } from '../audit/audit';
 import { holdOffErasure } from '../avg/suppression';
 import { normalizePass } from '../blacklists/blacklist-pass';
 import { listEncryptedAttributes } from '../imports/mapping.queries';
@@ -75,7 +76,8 @@ export async function receiveLineFile(
  * The selection-file task: replaces the line's stored file by the staged one, its values
  * normalised per column (normalizeFileValue), distinct rows only, rows without any value left out,
  * rows holding an erased e-mail address left out (AVG art. 17). Returns the counters read, saved
- * and erased (the rows of the file left out for an erased address).
+ * and erased (the rows of the file left out for an erased address); the audit log has them with
+ * the selection, the line and the file's name, as done by the task's user from its IP.
  */
 export async function runLineFile(
   ctx: AppContext,
@@ -120,6 +122,15 @@ export async function runLineFile(
          SELECT DISTINCT $1::text, $2::text, ARRAY[${p.columns.map((_, i) => `v${i}`).join(', ')}]::text[] FROM line_rows`,
       [p.selectionId, p.lineId],
     );
-    return { read, saved: inserted.rowCount ?? 0, erased };
+    const counts = { read, saved: inserted.rowCount ?? 0, erased };
+    await recordAudit(tx, {
+      kind: 'line-file',
+      username: task.username,
+      ip: task.ip,
+      subject: p.selectionId,
+      rows: counts.saved,
+      details: { lineId: p.lineId, file: p.name, ...counts },
+    });
+    return counts;
   });
 }

@@ -18,6 +18,8 @@ export interface TaskInput {
   partnerId?: string | null;
   datasetId?: string | null;
   username?: string | null;
+  /** The IP of the request that started it (for its audit entry); null for the system's own. */
+  ip?: string | null;
   /**
    * 'parsing' (with the receiving process's workerKey) for an upload still arriving, 'executing'
    * for work a process already does (TaskRunner.adopt): neither is ever claimed.
@@ -67,6 +69,7 @@ export async function insertTask(db: Db, input: TaskInput): Promise<TaskRow> {
       partnerId: input.partnerId ?? null,
       datasetId: input.datasetId ?? null,
       username: input.username ?? null,
+      ip: input.ip ?? null,
       state: input.state ?? 'queued',
       workerKey: input.workerKey ?? null,
     })

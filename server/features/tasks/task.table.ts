@@ -20,6 +20,8 @@ export const tasks = pgTable(
     partnerId: text('partner_id'),
     datasetId: text('dataset_id'),
     username: text('username'),
+    // The IP of the request that started the task (its audit entry's 'from where'); null for the system's own.
+    ip: text('ip'),
     payload: jsonb('payload').notNull().default({}),
     result: jsonb('result'),
     workerKey: bigint('worker_key', { mode: 'number' }),

@@ -39,6 +39,8 @@ export async function stageUpload(
     fileName: string;
     expectedBytes: number;
     username: string;
+    /** The IP of the request that sends it, kept on the task for its audit entry. */
+    ip?: string | null;
     /** How this upload words a file its CSV rules refuse (400); default as is. */
     badFile?: (err: HttpError) => HttpError;
   },
@@ -49,6 +51,7 @@ export async function stageUpload(
     datasetId: input.datasetName,
     file: input.fileName,
     username: input.username,
+    ip: input.ip ?? null,
     // The receiving process owns the task while the bytes arrive (a crash makes it an orphan);
     // inserted as 'parsing', so no worker can claim it before its payload is there.
     state: 'parsing',

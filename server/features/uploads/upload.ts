@@ -187,6 +187,7 @@ export async function receiveUpload<T extends TaskType>(
         fileName: part.filename,
         expectedBytes: Number(request.headers['content-length'] ?? 0),
         username: task.username ?? currentUser(request).username,
+        ip: request.ip ?? null,
       });
     }
     watch.pause();
