@@ -232,7 +232,7 @@ describe('audit log entries of uploads, deletes and tasks', () => {
     expectNoEmail(write, imported[0]);
   });
 
-  it('records the IP of the request that started an import, a remap, a delete from file and a results import', async () => {
+  it('records the IP of the request that started an import, a remap, a delete from file, a results and a blacklist import', async () => {
     const s = await setupDataset(t, [columnMapping('naam', 'naam')], 'email');
     await finished(
       await postFile(`/api/import/${s.partnerId}/${s.name}`, '10.0.0.41', {
@@ -283,6 +283,20 @@ describe('audit log entries of uploads, deletes and tasks', () => {
       subject: mailing._id,
       details: { results: true, file: 'resultaten.csv' },
     });
+    await finished(
+      await postFile('/api/blacklist/emailimport', '10.0.0.45', {
+        name: 'blacklist.csv',
+        content: 'email\nzwart1@audit2.nl\nzwart2@audit2.nl\n',
+      }),
+    );
+    const blacklisted = await last('blacklist-changed');
+    expect(blacklisted).toMatchObject({
+      username: t.user.row.username,
+      ip: '10.0.0.45',
+      rows: 2,
+      details: { operation: 'import', file: 'blacklist.csv', saved: 2 },
+    });
+    expectNoEmail(blacklisted);
     // The task list does not show the IP.
     const tasks = await t.api('GET', '/api/tasks');
     expect(tasks.statusCode).toBe(200);
