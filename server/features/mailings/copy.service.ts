@@ -5,6 +5,7 @@ import type { Db } from '../../db/client';
 import { notFound } from '../../lib/http-errors';
 import { newId } from '../../lib/ids';
 import { type AuditInput, recordAudit } from '../audit/audit';
+import { holdOffErasure } from '../avg/suppression';
 import { getCampaign } from '../campaigns/campaign.queries';
 import { selections } from '../selections/selection.table';
 import { getMinMailings } from '../settings/settings.queries';
@@ -47,6 +48,9 @@ export function copyAddresses(
 ): Promise<{ selectionId: string; copied: number }> {
   return getMinMailings(db).then((minMailings) =>
     db.transaction(async (tx) => {
+      // First, before the draft's lock: no address is erased while the copy reads and writes the
+      // draft's addresses (an erasure takes erased ones out of drafts), and each erasure before is seen.
+      await holdOffErasure(tx);
       await requireDraft(tx, campaignId, mailingId);
       await allowBulkMemory(tx);
       if (!(await getCampaign(tx, source.campaign))) throw notFound(CampaignMessages.notFound);

@@ -261,7 +261,7 @@ async function templateSources(
  * Allocates a saved table to the mailing (DESIGN §6): per dataset and category exactly the counts
  * asked, in one transaction that locks the mailing (two saves of one mailing run one after the
  * other; the primary key keeps an address once anyway); the record counts follow in the same
- * transaction. 404/409 for an unknown or non-draft mailing, 400 when a cell asks more than it has.
+ * transaction, which holds off erasure (holdOffErasure). 404/409 for an unknown or non-draft mailing, 400 when a cell asks more than it has.
  */
 export async function allocateTable(
   ctx: AppContext,
@@ -272,6 +272,9 @@ export async function allocateTable(
   who: Pick<AuditInput, 'username' | 'ip'> = { username: null, ip: null },
 ): Promise<number> {
   return ctx.db.transaction(async (tx) => {
+    // First, before the mailing's lock: no address is erased between the choice and its insert
+    // (an erasure takes erased addresses out of draft mailings), and each erasure before is seen.
+    await holdOffErasure(tx);
     const mailing = await requireDraft(tx, campaignId, mailingId);
     const selection = await requireSelection(tx, mailingId, selectionId);
     const quotas: Quota[] = table.flatMap((row) =>
