@@ -14,6 +14,9 @@ export const AvgMessages = {
   sourceImport: 'Upload',
   sourcePartnerApi: 'Partner-API',
   sourceUnknown: 'Onbekend',
+  mentionsTitle: 'Vermeld bij andere adressen',
+  mentionAttribute: 'Kenmerk',
+  mentionColumn: 'Originele kolom',
 } as const;
 
 /** The query of a look-up: one e-mail address, normalised as every address is stored (common/email.ts). */
@@ -111,6 +114,27 @@ export const AvgBlacklistSchema = z.object({
 /** A blacklist entry in the look-up. */
 export type AvgBlacklist = z.infer<typeof AvgBlacklistSchema>;
 
+/**
+ * A record of another address that holds this e-mail address in an encrypted e-mail column other
+ * than the key (found by its blind index): whose dataset, which attribute or original column, and
+ * that record's address id. The other person's e-mail and values are not this person's data and are
+ * not shown.
+ */
+export const AvgMentionSchema = z.object({
+  partner: z.object({ id: z.string(), name: z.string() }),
+  dataset: z.object({ id: z.string(), name: z.string() }),
+  /** 'attribute': a mapped attribute; 'column': the partner's original column. */
+  kind: z.enum(['attribute', 'column']),
+  /** The attribute's or column's name. */
+  name: z.string(),
+  /** Its Dutch label (the global attribute's label, or the column name). */
+  label: z.string(),
+  /** The id of the address whose record it is. */
+  addressId: z.string(),
+});
+/** A mention in the look-up. */
+export type AvgMention = z.infer<typeof AvgMentionSchema>;
+
 /** What the address's own row holds about the person's behaviour. */
 export const AvgAddressSchema = z.object({
   id: z.string(),
@@ -125,8 +149,8 @@ export const AvgAddressSchema = z.object({
 });
 
 /**
- * Everything held on one e-mail address; `found` false (every section empty) when neither an address
- * nor a blacklist entry is stored for it.
+ * Everything held on one e-mail address; `found` false (every section empty) when neither an address,
+ * a mention in another address's record nor a blacklist entry is stored for it.
  */
 export const AvgLookupSchema = z.object({
   email: z.string(),
@@ -136,6 +160,8 @@ export const AvgLookupSchema = z.object({
   enrichment: z.array(AvgEnrichmentSchema),
   mailings: z.array(AvgMailingSchema),
   blacklists: z.array(AvgBlacklistSchema),
+  /** Other addresses' records holding this e-mail in an encrypted e-mail column (AvgMentionSchema). */
+  mentions: z.array(AvgMentionSchema).default([]),
   /** When the address was erased (AVG art. 17); null when it never was. */
   erasedAt: z.string().nullable(),
 });

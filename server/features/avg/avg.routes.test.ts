@@ -157,6 +157,7 @@ describe('GET /api/avg/lookup', () => {
       enrichment: [],
       mailings: [],
       blacklists: [],
+      mentions: [],
       erasedAt: null,
     });
   });

@@ -2,6 +2,8 @@ import {
   AVG_BLACKLIST_NAMES,
   AVG_SOURCE_NAMES,
   type AvgLookup,
+  type AvgMention,
+  AvgMessages,
   type AvgRecord,
   type AvgSource,
   type AvgValue,
@@ -9,7 +11,7 @@ import {
 import { normalizeDomain } from '../../../common/blacklists';
 import { attributeLabel } from '../../../common/global-attributes';
 import type { DbOrTx } from '../../db/client';
-import { blindIndexKey, type ColumnKeys, tryDecryptValue } from '../../lib/crypto';
+import { blindIndex, blindIndexKey, type ColumnKeys, tryDecryptValue } from '../../lib/crypto';
 import { downloadedValue } from '../uploads/csv-download';
 import {
   type AvgRecordRow,
@@ -19,6 +21,7 @@ import {
   listAvgMailings,
   listAvgRecords,
 } from './avg.queries';
+import { listMentionDatasets, listMentions } from './mentions.queries';
 import { suppressedSince } from './suppression';
 
 // The AVG (GDPR) art. 15 look-up: everything held on one e-mail address, decrypted for the person
@@ -73,10 +76,42 @@ function presentRecord(keys: ColumnKeys, row: AvgRecordRow): AvgRecord {
   };
 }
 
-/** Everything held on the (normalised) e-mail address: records, enrichment, mailings with results, blacklists. */
+/**
+ * The records of other addresses holding the (normalised) e-mail in an encrypted e-mail column
+ * (mentions.queries.ts), matched by the blind index of the normalised e-mail: only the partitions of
+ * datasets with such a column are scanned, none when no dataset has one.
+ */
+export async function lookUpMentions(
+  db: DbOrTx,
+  keys: ColumnKeys,
+  email: string,
+  selfId: string | null,
+): Promise<AvgMention[]> {
+  const datasets = await listMentionDatasets(db);
+  if (datasets.length === 0) return [];
+  const index = blindIndex(keys, email);
+  const mentions: AvgMention[] = [];
+  for (const d of datasets)
+    for (const row of await listMentions(db, d, index, selfId))
+      mentions.push({
+        partner: { id: d.partnerId, name: d.partnerName },
+        dataset: { id: d.datasetId, name: d.datasetName },
+        kind: row.kind,
+        name: row.name,
+        label: row.kind === 'attribute' ? attributeLabel(row.name) : row.name,
+        addressId: row.address_id,
+      });
+  return mentions;
+}
+
+/**
+ * Everything held on the (normalised) e-mail address: records, enrichment, mailings with results,
+ * blacklists, and other addresses' records that mention it in an encrypted e-mail column.
+ */
 export async function lookUpAddress(db: DbOrTx, keys: ColumnKeys, email: string): Promise<AvgLookup> {
   const address = await getAvgAddress(db, email);
   const erasedAt = await suppressedSince(db, keys, email);
+  const mentions = await lookUpMentions(db, keys, email, address?.id ?? null);
   const domain = address?.domain ?? normalizeDomain(email.slice(email.lastIndexOf('@') + 1));
   const blacklists = (await listAvgBlacklists(db, email, domain)).map((b) => ({
     list: b.list,
@@ -88,12 +123,13 @@ export async function lookUpAddress(db: DbOrTx, keys: ColumnKeys, email: string)
   if (!address)
     return {
       email,
-      found: blacklists.length > 0,
+      found: blacklists.length > 0 || mentions.length > 0,
       address: null,
       records: [],
       enrichment: [],
       mailings: [],
       blacklists,
+      mentions,
       erasedAt,
     };
   const [records, enrichment, mailings] = await Promise.all([
@@ -134,13 +170,20 @@ export async function lookUpAddress(db: DbOrTx, keys: ColumnKeys, email: string)
       events: m.events.map((e) => ({ event: e.event, at: iso(e.at), os: e.os })),
     })),
     blacklists,
+    mentions,
     erasedAt,
   };
 }
 
-/** The number of facts a look-up holds (records, enrichment files, mailings, blacklist entries), as its audit entry's rows. */
+/** The number of facts a look-up holds (records, enrichment files, mailings, blacklist entries, mentions), as its audit entry's rows. */
 export function countFacts(lookup: AvgLookup): number {
-  return lookup.records.length + lookup.enrichment.length + lookup.mailings.length + lookup.blacklists.length;
+  return (
+    lookup.records.length +
+    lookup.enrichment.length +
+    lookup.mailings.length +
+    lookup.blacklists.length +
+    lookup.mentions.length
+  );
 }
 
 /** The look-up as the person's CSV: one row per fact, columns Onderdeel, Bron, Kenmerk, Waarde. */
@@ -185,6 +228,15 @@ export function avgCsvRows(lookup: AvgLookup): string[][] {
         ? `${AVG_BLACKLIST_NAMES.partner} (${b.partnerId} / ${b.datasetName})`
         : AVG_BLACKLIST_NAMES[b.list];
     rows.push(['Blacklist', source, b.value, b.createdAt]);
+  }
+  for (const m of lookup.mentions) {
+    const kind = m.kind === 'attribute' ? AvgMessages.mentionAttribute : AvgMessages.mentionColumn;
+    rows.push([
+      AvgMessages.mentionsTitle,
+      `${m.partner.name} / ${m.dataset.name}`,
+      `${kind}: ${m.label}`,
+      `adres ${m.addressId}`,
+    ]);
   }
   return rows;
 }

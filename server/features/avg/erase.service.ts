@@ -29,6 +29,7 @@ import {
   pseudonymiseErased,
   suppressListed,
 } from './erase.queries';
+import { clearListedMentions } from './mentions.queries';
 import { lockOutWaysIn } from './suppression';
 
 // The AVG (GDPR) art. 17 erasure (DESIGN §7 Erasure, common/avg-erasure.ts says what goes and what
@@ -46,6 +47,8 @@ export interface ListedErasure extends EraseClasses {
   sentMailings: number;
   lineFileRows: number;
   skippedRows: number;
+  /** Other addresses' records whose encrypted e-mail column held one of the e-mails, cleared. */
+  mentions: number;
   /** The transaction's time: the erased_at of what it erased and suppressed. */
   at: Date;
 }
@@ -54,13 +57,16 @@ export interface ListedErasure extends EraseClasses {
  * Erases every address listed in avg_erase_emails (createEraseEmails), in the caller's transaction:
  * takes the lock that keeps every way in out (waiting for those that write), suppresses each
  * e-mail by its keyed hash, deletes the held addresses' records, enrichment, line-file and
- * skipped rows and their places in mailings not yet offered, and pseudonymises their address rows.
+ * skipped rows and their places in mailings not yet offered, clears the e-mails where other
+ * addresses' records hold them in an encrypted e-mail column (mentions.queries.ts), and
+ * pseudonymises the address rows.
  */
 export async function eraseListed(db: DbOrTx, keys: ColumnKeys): Promise<ListedErasure> {
   await lockOutWaysIn(db);
   const classes = await suppressListed(db, keys);
   const ids = await listErasedIds(db);
   const { records, datasets } = await deleteErasedRecords(db);
+  const mentions = await clearListedMentions(db, keys);
   const enrichmentFiles = await deleteErasedEnrichment(db);
   const listed = classes.already + classes.held + classes.unknown;
   const { lineFileRows, skippedRows } = await deleteErasedFileRows(db, listed);
@@ -76,6 +82,7 @@ export async function eraseListed(db: DbOrTx, keys: ColumnKeys): Promise<ListedE
     sentMailings: sent,
     lineFileRows,
     skippedRows,
+    mentions,
     at: await getTransactionTime(db),
   };
 }
@@ -119,7 +126,7 @@ export async function eraseAddress(
         ...actor,
         subject: done.ids[0] ?? AvgMessages.notFoundSubject,
         rows: done.records,
-        details: { newlyErased, ...counts },
+        details: { newlyErased, ...counts, mentions: done.mentions },
       });
       return {
         erasedAt: (!newlyErased && done.earlier ? done.earlier : done.at).toISOString(),
@@ -233,6 +240,7 @@ export async function runAvgErase(
         openMailings: done.openMailings,
         lineFileRows: done.lineFileRows,
         skippedRows: done.skippedRows,
+        mentions: done.mentions,
       },
     });
     await tctx.progress(99);

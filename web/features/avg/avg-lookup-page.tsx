@@ -179,6 +179,19 @@ function AvgResult({ lookup, onErased }: { lookup: AvgLookup; onErased: (outcome
           ])}
         />
       </Section>
+      {lookup.mentions.length > 0 && (
+        <Section title={AvgMessages.mentionsTitle} empty={false}>
+          <Rows
+            headers={['Partner', 'Bestand', 'Waar', 'Adres-id']}
+            rows={lookup.mentions.map((m) => [
+              m.partner.name,
+              m.dataset.name,
+              `${m.kind === 'attribute' ? AvgMessages.mentionAttribute : AvgMessages.mentionColumn}: ${m.label}`,
+              m.addressId,
+            ])}
+          />
+        </Section>
+      )}
     </Stack>
   );
 }

@@ -34,6 +34,7 @@ const lookup = (held: Partial<AvgLookup> = {}): AvgLookup => ({
   enrichment: [],
   mailings: [],
   blacklists: [],
+  mentions: [],
   erasedAt: null,
   ...held,
 });
