@@ -14,7 +14,7 @@ import {
 import type { DbOrTx } from '../../db/client';
 import type { ColumnKeys } from '../../lib/crypto';
 import { pgTextArray } from '../../lib/pg-array';
-import { suppressionKey } from '../avg/suppression';
+import { anySuppressions, suppressionKey } from '../avg/suppression';
 import type { SkippedRow, SkippedRows } from '../records/skip-log';
 import { type CsvBody, csvDownload } from '../uploads/csv-download';
 
@@ -87,29 +87,64 @@ export async function saveSkippedRowsFrom(
 }
 
 /**
- * The rows with the e-mail field left out where it names an erased address (AVG art. 17): a row
- * the mapping's exclude filter dropped, say, is kept by its line only. One probe of the
- * suppressions for the rows' distinct e-mails, hashed in Node as the ways in hash them.
+ * Which of the e-mail fields `fields` (as in a file) name an erased address (AVG art. 17): each
+ * normalised and hashed in Node as the ways in do, the distinct hashes probed in one statement.
  */
-async function withoutErasedEmails(tx: DbOrTx, keys: ColumnKeys, rows: SkippedRow[]): Promise<SkippedRow[]> {
+async function erasedFields(tx: DbOrTx, keys: ColumnKeys, fields: (string | null)[]): Promise<Set<string>> {
   const key = suppressionKey(keys);
   const hashOf = new Map<string, string>();
-  for (const r of rows) {
-    const email = normalizeEmail(r[2]);
+  for (const field of fields) {
+    const email = normalizeEmail(field);
     if (email && !hashOf.has(email))
       hashOf.set(email, crypto.createHmac('sha256', key).update(email, 'utf8').digest('hex'));
   }
-  if (hashOf.size === 0) return rows;
+  if (hashOf.size === 0) return new Set();
   const { rows: hits } = await tx.execute<{ h: string }>(
     sql`SELECT encode(hash, 'hex') AS h FROM avg_suppressions
       WHERE hash IN (SELECT decode(h, 'hex') FROM unnest(${pgTextArray([...hashOf.values()])}::text[]) h)`,
   );
-  if (hits.length === 0) return rows;
   const erased = new Set(hits.map((x) => x.h));
-  return rows.map((r) => {
-    const email = normalizeEmail(r[2]);
-    return email && erased.has(hashOf.get(email) ?? '') ? [r[0], r[1], null] : r;
-  });
+  return new Set(
+    fields.filter((f): f is string => {
+      const email = normalizeEmail(f);
+      return email !== null && erased.has(hashOf.get(email) ?? '');
+    }),
+  );
+}
+
+/**
+ * The rows with the e-mail field left out where it names an erased address: a row the mapping's
+ * exclude filter dropped, say, is kept by its line only.
+ */
+async function withoutErasedEmails(tx: DbOrTx, keys: ColumnKeys, rows: SkippedRow[]): Promise<SkippedRow[]> {
+  const erased = await erasedFields(
+    tx,
+    keys,
+    rows.map((r) => r[2]),
+  );
+  return erased.size === 0
+    ? rows
+    : rows.map((r) => (r[2] !== null && erased.has(r[2]) ? [r[0], r[1], null] : r));
+}
+
+/**
+ * Empties the e-mail field of task `taskId`'s stored skipped rows where it names an erased address
+ * (a results file's row of one is then kept by its line only). Nothing is read while no address
+ * was ever erased. The caller holds off erasure (holdOffErasure).
+ */
+export async function clearErasedSkippedEmails(tx: DbOrTx, keys: ColumnKeys, taskId: string): Promise<void> {
+  if (!(await anySuppressions(tx))) return;
+  const { rows } = await tx.execute<{ email: string }>(
+    sql`SELECT DISTINCT email FROM import_skipped_rows WHERE task_id = ${taskId} AND email IS NOT NULL`,
+  );
+  const erased = await erasedFields(
+    tx,
+    keys,
+    rows.map((r) => r.email),
+  );
+  if (erased.size === 0) return;
+  await tx.execute(sql`UPDATE import_skipped_rows SET email = NULL
+    WHERE task_id = ${taskId} AND email = ANY(${pgTextArray([...erased])}::text[])`);
 }
 
 /**

@@ -8,7 +8,8 @@ import { HttpError } from '../../lib/http-errors';
 import type { PayloadOf } from '../../tasks/payloads';
 import { type TaskContext, TaskError, type TaskOf } from '../../tasks/worker';
 import { recordAudit } from '../audit/audit';
-import { saveSkippedRowsFrom } from '../imports/skipped-rows';
+import { holdOffErasure } from '../avg/suppression';
+import { clearErasedSkippedEmails, saveSkippedRowsFrom } from '../imports/skipped-rows';
 import type { StagedUpload } from '../uploads/upload.service';
 import { allowBulkMemory, inAddressOrder } from './mailing.queries';
 import { parsedResultsSql } from './results.sql';
@@ -169,8 +170,8 @@ async function saveSkippedResults(
 
 /**
  * The results-import task: applies the staged file in one transaction (the worker then drops it),
- * recorded in the audit log as an import into the mailing (the task's user, its counts); returns
- * the counts.
+ * recorded in the audit log as an import into the mailing (the task's user, its counts), holding
+ * off erasure; a skipped row naming an erased address keeps no e-mail. Returns the counts.
  */
 export async function runMailingResults(
   ctx: AppContext,
@@ -179,11 +180,15 @@ export async function runMailingResults(
 ): Promise<ResultsOutcome> {
   const p = task.payload;
   return ctx.db.transaction(async (tx) => {
+    // First: no address is erased while its results and behaviour are written, and each erasure
+    // before is seen (its e-mail no longer matches; its skipped rows keep no e-mail).
+    await holdOffErasure(tx);
     const found = await tx.execute(sql`SELECT 1 FROM mailings WHERE id = ${p.mailingId} FOR SHARE`);
     if (found.rows.length === 0) throw new TaskError(MailingMessages.notFound);
     // Set-based: the file's rows count as done when the statements that apply them have run.
     await tctx.count(0, p.rows, { span: [10, 100], state: 'saving' });
     const outcome = await applyResults(tx, p, task.id);
+    await clearErasedSkippedEmails(tx, ctx.columnKeys(), task.id);
     const { read, saved, unchanged, skipped } = outcome;
     await recordAudit(tx, {
       kind: 'import',
