@@ -2,7 +2,14 @@ import { sql } from 'drizzle-orm';
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { AvgLookup } from '../../../common/avg';
 import { setupTestApp } from '../../test/app';
-import { columnMapping, type ImportSetup, importFile, recordsOf, setupDataset } from '../../test/imports';
+import {
+  columnMapping,
+  type ImportSetup,
+  importFile,
+  recordsOf,
+  setupDataset,
+  waitForTask,
+} from '../../test/imports';
 import { listMentionDatasets } from './mentions.queries';
 
 // Mentions: the person's e-mail in another address's encrypted e-mail column ('contact_email'),
@@ -12,6 +19,16 @@ const t = setupTestApp({ role: 'staff' });
 
 const PERSON = 'kind@voorbeeld.nl';
 const STRANGER = 'iemand@elders.nl';
+
+const CONTACTS_FILE =
+  'email,naam,contact_email\n' +
+  // The raw column keeps the value as typed: only the attribute matches.
+  'ouder@voorbeeld.nl,Ouder,  Kind@Voorbeeld.NL \n' +
+  // Typed in the normalised form: the attribute and the raw column match.
+  `derde@voorbeeld.nl,Derde,${PERSON}\n` +
+  `ander@voorbeeld.nl,Ander,${STRANGER}\n` +
+  // The person's own record: found as a record, not as a mention.
+  `${PERSON},Kind,${PERSON}\n`;
 
 let contacts: ImportSetup;
 let plain: ImportSetup;
@@ -29,19 +46,7 @@ beforeAll(async () => {
     columnMapping('naam', 'naam'),
     columnMapping('contact_email', 'contact_email', { encrypted: true, lower: true }),
   ]);
-  await importFile(
-    t,
-    t.cookie,
-    contacts,
-    'email,naam,contact_email\n' +
-      // The raw column keeps the value as typed: only the attribute matches.
-      'ouder@voorbeeld.nl,Ouder,  Kind@Voorbeeld.NL \n' +
-      // Typed in the normalised form: the attribute and the raw column match.
-      `derde@voorbeeld.nl,Derde,${PERSON}\n` +
-      `ander@voorbeeld.nl,Ander,${STRANGER}\n` +
-      // The person's own record: found as a record, not as a mention.
-      `${PERSON},Kind,${PERSON}\n`,
-  );
+  await importFile(t, t.cookie, contacts, CONTACTS_FILE);
   plain = await setupDataset(t, [columnMapping('naam', 'naam')]);
   await importFile(t, t.cookie, plain, `email,naam\n${PERSON},Kind\nouder@voorbeeld.nl,Ouder\n`);
   const { rows } = await t.db.execute<{ email: string; id: string }>(
@@ -152,5 +157,23 @@ describe('AVG look-up: mentions in encrypted e-mail columns', () => {
     );
     expect(rows[0].details.mentions).toBe(2);
     expect((await lookUp(PERSON)).mentions).toEqual([]);
+  });
+
+  it('a remap does not bring the cleared e-mail back', async () => {
+    // A changed mapping, so the remap maps every record again from its raw columns.
+    const saved = await t.api('PUT', `/api/datasets/${contacts.partnerId}/${contacts.datasetId}/mappings`, [
+      columnMapping('naam', 'naam', { lower: true }),
+      columnMapping('contact_email', 'contact_email', { encrypted: true, lower: true }),
+    ]);
+    expect(saved.statusCode, saved.body).toBe(200);
+    const res = await t.api('POST', `/api/datasets/${contacts.partnerId}/${contacts.datasetId}/remap`);
+    expect(res.statusCode, res.body).toBe(200);
+    const task = await waitForTask(t, t.cookie, res.json().task._id);
+    expect(task.state, task.error).toBe('done');
+    expect((await lookUp(PERSON)).mentions).toEqual([]);
+    const records = Object.fromEntries((await recordsOf(t, contacts.datasetId)).map((r) => [r.email, r]));
+    expect(records['ouder@voorbeeld.nl'].attrs).toEqual({ naam: 'ouder' });
+    expect(records['derde@voorbeeld.nl'].attrs).toEqual({ naam: 'derde' });
+    expect(records['ander@voorbeeld.nl'].attrs.contact_email__bi).toMatch(/^[0-9a-f]{64}$/);
   });
 });
