@@ -26,6 +26,8 @@ export const AvgErasureMessages = {
     `de plaats in ${mailings} ${mailings === 1 ? 'mailing' : 'mailings'} die nog niet ${mailings === 1 ? 'is' : 'zijn'} aangeboden`,
   confirmSentMailings: (mailings: number) =>
     `${mailings} aangeboden of geannuleerde ${mailings === 1 ? 'mailing houdt' : 'mailings houden'} ${mailings === 1 ? 'haar' : 'hun'} aantallen en resultaten; het adres wordt daarin onherkenbaar gemaakt`,
+  confirmMentions: (records: number) =>
+    `het adres in een versleutelde e-mailkolom van ${records} ${records === 1 ? 'record' : 'records'} van andere adressen (de rest van ${records === 1 ? 'dat record blijft' : 'die records blijven'})`,
   confirmNothingHeld: 'We bewaren niets over dit adres.',
   confirmBlacklists: 'Vermeldingen op een blacklist blijven staan.',
   confirmSuppression:

@@ -84,6 +84,28 @@ describe('erasureItems', () => {
     expect(items).toEqual([M.confirmNothingHeld, M.confirmBlacklists, M.confirmSuppression]);
   });
 
+  it("counts the other addresses' records that mention the address, an attribute and its column once", () => {
+    const mention = (addressId: string, kind: 'attribute' | 'column') => ({
+      partner: { id: 'p', name: 'Partner' },
+      dataset: { id: 'd', name: 'Bestand' },
+      kind,
+      name: 'contact_email',
+      label: 'contact_email',
+      addressId,
+    });
+    const items = erasureItems(
+      lookup({
+        found: true,
+        mentions: [mention('7', 'attribute'), mention('7', 'column'), mention('8', 'attribute')],
+      }),
+    );
+    expect(items).toEqual([M.confirmMentions(2), M.confirmSuppression]);
+    expect(items[0]).toContain('2 records van andere adressen');
+    expect(erasureItems(lookup({ mentions: [mention('7', 'attribute')] }))[0]).toContain(
+      'de rest van dat record blijft',
+    );
+  });
+
   it('uses the singular for one of each', () => {
     const items = erasureItems(
       lookup({

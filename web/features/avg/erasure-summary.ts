@@ -11,8 +11,8 @@ const distinct = (values: string[]) => new Set(values).size;
 
 /**
  * The lines of the erasure's confirmation, built from the look-up on screen: what goes (records,
- * enrichment, open mailings), what stays pseudonymised (sent or cancelled mailings), or that
- * nothing is held; then the blacklist note when the look-up has entries, and the suppression.
+ * enrichment, open mailings), what stays pseudonymised (sent or cancelled mailings), the other
+ * addresses' records whose encrypted e-mail column holds it (mentions), or that nothing is held; then the blacklist note when the look-up has entries, and the suppression.
  */
 export function erasureItems(lookup: AvgLookup): string[] {
   const m = AvgErasureMessages;
@@ -26,6 +26,8 @@ export function erasureItems(lookup: AvgLookup): string[] {
   const sent = distinct(lookup.mailings.filter((x) => !isOpen(x.state)).map((x) => x.mailing.id));
   if (open > 0) items.push(m.confirmOpenMailings(open));
   if (sent > 0) items.push(m.confirmSentMailings(sent));
+  if (lookup.mentions.length > 0)
+    items.push(m.confirmMentions(distinct(lookup.mentions.map((x) => `${x.dataset.id} ${x.addressId}`))));
   if (items.length === 0) items.push(m.confirmNothingHeld);
   if (lookup.blacklists.length > 0) items.push(m.confirmBlacklists);
   items.push(m.confirmSuppression);
