@@ -29,6 +29,7 @@ import { type ColumnKeys, loadColumnKeys } from './lib/crypto';
 import { registerAuthGuard } from './plugins/auth';
 import { registerErrorHandling, safeErrorSerializer } from './plugins/errors';
 import { registerInputGuard } from './plugins/input-guard';
+import { safeRequestSerializer } from './plugins/request-log';
 import { registerSecurity } from './plugins/security';
 import { apiRoutes } from './routes';
 import { registerTaskHandlers } from './tasks/handlers';
@@ -83,8 +84,9 @@ export async function buildApp(options: BuildOptions): Promise<{ app: FastifyIns
               'req.headers["x-api-key"]',
               'res.headers["set-cookie"]',
             ],
-            // Errors are logged without the values a failed query carried (hashes, secrets).
-            serializers: { err: safeErrorSerializer },
+            // Errors are logged without the values a failed query carried (hashes, secrets), and
+            // requests without the e-mail addresses their URLs carry.
+            serializers: { err: safeErrorSerializer, req: safeRequestSerializer },
             ...(typeof options.logger === 'object' ? options.logger : {}),
           },
     bodyLimit: 1024 * 1024,
