@@ -232,7 +232,7 @@ describe('audit log entries of uploads, deletes and tasks', () => {
     expectNoEmail(write, imported[0]);
   });
 
-  it('records the IP of the request that started an import, a remap, a delete from file, a results and a blacklist import', async () => {
+  it('records the IP of the request that started an import, a remap, a delete from file, a results and a blacklist import and a bulk erasure', async () => {
     const s = await setupDataset(t, [columnMapping('naam', 'naam')], 'email');
     await finished(
       await postFile(`/api/import/${s.partnerId}/${s.name}`, '10.0.0.41', {
@@ -297,6 +297,14 @@ describe('audit log entries of uploads, deletes and tasks', () => {
       details: { operation: 'import', file: 'blacklist.csv', saved: 2 },
     });
     expectNoEmail(blacklisted);
+    const erasure = await postFile('/api/avg/erase-file', '10.0.0.46', {
+      name: 'verwijderen.csv',
+      content: 'email\nzwart1@audit2.nl\n',
+    });
+    await finished(erasure);
+    const erased = await last('avg-erasure');
+    expect(erased).toMatchObject({ username: t.user.row.username, ip: '10.0.0.46', subject: erasure });
+    expectNoEmail(erased);
     // The task list does not show the IP.
     const tasks = await t.api('GET', '/api/tasks');
     expect(tasks.statusCode).toBe(200);

@@ -230,7 +230,7 @@ export async function runAvgErase(
     await recordAudit(tx, {
       kind: 'avg-erasure',
       username: task.username,
-      ip: null,
+      ip: task.ip,
       subject: task.id,
       rows: done.records,
       details: {
