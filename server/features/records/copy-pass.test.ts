@@ -131,6 +131,7 @@ describe('copyPass', () => {
       invalid: lns.filter((ln) => ln % 10 === 0).length,
       repeated: lns.filter((ln) => ln % 10 !== 0).length,
       excluded: 0,
+      erased: 0,
     });
     expect(inline.counts.skipped.first().slice(0, 3)).toEqual([
       [2, 'repeated', 'Persoon2@Voorbeeld.nl'],
