@@ -56,6 +56,37 @@ describe('the probes of a running app', () => {
       await t.ctx.tasks.start();
     }
   });
+
+  it('/readyz probes that come at once share one check: one connection, whatever their number', async () => {
+    const blocker = await t.database.pool.connect();
+    const readyzBackends = async () =>
+      Number(
+        (
+          await t.database.pool.query<{ n: number }>(
+            `SELECT count(*)::int AS n FROM pg_stat_activity
+             WHERE application_name = 'lijstwerk-readyz' AND datname = current_database()`,
+          )
+        ).rows[0].n,
+      );
+    let most = 0;
+    let probes: Promise<{ statusCode: number }[]> | undefined;
+    try {
+      // The check's read of the migrations waits behind this lock, so every probe arrives while it runs.
+      await blocker.query('BEGIN');
+      await blocker.query('LOCK TABLE drizzle.__drizzle_migrations IN ACCESS EXCLUSIVE MODE');
+      probes = Promise.all(Array.from({ length: 20 }, () => t.app.inject({ method: 'GET', url: '/readyz' })));
+      for (let i = 0; i < 10; i++) {
+        most = Math.max(most, await readyzBackends());
+        await new Promise((r) => setTimeout(r, 50));
+      }
+    } finally {
+      await blocker.query('COMMIT');
+      blocker.release();
+    }
+    const answers = await probes;
+    expect(most).toBe(1);
+    expect(answers?.map((a) => a.statusCode)).toEqual(Array(20).fill(200));
+  });
 });
 
 describe('/readyz of an app whose database is unreachable', () => {

@@ -46,6 +46,15 @@ export function mayScrape(request: FastifyRequest, token: string | undefined): b
 export function healthRoutes(ctx: AppContext, registry: Registry): FastifyPluginAsyncZod {
   const shipped = readShippedMigrations();
   let lastFailed = '';
+  // Probes that arrive while a check runs share it: however many come at once, a process opens
+  // at most one connection for them (an unauthenticated flood cannot use up the database's).
+  let running: Promise<ReadinessCheck[]> | null = null;
+  const check = () => {
+    running ??= checkReadiness(ctx, shipped).finally(() => {
+      running = null;
+    });
+    return running;
+  };
   return async (app) => {
     app.get('/healthz', { logLevel: 'warn', schema: { response: { 200: HealthySchema } } }, async () => ({
       status: 'ok' as const,
@@ -55,7 +64,7 @@ export function healthRoutes(ctx: AppContext, registry: Registry): FastifyPlugin
       '/readyz',
       { logLevel: 'warn', schema: { response: { 200: HealthySchema, 503: UnreadySchema } } },
       async (request, reply) => {
-        const failed: ReadinessCheck[] = await checkReadiness(ctx, shipped);
+        const failed: ReadinessCheck[] = await check();
         // Only a change is logged: a probe every few seconds repeats the same answer.
         if (failed.join() !== lastFailed) {
           if (failed.length > 0) request.log.warn({ failed }, 'not ready');
