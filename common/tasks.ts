@@ -56,6 +56,7 @@ export const TaskMessages = {
   empty: 'Geen recente taken.',
   emptySearch: (term: string) => `Geen taken gevonden voor zoekopdracht ${term}.`,
   orphaned: 'Taak afgebroken: het proces dat hem uitvoerde is gestopt',
+  serverStopped: 'Taak afgebroken: de server werd gestopt',
   notCancellable: 'Deze taak kan niet (meer) worden afgebroken',
   /** A task whose stored payload does not match its type's schema, with the fields that do not. */
   badPayload: (fields: string[]) =>

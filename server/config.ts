@@ -16,6 +16,8 @@ export interface AppConfig {
   loginRateWindowMs: number;
   taskConcurrency: number;
   taskPollMs: number;
+  /** Milliseconds a stop (SIGTERM) waits for running tasks before it fails them (STOP_GRACE_SECONDS, default 30). */
+  stopGraceMs: number;
   /** Worker threads that map a large import or remap (0: on the main thread). */
   importThreads: number;
   webDir: string;
@@ -111,6 +113,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
     loginRateWindowMs: intFromEnv(env.LOGIN_RATE_WINDOW_MS, 5 * 60 * 1000),
     taskConcurrency: intFromEnv(env.TASK_CONCURRENCY, 2),
     taskPollMs: intFromEnv(env.TASK_POLL_MS, 1000),
+    stopGraceMs: intFromEnv(env.STOP_GRACE_SECONDS, 30) * 1000,
     importThreads: threadsFromEnv(env.IMPORT_THREADS),
     webDir: path.resolve(env.WEB_DIR ?? './dist/web'),
     secureCookies: env.SECURE_COOKIES === 'true',

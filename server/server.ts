@@ -58,9 +58,16 @@ export async function startServer(
       async stop() {
         if (stopped) return;
         stopped = true;
+        const deadline = Date.now() + config.stopGraceMs;
         clearInterval(sweep);
-        await app.close();
-        await ctx.tasks.stop();
+        // Queued tasks stay queued for the next start; new connections are refused (and requests on
+        // open ones answered 503) while the requests in flight finish.
+        ctx.tasks.stopClaiming();
+        // A keep-alive connection whose request ends after close() began stays open until its
+        // keep-alive timeout (72 s) unless closed once idle: close those while the rest finish.
+        const idle = setInterval(() => app.server.closeIdleConnections(), 100);
+        await app.close().finally(() => clearInterval(idle));
+        await ctx.tasks.stop(Math.max(0, deadline - Date.now()));
         await database.close();
         await embedded?.stop();
       },

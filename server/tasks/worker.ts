@@ -125,13 +125,28 @@ export class TaskRunner {
   private timer?: NodeJS.Timeout;
   private reapTimer?: NodeJS.Timeout;
   private running = false;
+  // Set by stop(): adopted work it cancels, and (once out of time) tasks it aborts, fail as serverStopped.
+  private stopping = false;
+  private aborting = false;
+  /** The pool's open connections by backend process id, to end a task's transaction at a stop. */
+  private readonly backends = new Map<number, pg.PoolClient>();
   private polling = false;
   private repoll = false;
 
   constructor(
     private readonly database: Database,
     private readonly options: TaskRunnerOptions,
-  ) {}
+  ) {
+    const pid = (client: pg.PoolClient) => (client as pg.PoolClient & { processID?: number }).processID;
+    database.pool.on('connect', (client) => {
+      const id = pid(client);
+      if (id) this.backends.set(id, client);
+    });
+    database.pool.on('remove', (client) => {
+      const id = pid(client);
+      if (id) this.backends.delete(id);
+    });
+  }
 
   /** Registers a task type of the application with its definition (at startup; tests to watch one). */
   register<T extends TaskType>(type: T, definition: TaskDefinition<PayloadOf<T>>): void;
@@ -215,7 +230,8 @@ export class TaskRunner {
           const isCancelled = cancelled || err instanceof WorkCancelled; // cancelTask, or the work's own cancel
           const known = err instanceof TaskError || err instanceof HttpError;
           if (!known && !isCancelled) log.error({ err }, 'task failed');
-          const message = isCancelled ? cancelledMessage : known ? err.message : SERVER_ERROR_MESSAGE;
+          const cancelledAs = this.stopping ? TaskMessages.serverStopped : cancelledMessage; // by stop()
+          const message = isCancelled ? cancelledAs : known ? err.message : SERVER_ERROR_MESSAGE;
           await failTask(db, row.id, message);
           this.ended(row.type, 'failed', startedAt);
         },
@@ -240,6 +256,7 @@ export class TaskRunner {
   /** Takes the liveness lock, fails tasks orphaned by dead workers, and starts claiming. */
   async start(): Promise<void> {
     if (this.running) return;
+    this.stopping = this.aborting = false;
     const client = new pg.Client({ connectionString: this.database.url });
     this.lockLost = false;
     client.on('error', (err) => {
@@ -256,15 +273,53 @@ export class TaskRunner {
     this.kick();
   }
 
-  /** Stops claiming, cancels the adopted work (a request's count), waits for running tasks to end, and releases the liveness lock. */
-  async stop(): Promise<void> {
+  /** Stops claiming queued tasks (they stay queued for the next start); running ones go on. */
+  stopClaiming(): void {
     this.running = false;
-    for (const cancel of this.cancellers.values()) cancel();
     clearInterval(this.timer);
+  }
+
+  /**
+   * Stops claiming, cancels the adopted work (a request's count) and waits up to `graceMs` (unbounded
+   * when undefined) for running tasks to end. Tasks still running then are aborted: this process's
+   * database connections are terminated (their transactions roll back, so an import changes nothing),
+   * and each such task is failed with TaskMessages.serverStopped after its staging tables are dropped.
+   * Releases the liveness lock last.
+   */
+  async stop(graceMs?: number): Promise<void> {
+    this.stopClaiming();
+    this.stopping = true;
+    for (const cancel of this.cancellers.values()) cancel();
     clearInterval(this.reapTimer);
-    await Promise.allSettled([...this.active]);
+    const settled = Promise.allSettled([...this.active]);
+    if (graceMs === undefined) await settled;
+    else {
+      let timer: NodeJS.Timeout | undefined;
+      const late = await Promise.race([
+        settled.then(() => false),
+        new Promise<boolean>((r) => {
+          timer = setTimeout(() => r(true), graceMs);
+        }),
+      ]);
+      clearTimeout(timer);
+      if (late && this.active.size > 0) await this.abortRunning();
+    }
     await this.lockClient?.end().catch(() => {});
     this.lockClient = undefined;
+  }
+
+  private async abortRunning(): Promise<void> {
+    this.aborting = true;
+    this.options.log.warn({ count: this.active.size }, 'stopping: aborting the tasks still running');
+    const pids = [...this.backends.keys()];
+    // A connection in use has no error listener of its pool: its end must not crash the process.
+    for (const client of this.backends.values()) client.on('error', () => {});
+    // The lock connection is outside the pool: it ends the pool's connections, the tasks' among them.
+    if (this.lockClient && pids.length > 0)
+      await this.lockClient
+        .query('SELECT pg_terminate_backend(pid) FROM unnest($1::int[]) AS pid', [pids])
+        .catch((err) => this.options.log.error({ err }, 'could not end the connections of running tasks'));
+    await Promise.allSettled([...this.active]);
   }
 
   /** Resolves when no task of this process runs any more (tests use it). */
@@ -332,9 +387,9 @@ export class TaskRunner {
       return;
     } catch (err) {
       await reporter.settle();
-      const message =
-        err instanceof TaskError || err instanceof HttpError ? err.message : SERVER_ERROR_MESSAGE;
-      if (!(err instanceof TaskError || err instanceof HttpError)) log.error({ err }, 'task failed');
+      const known = err instanceof TaskError || err instanceof HttpError;
+      const message = this.aborting ? TaskMessages.serverStopped : known ? err.message : SERVER_ERROR_MESSAGE;
+      if (!known && !this.aborting) log.error({ err }, 'task failed');
       await failTask(db, task.id, message, err instanceof TaskError ? err.result : undefined).catch((e) =>
         log.error({ err: e }, 'could not mark task failed'),
       );

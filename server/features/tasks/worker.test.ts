@@ -361,13 +361,13 @@ describe('adopted work (a request hands its running work on)', () => {
     expect(task).toMatchObject({ state: 'failed', error: 'Afgebroken' });
   });
 
-  it('is cancelled when its runner stops, so a stop does not wait for it', async () => {
+  it('is cancelled when its runner stops, so a stop does not wait for it, and fails as stopped', async () => {
     const runner = new TaskRunner(t.database, { concurrency: 1, pollMs: 1000, log: t.app.log });
     await runner.start();
     const work = cancellable();
     const row = await runner.adopt({ type: 'test.adopted' }, work, 'Afgebroken');
     await runner.stop();
     const task = await waitFinished(row.id);
-    expect(task).toMatchObject({ state: 'failed', error: 'Afgebroken' });
+    expect(task).toMatchObject({ state: 'failed', error: TaskMessages.serverStopped });
   });
 });
