@@ -1,7 +1,9 @@
 import { inArray, sql } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
+import { z } from 'zod';
 import { WEB_VERSION } from '../../../common/constants';
 import { TaskMessages } from '../../../common/tasks';
+import { openDatabase } from '../../db/client';
 import { WorkCancelled } from '../../db/request-transaction';
 import { TaskError, TaskRunner } from '../../tasks/worker';
 import { setupTestApp } from '../../test/app';
@@ -369,5 +371,46 @@ describe('adopted work (a request hands its running work on)', () => {
     await runner.stop();
     const task = await waitFinished(row.id);
     expect(task).toMatchObject({ state: 'failed', error: TaskMessages.serverStopped });
+  });
+});
+
+describe('a stop with a grace period', () => {
+  it('aborts a task still running after it: rolled back, staging dropped, failed as stopped', async () => {
+    // A runner on a pool of its own: the abort ends every connection of its pool.
+    const database = openDatabase(t.url, 4);
+    await t.db.execute(sql`CREATE TABLE stop_probe (n int)`);
+    await t.db.execute(sql`CREATE UNLOGGED TABLE stg_stop_probe (n int)`);
+    const runner = new TaskRunner(database, { concurrency: 1, pollMs: 20, log: t.app.log });
+    let inside = false;
+    runner.register('test.hold', {
+      payload: z.object({}),
+      staging: () => ['stg_stop_probe'],
+      run: async (_task, ctx) => {
+        await ctx.db.transaction(async (tx) => {
+          await tx.execute(sql`INSERT INTO stop_probe VALUES (1)`);
+          inside = true;
+          await tx.execute(sql`SELECT pg_sleep(60)`);
+        });
+        return {};
+      },
+    });
+    const row = await insertTask(t.db, { type: 'test.hold' });
+    try {
+      await runner.start();
+      await waitFor(
+        async () => inside,
+        (x) => x,
+      );
+      const startedAt = Date.now();
+      await runner.stop(300);
+      expect(Date.now() - startedAt).toBeLessThan(10_000);
+    } finally {
+      await database.close();
+    }
+    expect(await getTask(row.id)).toMatchObject({ state: 'failed', error: TaskMessages.serverStopped });
+    const left = await t.db.execute<{ n: number; staging: string | null }>(
+      sql`SELECT (SELECT count(*)::int FROM stop_probe) AS n, to_regclass('stg_stop_probe')::text AS staging`,
+    );
+    expect(left.rows[0]).toEqual({ n: 0, staging: null });
   });
 });
