@@ -5,6 +5,7 @@ import { columnMapping, type ImportSetup, importFile, setupDataset, waitForTask 
 import { multipartBody } from '../../test/multipart';
 import { makeCampaign, makeMailing } from '../mailings/mailing.test-helpers';
 import { partnerApiHelpers } from '../partner-api/partner-api.test-helpers';
+import { type AuditEntry, auditReader } from './audit.test-helpers';
 
 // The audit log's entries of uploads, deletes and tasks started by a person, read from audit_log
 // itself: enrichment files, line files, campaign and mailing deletes, partner API CSV files, and
@@ -12,27 +13,7 @@ import { partnerApiHelpers } from '../partner-api/partner-api.test-helpers';
 const t = setupTestApp();
 const partnerApi = partnerApiHelpers(t);
 
-type Entry = {
-  kind: string;
-  username: string | null;
-  ip: string | null;
-  subject: string | null;
-  rows: number | null;
-  details: Record<string, unknown>;
-};
-
-async function entries(kind: string): Promise<Entry[]> {
-  const res = await t.db.execute<Entry & { rows: string | number | null }>(
-    sql`SELECT kind, username, ip, subject, rows, details FROM audit_log WHERE kind = ${kind} ORDER BY id`,
-  );
-  return res.rows.map((r) => ({ ...r, rows: r.rows === null ? null : Number(r.rows) }));
-}
-
-async function last(kind: string): Promise<Entry> {
-  const all = await entries(kind);
-  expect(all.length, `an entry of kind ${kind}`).toBeGreaterThan(0);
-  return all[all.length - 1];
-}
+const { entries, last } = auditReader(t);
 
 /** A multipart POST as the logged-in user from `ip`; returns the started task's id. */
 async function postFile(
@@ -67,7 +48,7 @@ async function datasetOfThree(): Promise<ImportSetup> {
 }
 
 /** No entry names an e-mail address. */
-function expectNoEmail(...all: Entry[]): void {
+function expectNoEmail(...all: AuditEntry[]): void {
   for (const e of all) expect(JSON.stringify(e)).not.toContain('@');
 }
 

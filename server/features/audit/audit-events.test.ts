@@ -13,32 +13,13 @@ import {
   makeMailing,
 } from '../mailings/mailing.test-helpers';
 import { partnerApiHelpers } from '../partner-api/partner-api.test-helpers';
+import { auditReader } from './audit.test-helpers';
 
 // The audit log's entries of the actions done through HTTP, read from audit_log itself.
 const t = setupTestApp();
 const api = partnerApiHelpers(t);
 
-type Entry = {
-  kind: string;
-  username: string | null;
-  ip: string | null;
-  subject: string | null;
-  rows: number | null;
-  details: Record<string, unknown>;
-};
-
-async function entries(kind: string): Promise<Entry[]> {
-  const res = await t.db.execute<Entry & { rows: string | number | null }>(
-    sql`SELECT kind, username, ip, subject, rows, details FROM audit_log WHERE kind = ${kind} ORDER BY id`,
-  );
-  return res.rows.map((r) => ({ ...r, rows: r.rows === null ? null : Number(r.rows) }));
-}
-
-async function last(kind: string): Promise<Entry> {
-  const all = await entries(kind);
-  expect(all.length, `an entry of kind ${kind}`).toBeGreaterThan(0);
-  return all[all.length - 1];
-}
+const { entries, last } = auditReader(t);
 
 /** The whole table as text, to search for what must never be in it. */
 async function tableText(): Promise<string> {
