@@ -1,10 +1,10 @@
-import { sql } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
 import { setupTestApp } from '../../test/app';
 import { columnMapping, type ImportSetup, importFile, setupDataset, waitForTask } from '../../test/imports';
 import { multipartBody } from '../../test/multipart';
 import { makeCampaign, makeMailing } from '../mailings/mailing.test-helpers';
 import { partnerApiHelpers } from '../partner-api/partner-api.test-helpers';
+import { intersectSelection } from '../selections/line-file.test-helpers';
 import { type AuditEntry, auditReader } from './audit.test-helpers';
 
 // The audit log's entries of uploads, deletes and tasks started by a person, read from audit_log
@@ -103,20 +103,9 @@ describe('audit log entries of uploads, deletes and tasks', () => {
   });
 
   it('records a line file stored for a selection line with its rows', async () => {
-    const campaignId = await makeCampaign(t, t.cookie);
-    const mailing = await makeMailing(t, t.cookie, campaignId);
-    const url = `/api/campaigns/${campaignId}/mailings/${mailing._id}/selections`;
-    const created = await t.api('POST', url, {
-      query: { and: [{ intersect: { id: 'l1', name: 'lijst.csv', fields: ['gen_id'] } }] },
-      useCampaignLabel: false,
-      activeDatasetsOnly: false,
-      useBlacklist: false,
-      useDate: false,
-    });
-    expect(created.statusCode, created.body).toBe(200);
-    const selectionId = created.json().selectionId;
+    const { selectionId, url } = await intersectSelection(t);
     const taskId = await postFile(
-      `${url}/${selectionId}/l1/csv`,
+      `${url}/l1/csv`,
       '10.0.0.31',
       { name: 'lijst.csv', content: 'mail\nb1@audit2.nl\nb2@audit2.nl\nb1@audit2.nl\n' },
       { mappings: JSON.stringify([{ type: 'base', field: 'mail', base: 'id', generated: 'gen_id' }]) },

@@ -4,7 +4,7 @@ import { setupTestApp } from '../../test/app';
 import { type ImportSetup, importFile, setupDataset, waitForTask } from '../../test/imports';
 import { multipartBody } from '../../test/multipart';
 import { suppress, whileErasing } from '../avg/suppression.test-helpers';
-import { makeCampaign, makeMailing } from '../mailings/mailing.test-helpers';
+import { intersectSelection as intersectSelectionOf } from './line-file.test-helpers';
 
 // A selection's line file and erased addresses (AVG art. 17): a row holding an erased e-mail is
 // not stored, and the upload's task counts it as erased.
@@ -18,21 +18,8 @@ beforeAll(async () => {
   await suppress(t, ['weg@lijn.nl', 'ook-weg@lijn.nl']);
 });
 
-/** A selection whose tree is one Bestandsmatch line `l1` on e-mail and label; returns its URL. */
-async function intersectSelection(): Promise<string> {
-  const campaignId = await makeCampaign(t, t.cookie);
-  const mailing = await makeMailing(t, t.cookie, campaignId);
-  const url = `/api/campaigns/${campaignId}/mailings/${mailing._id}/selections`;
-  const created = await t.api('POST', url, {
-    query: { and: [{ intersect: { id: 'l1', name: 'lijst.csv', fields: ['gen_id'] } }] },
-    useCampaignLabel: false,
-    activeDatasetsOnly: false,
-    useBlacklist: false,
-    useDate: false,
-  });
-  expect(created.statusCode, created.body).toBe(200);
-  return `${url}/${created.json().selectionId}`;
-}
+/** A selection whose tree is one Bestandsmatch line `l1`; returns its URL. */
+const intersectSelection = async () => (await intersectSelectionOf(t)).url;
 
 /** Posts a line file (columns mail: the e-mail base, extra: an attribute) to line l1; returns its task id. */
 async function uploadLine(url: string, content: string): Promise<string> {

@@ -5,7 +5,7 @@ import type { ResultRow } from '../../../common/selections';
 import { setupTestApp } from '../../test/app';
 import { type ImportSetup, importFile, setupDataset, waitForTask } from '../../test/imports';
 import { multipartBody } from '../../test/multipart';
-import { makeCampaign, makeMailing } from '../mailings/mailing.test-helpers';
+import { intersectSelection as intersectSelectionOf } from './line-file.test-helpers';
 
 const t = setupTestApp();
 let a: ImportSetup;
@@ -20,21 +20,8 @@ beforeAll(async () => {
   await importFile(t, t.cookie, a, `email\n${addresses(1, 2000)}`);
 });
 
-/** A selection whose tree is one Bestandsmatch line `l1` on the e-mail; returns its URL. */
-async function intersectSelection(): Promise<string> {
-  const campaignId = await makeCampaign(t, t.cookie);
-  const mailing = await makeMailing(t, t.cookie, campaignId);
-  const url = `/api/campaigns/${campaignId}/mailings/${mailing._id}/selections`;
-  const created = await t.api('POST', url, {
-    query: { and: [{ intersect: { id: 'l1', name: 'lijst.csv', fields: ['gen_id'] } }] },
-    useCampaignLabel: false,
-    activeDatasetsOnly: false,
-    useBlacklist: false,
-    useDate: false,
-  });
-  expect(created.statusCode, created.body).toBe(200);
-  return `${url}/${created.json().selectionId}`;
-}
+/** A selection whose tree is one Bestandsmatch line `l1`; returns its URL. */
+const intersectSelection = async () => (await intersectSelectionOf(t)).url;
 
 /** Posts a line file of `content` to line l1; returns its task id. */
 async function uploadLine(url: string, content: string): Promise<string> {
