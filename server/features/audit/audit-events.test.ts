@@ -196,6 +196,7 @@ describe('audit log entries of actions', () => {
     await waitForTask(t, t.cookie, run.json().task._id);
     expect(await last('allocation')).toMatchObject({
       username: t.user.row.username,
+      ip: '127.0.0.1',
       subject: selectionId,
       rows: 2,
       details: { mailingId: mailing._id, allocated: 2 },

@@ -106,12 +106,13 @@ export function selectionRoutes(ctx: AppContext): FastifyPluginAsyncZod {
 
     // Runs the query as a task polled every 2000 ms (spec 001 §4/§9); POST first allocates its table.
     const run = async (
-      request: { params: z.infer<typeof SelectionParams> },
+      request: { params: z.infer<typeof SelectionParams>; ip?: string },
       username: string,
       table?: QueryRun['table'],
     ) => {
       const { campaignId, mailingId, selectionId } = request.params;
-      const { task, query } = await startQuery(ctx, campaignId, mailingId, selectionId, username, table);
+      const who = { username, ip: request.ip ?? null };
+      const { task, query } = await startQuery(ctx, campaignId, mailingId, selectionId, who, table);
       return { task: presentTask(task), query };
     };
     app.get(

@@ -308,18 +308,18 @@ export async function allocateTable(
 
 /**
  * Starts a run of the selection's query (GET/POST .../query): after allocating a table when one
- * is given, queues the count task. Returns the task and the query's Solr-style text.
+ * is given (its audit entry and the task carry the user's name and IP, `who`), queues the count task. Returns the task and the query's Solr-style text.
  */
 export async function startQuery(
   ctx: AppContext,
   campaignId: string,
   mailingId: string,
   selectionId: string,
-  username: string,
+  who: { username: string; ip: string | null },
   table: QueryRun['table'] = [],
 ) {
   if (table.length > 0) {
-    await allocateTable(ctx, campaignId, mailingId, selectionId, table, { username, ip: null });
+    await allocateTable(ctx, campaignId, mailingId, selectionId, table, who);
   } else {
     await requireMailing(ctx.db, campaignId, mailingId);
   }
@@ -330,7 +330,7 @@ export async function startQuery(
   await compileSelection(ctx, ctx.db, selection);
   const task = await ctx.tasks.enqueue({
     type: 'selection-query',
-    username,
+    ...who,
     payload: { campaignId, mailingId, selectionId },
   });
   return { task, query: renderQuery(tree) };
