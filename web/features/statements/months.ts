@@ -1,0 +1,58 @@
+import { businessToday } from '../../../common/calendar-day';
+
+// The statements screen picks one calendar month (a statement covers one partner and one month by
+// planned send date): months are written 'YYYY-MM' and shown with their Dutch name.
+
+const MONTH_NAMES = [
+  'januari',
+  'februari',
+  'maart',
+  'april',
+  'mei',
+  'juni',
+  'juli',
+  'augustus',
+  'september',
+  'oktober',
+  'november',
+  'december',
+];
+
+/** How many months back from the current one the month picker offers. */
+export const MONTHS_BACK = 36;
+
+const MONTH = /^(\d{4})-(\d{2})$/;
+
+/** The month ('YYYY-MM') `offset` months after `month` (negative: before); null for no month. */
+export function shiftMonth(month: string, offset: number): string | null {
+  const m = MONTH.exec(month);
+  if (!m) return null;
+  const index = Number(m[1]) * 12 + Number(m[2]) - 1 + offset;
+  if (Number(m[2]) < 1 || Number(m[2]) > 12 || index < 0) return null;
+  return `${String(Math.floor(index / 12)).padStart(4, '0')}-${String((index % 12) + 1).padStart(2, '0')}`;
+}
+
+/** The current month in the Dutch calendar ('YYYY-MM'). */
+export function currentMonth(now: Date = new Date()): string {
+  return businessToday(now).slice(0, 7);
+}
+
+/** The month the screen opens on: the previous month, the one whose statements are due. */
+export function defaultMonth(now: Date = new Date()): string {
+  return shiftMonth(currentMonth(now), -1) ?? currentMonth(now);
+}
+
+/** A month as Dutch text: '2026-10' → 'oktober 2026'; the text itself when it is no month. */
+export function monthLabel(month: string): string {
+  const m = MONTH.exec(month);
+  const name = m ? MONTH_NAMES[Number(m[2]) - 1] : undefined;
+  return m && name ? `${name} ${m[1]}` : month;
+}
+
+/** The picker's choices, newest first: the current month and MONTHS_BACK months before it. */
+export function monthOptions(now: Date = new Date()): { value: string; label: string }[] {
+  const current = currentMonth(now);
+  return Array.from({ length: MONTHS_BACK + 1 }, (_, i) => shiftMonth(current, -i))
+    .filter((m): m is string => m !== null)
+    .map((value) => ({ value, label: monthLabel(value) }));
+}
