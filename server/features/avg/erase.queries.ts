@@ -20,6 +20,34 @@ export async function createEraseEmails(db: DbOrTx): Promise<void> {
   );
 }
 
+/** The temporary table a bulk erasure normalises its file's e-mails into (repeats kept); gone at commit. */
+export const ERASE_SIDE = 'avg_erase_side';
+
+/** Creates the empty avg_erase_side of the transaction (column email, normalised). */
+export async function createEraseSide(db: DbOrTx): Promise<void> {
+  await db.execute(sql`CREATE TEMPORARY TABLE avg_erase_side (email text COLLATE "C") ON COMMIT DROP`);
+}
+
+/**
+ * Adds one line to an erasure file's staging table `staging` (its first column): the first line of
+ * a file of bare addresses, which the upload read as its header.
+ */
+export async function addStagedLine(db: DbOrTx, staging: string, line: string): Promise<void> {
+  await db.execute(sql`INSERT INTO ${sql.raw(staging)} (c1) VALUES (${line})`);
+}
+
+/** The first column of the first `limit` lines of an erasure file's staging table `staging`. */
+export async function listStagedFirstColumn(
+  db: DbOrTx,
+  staging: string,
+  limit: number,
+): Promise<(string | null)[]> {
+  const { rows } = await db.execute<{ v: string | null }>(
+    sql`SELECT c1 AS v FROM ${sql.raw(staging)} LIMIT ${limit}`,
+  );
+  return rows.map((r) => r.v);
+}
+
 /** Adds normalised e-mails to avg_erase_emails (a repeat is left out). */
 export async function addEraseEmails(db: DbOrTx, emails: string[]): Promise<void> {
   await db.execute(sql`INSERT INTO avg_erase_emails (email)

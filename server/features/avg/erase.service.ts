@@ -18,14 +18,18 @@ import { findEmailColumn } from '../uploads/upload.service';
 import {
   addEraseEmails,
   addEraseEmailsFrom,
+  addStagedLine,
   createEraseEmails,
+  createEraseSide,
   deleteErasedEnrichment,
   deleteErasedFileRows,
   deleteErasedFromMailings,
   deleteErasedRecords,
+  ERASE_SIDE,
   type EraseClasses,
   getTransactionTime,
   listErasedIds,
+  listStagedFirstColumn,
   pseudonymiseErased,
   suppressListed,
 } from './erase.queries';
@@ -168,18 +172,15 @@ export async function receiveErasureFile(
     { type: 'avg-erase', partnerId: null, datasetName: null },
     async (staged): Promise<AvgErasePayload> => {
       const named = findEmailColumn(staged.headers);
-      const table = sql.raw(staged.table);
       if (named >= 0) return { staging: staged.table, rows: staged.rows, emailIndex: named };
       // A file of bare addresses: its first line is an address too. It joins the others in the
       // staging table (never the task's payload, which stays after the task).
       if (normalizeEmail(staged.headers[0]) !== null) {
-        await ctx.db.execute(sql`INSERT INTO ${table} (c1) VALUES (${staged.headers[0]})`);
+        await addStagedLine(ctx.db, staged.table, staged.headers[0]);
         return { staging: staged.table, rows: staged.rows + 1, emailIndex: 0 };
       }
-      const { rows } = await ctx.db.execute<{ v: string | null }>(
-        sql`SELECT c1 AS v FROM ${table} LIMIT ${SNIFF_ROWS}`,
-      );
-      if (!rows.some((r) => normalizeEmail(r.v) !== null))
+      const first = await listStagedFirstColumn(ctx.db, staged.table, SNIFF_ROWS);
+      if (!first.some((v) => normalizeEmail(v) !== null))
         throw new HttpError(400, AvgErasureMessages.bulkNoColumn);
       return { staging: staged.table, rows: staged.rows, emailIndex: 0 };
     },
@@ -202,12 +203,12 @@ export async function runAvgErase(
   return withClientTransaction(ctx.database, async (tx, client) => {
     await tctx.count(0, read, { span: [5, 50], state: 'saving' });
     await createEraseEmails(tx);
-    await tx.execute(sql`CREATE TEMPORARY TABLE avg_erase_side (email text COLLATE "C") ON COMMIT DROP`);
+    await createEraseSide(tx);
     const { written } = await normalizePass(
       ctx.database.pool,
       client,
       `SELECT c${p.emailIndex + 1} FROM ${p.staging}`,
-      'avg_erase_side',
+      ERASE_SIDE,
       ([v]) => {
         const email = normalizeEmail(v);
         return email ? [email] : null;
@@ -215,7 +216,7 @@ export async function runAvgErase(
       (n) => void tctx.count(n, read, { span: [5, 50] }),
     );
     const valid = written;
-    const distinct = await addEraseEmailsFrom(tx, 'avg_erase_side');
+    const distinct = await addEraseEmailsFrom(tx, ERASE_SIDE);
     await tctx.progress(50, 'updating');
     const done = await eraseListed(tx, ctx.columnKeys());
     const result: AvgBulkErasureResult = {
