@@ -1,7 +1,8 @@
-import { sql } from 'drizzle-orm';
+import { type SQL, sql } from 'drizzle-orm';
 import type { DbOrTx } from '../../db/client';
 import type { ColumnKeys } from '../../lib/crypto';
 import { pgTextArray } from '../../lib/pg-array';
+import { caseCollation } from '../selections/compile-context';
 import { markSelDirtyCte } from '../selections/sel-dirty.sql';
 import { suppressionHashSql } from './suppression';
 
@@ -146,12 +147,22 @@ export async function deleteErasedEnrichment(db: DbOrTx): Promise<number> {
   return Number(rows[0].files);
 }
 
+/**
+ * A skipped row's e-mail field folded as normalizeEmail folds an address (trimmed, lower case) in
+ * `collation` (caseCollation: the default collation under locale C folds ASCII only), in "C" to
+ * compare with avg_erase_emails. Migration 0036's index on import_skipped_rows holds this expression.
+ */
+export function skippedEmailSql(collation: string): SQL {
+  return sql`(lower(btrim(email, E' \\t\\r\\n') COLLATE ${sql.identifier(collation)}) COLLATE "C")`;
+}
+
 /** Up to this many e-mails the line files are probed with an array overlap, beyond it by a hash join. */
 const OVERLAP_LIMIT = 64;
 
 /**
  * Deletes the rows of selections' line files holding one of the e-mails (stored normalised, in
- * any column), and the skipped rows of tasks whose e-mail field (as it was in the file) is one.
+ * any column), and the skipped rows of tasks whose e-mail field (as it was in the file, trimmed and
+ * lower-cased in caseCollation's collation, so 'ÉMILE@…' is 'émile@…' on every server) is one.
  * `emails`: how many avg_erase_emails holds. Line files have no index on their values: a few
  * e-mails are compared as one array per row; more would make that a nested loop of every row with
  * every e-mail (a thousand e-mails took a minute at 250,000 rows), so each row's values are then
@@ -169,9 +180,9 @@ export async function deleteErasedFileRows(
           SELECT DISTINCT f.ctid AS row FROM selection_file_rows f CROSS JOIN LATERAL unnest(f.vals) v
           JOIN avg_erase_emails e ON e.email = (v COLLATE "C")) x
         WHERE r.ctid = x.row`);
+  const folded = skippedEmailSql(await caseCollation(db));
   const skipped = await db.execute(sql`DELETE FROM import_skipped_rows
-    WHERE email IS NOT NULL
-      AND (lower(btrim(email, E' \\t\\r\\n')) COLLATE "C") IN (SELECT email FROM avg_erase_emails)`);
+    WHERE email IS NOT NULL AND ${folded} IN (SELECT email FROM avg_erase_emails)`);
   return { lineFileRows: lines.rowCount ?? 0, skippedRows: skipped.rowCount ?? 0 };
 }
 
