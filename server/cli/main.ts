@@ -1,12 +1,12 @@
 // Command-line tasks for operators: `npm run cli -- <command> [options]`.
 import { parseArgs } from 'node:util';
 import { RoleLabels, UserCreateSchema } from '../../common/users';
-import { loadConfig } from '../config';
-import { type Database, migrateDatabase, openDatabase } from '../db/client';
-import { type EmbeddedDatabase, getEmbeddedPostmasterPid, startEmbeddedDatabase } from '../db/embedded';
+import { migrateDatabase } from '../db/client';
 import { generatePassword } from '../features/auth/password';
 import { createUser } from '../features/users/user.service';
 import { HttpError } from '../lib/http-errors';
+import { BACKUP_HELP, runBackup, runRestore } from './backup-commands';
+import { CliError, openAppDatabase } from './cli-support';
 
 const HELP = `Gebruik: npm run cli -- <opdracht> [opties]
 
@@ -18,7 +18,7 @@ Opdrachten:
                                 wordt een wachtwoord gemaakt en eenmalig getoond
       --admin                   maakt de gebruiker beheerder (beheert gebruikers); zonder deze
                                 optie wordt het een medewerker
-
+${BACKUP_HELP}
 Database:
   Met DATABASE_URL gebruikt de CLI die PostgreSQL-server; dat kan ook terwijl de app draait.
   Zonder DATABASE_URL gebruikt de CLI de ingebouwde database in DATA_DIR (standaard ./data).
@@ -27,24 +27,6 @@ Database:
 
   -h, --help    Toont deze hulp.
 `;
-
-/** Thrown for a failure whose message is printed as is, with exit code 1. */
-class CliError extends Error {}
-
-/** Opens the database the app would use: DATABASE_URL, or the embedded cluster in DATA_DIR when it is free. */
-async function openAppDatabase(): Promise<{ database: Database; embedded?: EmbeddedDatabase }> {
-  const config = loadConfig();
-  if (config.databaseUrl) return { database: openDatabase(config.databaseUrl, 2) };
-  // Starting the embedded cluster would shut down the one the running app uses.
-  if ((await getEmbeddedPostmasterPid(config.dataDir)) !== undefined) {
-    throw new CliError(
-      `De ingebouwde database in ${config.dataDir} is in gebruik (draait de app nog?). ` +
-        'Stop de app eerst, of gebruik DATABASE_URL.',
-    );
-  }
-  const embedded = await startEmbeddedDatabase(config.dataDir);
-  return { database: openDatabase(embedded.url, 2), embedded };
-}
 
 /** Validates the options with the user contract, creates the user and prints the result. */
 async function runCreateUser(args: string[]): Promise<void> {
@@ -67,7 +49,8 @@ async function runCreateUser(args: string[]): Promise<void> {
   if (!parsed.success) {
     throw new CliError([...new Set(parsed.error.issues.map((i) => i.message))].join('\n'));
   }
-  const { database, embedded } = await openAppDatabase();
+  const app = await openAppDatabase();
+  const { database } = app;
   try {
     await migrateDatabase(database);
     const user = await createUser(database.db, parsed.data);
@@ -79,8 +62,7 @@ async function runCreateUser(args: string[]): Promise<void> {
     if (err instanceof HttpError) throw new CliError(err.message);
     throw err;
   } finally {
-    await database.close();
-    await embedded?.stop();
+    await app.close();
   }
 }
 
@@ -99,6 +81,8 @@ async function main(argv: string[]): Promise<number> {
   }
   try {
     if (command === 'create-user') await runCreateUser(rest);
+    else if (command === 'backup') await runBackup(rest);
+    else if (command === 'restore') await runRestore(rest);
     else throw new CliError(`Onbekende opdracht: ${command}\n\n${HELP}`);
     return 0;
   } catch (err) {

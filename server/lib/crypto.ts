@@ -11,26 +11,54 @@ export interface ColumnKeys {
   indexKey: Buffer;
 }
 
+/** The file in DATA_DIR that holds the column key when ENCRYPTION_KEY is not set. */
+export const COLUMN_KEY_FILE = 'encryption.key';
+
+/**
+ * The column key as configured (ENCRYPTION_KEY, else `DATA_DIR/encryption.key`) without creating
+ * one; undefined when neither is there. Throws on a malformed key.
+ */
+export function readColumnKey(dataDir: string, envKey = process.env.ENCRYPTION_KEY): Buffer | undefined {
+  let master: Buffer;
+  if (envKey) {
+    master = Buffer.from(envKey, 'base64');
+  } else {
+    const file = path.join(dataDir, COLUMN_KEY_FILE);
+    if (!fs.existsSync(file)) return undefined;
+    master = Buffer.from(fs.readFileSync(file, 'utf8').trim(), 'base64');
+  }
+  if (master.length !== 32) throw new Error('ENCRYPTION_KEY moet 32 bytes zijn (base64)');
+  return master;
+}
+
 /**
  * Loads the column key: ENCRYPTION_KEY (base64 of 32 bytes) when set, else `DATA_DIR/encryption.key`,
  * created on first use (mode 600). The blind-index key is derived from it. Throws on a malformed key.
  */
 export function loadColumnKeys(dataDir: string, envKey = process.env.ENCRYPTION_KEY): ColumnKeys {
-  let master: Buffer;
-  if (envKey) {
-    master = Buffer.from(envKey, 'base64');
-  } else {
-    const file = path.join(dataDir, 'encryption.key');
-    if (!fs.existsSync(file)) {
-      fs.mkdirSync(dataDir, { recursive: true });
+  let master = readColumnKey(dataDir, envKey);
+  if (!master) {
+    fs.mkdirSync(dataDir, { recursive: true });
+    const file = path.join(dataDir, COLUMN_KEY_FILE);
+    // 'wx': a key another process wrote in the meantime is kept, and read below.
+    try {
       fs.writeFileSync(file, `${crypto.randomBytes(32).toString('base64')}\n`, { mode: 0o600, flag: 'wx' });
+    } catch (err) {
+      if ((err as NodeJS.ErrnoException).code !== 'EEXIST') throw err;
     }
-    master = Buffer.from(fs.readFileSync(file, 'utf8').trim(), 'base64');
+    master = readColumnKey(dataDir, envKey) as Buffer;
   }
-  if (master.length !== 32) throw new Error('ENCRYPTION_KEY moet 32 bytes zijn (base64)');
   const derive = (label: string) =>
     Buffer.from(crypto.hkdfSync('sha256', master, Buffer.alloc(0), label, 32));
   return { encryptionKey: derive('lijstwerk column encryption'), indexKey: derive('lijstwerk blind index') };
+}
+
+/**
+ * A fingerprint of the column key (HMAC-SHA256 of a constant, hex): tells whether two keys are the
+ * same without revealing either.
+ */
+export function columnKeyFingerprint(master: Buffer): string {
+  return crypto.createHmac('sha256', master).update('lijstwerk column key fingerprint').digest('hex');
 }
 
 /** Encrypts a value with AES-256-GCM; returns `enc:v1:` + base64(iv | tag | ciphertext). */
