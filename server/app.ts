@@ -18,6 +18,7 @@ import { PARTNER_API_BASE, PARTNER_API_TAG, PARTNER_API_VERSION } from '../commo
 import type { AppConfig } from './config';
 import type { AppContext } from './context';
 import type { Database } from './db/client';
+import { ReadReplica } from './db/read-replica';
 import { healthRoutes } from './features/health/health.routes';
 import { createMetrics, registerRequestMetrics } from './features/health/metrics';
 import { partnerApiRoutes } from './features/partner-api/partner-api.routes';
@@ -39,6 +40,8 @@ import { TaskRunner } from './tasks/worker';
 export interface BuildOptions {
   config: AppConfig;
   database: Database;
+  /** The streaming replica counts, previews and downloads may read (AppContext.readReplica); none when left out. */
+  readDatabase?: Database;
   /** pino logger options, or false for silence (tests). */
   logger?: boolean | object;
   /** A test's knobs of the app's selection counts and allocations (AppContext.selectionRuns). */
@@ -127,6 +130,9 @@ export async function buildApp(options: BuildOptions): Promise<{ app: FastifyIns
     columnKeys: () => (keys ??= loadColumnKeys(config.dataDir, config.encryptionKey)),
     caseCollation: caseCollationOnce(database.db),
     selectionRuns: { sizes: new CellSizes(), ...options.selectionRuns },
+    readReplica: options.readDatabase
+      ? new ReadReplica(database, options.readDatabase, { waitMs: config.readReplicaWaitMs, log: app.log })
+      : undefined,
   };
   registerTaskHandlers(ctx);
   // sel_record's refresher runs while the app is up: from ready (listen or inject) to close, which

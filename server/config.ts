@@ -7,6 +7,13 @@ export interface AppConfig {
   host: string;
   dataDir: string;
   databaseUrl?: string;
+  /**
+   * A streaming replica of the database (DATABASE_READ_URL) that counts, previews and CSV downloads
+   * read once it has replayed the primary's position (server/db/read-replica.ts); unset: none.
+   */
+  readDatabaseUrl?: string;
+  /** How long such a read waits for the replica to catch up before it reads the primary (READ_REPLICA_WAIT_MS, ms). */
+  readReplicaWaitMs: number;
   adminUsername?: string;
   adminPassword?: string;
   sessionTtlHours: number;
@@ -105,6 +112,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
     host: env.HOST ?? '0.0.0.0',
     dataDir: path.resolve(env.DATA_DIR ?? './data'),
     databaseUrl: env.DATABASE_URL || undefined,
+    readDatabaseUrl: env.DATABASE_READ_URL || undefined,
+    readReplicaWaitMs: intFromEnv(env.READ_REPLICA_WAIT_MS, 2000),
     adminUsername: env.ADMIN_USERNAME || undefined,
     adminPassword: env.ADMIN_PASSWORD || undefined,
     sessionTtlHours: intFromEnv(env.SESSION_TTL_HOURS, 12),

@@ -1,6 +1,7 @@
 import type { FastifyBaseLogger } from 'fastify';
 import type { AppConfig } from './config';
 import type { Database, Db } from './db/client';
+import type { ReadReplica } from './db/read-replica';
 import type { AllocateOptions } from './features/selections/selection-allocate';
 import type { ColumnKeys } from './lib/crypto';
 import type { TaskRunner } from './tasks/worker';
@@ -10,6 +11,8 @@ export interface AppContext {
   config: AppConfig;
   database: Database;
   db: Db;
+  /** The streaming replica counts, previews and downloads read when it has caught up (readDatabase); none without DATABASE_READ_URL. */
+  readReplica?: ReadReplica;
   tasks: TaskRunner;
   log: FastifyBaseLogger;
   /** The keys of encrypted columns, loaded on first use. */

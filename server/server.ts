@@ -34,9 +34,13 @@ export async function startServer(
     config.databaseUrl ?? embedded!.url,
     Math.max(20, 4 * config.taskConcurrency + 8),
   );
+  // The read replica's pool, as large as the primary's (its reads are the heavy ones).
+  const readDatabase = config.readDatabaseUrl
+    ? openDatabase(config.readDatabaseUrl, Math.max(20, 4 * config.taskConcurrency + 8))
+    : undefined;
   try {
     await migrateDatabase(database);
-    const { app, ctx } = await buildApp({ config, database });
+    const { app, ctx } = await buildApp({ config, database, readDatabase });
     await options.extend?.(app, ctx);
     const admin = await ensureFirstAdmin(database.db, config.adminUsername, config.adminPassword);
     if (admin?.generatedPassword) {
@@ -68,11 +72,14 @@ export async function startServer(
         const idle = setInterval(() => app.server.closeIdleConnections(), 100);
         await app.close().finally(() => clearInterval(idle));
         await ctx.tasks.stop(Math.max(0, deadline - Date.now()));
+        await ctx.readReplica?.close();
+        await readDatabase?.close();
         await database.close();
         await embedded?.stop();
       },
     };
   } catch (err) {
+    await readDatabase?.close().catch(() => {});
     await database.close().catch(() => {});
     await embedded?.stop().catch(() => {});
     throw err;

@@ -8,6 +8,7 @@ import {
 } from '../../../common/live-count';
 import type { LiveCount } from '../../../common/selections';
 import type { AppContext } from '../../context';
+import { readContext } from '../../db/read-replica';
 import {
   CLIENT_GONE_STATUS,
   cancelWhenClientLeaves,
@@ -46,8 +47,9 @@ export function liveCountRoutes(ctx: AppContext): FastifyPluginAsyncZod {
         const { campaignId, mailingId } = request.params;
         const draft = request.body;
         let query = '';
+        // Read from the read replica when it has caught up (readContext).
         const work = startTransactionWork(
-          ctx,
+          await readContext(ctx),
           async (tx) => {
             const prepared = await prepareDraft(ctx, tx, campaignId, mailingId, draft);
             query = prepared.query;

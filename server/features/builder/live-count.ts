@@ -4,6 +4,7 @@ import { renderQuery } from '../../../common/query-tree';
 import type { LiveCount } from '../../../common/selections';
 import type { AppContext } from '../../context';
 import type { DbOrTx } from '../../db/client';
+import { withReadDb } from '../../db/read-replica';
 import type { PayloadOf } from '../../tasks/payloads';
 import type { TaskContext, TaskOf } from '../../tasks/worker';
 import { resultRows, storeLastCount } from '../selections/selection.queries';
@@ -47,7 +48,8 @@ export async function rememberCount(ctx: AppContext, draft: SelectionDraft, coun
 
 /**
  * The selection-count task: a live count queued rather than handed on by its request (the same
- * work in its own REPEATABLE READ, read-only transaction); returns the LiveCount.
+ * work in its own REPEATABLE READ, read-only transaction, on the read replica when it has caught up:
+ * withReadDb); returns the LiveCount.
  */
 export async function runDraftCount(
   ctx: AppContext,
@@ -56,9 +58,11 @@ export async function runDraftCount(
 ): Promise<LiveCount> {
   const { campaignId, mailingId, draft } = task.payload;
   await tctx.step(1, 1, 'executing');
-  const count = await ctx.db.transaction(
-    async (tx) => countDraft(ctx, tx, await prepareDraft(ctx, tx, campaignId, mailingId, draft)),
-    { isolationLevel: 'repeatable read', accessMode: 'read only' },
+  const count = await withReadDb(ctx, (db) =>
+    db.transaction(
+      async (tx) => countDraft(ctx, tx, await prepareDraft(ctx, tx, campaignId, mailingId, draft)),
+      { isolationLevel: 'repeatable read', accessMode: 'read only' },
+    ),
   );
   await rememberCount(ctx, draft, count);
   return count;

@@ -1,14 +1,15 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { LiveCountMessages, PreviewSchema, SelectionDraftSchema } from '../../../common/live-count';
 import type { AppContext } from '../../context';
-import { runRequestTransaction } from '../../db/request-transaction';
+import { runReadTransaction } from '../../db/read-replica';
 import { MailingParams } from '../mailings/mailing.routes';
 import { prepareDraft } from './draft';
 import { previewDraft } from './preview';
 
 /**
  * POST .../selections/preview: the first addresses the count of the builder's draft (saved or not)
- * finds, each with the dataset it would be allocated from and that record's attributes (preview.ts).
+ * finds, each with the dataset it would be allocated from and that record's attributes (preview.ts),
+ * read from the read replica when it has caught up (runReadTransaction).
  * Its statements are cancelled when the client leaves, and answer 503 past the statement timeout.
  */
 export function previewRoutes(ctx: AppContext): FastifyPluginAsyncZod {
@@ -18,7 +19,7 @@ export function previewRoutes(ctx: AppContext): FastifyPluginAsyncZod {
       { schema: { params: MailingParams, body: SelectionDraftSchema, response: { 200: PreviewSchema } } },
       async (request, reply) => {
         const { campaignId, mailingId } = request.params;
-        return runRequestTransaction(
+        return runReadTransaction(
           ctx,
           reply,
           async (tx) => previewDraft(tx, await prepareDraft(ctx, tx, campaignId, mailingId, request.body)),

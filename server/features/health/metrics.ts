@@ -112,6 +112,8 @@ export function createMetrics(ctx: AppContext): Registry {
       await readInto(ctx, this, async () => this.set(await countSelDirtyBacklog(pool, SEL_DIRTY_COUNT_CAP)));
     },
   });
+  // The read replica's reads by route and its lag (server/db/read-replica.ts), when there is one.
+  for (const metric of ctx.readReplica?.metrics ?? []) registry.registerMetric(metric);
   return registry;
 }
 

@@ -3,6 +3,7 @@ import { z } from 'zod';
 import { CsvDownloadQuerySchema } from '../../../common/csv-download';
 import { TaskMessages, TaskStartedSchema } from '../../../common/tasks';
 import type { AppContext } from '../../context';
+import { readDatabase } from '../../db/read-replica';
 import { HttpError, notFound } from '../../lib/http-errors';
 import { currentUser } from '../../plugins/auth';
 import { getDataset } from '../datasets/dataset.queries';
@@ -97,7 +98,7 @@ export function importRoutes(ctx: AppContext): FastifyPluginAsyncZod {
         return sendCsv(
           reply,
           `overgeslagen-${task.id}.csv`,
-          skippedRowsCsv(ctx.database.pool, ctx.columnKeys, task.id, request.query.format),
+          skippedRowsCsv((await readDatabase(ctx)).pool, ctx.columnKeys, task.id, request.query.format),
           { db: ctx.db, subject: task.id, details: { taskId: task.id, file: task.file } },
         );
       },

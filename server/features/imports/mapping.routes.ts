@@ -12,6 +12,7 @@ import {
 } from '../../../common/mappings';
 import { RecordPreviewQuerySchema, RecordPreviewSchema } from '../../../common/record-preview';
 import type { AppContext } from '../../context';
+import { readDatabase } from '../../db/read-replica';
 import { notFound } from '../../lib/http-errors';
 import { actorOf } from '../audit/audit';
 import { getDataset } from '../datasets/dataset.queries';
@@ -103,7 +104,14 @@ export function mappingRoutes(ctx: AppContext): FastifyPluginAsyncZod {
         return sendCsv(
           reply,
           `${ds.partnerId}-${ds.name}.csv`,
-          datasetCsv(ctx.database.pool, ctx.columnKeys, ds.id, headers, rawColumns, request.query.format),
+          datasetCsv(
+            (await readDatabase(ctx)).pool,
+            ctx.columnKeys,
+            ds.id,
+            headers,
+            rawColumns,
+            request.query.format,
+          ),
           { db: ctx.db, subject: ds.id, details: { partnerId: ds.partnerId, dataset: ds.name } },
         );
       },

@@ -10,6 +10,7 @@ import {
   PressureCheckSchema,
 } from '../../../common/mailings';
 import type { AppContext } from '../../context';
+import { readDatabase } from '../../db/read-replica';
 import { conflict, notFound } from '../../lib/http-errors';
 import { actorOf } from '../audit/audit';
 import { listExportColumns, presentExportColumn } from '../export-columns/export-column.queries';
@@ -93,7 +94,15 @@ export function mailingActionRoutes(ctx: AppContext): FastifyPluginAsyncZod {
         return sendCsv(
           reply,
           `mailing-${m.id}.csv`,
-          mailingCsv(ctx.database.pool, ctx.columnKeys, await columns(), datasets, m.id, undefined, format),
+          mailingCsv(
+            (await readDatabase(ctx)).pool,
+            ctx.columnKeys,
+            await columns(),
+            datasets,
+            m.id,
+            undefined,
+            format,
+          ),
           { db: ctx.db, subject: m.id, details: { mailingId: m.id } },
         );
       },
@@ -111,7 +120,13 @@ export function mailingActionRoutes(ctx: AppContext): FastifyPluginAsyncZod {
         return sendCsv(
           reply,
           `testlijst-${m.id}.csv`,
-          testListCsv(ctx.database.pool, ctx.columnKeys, await columns(), m.id, request.query.format),
+          testListCsv(
+            (await readDatabase(ctx)).pool,
+            ctx.columnKeys,
+            await columns(),
+            m.id,
+            request.query.format,
+          ),
           { db: ctx.db, subject: m.id, details: { mailingId: m.id, testList: true } },
         );
       },
@@ -132,7 +147,7 @@ export function mailingActionRoutes(ctx: AppContext): FastifyPluginAsyncZod {
           reply,
           `selectie-${selectionId}.csv`,
           mailingCsv(
-            ctx.database.pool,
+            (await readDatabase(ctx)).pool,
             ctx.columnKeys,
             await columns(),
             await listMailingDatasets(ctx.db, m.id, selectionId),

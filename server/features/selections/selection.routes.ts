@@ -16,7 +16,7 @@ import {
 } from '../../../common/selections';
 import { TaskStartedSchema } from '../../../common/tasks';
 import type { AppContext } from '../../context';
-import { runRequestTransaction } from '../../db/request-transaction';
+import { runReadTransaction } from '../../db/read-replica';
 import { notFound } from '../../lib/http-errors';
 import { currentUser } from '../../plugins/auth';
 import { actorOf } from '../audit/audit';
@@ -132,7 +132,7 @@ export function selectionRoutes(ctx: AppContext): FastifyPluginAsyncZod {
       { schema: { params: SelectionParams, response: { 200: SelectionFunnelSchema } } },
       (request, reply) => {
         const { campaignId, mailingId, selectionId } = request.params;
-        return runRequestTransaction(
+        return runReadTransaction(
           ctx,
           reply,
           (tx) => getSelectionFunnel(ctx, tx, campaignId, mailingId, selectionId),

@@ -12,6 +12,7 @@ import {
 } from '../../../common/selections';
 import type { AppContext } from '../../context';
 import type { Db, DbOrTx } from '../../db/client';
+import { withReadDb } from '../../db/read-replica';
 import { conflict, notFound } from '../../lib/http-errors';
 import type { PayloadOf } from '../../tasks/payloads';
 import type { TaskContext, TaskOf } from '../../tasks/worker';
@@ -350,9 +351,10 @@ export async function runSelectionQuery(
   const where = await compileSelection(ctx, ctx.db, selection);
   const settings = await runSettingsOf(ctx.db, selection, mailing);
   await tctx.step(2, 3);
-  const found = await countCandidates(ctx.db, where, settings, ctx.selectionRuns);
+  // The counts read the read replica when it has caught up (withReadDb).
+  const found = await withReadDb(ctx, (db) => countCandidates(db, where, settings, ctx.selectionRuns));
   await tctx.step(3, 3);
-  const saved = await countMailingAddresses(ctx.db, mailingId);
+  const saved = await withReadDb(ctx, (db) => countMailingAddresses(db, mailingId));
   return resultRows(ctx.db, saved, found, businessDay(mailing.plannedSend));
 }
 

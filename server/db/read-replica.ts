@@ -1,0 +1,238 @@
+import type { FastifyBaseLogger, FastifyReply } from 'fastify';
+import pg from 'pg';
+import { Counter, Gauge, type Metric } from 'prom-client';
+import { HttpError } from '../lib/http-errors';
+import type { Database, Db } from './client';
+import {
+  type RequestTransactionContext,
+  type RequestTransactionOptions,
+  runRequestTransaction,
+} from './request-transaction';
+
+// Reads that may go to a streaming replica (DESIGN §7; docs/decisions.md, Read replica): the counts
+// of /counts and of the builder, previews and CSV downloads. A read goes there only once the replica
+// has replayed everything the primary had written when the read began (pg_current_wal_lsn), so it
+// sees the user's own last write whichever process or task made it; else it goes to the primary.
+
+/** Why a read went where it went: the label of lijstwerk_read_replica_reads_total. */
+export type ReadRoute = 'replica' | 'lagging' | 'unreachable' | 'not-standby' | 'failed';
+
+/** How the replica is waited for. */
+export interface ReadReplicaOptions {
+  /** How long a read waits for the replica to replay the primary's position before it reads the primary (ms). */
+  waitMs: number;
+  /** How often the replica's replay position is asked while waiting (ms). */
+  pollMs?: number;
+  /** How long an unreachable replica is left alone before it is tried again (ms). */
+  retryAfterMs?: number;
+  log: FastifyBaseLogger;
+}
+
+/** How long a scrape waits for the lag before it leaves it out (ms). */
+const SCRAPE_WAIT_MS = 2000;
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+/**
+ * The replica of the app's reads: `target()` answers the database a read should use, the replica
+ * when it has replayed the primary's position of that moment within `waitMs`, else the primary.
+ * Its metrics (reads by route, the lag) are registered in the app's registry (createMetrics).
+ */
+export class ReadReplica {
+  /** Reads by where they went and why (ReadRoute). */
+  readonly reads: Counter<'route'>;
+  /** The metrics to register in the app's registry. */
+  readonly metrics: Metric[];
+  private readonly pollMs: number;
+  private readonly retryAfterMs: number;
+  private downUntil = 0;
+  // The replay position is asked on connections of their own, each connect given up after waitMs
+  // (a replica that does not answer), apart from the reads that may hold the replica's pool.
+  private readonly probes: pg.Pool;
+
+  constructor(
+    readonly primary: Database,
+    readonly replica: Database,
+    private readonly options: ReadReplicaOptions,
+  ) {
+    this.pollMs = options.pollMs ?? 10;
+    this.retryAfterMs = options.retryAfterMs ?? 5000;
+    this.probes = new pg.Pool({
+      connectionString: replica.url,
+      max: 4,
+      connectionTimeoutMillis: options.waitMs,
+      application_name: 'lijstwerk replica probe',
+    });
+    // An idle probe connection losing its server must not crash the process.
+    this.probes.on('error', () => {});
+    this.reads = new Counter({
+      name: 'lijstwerk_read_replica_reads_total',
+      help: 'Reads that could go to the read replica, by where they went: replica, or the primary because the replica was lagging, unreachable or not a standby, or failed the read (read again on the primary)',
+      labelNames: ['route'] as const,
+      registers: [],
+    });
+    const lag = new Gauge({
+      name: 'lijstwerk_read_replica_lag_bytes',
+      help: "WAL bytes the read replica has still to replay of the primary's position, read at scrape time",
+      registers: [],
+      collect: async () => {
+        lag.reset();
+        let timer: NodeJS.Timeout | undefined;
+        const late = new Promise<undefined>((resolve) => {
+          timer = setTimeout(() => resolve(undefined), SCRAPE_WAIT_MS);
+        });
+        const behind = await Promise.race([this.lagBytes().catch(() => undefined), late]);
+        clearTimeout(timer);
+        if (behind !== undefined) lag.set(behind);
+      },
+    });
+    this.metrics = [this.reads, lag];
+  }
+
+  /** The WAL bytes the replica has yet to replay of the primary's present position; undefined when not a standby. */
+  async lagBytes(): Promise<number | undefined> {
+    const lsn = await this.primaryLsn();
+    const { rows } = await this.probes.query<{ behind: string | null }>(
+      'SELECT pg_wal_lsn_diff($1::pg_lsn, pg_last_wal_replay_lsn())::text AS behind',
+      [lsn],
+    );
+    return rows[0].behind === null ? undefined : Math.max(0, Number(rows[0].behind));
+  }
+
+  private async primaryLsn(): Promise<string> {
+    const { rows } = await this.primary.pool.query<{ lsn: string }>(
+      'SELECT pg_current_wal_lsn()::text AS lsn',
+    );
+    return rows[0].lsn;
+  }
+
+  /**
+   * The database of a read: the replica once it has replayed the primary's position of now (asked
+   * every pollMs up to waitMs), else the primary, with the reason counted and logged. A replica that
+   * cannot be reached is left alone for retryAfterMs. Does not throw: a primary that cannot be asked
+   * is read by the caller, which then fails as it would without a replica.
+   */
+  async target(): Promise<Database> {
+    if (Date.now() < this.downUntil) return this.fallBack('unreachable');
+    let lsn: string;
+    try {
+      lsn = await this.primaryLsn();
+    } catch {
+      return this.primary;
+    }
+    const deadline = Date.now() + this.options.waitMs;
+    for (;;) {
+      let replayed: boolean | null;
+      try {
+        const { rows } = await this.probes.query<{ replayed: boolean | null }>(
+          'SELECT pg_last_wal_replay_lsn() >= $1::pg_lsn AS replayed',
+          [lsn],
+        );
+        replayed = rows[0].replayed;
+      } catch (err) {
+        this.downUntil = Date.now() + this.retryAfterMs;
+        this.options.log.warn({ err }, 'read replica unreachable: reading the primary');
+        return this.fallBack('unreachable');
+      }
+      if (replayed === null) {
+        this.options.log.warn('read replica is not a standby: reading the primary');
+        return this.fallBack('not-standby');
+      }
+      if (replayed) {
+        this.reads.inc({ route: 'replica' });
+        return this.replica;
+      }
+      if (Date.now() >= deadline) {
+        this.options.log.info(
+          { lsn, waitMs: this.options.waitMs },
+          'read replica lagging: reading the primary',
+        );
+        return this.fallBack('lagging');
+      }
+      await sleep(this.pollMs);
+    }
+  }
+
+  /**
+   * Records a read that failed on the replica and is read from the primary instead: counted as
+   * 'failed', logged, and the replica left alone for retryAfterMs.
+   */
+  failed(err: unknown): void {
+    this.downUntil = Date.now() + this.retryAfterMs;
+    this.options.log.warn({ err }, 'read on the read replica failed: reading the primary');
+    this.reads.inc({ route: 'failed' });
+  }
+
+  /** Closes the connections that ask the replay position (the replica's pool is its owner's to close). */
+  close(): Promise<void> {
+    return this.probes.end();
+  }
+
+  private fallBack(route: Exclude<ReadRoute, 'replica'>): Database {
+    this.reads.inc({ route });
+    return this.primary;
+  }
+}
+
+/** What readDatabase needs of the app: its database and, when configured, the replica (AppContext has both). */
+export interface ReadContext {
+  database: Database;
+  readReplica?: ReadReplica;
+}
+
+/**
+ * The database a read of counts, previews or downloads uses (ReadReplica.target): the primary when
+ * the app has no replica.
+ */
+export function readDatabase(ctx: ReadContext): Promise<Database> {
+  return ctx.readReplica ? ctx.readReplica.target() : Promise.resolve(ctx.database);
+}
+
+/**
+ * The context of runRequestTransaction / startTransactionWork for a read (readDatabase): the
+ * database the read uses, and the app's configuration.
+ */
+export async function readContext<C extends ReadContext & { config: { statementTimeoutMs: number } }>(
+  ctx: C,
+): Promise<{ database: Database; config: C['config'] }> {
+  return { database: await readDatabase(ctx), config: ctx.config };
+}
+
+/**
+ * Runs `work` as runRequestTransaction does, on the database of readDatabase. Work that fails on
+ * the replica for a reason of its own (not a timeout or a client that left: those are HttpErrors)
+ * runs again on the primary: a replica stopped or restarted since it was asked, or a statement
+ * cancelled by its recovery (a conflict with replay). Only for reads, which may run twice.
+ */
+export async function runReadTransaction<T>(
+  ctx: ReadContext & RequestTransactionContext,
+  reply: FastifyReply,
+  work: (tx: Db, client: pg.PoolClient) => Promise<T>,
+  options: RequestTransactionOptions = {},
+): Promise<T> {
+  const database = await readDatabase(ctx);
+  if (database === ctx.database) return runRequestTransaction(ctx, reply, work, options);
+  try {
+    return await runRequestTransaction({ database, config: ctx.config }, reply, work, options);
+  } catch (err) {
+    if (err instanceof HttpError) throw err;
+    ctx.readReplica?.failed(err);
+    return runRequestTransaction(ctx, reply, work, options);
+  }
+}
+
+/**
+ * Runs `work` (a read outside a request: a count task) on the Drizzle handle of readDatabase, and
+ * again on the primary's when it fails on the replica (runReadTransaction).
+ */
+export async function withReadDb<T>(ctx: ReadContext, work: (db: Db) => Promise<T>): Promise<T> {
+  const database = await readDatabase(ctx);
+  if (database === ctx.database) return work(database.db);
+  try {
+    return await work(database.db);
+  } catch (err) {
+    if (err instanceof HttpError) throw err;
+    ctx.readReplica?.failed(err);
+    return work(ctx.database.db);
+  }
+}
