@@ -37,6 +37,7 @@ export const AUDIT_KINDS = {
   'partner-api-write': 'Partner-API schrijfactie',
   'retention-changed': 'Bewaartermijn gewijzigd',
   'retention-pruned': 'Oude gegevens opgeruimd',
+  'report-download': 'Rapportage gedownload',
 } as const;
 
 /** One kind of audit entry (a key of AUDIT_KINDS). */

@@ -77,6 +77,16 @@ beforeAll(async () => {
   });
   expect(final.statusCode, final.body).toBe(200);
   const mailing = `/api/campaigns/${campaign}/mailings/${m._id}`;
+  // The partner report counts an Aangeboden mailing; its partner's name is hostile.
+  const sent = await makeMailing(t, t.cookie, campaign, { plannedSend: '2021-06-01T10:00:00Z' });
+  await allocate(
+    t,
+    sent._id,
+    ids.rows.map((r) => Number(r.id)),
+    { datasetId: s.datasetId },
+  );
+  await t.db.execute(sql`UPDATE mailings SET state = 'offered' WHERE id = ${sent._id}`);
+  await t.db.execute(sql`UPDATE partners SET name = ${HYPERLINK} WHERE id = ${s.partnerId}`);
   // A failed login records the name as typed: a hostile one reaches the audit log's download.
   await recordAudit(t.db, { kind: 'login-failed', username: HYPERLINK, ip: '127.0.0.1', rows: 3 });
   downloads = {
@@ -87,6 +97,7 @@ beforeAll(async () => {
     '/api/campaigns/:campaignId/mailings/:mailingId/csv': `${mailing}/csv`,
     '/api/campaigns/:campaignId/mailings/:mailingId/selections/:selectionId/csv': `${mailing}/selections/${selection}/csv`,
     '/api/campaigns/:campaignId/mailings/:mailingId/testcsv': `${mailing}/testcsv`,
+    '/api/reports/partners.csv': '/api/reports/partners.csv?from=2021-01&to=2021-12',
   };
 });
 

@@ -24,6 +24,7 @@ import { mailingRoutes } from './features/mailings/mailing.routes';
 import { mailingActionRoutes } from './features/mailings/mailing-actions.routes';
 import { resultsRoutes } from './features/mailings/results.routes';
 import { partnerRoutes } from './features/partners/partner.routes';
+import { reportRoutes } from './features/reports/report.routes';
 import { selectionRoutes } from './features/selections/selection.routes';
 import { settingsRoutes } from './features/settings/settings.routes';
 import { shellRoutes } from './features/shell/shell.routes';
@@ -62,5 +63,6 @@ export function apiRoutes(ctx: AppContext): FastifyPluginAsyncZod[] {
     auditRoutes(ctx),
     avgRoutes(ctx),
     avgEraseRoutes(ctx),
+    reportRoutes(ctx),
   ];
 }

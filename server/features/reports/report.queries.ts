@@ -1,0 +1,179 @@
+import { type SQL, sql } from 'drizzle-orm';
+import {
+  figuresOf,
+  type PartnerReportRow,
+  TIMELINE_HOURS,
+  type TimelinePoint,
+} from '../../../common/reports';
+import type { DbOrTx } from '../../db/client';
+
+// Every statement of the reports (docs/decisions.md, Reports). The figures are the mailings
+// screen's (server/features/mailings/mailing.queries.ts, its result counts): per mailing, distinct
+// addresses with an open, a click, a bounce (hard or soft); delivered = the addresses of an
+// Aangeboden mailing, counted for the dataset they were allocated from.
+
+const ZONE = 'Europe/Amsterdam';
+
+/** The filters of a partner report: the months [from, to] and optionally one partner or dataset. */
+export interface PartnerReportFilter {
+  from: string;
+  to: string;
+  partnerId?: string;
+  datasetId?: string;
+}
+
+/** Per address of the mailings `mailingIds` (SQL of ids), whether it opened, clicked, bounced, hard-bounced. */
+function addressEventsSql(mailingIds: SQL): SQL {
+  return sql`SELECT r.mailing_id, r.address_id,
+      bool_or(r.event = 'open') AS opened,
+      bool_or(r.event = 'click') AS clicked,
+      bool_or(r.event IN ('hardBounce', 'softBounce')) AS bounced,
+      bool_or(r.event = 'hardBounce') AS hard_bounced
+    FROM mailing_results r WHERE r.mailing_id IN (${mailingIds})
+    GROUP BY r.mailing_id, r.address_id`;
+}
+
+/**
+ * The partner report's rows: per month (of the planned send, Dutch calendar) × partner × dataset,
+ * the Aangeboden mailings, their delivered addresses and the mailings screen's counts, with rates.
+ * Per mailing and dataset first (the mailings' addresses by their primary key, the results only of
+ * those mailings), then summed per month: no statement reads more than the period's mailings.
+ */
+export async function listPartnerReport(db: DbOrTx, f: PartnerReportFilter): Promise<PartnerReportRow[]> {
+  const start = sql`(${`${f.from}-01`}::timestamp AT TIME ZONE ${ZONE})`;
+  const end = sql`((${`${f.to}-01`}::date + interval '1 month')::timestamp AT TIME ZONE ${ZONE})`;
+  const inPeriod = sql`SELECT id FROM mailings WHERE state = 'offered' AND planned_send >= ${start} AND planned_send < ${end}`;
+  const datasetFilter = f.datasetId ? sql`AND ma.dataset_id = ${f.datasetId}` : sql``;
+  const partnerFilter = f.partnerId ? sql`WHERE ds.partner_id = ${f.partnerId}` : sql``;
+  const res = await db.execute<{
+    month: string;
+    partner_id: string | null;
+    partner_name: string | null;
+    dataset_id: string;
+    dataset_name: string | null;
+    mailings: number;
+    delivered: string;
+    opens: string;
+    clicks: string;
+    bounces: string;
+    hard_bounces: string;
+  }>(sql`
+    WITH delivered AS (
+      SELECT ma.mailing_id, ma.dataset_id, count(*) AS delivered
+      FROM mailing_addresses ma WHERE ma.mailing_id IN (${inPeriod}) ${datasetFilter}
+      GROUP BY ma.mailing_id, ma.dataset_id
+    ), events AS (
+      SELECT ma.mailing_id, ma.dataset_id,
+        count(*) FILTER (WHERE e.opened) AS opens,
+        count(*) FILTER (WHERE e.clicked) AS clicks,
+        count(*) FILTER (WHERE e.bounced) AS bounces,
+        count(*) FILTER (WHERE e.hard_bounced) AS hard_bounces
+      FROM (${addressEventsSql(inPeriod)}) e
+      JOIN mailing_addresses ma ON ma.mailing_id = e.mailing_id AND ma.address_id = e.address_id ${datasetFilter}
+      GROUP BY ma.mailing_id, ma.dataset_id
+    )
+    SELECT to_char(m.planned_send AT TIME ZONE ${ZONE}, 'YYYY-MM') AS month,
+      ds.partner_id, p.name AS partner_name, d.dataset_id, ds.name AS dataset_name,
+      count(*)::int AS mailings, sum(d.delivered) AS delivered,
+      coalesce(sum(e.opens), 0) AS opens, coalesce(sum(e.clicks), 0) AS clicks,
+      coalesce(sum(e.bounces), 0) AS bounces, coalesce(sum(e.hard_bounces), 0) AS hard_bounces
+    FROM delivered d
+    JOIN mailings m ON m.id = d.mailing_id
+    LEFT JOIN events e ON e.mailing_id = d.mailing_id AND e.dataset_id = d.dataset_id
+    LEFT JOIN datasets ds ON ds.id = d.dataset_id
+    LEFT JOIN partners p ON p.id = ds.partner_id
+    ${partnerFilter}
+    GROUP BY 1, 2, 3, 4, 5
+    ORDER BY 1, 2, 4`);
+  return res.rows.map((r) => ({
+    month: r.month,
+    // A deleted dataset keeps its mailings' history, without a partner.
+    partnerId: r.partner_id ?? '',
+    partnerName: r.partner_name ?? '',
+    datasetId: r.dataset_id,
+    datasetName: r.dataset_name ?? '',
+    mailings: r.mailings,
+    ...figuresOf({
+      delivered: Number(r.delivered),
+      opens: Number(r.opens),
+      clicks: Number(r.clicks),
+      bounces: Number(r.bounces),
+      hardBounces: Number(r.hard_bounces),
+    }),
+  }));
+}
+
+/** A mailing's planned send and delivered addresses (its addresses when Aangeboden, else 0); undefined when absent. */
+export async function getTimelineMailing(
+  db: DbOrTx,
+  mailingId: string,
+): Promise<{ plannedSend: Date; delivered: number } | undefined> {
+  const res = await db.execute<{ planned_send: Date | string; delivered: number }>(sql`
+    SELECT m.planned_send, CASE WHEN m.state = 'offered'
+      THEN (SELECT count(*)::int FROM mailing_addresses ma WHERE ma.mailing_id = m.id) ELSE 0 END AS delivered
+    FROM mailings m WHERE m.id = ${mailingId}`);
+  const row = res.rows[0];
+  return row ? { plannedSend: new Date(row.planned_send), delivered: row.delivered } : undefined;
+}
+
+/**
+ * A mailing's results over time since its planned send: per bucket (a Dutch calendar day, or an
+ * hour of the first TIMELINE_HOURS), the distinct addresses whose first open, click, bounce or
+ * hard bounce came by its end, cumulative. An event dated before the send counts in the send's
+ * bucket; an hourly timeline's last bucket holds everything after, so every timeline ends at the
+ * mailings screen's counts. Buckets without a first event are left out (the counts hold).
+ */
+export async function listTimeline(
+  db: DbOrTx,
+  mailingId: string,
+  unit: 'day' | 'hour',
+): Promise<TimelinePoint[]> {
+  const local = (at: SQL) => sql`(${at} AT TIME ZONE ${ZONE})`;
+  const bucketOf = (at: SQL) => sql`date_trunc(${unit}, ${local(at)})`;
+  const sendBucket = bucketOf(sql`m.planned_send`);
+  const last = sql`${sendBucket} + make_interval(hours => ${TIMELINE_HOURS - 1})`;
+  const bucket =
+    unit === 'hour'
+      ? sql`least(greatest(${bucketOf(sql`f.first_at`)}, ${sendBucket}), ${last})`
+      : sql`greatest(${bucketOf(sql`f.first_at`)}, ${sendBucket})`;
+  const res = await db.execute<{
+    at: string;
+    since: number;
+    opens: string;
+    clicks: string;
+    bounces: string;
+    hard_bounces: string;
+  }>(sql`
+    WITH firsts AS (
+      SELECT r.address_id, kind, min(r.at) AS first_at
+      FROM mailing_results r
+      CROSS JOIN LATERAL (VALUES
+        (CASE WHEN r.event = 'open' THEN 'open' END),
+        (CASE WHEN r.event = 'click' THEN 'click' END),
+        (CASE WHEN r.event IN ('hardBounce', 'softBounce') THEN 'bounce' END),
+        (CASE WHEN r.event = 'hardBounce' THEN 'hard' END)) k(kind)
+      WHERE r.mailing_id = ${mailingId} AND kind IS NOT NULL
+      GROUP BY r.address_id, kind
+    ), buckets AS (
+      SELECT ${bucket} AS b, ${sendBucket} AS s,
+        count(*) FILTER (WHERE f.kind = 'open') AS opens,
+        count(*) FILTER (WHERE f.kind = 'click') AS clicks,
+        count(*) FILTER (WHERE f.kind = 'bounce') AS bounces,
+        count(*) FILTER (WHERE f.kind = 'hard') AS hard_bounces
+      FROM firsts f, mailings m WHERE m.id = ${mailingId}
+      GROUP BY 1, 2
+    )
+    SELECT to_char(b, ${unit === 'hour' ? 'YYYY-MM-DD HH24:00' : 'YYYY-MM-DD'}) AS at,
+      ${unit === 'hour' ? sql`(extract(epoch FROM b - s) / 3600)::int` : sql`(b::date - s::date)`} AS since,
+      sum(opens) OVER w AS opens, sum(clicks) OVER w AS clicks,
+      sum(bounces) OVER w AS bounces, sum(hard_bounces) OVER w AS hard_bounces
+    FROM buckets WINDOW w AS (ORDER BY b) ORDER BY b`);
+  return res.rows.map((r) => ({
+    at: r.at,
+    since: Number(r.since),
+    opens: Number(r.opens),
+    clicks: Number(r.clicks),
+    bounces: Number(r.bounces),
+    hardBounces: Number(r.hard_bounces),
+  }));
+}

@@ -1,0 +1,91 @@
+import { businessToday } from '../../../common/calendar-day';
+import {
+  addMonths,
+  figuresOf,
+  type PartnerReport,
+  type PartnerReportQuery,
+  type ReportFigures,
+  ReportMessages,
+  type Timeline,
+} from '../../../common/reports';
+import type { DbOrTx } from '../../db/client';
+import { HttpError } from '../../lib/http-errors';
+import { getTimelineMailing, listPartnerReport, listTimeline } from './report.queries';
+
+type Counts = Omit<ReportFigures, 'openRate' | 'clickRate' | 'hardBounceRate'>;
+
+const zero = (): Counts => ({ delivered: 0, opens: 0, clicks: 0, bounces: 0, hardBounces: 0 });
+
+function add(into: Counts, c: Counts): void {
+  into.delivered += c.delivered;
+  into.opens += c.opens;
+  into.clicks += c.clicks;
+  into.bounces += c.bounces;
+  into.hardBounces += c.hardBounces;
+}
+
+/**
+ * The period of a report query: its months, or the last 12 months up to this Dutch month when left
+ * out (a `from` alone runs 12 months on, a `to` alone 12 months back).
+ */
+export function periodOf(
+  q: Pick<PartnerReportQuery, 'from' | 'to'>,
+  now = new Date(),
+): { from: string; to: string } {
+  const thisMonth = businessToday(now).slice(0, 7);
+  if (q.from && q.to) return { from: q.from, to: q.to };
+  if (q.from) return { from: q.from, to: addMonths(q.from, 11) };
+  const to = q.to ?? thisMonth;
+  return { from: addMonths(to, -11), to };
+}
+
+/**
+ * The partner report of a query (DESIGN §4: delivered = addresses of Aangeboden mailings, for
+ * their allocated dataset's partner): its rows, the totals per month (every month of the period,
+ * also one without mailings) and overall; each total's rates from its summed counts.
+ */
+export async function getPartnerReport(
+  db: DbOrTx,
+  q: PartnerReportQuery,
+  now = new Date(),
+): Promise<PartnerReport> {
+  const { from, to } = periodOf(q, now);
+  const rows = await listPartnerReport(db, { from, to, partnerId: q.partnerId, datasetId: q.datasetId });
+  const perMonth = new Map<string, Counts>();
+  for (let m = from; m <= to; m = addMonths(m, 1)) perMonth.set(m, zero());
+  const total = zero();
+  for (const r of rows) {
+    const month = perMonth.get(r.month);
+    if (month) add(month, r);
+    add(total, r);
+  }
+  return {
+    from,
+    to,
+    rows,
+    months: [...perMonth].map(([month, c]) => ({ month, ...figuresOf(c) })),
+    total: figuresOf(total),
+  };
+}
+
+/** A mailing's results over time (listTimeline) with its delivered addresses and end totals; 404 when absent. */
+export async function getTimeline(db: DbOrTx, mailingId: string, unit: 'day' | 'hour'): Promise<Timeline> {
+  const mailing = await getTimelineMailing(db, mailingId);
+  if (!mailing) throw new HttpError(404, ReportMessages.notFound);
+  const points = await listTimeline(db, mailingId, unit);
+  const end = points.at(-1);
+  return {
+    mailingId,
+    plannedSend: mailing.plannedSend.toISOString(),
+    unit,
+    delivered: mailing.delivered,
+    points,
+    total: figuresOf({
+      delivered: mailing.delivered,
+      opens: end?.opens ?? 0,
+      clicks: end?.clicks ?? 0,
+      bounces: end?.bounces ?? 0,
+      hardBounces: end?.hardBounces ?? 0,
+    }),
+  };
+}
