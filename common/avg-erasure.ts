@@ -5,7 +5,8 @@ import { AvgLookupQuerySchema } from './avg';
 // task. What goes and what stays (DESIGN §7 Erasure, docs/decisions.md, AVG erasure):
 // - goes: the address's records in every dataset, its enrichment values, its rows in selections'
 //   line files and in import skipped-row files, and its place in every mailing not yet offered
-//   (draft or final: it will not be sent);
+//   (draft or final: it will not be sent); the test persons with its e-mail (a dataset's, and the
+//   settings' one is emptied): entered by staff, but the request is the person's;
 // - stays, pseudonymised: its place in mailings already offered or cancelled, with their results,
 //   so those mailings keep their counts and history; the address row keeps only its id and what
 //   the pressure rule reads (sent count, last sent), its e-mail replaced and its behaviour cleared;
@@ -28,12 +29,16 @@ export const AvgErasureMessages = {
     `${mailings} aangeboden of geannuleerde ${mailings === 1 ? 'mailing houdt' : 'mailings houden'} ${mailings === 1 ? 'haar' : 'hun'} aantallen en resultaten; het adres wordt daarin onherkenbaar gemaakt`,
   confirmMentions: (records: number) =>
     `het adres in een versleutelde e-mailkolom van ${records} ${records === 1 ? 'record' : 'records'} van andere adressen (de rest van ${records === 1 ? 'dat record blijft' : 'die records blijven'})`,
+  confirmTestPersons: (where: string[]) =>
+    `het adres als testpersoon (${where.join(', ')}): de testpersoon wordt verwijderd`,
   confirmNothingHeld: 'We bewaren niets over dit adres.',
   confirmBlacklists: 'Vermeldingen op een blacklist blijven staan.',
   confirmSuppression:
     'Het adres komt daarna niet meer binnen via uploads, de partner-API, verrijking of regelbestanden (reden: AVG-verwijderd).',
   confirmButton: 'Definitief verwijderen',
   erased: (email: string) => `${email} is verwijderd en wordt voortaan geweerd.`,
+  erasedTestPersons: (n: number) =>
+    `Ook ${n === 1 ? '1 testpersoon' : `${n} testpersonen`} met dit adres verwijderd.`,
   alreadyErased: (date: string) => `Dit adres is op ${date} verwijderd (AVG) en wordt geweerd.`,
   busy: 'Er loopt nu een upload of import; verwijderen kan zodra die klaar is. Probeer het zo opnieuw.',
   failed: 'Kon het adres niet verwijderen',
@@ -65,6 +70,8 @@ export const AvgErasureSchema = z.object({
   sentMailings: z.number(),
   lineFileRows: z.number(),
   skippedRows: z.number(),
+  /** Test persons with the e-mail deleted (a dataset's), or emptied (the settings' one). */
+  testPersons: z.number(),
 });
 /** The answer of POST /api/avg/erase. */
 export type AvgErasure = z.infer<typeof AvgErasureSchema>;
@@ -84,6 +91,8 @@ export const AvgBulkErasureResultSchema = z.object({
   /** Lines repeating an address of an earlier line. */
   repeated: z.number(),
   records: z.number(),
+  /** Test persons with one of the e-mails deleted (a dataset's) or emptied (the settings' one). */
+  testPersons: z.number().default(0),
 });
 /** The result of an `avg-erase` task. */
 export type AvgBulkErasureResult = z.infer<typeof AvgBulkErasureResultSchema>;

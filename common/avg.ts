@@ -17,6 +17,8 @@ export const AvgMessages = {
   mentionsTitle: 'Vermeld bij andere adressen',
   mentionAttribute: 'Kenmerk',
   mentionColumn: 'Originele kolom',
+  testPersonsTitle: 'Testpersoon',
+  testPersonSettings: 'Instellingen (testpersoon van elke proeflijst)',
 } as const;
 
 /** The query of a look-up: one e-mail address, normalised as every address is stored (common/email.ts). */
@@ -135,6 +137,25 @@ export const AvgMentionSchema = z.object({
 /** A mention in the look-up. */
 export type AvgMention = z.infer<typeof AvgMentionSchema>;
 
+/**
+ * The address as a test person, entered by staff: of a dataset (partner and dataset given), or the
+ * settings' test person of every test list (both null). Its name as entered.
+ */
+export const AvgTestPersonSchema = z.object({
+  partner: z.object({ id: z.string(), name: z.string() }).nullable(),
+  dataset: z.object({ id: z.string(), name: z.string() }).nullable(),
+  firstName: z.string(),
+  preposition: z.string(),
+  lastName: z.string(),
+});
+/** A test person in the look-up. */
+export type AvgTestPerson = z.infer<typeof AvgTestPersonSchema>;
+
+/** Where a test person is kept, in words: 'partner / dataset', or the settings. */
+export function testPersonPlace(p: AvgTestPerson): string {
+  return p.dataset ? `${p.partner?.name ?? ''} / ${p.dataset.name}` : AvgMessages.testPersonSettings;
+}
+
 /** What the address's own row holds about the person's behaviour. */
 export const AvgAddressSchema = z.object({
   id: z.string(),
@@ -150,7 +171,7 @@ export const AvgAddressSchema = z.object({
 
 /**
  * Everything held on one e-mail address; `found` false (every section empty) when neither an address,
- * a mention in another address's record nor a blacklist entry is stored for it.
+ * a mention in another address's record, a test person nor a blacklist entry is stored for it.
  */
 export const AvgLookupSchema = z.object({
   email: z.string(),
@@ -162,6 +183,8 @@ export const AvgLookupSchema = z.object({
   blacklists: z.array(AvgBlacklistSchema),
   /** Other addresses' records holding this e-mail in an encrypted e-mail column (AvgMentionSchema). */
   mentions: z.array(AvgMentionSchema).default([]),
+  /** The address as a test person (AvgTestPersonSchema); an erasure deletes these too. */
+  testPersons: z.array(AvgTestPersonSchema).default([]),
   /** When the address was erased (AVG art. 17); null when it never was. */
   erasedAt: z.string().nullable(),
 });

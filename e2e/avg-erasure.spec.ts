@@ -118,6 +118,7 @@ test('AVG-verzoeken: an address is erased after its confirmation, kept out of th
     'Ongeldig e-mailadres1',
     'Dubbel in het bestand1',
     'Verwijderde records1',
+    'Verwijderde testpersonen0',
   ]);
   await expect(bulk.getByTestId('chosen-file')).toHaveCount(0);
 

@@ -153,3 +153,26 @@ export async function listAvgBlacklists(db: DbOrTx, email: string, domain: strin
   }>(avgBlacklistsSql(email, domain));
   return rows;
 }
+
+/**
+ * The test persons with the (normalised) e-mail: a dataset's with its partner and dataset, and the
+ * settings' test person of every test list (null partner and dataset). A few rows each: scanned.
+ */
+export async function listAvgTestPersons(db: DbOrTx, email: string) {
+  const { rows } = await db.execute<{
+    partner_id: string | null;
+    partner_name: string | null;
+    dataset_id: string | null;
+    dataset_name: string | null;
+    first_name: string;
+    preposition: string;
+    last_name: string;
+  }>(sql`SELECT p.id AS partner_id, p.name AS partner_name, d.id AS dataset_id, d.name AS dataset_name,
+      tp.first_name, tp.preposition, tp.last_name
+    FROM dataset_test_persons tp JOIN datasets d ON d.id = tp.dataset_id JOIN partners p ON p.id = d.partner_id
+    WHERE tp.email = ${email}
+    UNION ALL
+    SELECT NULL, NULL, NULL, NULL, first_name, preposition, last_name FROM test_person WHERE email = ${email}
+    ORDER BY partner_name NULLS FIRST, dataset_name`);
+  return rows;
+}

@@ -158,6 +158,7 @@ describe('GET /api/avg/lookup', () => {
       mailings: [],
       blacklists: [],
       mentions: [],
+      testPersons: [],
       erasedAt: null,
     });
   });

@@ -6,7 +6,9 @@ import {
   AvgMessages,
   type AvgRecord,
   type AvgSource,
+  type AvgTestPerson,
   type AvgValue,
+  testPersonPlace,
 } from '../../../common/avg';
 import { normalizeDomain } from '../../../common/blacklists';
 import { attributeLabel } from '../../../common/global-attributes';
@@ -20,6 +22,7 @@ import {
   listAvgEnrichment,
   listAvgMailings,
   listAvgRecords,
+  listAvgTestPersons,
 } from './avg.queries';
 import { listMentionDatasets, listMentions } from './mentions.queries';
 import { suppressedSince } from './suppression';
@@ -104,14 +107,27 @@ export async function lookUpMentions(
   return mentions;
 }
 
+/** The test persons with the (normalised) e-mail (a dataset's, the settings' one). */
+async function lookUpTestPersons(db: DbOrTx, email: string): Promise<AvgTestPerson[]> {
+  return (await listAvgTestPersons(db, email)).map((r) => ({
+    partner: r.partner_id === null ? null : { id: r.partner_id, name: r.partner_name ?? '' },
+    dataset: r.dataset_id === null ? null : { id: r.dataset_id, name: r.dataset_name ?? '' },
+    firstName: r.first_name,
+    preposition: r.preposition,
+    lastName: r.last_name,
+  }));
+}
+
 /**
  * Everything held on the (normalised) e-mail address: records, enrichment, mailings with results,
- * blacklists, and other addresses' records that mention it in an encrypted e-mail column.
+ * blacklists, other addresses' records that mention it in an encrypted e-mail column, and the test
+ * persons with it.
  */
 export async function lookUpAddress(db: DbOrTx, keys: ColumnKeys, email: string): Promise<AvgLookup> {
   const address = await getAvgAddress(db, email);
   const erasedAt = await suppressedSince(db, keys, email);
   const mentions = await lookUpMentions(db, keys, email, address?.id ?? null);
+  const testPersons = await lookUpTestPersons(db, email);
   const domain = address?.domain ?? normalizeDomain(email.slice(email.lastIndexOf('@') + 1));
   const blacklists = (await listAvgBlacklists(db, email, domain)).map((b) => ({
     list: b.list,
@@ -123,13 +139,14 @@ export async function lookUpAddress(db: DbOrTx, keys: ColumnKeys, email: string)
   if (!address)
     return {
       email,
-      found: blacklists.length > 0 || mentions.length > 0,
+      found: blacklists.length > 0 || mentions.length > 0 || testPersons.length > 0,
       address: null,
       records: [],
       enrichment: [],
       mailings: [],
       blacklists,
       mentions,
+      testPersons,
       erasedAt,
     };
   const [records, enrichment, mailings] = await Promise.all([
@@ -171,18 +188,20 @@ export async function lookUpAddress(db: DbOrTx, keys: ColumnKeys, email: string)
     })),
     blacklists,
     mentions,
+    testPersons,
     erasedAt,
   };
 }
 
-/** The number of facts a look-up holds (records, enrichment files, mailings, blacklist entries, mentions), as its audit entry's rows. */
+/** The number of facts a look-up holds (records, enrichment files, mailings, blacklist entries, mentions, test persons), as its audit entry's rows. */
 export function countFacts(lookup: AvgLookup): number {
   return (
     lookup.records.length +
     lookup.enrichment.length +
     lookup.mailings.length +
     lookup.blacklists.length +
-    lookup.mentions.length
+    lookup.mentions.length +
+    lookup.testPersons.length
   );
 }
 
@@ -237,6 +256,10 @@ export function avgCsvRows(lookup: AvgLookup): string[][] {
       `${kind}: ${m.label}`,
       `adres ${m.addressId}`,
     ]);
+  }
+  for (const p of lookup.testPersons) {
+    const name = [p.firstName, p.preposition, p.lastName].filter(Boolean).join(' ');
+    rows.push([AvgMessages.testPersonsTitle, testPersonPlace(p), 'Naam', name]);
   }
   return rows;
 }

@@ -187,6 +187,20 @@ export async function deleteErasedFileRows(
 }
 
 /**
+ * Deletes the test persons of datasets with one of the e-mails and empties the settings' test
+ * person when it has one (its row stays: it is the one row of that setting). Staff entered them,
+ * but the request is the person's. Looked for by e-mail, held address or not. Returns how many.
+ */
+export async function deleteErasedTestPersons(db: DbOrTx): Promise<number> {
+  const datasets = await db.execute(sql`DELETE FROM dataset_test_persons tp USING avg_erase_emails e
+    WHERE (tp.email COLLATE "C") = e.email`);
+  const settings = await db.execute(sql`UPDATE test_person tp
+    SET first_name = '', preposition = '', last_name = '', email = ''
+    FROM avg_erase_emails e WHERE (tp.email COLLATE "C") = e.email`);
+  return (datasets.rowCount ?? 0) + (settings.rowCount ?? 0);
+}
+
+/**
  * Takes the held addresses out of the mailings not yet offered (draft, final: they will not be
  * sent), with any result they had there, and lowers those mailings' and selections' record_count
  * by what they lost. The mailings are locked first (shared), so a state change waits and each is

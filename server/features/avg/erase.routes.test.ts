@@ -179,6 +179,7 @@ describe('POST /api/avg/erase', () => {
       sentMailings: 1,
       lineFileRows: 1,
       skippedRows: 1,
+      testPersons: 0,
     });
 
     // Records: gone in both datasets, the other address's stay, the record counts follow.
@@ -318,6 +319,7 @@ describe('POST /api/avg/erase', () => {
       sentMailings: 0,
       lineFileRows: 0,
       skippedRows: 0,
+      testPersons: 0,
     });
     expect(await count(sql`SELECT count(*)::int AS n FROM avg_suppressions`)).toBe(1);
   });
@@ -381,6 +383,7 @@ describe('POST /api/avg/erase-file', () => {
       invalid: 1,
       repeated: 1,
       records: 3,
+      testPersons: 0,
     });
     expect(
       await count(
@@ -418,6 +421,7 @@ describe('POST /api/avg/erase-file', () => {
       invalid: 0,
       repeated: 1,
       records: 0,
+      testPersons: 0,
     });
   });
 

@@ -25,6 +25,7 @@ import {
   deleteErasedFileRows,
   deleteErasedFromMailings,
   deleteErasedRecords,
+  deleteErasedTestPersons,
   ERASE_SIDE,
   type EraseClasses,
   getTransactionTime,
@@ -51,6 +52,8 @@ export interface ListedErasure extends EraseClasses {
   sentMailings: number;
   lineFileRows: number;
   skippedRows: number;
+  /** Test persons with one of the e-mails, deleted (a dataset's) or emptied (the settings' one). */
+  testPersons: number;
   /** Other addresses' records whose encrypted e-mail column held one of the e-mails, cleared. */
   mentions: number;
   /** The transaction's time: the erased_at of what it erased and suppressed. */
@@ -61,7 +64,7 @@ export interface ListedErasure extends EraseClasses {
  * Erases every address listed in avg_erase_emails (createEraseEmails), in the caller's transaction:
  * takes the lock that keeps every way in out (waiting for those that write), suppresses each
  * e-mail by its keyed hash, deletes the held addresses' records, enrichment, line-file and
- * skipped rows and their places in mailings not yet offered, clears the e-mails where other
+ * skipped rows, their places in mailings not yet offered and the test persons with the e-mails, clears the e-mails where other
  * addresses' records hold them in an encrypted e-mail column (mentions.queries.ts), and
  * pseudonymises the address rows.
  */
@@ -75,6 +78,7 @@ export async function eraseListed(db: DbOrTx, keys: ColumnKeys): Promise<ListedE
   const listed = classes.already + classes.held + classes.unknown;
   const { lineFileRows, skippedRows } = await deleteErasedFileRows(db, listed);
   const { open, sent } = await deleteErasedFromMailings(db);
+  const testPersons = await deleteErasedTestPersons(db);
   await pseudonymiseErased(db);
   return {
     ...classes,
@@ -86,6 +90,7 @@ export async function eraseListed(db: DbOrTx, keys: ColumnKeys): Promise<ListedE
     sentMailings: sent,
     lineFileRows,
     skippedRows,
+    testPersons,
     mentions,
     at: await getTransactionTime(db),
   };
@@ -123,6 +128,7 @@ export async function eraseAddress(
         sentMailings: done.sentMailings,
         lineFileRows: done.lineFileRows,
         skippedRows: done.skippedRows,
+        testPersons: done.testPersons,
       };
       const newlyErased = done.already === 0;
       await recordAudit(tx, {
@@ -227,6 +233,7 @@ export async function runAvgErase(
       invalid: read - valid,
       repeated: valid - distinct,
       records: done.records,
+      testPersons: done.testPersons,
     };
     await recordAudit(tx, {
       kind: 'avg-erasure',

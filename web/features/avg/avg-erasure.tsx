@@ -16,11 +16,16 @@ export interface ErasureOutcome {
   erasure: AvgErasure;
 }
 
-/** The page's message after an erasure: erased(email), or alreadyErased when someone erased it first. */
+/**
+ * The page's message after an erasure: erased(email) (and the test persons deleted with it), or
+ * alreadyErased when someone erased it first.
+ */
 export function erasureOutcomeText({ email, erasure }: ErasureOutcome): string {
+  const testPersons =
+    erasure.testPersons > 0 ? ` ${AvgErasureMessages.erasedTestPersons(erasure.testPersons)}` : '';
   return erasure.newlyErased
-    ? AvgErasureMessages.erased(email)
-    : AvgErasureMessages.alreadyErased(formatDate(erasure.erasedAt));
+    ? `${AvgErasureMessages.erased(email)}${testPersons}`
+    : `${AvgErasureMessages.alreadyErased(formatDate(erasure.erasedAt))}${testPersons}`;
 }
 
 /**

@@ -8,6 +8,7 @@ import {
   AvgLookupQuerySchema,
   AvgMessages,
   type AvgValue,
+  testPersonPlace,
 } from '../../../common/avg';
 import { MAILING_STATE_LABELS } from '../../../common/mailings';
 import { PageTitle } from '../../components/page-title';
@@ -188,6 +189,17 @@ function AvgResult({ lookup, onErased }: { lookup: AvgLookup; onErased: (outcome
               m.dataset.name,
               `${m.kind === 'attribute' ? AvgMessages.mentionAttribute : AvgMessages.mentionColumn}: ${m.label}`,
               m.addressId,
+            ])}
+          />
+        </Section>
+      )}
+      {lookup.testPersons.length > 0 && (
+        <Section title={AvgMessages.testPersonsTitle} empty={false}>
+          <Rows
+            headers={['Waar', 'Naam']}
+            rows={lookup.testPersons.map((p) => [
+              testPersonPlace(p),
+              [p.firstName, p.preposition, p.lastName].filter(Boolean).join(' '),
             ])}
           />
         </Section>

@@ -35,6 +35,7 @@ const lookup = (held: Partial<AvgLookup> = {}): AvgLookup => ({
   mailings: [],
   blacklists: [],
   mentions: [],
+  testPersons: [],
   erasedAt: null,
   ...held,
 });
@@ -119,6 +120,27 @@ describe('erasureItems', () => {
       'verrijkingswaarden uit 1 verrijkingsbestand',
       'de plaats in 1 mailing die nog niet is aangeboden',
       M.confirmSentMailings(1),
+    ]);
+  });
+
+  it('lists the test persons with where each is kept', () => {
+    const items = erasureItems(
+      lookup({
+        testPersons: [
+          { partner: null, dataset: null, firstName: 'Tess', preposition: '', lastName: 'Test' },
+          {
+            partner: { id: 'p', name: 'Partner' },
+            dataset: { id: 'a', name: 'Bestand a' },
+            firstName: 'Tess',
+            preposition: '',
+            lastName: 'Test',
+          },
+        ],
+      }),
+    );
+    expect(items).toEqual([
+      'het adres als testpersoon (Instellingen (testpersoon van elke proeflijst), Partner / Bestand a): de testpersoon wordt verwijderd',
+      M.confirmSuppression,
     ]);
   });
 });

@@ -1,4 +1,4 @@
-import type { AvgLookup } from '../../../common/avg';
+import { type AvgLookup, testPersonPlace } from '../../../common/avg';
 import { type AvgBulkErasureResult, AvgErasureMessages } from '../../../common/avg-erasure';
 import type { MailingState } from '../../../common/mailings';
 import { SKIP_REASON_LABELS } from '../../../common/skipped-rows';
@@ -12,7 +12,9 @@ const distinct = (values: string[]) => new Set(values).size;
 /**
  * The lines of the erasure's confirmation, built from the look-up on screen: what goes (records,
  * enrichment, open mailings), what stays pseudonymised (sent or cancelled mailings), the other
- * addresses' records whose encrypted e-mail column holds it (mentions), or that nothing is held; then the blacklist note when the look-up has entries, and the suppression.
+ * addresses' records whose encrypted e-mail column holds it (mentions), the test persons with it
+ * (where each is kept), or that nothing is held; then the blacklist note when the look-up has
+ * entries, and the suppression.
  */
 export function erasureItems(lookup: AvgLookup): string[] {
   const m = AvgErasureMessages;
@@ -28,6 +30,8 @@ export function erasureItems(lookup: AvgLookup): string[] {
   if (sent > 0) items.push(m.confirmSentMailings(sent));
   if (lookup.mentions.length > 0)
     items.push(m.confirmMentions(distinct(lookup.mentions.map((x) => `${x.dataset.id} ${x.addressId}`))));
+  if (lookup.testPersons.length > 0)
+    items.push(m.confirmTestPersons(lookup.testPersons.map(testPersonPlace)));
   if (items.length === 0) items.push(m.confirmNothingHeld);
   if (lookup.blacklists.length > 0) items.push(m.confirmBlacklists);
   items.push(m.confirmSuppression);
@@ -43,6 +47,7 @@ export const BULK_ERASURE_COUNTERS: readonly (readonly [keyof AvgBulkErasureResu
   ['invalid', SKIP_REASON_LABELS.invalid],
   ['repeated', SKIP_REASON_LABELS.repeated],
   ['records', 'Verwijderde records'],
+  ['testPersons', 'Verwijderde testpersonen'],
 ];
 
 /** The bulk erasure's upload confirmation, required before the file is sent. */
