@@ -19,6 +19,7 @@ const NAV_SECTIONS: { title: string; links: { to: string; label: string }[] }[] 
       { to: '/partners/new', label: 'Nieuwe partner' },
       { to: '/types', label: 'Labels' },
       { to: '/valuemapped', label: 'Waardemappings' },
+      { to: '/statements', label: 'Afrekeningen' },
     ],
   },
   {
@@ -31,6 +32,7 @@ const NAV_SECTIONS: { title: string; links: { to: string; label: string }[] }[] 
       { to: '/tasks', label: 'Taken' },
       { to: '/csv-columns', label: 'Export kolommen' },
       { to: '/pressure', label: 'Maildruk' },
+      { to: '/reports', label: 'Rapportages' },
       { to: '/settings', label: 'Instellingen' },
     ],
   },

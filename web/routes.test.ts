@@ -107,7 +107,7 @@ describe('the route table', () => {
 describe('the sidebar from the route table', () => {
   it("lists spec 001 §2's sections and links in order, each a route with a fixed title", () => {
     const expected: [string, string[]][] = [
-      ['Partners', ['/partners', '/partners/new', '/types', '/valuemapped']],
+      ['Partners', ['/partners', '/partners/new', '/types', '/valuemapped', '/statements']],
       [
         'Campagnes',
         [
@@ -118,6 +118,7 @@ describe('the sidebar from the route table', () => {
           '/tasks',
           '/csv-columns',
           '/pressure',
+          '/reports',
           '/settings',
         ],
       ],

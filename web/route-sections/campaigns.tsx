@@ -25,6 +25,7 @@ const MailingCopyPage = lazyScreen(() => import('../features/mailings/mailing-co
 const MailingFormPage = lazyScreen(() => import('../features/mailings/mailing-form'), 'MailingFormPage');
 const MailingListPage = lazyScreen(() => import('../features/mailings/mailing-list'), 'MailingListPage');
 const PressurePage = lazyScreen(() => import('../features/mailings/pressure-page'), 'PressurePage');
+const ReportPage = lazyScreen(() => import('../features/reports/report-page'), 'ReportPage');
 const LineEditorRedirect = lazyScreen(
   () => import('../features/selections/line-editor-drawer'),
   'LineEditorRedirect',
@@ -173,6 +174,12 @@ export const campaignRoutes: AppRoute[] = [
     element: <PressurePage />,
     title: 'Maildruk',
     menu: { section: 'Campagnes', order: 7 },
+  },
+  {
+    path: '/reports',
+    element: <ReportPage />,
+    title: 'Rapportages',
+    menu: { section: 'Campagnes', order: 7.5 },
   },
   {
     path: '/settings',

@@ -27,6 +27,7 @@ import { useFailedQueryAlert } from '../../lib/use-failed-query-alert';
 import { ExternalIdsInput } from '../campaigns/external-ids-input';
 import { ExternalPartySelect } from '../campaigns/external-party-select';
 import { interestTypesKey, listInterestTypes } from '../interest-types/api';
+import { MailingTimeline } from '../reports/mailing-timeline';
 import { createMailing, getMailing, mailingKey, mailingsKey, updateMailing } from './api';
 
 /** The form's fields; externalIds holds the list with the empty entry appended (spec 001 §3). */
@@ -210,6 +211,7 @@ export function MailingFormPage() {
           </Stack>
         </form>
       </Paper>
+      {isEdit && mailingId && <MailingTimeline mailingId={mailingId} />}
     </>
   );
 }
