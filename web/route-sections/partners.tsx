@@ -37,8 +37,9 @@ const ContactFormPage = lazyScreen(() => import('../features/partners/contact-fo
 const ContactListPage = lazyScreen(() => import('../features/partners/contact-list'), 'ContactListPage');
 const PartnerFormPage = lazyScreen(() => import('../features/partners/partner-form'), 'PartnerFormPage');
 const PartnerListPage = lazyScreen(() => import('../features/partners/partner-list'), 'PartnerListPage');
+const StatementsPage = lazyScreen(() => import('../features/statements/statement-list'), 'StatementsPage');
 
-/** The partners, their contacts and datasets and every screen below a dataset; labels and value mappings (spec 000 §2). */
+/** The partners, their contacts and datasets and every screen below a dataset; labels, value mappings (spec 000 §2) and the partners' statements. */
 export const partnerRoutes: AppRoute[] = [
   {
     path: '/partners',
@@ -177,5 +178,12 @@ export const partnerRoutes: AppRoute[] = [
     element: <ValueMappedFieldPage />,
     title: (params) => params.field ?? '',
     parent: '/valuemapped',
+  },
+  // The partners' statements of a month; a statement opens in a drawer over the list (?statement=).
+  {
+    path: '/statements',
+    element: <StatementsPage />,
+    title: 'Afrekeningen',
+    menu: { section: 'Partners', order: 5 },
   },
 ];

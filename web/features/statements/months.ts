@@ -1,22 +1,8 @@
 import { businessToday } from '../../../common/calendar-day';
+import { formatMonth } from '../../../common/statements';
 
 // The statements screen picks one calendar month (a statement covers one partner and one month by
-// planned send date): months are written 'YYYY-MM' and shown with their Dutch name.
-
-const MONTH_NAMES = [
-  'januari',
-  'februari',
-  'maart',
-  'april',
-  'mei',
-  'juni',
-  'juli',
-  'augustus',
-  'september',
-  'oktober',
-  'november',
-  'december',
-];
+// planned send date): months are written 'YYYY-MM' and shown with their Dutch name (formatMonth of the contract).
 
 /** How many months back from the current one the month picker offers. */
 export const MONTHS_BACK = 36;
@@ -42,17 +28,10 @@ export function defaultMonth(now: Date = new Date()): string {
   return shiftMonth(currentMonth(now), -1) ?? currentMonth(now);
 }
 
-/** A month as Dutch text: '2026-10' → 'oktober 2026'; the text itself when it is no month. */
-export function monthLabel(month: string): string {
-  const m = MONTH.exec(month);
-  const name = m ? MONTH_NAMES[Number(m[2]) - 1] : undefined;
-  return m && name ? `${name} ${m[1]}` : month;
-}
-
 /** The picker's choices, newest first: the current month and MONTHS_BACK months before it. */
 export function monthOptions(now: Date = new Date()): { value: string; label: string }[] {
   const current = currentMonth(now);
   return Array.from({ length: MONTHS_BACK + 1 }, (_, i) => shiftMonth(current, -i))
     .filter((m): m is string => m !== null)
-    .map((value) => ({ value, label: monthLabel(value) }));
+    .map((value) => ({ value, label: formatMonth(value) }));
 }

@@ -1,0 +1,178 @@
+import { Alert, Badge, Button, Center, Drawer, Group, Loader, SimpleGrid, Stack, Text } from '@mantine/core';
+import { IconAlertTriangle, IconFileTypePdf } from '@tabler/icons-react';
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import {
+  formatMonth,
+  type StatementDetail,
+  StatementLabels,
+  StatementMessages,
+} from '../../../common/statements';
+import { confirmAction } from '../../components/confirm';
+import { CsvDownload } from '../../components/csv-download';
+import { showDanger, showSuccess } from '../../lib/alerts';
+import { formatDate } from '../../lib/dates';
+import { useFailedQueryAlert } from '../../lib/use-failed-query-alert';
+import {
+  getIssued,
+  getProposed,
+  issuedCsvUrl,
+  issuedKey,
+  issuedPdfUrl,
+  issueStatement,
+  proposedCsvUrl,
+  proposedKey,
+  statementsKey,
+} from './api';
+import { StatementLines } from './statement-lines';
+import {
+  issueQuestion,
+  missingCommissionText,
+  type OpenStatement,
+  refOf,
+  statementName,
+  stateText,
+} from './statement-text';
+
+/**
+ * The statement the screen's URL opens, in a drawer: its partner, period, state, lines and totals;
+ * a proposal can be issued (after a confirmation), an issued one downloaded as PDF and CSV.
+ * `onIssued` gets the id of a statement just issued.
+ */
+export function StatementDrawer({
+  open,
+  onClose,
+  onIssued,
+}: {
+  open: OpenStatement;
+  onClose: () => void;
+  onIssued: (id: number) => void;
+}) {
+  const client = useQueryClient();
+  const detail = useQuery({
+    queryKey:
+      open?.kind === 'issued' ? issuedKey(open.id) : open ? proposedKey(open.ref) : ['statements', 'none'],
+    queryFn: () => (open?.kind === 'issued' ? getIssued(open.id) : open ? getProposed(open.ref) : null),
+    enabled: open !== null,
+  });
+  useFailedQueryAlert(detail.error, StatementMessages.fetchFailed);
+  const issue = useMutation({
+    mutationFn: (s: StatementDetail) => issueStatement(refOf(s)),
+    onSuccess: (issued) => {
+      showSuccess(StatementMessages.issued(issued.number ?? ''));
+      client.setQueryData(issuedKey(issued.id ?? 0), issued);
+      void client.invalidateQueries({ queryKey: statementsKey(issued.month) });
+      if (issued.id !== null) onIssued(issued.id);
+    },
+    onError: (err) => showDanger(StatementMessages.issueFailed, err),
+  });
+  const s = detail.data ?? null;
+  const handleIssue = (statement: StatementDetail) =>
+    confirmAction({
+      title: 'Afrekening uitreiken?',
+      message: issueQuestion(statement),
+      onConfirm: () => issue.mutate(statement),
+    });
+
+  return (
+    <Drawer
+      opened={open !== null}
+      onClose={onClose}
+      position="right"
+      size="xl"
+      title={s ? `Afrekening ${statementName(s)}, ${formatMonth(s.month)}` : 'Afrekening'}
+    >
+      {!s ? (
+        detail.error ? (
+          <Alert color="red">{StatementMessages.notFound}</Alert>
+        ) : (
+          <Center py="xl" data-testid="statement-loading">
+            <Loader size="sm" />
+          </Center>
+        )
+      ) : (
+        <Stack>
+          <Group justify="space-between" align="flex-start">
+            <Badge
+              size="lg"
+              color={s.state === 'issued' ? 'green' : 'blue'}
+              variant="light"
+              data-testid="statement-state"
+            >
+              {stateText(s)}
+            </Badge>
+            <Group gap="xs">
+              {s.state === 'issued' && s.id !== null ? (
+                <>
+                  <Button
+                    component="a"
+                    href={issuedPdfUrl(s.id)}
+                    download
+                    variant="default"
+                    leftSection={<IconFileTypePdf size={16} />}
+                  >
+                    PDF
+                  </Button>
+                  <CsvDownload href={issuedCsvUrl(s.id)} label={`CSV van ${s.number ?? 'de afrekening'}`}>
+                    CSV
+                  </CsvDownload>
+                </>
+              ) : (
+                <>
+                  <CsvDownload href={proposedCsvUrl(refOf(s))} label="Concept (CSV)" />
+                  <Button
+                    onClick={() => handleIssue(s)}
+                    loading={issue.isPending}
+                    disabled={s.lines.length === 0}
+                  >
+                    Uitreiken
+                  </Button>
+                </>
+              )}
+            </Group>
+          </Group>
+          <SimpleGrid cols={{ base: 1, sm: 2 }} spacing="xs">
+            <Fact label={StatementLabels.partner} value={s.partner.name} />
+            <Fact label={StatementLabels.period} value={formatMonth(s.month)} />
+            {s.datasetName && <Fact label={StatementLabels.dataset} value={s.datasetName} />}
+            {s.number && <Fact label={StatementLabels.number} value={s.number} />}
+            {s.issuedAt && <Fact label={StatementLabels.date} value={formatDate(s.issuedAt)} />}
+            <Fact
+              label={StatementLabels.vat}
+              value={
+                s.reverseCharge
+                  ? StatementMessages.reverseCharge
+                  : s.partner.vatPercentage === null
+                    ? 'Geen btw'
+                    : `${s.partner.vatPercentage.toLocaleString('nl-NL')} %`
+              }
+            />
+            {s.partner.vatNumber && <Fact label={StatementLabels.vatNumber} value={s.partner.vatNumber} />}
+            {s.partner.iban && <Fact label={StatementLabels.iban} value={s.partner.iban} />}
+          </SimpleGrid>
+          {missingCommissionText(s.missingCommission) && (
+            <Alert
+              color="orange"
+              icon={<IconAlertTriangle size={18} />}
+              title={StatementMessages.noCommission}
+            >
+              {missingCommissionText(s.missingCommission)}
+            </Alert>
+          )}
+          <StatementLines statement={s} />
+        </Stack>
+      )}
+    </Drawer>
+  );
+}
+
+/** One labelled fact of the statement's head. */
+function Fact({ label, value }: { label: string; value: string }) {
+  return (
+    <div>
+      <Text size="xs" c="dimmed">
+        {label}
+      </Text>
+      <Text size="sm">{value}</Text>
+    </div>
+  );
+}
