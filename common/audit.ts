@@ -37,6 +37,8 @@ export const AUDIT_KINDS = {
   'partner-api-write': 'Partner-API schrijfactie',
   'retention-changed': 'Bewaartermijn gewijzigd',
   'retention-pruned': 'Oude gegevens opgeruimd',
+  'statement-issued': 'Afrekening uitgereikt',
+  'statement-download': 'Afrekening gedownload',
   'report-download': 'Rapportage gedownload',
 } as const;
 

@@ -28,6 +28,7 @@ import { reportRoutes } from './features/reports/report.routes';
 import { selectionRoutes } from './features/selections/selection.routes';
 import { settingsRoutes } from './features/settings/settings.routes';
 import { shellRoutes } from './features/shell/shell.routes';
+import { statementRoutes } from './features/statements/statement.routes';
 import { taskRoutes } from './features/tasks/task.routes';
 import { userRoutes } from './features/users/user.routes';
 
@@ -63,6 +64,7 @@ export function apiRoutes(ctx: AppContext): FastifyPluginAsyncZod[] {
     auditRoutes(ctx),
     avgRoutes(ctx),
     avgEraseRoutes(ctx),
+    statementRoutes(ctx),
     reportRoutes(ctx),
   ];
 }

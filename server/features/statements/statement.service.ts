@@ -1,0 +1,254 @@
+import {
+  type StatementDetail,
+  type StatementLine,
+  StatementMessages,
+  type StatementMonth,
+  type StatementPartner,
+  type StatementRef,
+  type StatementSummary,
+  statementNumberText,
+} from '../../../common/statements';
+import type { Db, DbOrTx } from '../../db/client';
+import { HttpError, notFound } from '../../lib/http-errors';
+import { isUniqueViolation } from '../../lib/pg-errors';
+import { type AuditInput, recordAudit } from '../audit/audit';
+import {
+  countMailingAddresses,
+  getIssued,
+  getPartnerFacts,
+  type IssuedRow,
+  insertIssued,
+  listDatasetFacts,
+  listIssuedLines,
+  listIssuedOfMonth,
+  listIssuedScopes,
+  listMailingFacts,
+  listSettledPairs,
+  takeNextNumber,
+} from './statement.queries';
+import { mailingsToCount, type ProposedStatement, proposeMonth } from './statement-compute';
+import { fractionToPercent, vatCents } from './statement-money';
+
+// The member states of the EU for VAT (not the country list's eu flags, which keep the source's
+// oddities): a partner in one of these but not NL, with a VAT number, gets 'btw verlegd'.
+const EU_VAT_COUNTRIES = new Set(
+  'AT BE BG CY CZ DE DK EE ES FI FR GR HR HU IE IT LT LU LV MT NL PL PT RO SE SI SK'.split(' '),
+);
+
+/** Whether the VAT of a partner's statement is reverse-charged: another EU country and a VAT number. */
+export function isReverseCharge(partner: Pick<StatementPartner, 'country' | 'vatNumber'>): boolean {
+  const country = partner.country.trim().toUpperCase();
+  return country !== 'NL' && EU_VAT_COUNTRIES.has(country) && partner.vatNumber.trim() !== '';
+}
+
+/** The proposed statements of a month, computed from the current data. */
+export async function computeProposals(db: DbOrTx, month: string): Promise<ProposedStatement[]> {
+  const [mailings, datasets, settled, issued] = await Promise.all([
+    listMailingFacts(db),
+    listDatasetFacts(db),
+    listSettledPairs(db),
+    listIssuedScopes(db),
+  ]);
+  const ids = mailingsToCount(
+    mailings.values(),
+    new Set(settled.map((s) => s.mailingId)),
+    new Set(issued.map((s) => s.month)),
+    month,
+  );
+  const counts = await countMailingAddresses(db, ids);
+  return proposeMonth({ mailings, datasets, counts, settled, issued }, month);
+}
+
+function totals(lines: StatementLine[], vatFraction: string | null, reverseCharge: boolean) {
+  const amountCents = lines.reduce((s, l) => s + l.amountCents, 0);
+  const vat = reverseCharge ? 0 : vatCents(amountCents, vatFraction);
+  return {
+    mailings: new Set(lines.map((l) => l.mailingId)).size,
+    addresses: lines.reduce((s, l) => s + l.addresses, 0),
+    amountCents,
+    vatCents: vat,
+    totalCents: amountCents + vat,
+    corrections: lines.filter((l) => l.kind === 'correction').length,
+    missingCommission: lines.filter((l) => l.rate === null).length,
+  };
+}
+
+async function presentProposal(db: DbOrTx, month: string, p: ProposedStatement): Promise<StatementDetail> {
+  const facts = await getPartnerFacts(db, p.partnerId);
+  const partner: StatementPartner = facts
+    ? { ...facts.partner, vatPercentage: fractionToPercent(facts.vatFraction) }
+    : emptyPartner(p.partnerId);
+  const reverseCharge = isReverseCharge(partner);
+  const datasetName = p.datasetId
+    ? (p.lines.find((l) => l.datasetId === p.datasetId)?.datasetName ?? p.datasetId)
+    : null;
+  return {
+    state: 'proposed',
+    id: null,
+    number: null,
+    issuedAt: null,
+    month,
+    partnerId: p.partnerId,
+    partnerName: partner.name,
+    datasetId: p.datasetId,
+    datasetName,
+    reverseCharge,
+    ...totals(p.lines, facts?.vatFraction ?? null, reverseCharge),
+    partner,
+    lines: p.lines,
+  };
+}
+
+function emptyPartner(id: string): StatementPartner {
+  return {
+    id,
+    name: id,
+    address: '',
+    postalCode: '',
+    city: '',
+    country: '',
+    iban: '',
+    vatNumber: '',
+    vatCode: '',
+    vatPercentage: null,
+    debtorNumber: '',
+    ledger: '',
+    invoiceEmail: '',
+  };
+}
+
+function presentIssued(row: IssuedRow, lines: StatementLine[]): StatementDetail {
+  return {
+    ...summaryOfIssued(row),
+    corrections: lines.filter((l) => l.kind === 'correction').length,
+    missingCommission: lines.filter((l) => l.rate === null).length,
+    partner: row.partner,
+    lines,
+  };
+}
+
+function summaryOfIssued(row: IssuedRow): StatementSummary {
+  return {
+    state: 'issued',
+    id: row.id,
+    number: statementNumberText(row.number),
+    issuedAt: row.issuedAt.toISOString(),
+    month: row.month,
+    partnerId: row.partnerId,
+    partnerName: row.partner.name,
+    datasetId: row.datasetId,
+    datasetName: row.datasetName,
+    mailings: row.mailings,
+    addresses: row.addresses,
+    amountCents: row.amountCents,
+    vatCents: row.vatCents,
+    totalCents: row.totalCents,
+    reverseCharge: row.reverseCharge,
+    corrections: 0,
+    missingCommission: 0,
+  };
+}
+
+function withoutLines({ lines: _lines, partner: _partner, ...summary }: StatementDetail): StatementSummary {
+  return summary;
+}
+
+/** The month's statements: the issued ones (by number), then the proposals (by partner, dataset). */
+export async function listMonth(db: DbOrTx, month: string): Promise<StatementMonth> {
+  const issued = await listIssuedOfMonth(db, month);
+  const issuedSummaries = await Promise.all(
+    issued.map(async (row) => withoutLines(presentIssued(row, await listIssuedLines(db, row.id)))),
+  );
+  const proposals = await Promise.all(
+    (await computeProposals(db, month)).map(async (p) => withoutLines(await presentProposal(db, month, p))),
+  );
+  proposals.sort(
+    (a, b) =>
+      a.partnerName.localeCompare(b.partnerName) ||
+      a.partnerId.localeCompare(b.partnerId) ||
+      (a.datasetName ?? '').localeCompare(b.datasetName ?? ''),
+  );
+  return { month, statements: [...issuedSummaries, ...proposals] };
+}
+
+/** A proposed statement with its lines; 404 when the month holds none for this reference. */
+export async function getProposal(db: DbOrTx, ref: StatementRef): Promise<StatementDetail> {
+  const found = (await computeProposals(db, ref.month)).find(
+    (p) => p.partnerId === ref.partner && (p.datasetId ?? undefined) === ref.dataset,
+  );
+  if (!found) throw notFound(StatementMessages.notFound);
+  return presentProposal(db, ref.month, found);
+}
+
+/** An issued statement with its frozen lines; 404 when absent. */
+export async function getIssuedStatement(db: DbOrTx, id: number): Promise<StatementDetail> {
+  const row = await getIssued(db, id);
+  if (!row) throw notFound(StatementMessages.notFound);
+  return presentIssued(row, await listIssuedLines(db, id));
+}
+
+/**
+ * Issues the proposed statement of `ref`: the next number of the gap-free sequence, its partner
+ * details and lines frozen, in one transaction. The counter row is taken first, so concurrent
+ * issues run one after another and each computes against the others' committed statements.
+ * Throws 409 when the statement is already issued, or has no lines, 404 when there is no such
+ * statement. Returns the issued statement.
+ */
+export async function issueStatement(
+  db: Db,
+  ref: StatementRef,
+  actor: Pick<AuditInput, 'username' | 'ip'>,
+): Promise<StatementDetail> {
+  try {
+    return await db.transaction(async (tx) => {
+      const number = await takeNextNumber(tx);
+      const scope = { partnerId: ref.partner, datasetId: ref.dataset ?? null, month: ref.month };
+      const existing = (await listIssuedOfMonth(tx, ref.month)).find(
+        (s) => s.partnerId === scope.partnerId && s.datasetId === scope.datasetId,
+      );
+      if (existing)
+        throw new HttpError(409, StatementMessages.alreadyIssued(statementNumberText(existing.number)));
+      const proposal = await getProposal(tx, ref);
+      if (proposal.lines.length === 0) throw new HttpError(409, StatementMessages.nothingToIssue);
+      const facts = await getPartnerFacts(tx, ref.partner);
+      const id = await insertIssued(
+        tx,
+        {
+          number,
+          month: ref.month,
+          partnerId: scope.partnerId,
+          datasetId: scope.datasetId,
+          datasetName: proposal.datasetName,
+          partner: proposal.partner,
+          vatFraction: facts?.vatFraction ?? null,
+          reverseCharge: proposal.reverseCharge,
+          mailings: proposal.mailings,
+          addresses: proposal.addresses,
+          amountCents: proposal.amountCents,
+          vatCents: proposal.vatCents,
+          totalCents: proposal.totalCents,
+          issuedBy: actor.username,
+        },
+        proposal.lines,
+      );
+      const issued = await getIssuedStatement(tx, id);
+      await recordAudit(tx, {
+        kind: 'statement-issued',
+        ...actor,
+        subject: issued.number,
+        rows: issued.lines.length,
+        details: {
+          month: issued.month,
+          partner: issued.partnerId,
+          dataset: issued.datasetId,
+          totalCents: issued.totalCents,
+        },
+      });
+      return issued;
+    });
+  } catch (err) {
+    // The counter serialises issues; the unique scope index is the last guard.
+    if (isUniqueViolation(err)) throw new HttpError(409, StatementMessages.alreadyIssued(''));
+    throw err;
+  }
+}
