@@ -12,12 +12,13 @@ import { countDatasets } from '../features/counts/count.queries';
 import { makeCampaign, makeMailing } from '../features/mailings/mailing.test-helpers';
 import { markSelDirty } from '../features/selections/sel-record.sql';
 import { getMinMailings } from '../features/settings/settings.queries';
+import { HttpError } from '../lib/http-errors';
 import type { TestApp } from '../test/app';
 import { makeSession } from '../test/factories';
 import { columnMapping, type ImportSetup, importFile, setupDataset, waitForTask } from '../test/imports';
 import { postgresBin, type ReplicaPair, startReplicaPair, waitForReplay } from '../test/replica.test-helpers';
 import { type Database, migrateDatabase, openDatabase } from './client';
-import type { ReadRoute } from './read-replica';
+import { isReplicaFailure, type ReadRoute } from './read-replica';
 
 // DATABASE_READ_URL against a real streaming standby (pg_basebackup -R of a primary started here,
 // replica.test-helpers.ts): counts, previews and downloads read the standby once it has replayed
@@ -281,5 +282,21 @@ describe('reads on the read replica', () => {
     expect(answer).toEqual(await primaryCount());
     // Left alone for a while after: the next read goes to the primary without asking it.
     expect(await readsOf(() => countAnswer())).toEqual({ unreachable: 1 });
+  });
+});
+
+describe('isReplicaFailure', () => {
+  it("reads again on the primary after the replica's failures only", () => {
+    const pgError = (code: string) => Object.assign(new Error('x'), { code });
+    // A lost connection, a shutdown, a conflict with replay, a write refused: the replica's.
+    for (const code of ['08006', '57P01', '57P03', '40001', '40P01', '25006'])
+      expect(isReplicaFailure(pgError(code)), code).toBe(true);
+    expect(isReplicaFailure(new Error('Connection terminated unexpectedly'))).toBe(true);
+    expect(isReplicaFailure(Object.assign(new Error('connect'), { code: 'ECONNREFUSED' }))).toBe(true);
+    expect(isReplicaFailure(new Error('wrapped', { cause: pgError('57P01') }))).toBe(true);
+    // A wrong statement, a timeout or a client that left (HttpErrors), an error of the work: its own.
+    expect(isReplicaFailure(pgError('42P01'))).toBe(false);
+    expect(isReplicaFailure(new HttpError(503, 'Te lang'))).toBe(false);
+    expect(isReplicaFailure(new Error('ongeldige query'))).toBe(false);
   });
 });

@@ -2,6 +2,7 @@ import type { FastifyBaseLogger, FastifyReply } from 'fastify';
 import pg from 'pg';
 import { Counter, Gauge, type Metric } from 'prom-client';
 import { HttpError } from '../lib/http-errors';
+import { pgErrorCode } from '../lib/pg-errors';
 import type { Database, Db } from './client';
 import {
   type RequestTransactionContext,
@@ -198,11 +199,34 @@ export async function readContext<C extends ReadContext & { config: { statementT
   return { database: await readDatabase(ctx), config: ctx.config };
 }
 
+// SQLSTATEs of a read that failed for the replica's sake: its connection (class 08), its shutdown
+// or start (57P01-57P03), a conflict with its replay (40001, 40P01), a write it refuses (25006).
+const REPLICA_FAILURES = /^(08...|57P0[123]|40001|40P01|25006)$/;
+// The driver's errors of a connection refused, lost or not made in time.
+const CONNECTION_FAILURE = /ECONNREFUSED|ECONNRESET|EPIPE|ETIMEDOUT|Connection terminated|timeout exceeded/i;
+
+/**
+ * Whether a read failed for the replica's sake (REPLICA_FAILURES, CONNECTION_FAILURE) rather than
+ * its own (a timeout or a client that left are HttpErrors, a wrong input fails on the primary too).
+ */
+export function isReplicaFailure(err: unknown): boolean {
+  if (err instanceof HttpError) return false;
+  const code = pgErrorCode(err);
+  if (code) return REPLICA_FAILURES.test(code);
+  let e = err;
+  for (let depth = 0; depth < 5 && typeof e === 'object' && e !== null; depth++) {
+    const { code: sys, message } = e as { code?: unknown; message?: unknown };
+    if (CONNECTION_FAILURE.test(`${String(sys ?? '')} ${String(message ?? '')}`)) return true;
+    e = (e as { cause?: unknown }).cause;
+  }
+  return false;
+}
+
 /**
  * Runs `work` as runRequestTransaction does, on the database of readDatabase. Work that fails on
- * the replica for a reason of its own (not a timeout or a client that left: those are HttpErrors)
- * runs again on the primary: a replica stopped or restarted since it was asked, or a statement
- * cancelled by its recovery (a conflict with replay). Only for reads, which may run twice.
+ * the replica for the replica's sake (isReplicaFailure) runs again on the primary: a replica
+ * stopped or restarted since it was asked, or a statement cancelled by its recovery (a conflict
+ * with replay). Only for reads, which may run twice.
  */
 export async function runReadTransaction<T>(
   ctx: ReadContext & RequestTransactionContext,
@@ -215,7 +239,7 @@ export async function runReadTransaction<T>(
   try {
     return await runRequestTransaction({ database, config: ctx.config }, reply, work, options);
   } catch (err) {
-    if (err instanceof HttpError) throw err;
+    if (!isReplicaFailure(err)) throw err;
     ctx.readReplica?.failed(err);
     return runRequestTransaction(ctx, reply, work, options);
   }
@@ -223,7 +247,7 @@ export async function runReadTransaction<T>(
 
 /**
  * Runs `work` (a read outside a request: a count task) on the Drizzle handle of readDatabase, and
- * again on the primary's when it fails on the replica (runReadTransaction).
+ * again on the primary's when it fails for the replica's sake (runReadTransaction).
  */
 export async function withReadDb<T>(ctx: ReadContext, work: (db: Db) => Promise<T>): Promise<T> {
   const database = await readDatabase(ctx);
@@ -231,7 +255,7 @@ export async function withReadDb<T>(ctx: ReadContext, work: (db: Db) => Promise<
   try {
     return await work(database.db);
   } catch (err) {
-    if (err instanceof HttpError) throw err;
+    if (!isReplicaFailure(err)) throw err;
     ctx.readReplica?.failed(err);
     return work(ctx.database.db);
   }
