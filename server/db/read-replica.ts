@@ -47,8 +47,8 @@ export class ReadReplica {
   private readonly pollMs: number;
   private readonly retryAfterMs: number;
   private downUntil = 0;
-  // The replay position is asked on connections of their own, each connect given up after waitMs
-  // (a replica that does not answer), apart from the reads that may hold the replica's pool.
+  // The replay position is asked on connections of their own, each connect and question given up
+  // after waitMs (a replica that does not answer), apart from the reads that may hold its pool.
   private readonly probes: pg.Pool;
 
   constructor(
@@ -62,6 +62,7 @@ export class ReadReplica {
       connectionString: replica.url,
       max: 4,
       connectionTimeoutMillis: options.waitMs,
+      query_timeout: options.waitMs,
       application_name: 'lijstwerk replica probe',
     });
     // An idle probe connection losing its server must not crash the process.
