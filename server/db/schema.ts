@@ -18,6 +18,7 @@ export * from '../features/labels/label.table';
 export * from '../features/mailings/mailing.table';
 export * from '../features/partners/partner.table';
 export * from '../features/records/address.table';
+export * from '../features/reports/report.table';
 export * from '../features/selections/sel.table';
 export * from '../features/selections/selection.table';
 export * from '../features/selections/selection-file.table';

@@ -36,15 +36,17 @@ function addressEventsSql(mailingIds: SQL): SQL {
 /**
  * The partner report's rows: per month (of the planned send, Dutch calendar) × partner × dataset,
  * the Aangeboden mailings, their delivered addresses and the mailings screen's counts, with rates.
- * Per mailing and dataset first (the mailings' addresses by their primary key, the results only of
- * those mailings), then summed per month: no statement reads more than the period's mailings.
+ * One statement, so one snapshot: a mailing's facts (mailing_report_facts) at its current version
+ * are read; a mailing without them has them computed here (its addresses by their primary key, its
+ * results only), stored for the next report (a concurrent report's equal row is left as it is), and
+ * its older facts removed. A report then reads a row per mailing and dataset, not every delivered
+ * address (docs/performance.md, Reports).
  */
 export async function listPartnerReport(db: DbOrTx, f: PartnerReportFilter): Promise<PartnerReportRow[]> {
   const start = sql`(${`${f.from}-01`}::timestamp AT TIME ZONE ${ZONE})`;
   const end = sql`((${`${f.to}-01`}::date + interval '1 month')::timestamp AT TIME ZONE ${ZONE})`;
-  const inPeriod = sql`SELECT id FROM mailings WHERE state = 'offered' AND planned_send >= ${start} AND planned_send < ${end}`;
-  const datasetFilter = f.datasetId ? sql`AND ma.dataset_id = ${f.datasetId}` : sql``;
-  const partnerFilter = f.partnerId ? sql`WHERE ds.partner_id = ${f.partnerId}` : sql``;
+  const datasetFilter = f.datasetId ? sql`AND f.dataset_id = ${f.datasetId}` : sql``;
+  const partnerFilter = f.partnerId ? sql`AND ds.partner_id = ${f.partnerId}` : sql``;
   const res = await db.execute<{
     month: string;
     partner_id: string | null;
@@ -58,9 +60,16 @@ export async function listPartnerReport(db: DbOrTx, f: PartnerReportFilter): Pro
     bounces: string;
     hard_bounces: string;
   }>(sql`
-    WITH delivered AS (
+    WITH period AS (
+      SELECT m.id, m.planned_send, coalesce(v.version, 0) AS version
+      FROM mailings m LEFT JOIN mailing_report_versions v ON v.mailing_id = m.id
+      WHERE m.state = 'offered' AND m.planned_send >= ${start} AND m.planned_send < ${end}
+    ), missing AS (
+      SELECT p.id, p.version FROM period p WHERE NOT EXISTS (
+        SELECT 1 FROM mailing_report_facts f WHERE f.mailing_id = p.id AND f.version = p.version)
+    ), delivered AS (
       SELECT ma.mailing_id, ma.dataset_id, count(*) AS delivered
-      FROM mailing_addresses ma WHERE ma.mailing_id IN (${inPeriod}) ${datasetFilter}
+      FROM mailing_addresses ma WHERE ma.mailing_id IN (SELECT id FROM missing)
       GROUP BY ma.mailing_id, ma.dataset_id
     ), events AS (
       SELECT ma.mailing_id, ma.dataset_id,
@@ -68,21 +77,35 @@ export async function listPartnerReport(db: DbOrTx, f: PartnerReportFilter): Pro
         count(*) FILTER (WHERE e.clicked) AS clicks,
         count(*) FILTER (WHERE e.bounced) AS bounces,
         count(*) FILTER (WHERE e.hard_bounced) AS hard_bounces
-      FROM (${addressEventsSql(inPeriod)}) e
-      JOIN mailing_addresses ma ON ma.mailing_id = e.mailing_id AND ma.address_id = e.address_id ${datasetFilter}
+      FROM (${addressEventsSql(sql`SELECT id FROM missing`)}) e
+      JOIN mailing_addresses ma ON ma.mailing_id = e.mailing_id AND ma.address_id = e.address_id
       GROUP BY ma.mailing_id, ma.dataset_id
+    ), computed AS (
+      SELECT d.mailing_id, mi.version, d.dataset_id, d.delivered,
+        coalesce(e.opens, 0) AS opens, coalesce(e.clicks, 0) AS clicks,
+        coalesce(e.bounces, 0) AS bounces, coalesce(e.hard_bounces, 0) AS hard_bounces
+      FROM delivered d JOIN missing mi ON mi.id = d.mailing_id
+      LEFT JOIN events e ON e.mailing_id = d.mailing_id AND e.dataset_id = d.dataset_id
+    ), saved AS (
+      INSERT INTO mailing_report_facts (mailing_id, version, dataset_id, delivered, opens, clicks, bounces, hard_bounces)
+      SELECT * FROM computed ON CONFLICT DO NOTHING
+    ), pruned AS (
+      DELETE FROM mailing_report_facts f USING missing mi WHERE f.mailing_id = mi.id AND f.version < mi.version
+    ), facts AS (
+      SELECT mailing_id, dataset_id, delivered, opens, clicks, bounces, hard_bounces FROM computed
+      UNION ALL
+      SELECT f.mailing_id, f.dataset_id, f.delivered, f.opens, f.clicks, f.bounces, f.hard_bounces
+      FROM mailing_report_facts f JOIN period p ON p.id = f.mailing_id AND f.version = p.version
     )
-    SELECT to_char(m.planned_send AT TIME ZONE ${ZONE}, 'YYYY-MM') AS month,
-      ds.partner_id, p.name AS partner_name, d.dataset_id, ds.name AS dataset_name,
-      count(*)::int AS mailings, sum(d.delivered) AS delivered,
-      coalesce(sum(e.opens), 0) AS opens, coalesce(sum(e.clicks), 0) AS clicks,
-      coalesce(sum(e.bounces), 0) AS bounces, coalesce(sum(e.hard_bounces), 0) AS hard_bounces
-    FROM delivered d
-    JOIN mailings m ON m.id = d.mailing_id
-    LEFT JOIN events e ON e.mailing_id = d.mailing_id AND e.dataset_id = d.dataset_id
-    LEFT JOIN datasets ds ON ds.id = d.dataset_id
-    LEFT JOIN partners p ON p.id = ds.partner_id
-    ${partnerFilter}
+    SELECT to_char(p.planned_send AT TIME ZONE ${ZONE}, 'YYYY-MM') AS month,
+      ds.partner_id, pa.name AS partner_name, f.dataset_id, ds.name AS dataset_name,
+      count(*)::int AS mailings, sum(f.delivered) AS delivered,
+      sum(f.opens) AS opens, sum(f.clicks) AS clicks, sum(f.bounces) AS bounces, sum(f.hard_bounces) AS hard_bounces
+    FROM facts f
+    JOIN period p ON p.id = f.mailing_id
+    LEFT JOIN datasets ds ON ds.id = f.dataset_id
+    LEFT JOIN partners pa ON pa.id = ds.partner_id
+    WHERE true ${datasetFilter} ${partnerFilter}
     GROUP BY 1, 2, 3, 4, 5
     ORDER BY 1, 2, 4`);
   return res.rows.map((r) => ({

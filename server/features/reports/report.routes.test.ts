@@ -261,6 +261,53 @@ describe('GET /api/reports/partners', () => {
   });
 });
 
+describe('the facts a report keeps', () => {
+  it("are computed again after any write to a mailing's addresses or results, and only the newest are kept", async () => {
+    const world: WorldMailing[] = [
+      {
+        state: 'offered',
+        plannedSend: '2025-02-15T09:00:00Z',
+        addresses: [
+          { dataset: 0, events: [{ event: 'open', minutes: 5 }] },
+          { dataset: 1, events: [] },
+        ],
+      },
+    ];
+    const { campaign, made } = await build(world);
+    const report = async () => {
+      const res = await t.api('GET', '/api/reports/partners?from=2025-02&to=2025-02');
+      expect(res.statusCode, res.body).toBe(200);
+      return (res.json() as PartnerReport).total;
+    };
+    const screen = async () =>
+      ((await t.api('GET', `/api/campaigns/${campaign}/mailings`)).json() as Mailing[])[0];
+    expect(await report()).toMatchObject({ delivered: 2, opens: 1, clicks: 0 });
+    // A result, new addresses and a removed address: each write is seen by the next report.
+    const [held] = (
+      await t.db.execute<{ address_id: string }>(
+        sql`SELECT address_id FROM mailing_addresses WHERE mailing_id = ${made[0]._id} ORDER BY address_id LIMIT 1`,
+      )
+    ).rows;
+    await addResults(t, made[0]._id, [{ addressId: Number(held.address_id), event: 'click' }]);
+    expect(await report()).toMatchObject({ delivered: 2, opens: 1, clicks: 1 });
+    await allocate(t, made[0]._id, await makeAddresses(t, 3));
+    expect(await report()).toMatchObject({ delivered: 5, opens: 1, clicks: 1 });
+    await t.db.execute(
+      sql`DELETE FROM mailing_addresses WHERE mailing_id = ${made[0]._id} AND address_id = ${held.address_id}`,
+    );
+    await t.db.execute(
+      sql`DELETE FROM mailing_results WHERE mailing_id = ${made[0]._id} AND address_id = ${held.address_id}`,
+    );
+    const total = await report();
+    const now = await screen();
+    expect(total).toMatchObject({ delivered: 4, opens: now.results.opens, clicks: now.results.clicks });
+    const versions = await t.db.execute<{ n: number }>(
+      sql`SELECT count(DISTINCT version)::int AS n FROM mailing_report_facts WHERE mailing_id = ${made[0]._id}`,
+    );
+    expect(versions.rows[0].n).toBe(1);
+  });
+});
+
 describe('GET /api/reports/mailings/:mailingId/timeline', () => {
   it('counts each address from its first event of a kind, cumulative, ending at the mailings screen counts', async () => {
     await fc.assert(
