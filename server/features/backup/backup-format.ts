@@ -48,6 +48,14 @@ export interface BackupHeader {
   sequences: BackupSequence[];
 }
 
+/**
+ * The session settings of a backup's and a restore's transaction: COPY's text of dates, times,
+ * intervals and numbers then means the same on both sides, whatever the servers' defaults.
+ */
+export const COPY_SETTINGS_SQL =
+  "SET LOCAL TimeZone = 'UTC'; SET LOCAL DateStyle = 'ISO, YMD'; SET LOCAL IntervalStyle = 'postgres'; " +
+  "SET LOCAL extra_float_digits = 3; SET LOCAL bytea_output = 'hex'";
+
 /** Quotes a name as a PostgreSQL identifier. */
 export function ident(name: string): string {
   return `"${name.replace(/"/g, '""')}"`;
@@ -170,7 +178,11 @@ export class BackupReader {
 
 /** Reads and checks the magic line and the header; throws BackupFileError when it is no backup of this format. */
 export async function readHeader(reader: BackupReader): Promise<BackupHeader> {
-  const magic = await reader.read(BACKUP_MAGIC.length).catch(() => Buffer.alloc(0));
+  // A file that is not gzip fails here too (zlib's Z_DATA_ERROR): no backup either.
+  const magic = await reader.read(BACKUP_MAGIC.length).catch((err) => {
+    if (err instanceof BackupFileError || String(err?.code).startsWith('Z_')) return Buffer.alloc(0);
+    throw err;
+  });
   if (magic.toString('latin1') !== BACKUP_MAGIC) throw new BackupFileError('geen Lijstwerk-backup');
   let header: BackupHeader;
   try {

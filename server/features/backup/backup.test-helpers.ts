@@ -109,6 +109,7 @@ export async function contentsOf(url: string, header: BackupHeader) {
   const client = new pg.Client({ connectionString: url });
   await client.connect();
   try {
+    await client.query("SET TimeZone = 'UTC'; SET DateStyle = 'ISO, YMD'; SET extra_float_digits = 3");
     const tables: Record<string, string> = {};
     for (const t of header.tables) {
       const { rows } = await client.query<{ n: string; md5: string | null }>(

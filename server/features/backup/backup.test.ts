@@ -127,10 +127,10 @@ describe('backup and restore through the CLI', () => {
     });
     try {
       await app.ready();
-      const { rows: applied } = await database.db.execute<{ hash: string }>(
-        sql`SELECT hash FROM drizzle.__drizzle_migrations ORDER BY created_at`,
+      const { rows: applied } = await database.db.execute<{ created_at: string }>(
+        sql`SELECT created_at FROM drizzle.__drizzle_migrations ORDER BY created_at`,
       );
-      expect(applied.map((m) => m.hash)).toEqual(header.migrations.map((m) => m.hash));
+      expect(applied.map((m) => Number(m.created_at))).toEqual(header.migrations.map((m) => m.createdAt));
       for (const user of [t.user, staff]) {
         const login = await app.inject({
           method: 'POST',

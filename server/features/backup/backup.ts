@@ -14,6 +14,7 @@ import {
   type BackupHeader,
   type BackupSequence,
   type BackupTable,
+  COPY_SETTINGS_SQL,
   FrameWriter,
   qualified,
 } from './backup-format';
@@ -154,6 +155,7 @@ export async function createBackup(
   let broken = false;
   try {
     await client.query('BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY');
+    await client.query(COPY_SETTINGS_SQL);
     const header = await describeDatabase(client, options.keyFingerprint);
     const gzip = zlib.createGzip({ level: 1 });
     const written = pipeline(gzip, fs.createWriteStream(tmp));

@@ -11,6 +11,7 @@ import {
   BackupFileError,
   type BackupHeader,
   BackupReader,
+  COPY_SETTINGS_SQL,
   ident,
   qualified,
   readHeader,
@@ -98,12 +99,16 @@ export function checkKey(
   return current === header.keyFingerprint ? [] : [`Let op: ${RestoreMessages.keyMismatch}`];
 }
 
-/** The app's migrations the backup's are a prefix of; throws RestoreError when they are not. */
+/**
+ * The app's migrations up to the backup's and after it; throws RestoreError unless the backup's
+ * are the app's first ones. A migration is known by its journal timestamp, as drizzle's migrator
+ * (migrateDatabase) tells applied from new ones.
+ */
 function splitMigrations(header: BackupHeader) {
   const known = readMigrationFiles({ migrationsFolder });
   const ok =
     header.migrations.length <= known.length &&
-    header.migrations.every((m, i) => known[i].hash === m.hash && known[i].folderMillis === m.createdAt);
+    header.migrations.every((m, i) => known[i].folderMillis === m.createdAt);
   if (!ok) throw new RestoreError(RestoreMessages.unknownMigration(header.appVersion));
   return {
     upToBackup: known.slice(0, header.migrations.length),
@@ -177,6 +182,7 @@ export async function restoreBackup(
     });
     const { upToBackup, after } = splitMigrations(header);
     await client.query('BEGIN');
+    await client.query(COPY_SETTINGS_SQL);
     await client.query('SELECT pg_advisory_xact_lock(727001)');
     if (!(await isEmptyDatabase(client))) throw new RestoreError(RestoreMessages.notEmpty);
     await applyMigrations(client, upToBackup);

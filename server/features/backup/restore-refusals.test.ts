@@ -1,0 +1,155 @@
+import crypto from 'node:crypto';
+import fs from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import pg from 'pg';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { columnKeyFingerprint } from '../../lib/crypto';
+import { setupTestApp } from '../../test/app';
+import { createBackup } from './backup';
+import { freshTarget, type RestoreTarget, rewriteHeader, runCli } from './backup.test-helpers';
+import {
+  checkKey,
+  isEmptyDatabase,
+  RestoreError,
+  RestoreMessages,
+  readBackupHeader,
+  restoreBackup,
+} from './restore';
+
+// What a restore refuses, leaving the target as it was: a database that is not empty, another
+// column key (unless --force), a backup of migrations this version does not know, and a damaged
+// or truncated file. A missing key is a warning.
+const t = setupTestApp();
+let dir: string;
+let file: string;
+let key: string;
+let target: RestoreTarget;
+let pool: pg.Pool;
+
+beforeAll(async () => {
+  dir = await fs.mkdtemp(path.join(os.tmpdir(), 'lijstwerk-refusals-'));
+  file = path.join(dir, 'backup.gz');
+  key = t.ctx.config.encryptionKey as string;
+  await createBackup(t.database.pool, file, {
+    keyFingerprint: columnKeyFingerprint(Buffer.from(key, 'base64')),
+  });
+  target = await freshTarget();
+  await target.start();
+  pool = new pg.Pool({ connectionString: target.url(), max: 2 });
+});
+
+afterAll(async () => {
+  await pool?.end();
+  await target?.close();
+  await fs.rm(dir, { recursive: true, force: true });
+});
+
+/** Restoring `damaged` fails with a RestoreError whose message matches; the target stays empty. */
+async function expectRefused(damaged: string, message: string | RegExp) {
+  const err = await restoreBackup(pool, damaged).catch((e) => e);
+  expect(err).toBeInstanceOf(RestoreError);
+  expect(err.message).toMatch(message);
+  const client = await pool.connect();
+  try {
+    expect(await isEmptyDatabase(client)).toBe(true);
+  } finally {
+    client.release();
+  }
+}
+
+describe('restore refuses', () => {
+  it('a database that is not empty, and leaves it untouched', async () => {
+    const before = await t.database.pool.query('SELECT count(*)::int AS n FROM users');
+    const err = await restoreBackup(t.database.pool, file).catch((e) => e);
+    expect(err).toBeInstanceOf(RestoreError);
+    expect(err.message).toBe(RestoreMessages.notEmpty);
+    expect((await t.database.pool.query('SELECT count(*)::int AS n FROM users')).rows).toEqual(before.rows);
+  });
+
+  it('another column key unless forced; a missing key is a warning that says where the key goes', async () => {
+    const header = await readBackupHeader(file);
+    const other = columnKeyFingerprint(crypto.randomBytes(32));
+    expect(() => checkKey(header, other, 'ENCRYPTION_KEY')).toThrow(RestoreMessages.keyMismatch);
+    expect(checkKey(header, other, 'ENCRYPTION_KEY', true)).toEqual([
+      `Let op: ${RestoreMessages.keyMismatch}`,
+    ]);
+    expect(checkKey(header, header.keyFingerprint, 'ENCRYPTION_KEY')).toEqual([]);
+    expect(checkKey(header, null, '/data/encryption.key')).toEqual([
+      RestoreMessages.keyMissing('/data/encryption.key'),
+    ]);
+    expect(checkKey({ ...header, keyFingerprint: null }, null, 'x')).toEqual([
+      RestoreMessages.backupWithoutKey,
+    ]);
+
+    // Through the CLI: refused with exit code 1 before the database is touched.
+    const wrong = await runCli(['restore', file], {
+      DATABASE_URL: target.url(),
+      ENCRYPTION_KEY: crypto.randomBytes(32).toString('base64'),
+    });
+    expect(wrong.code).toBe(1);
+    expect(wrong.stderr.trim()).toBe(RestoreMessages.keyMismatch);
+    const client = await pool.connect();
+    try {
+      expect(await isEmptyDatabase(client)).toBe(true);
+    } finally {
+      client.release();
+    }
+  });
+
+  it('a file that is no backup, a truncated one and a damaged one, with a clear message and nothing restored', async () => {
+    const bytes = await fs.readFile(file);
+    const notBackup = path.join(dir, 'tekst.gz');
+    await fs.writeFile(notBackup, 'dit is geen backup\n');
+    await expectRefused(notBackup, /beschadigd of onvolledig/);
+    const truncated = path.join(dir, 'half.gz');
+    await fs.writeFile(truncated, bytes.subarray(0, Math.floor(bytes.length * 0.8)));
+    await expectRefused(truncated, /beschadigd of onvolledig.*er is niets teruggezet/);
+    const flipped = Buffer.from(bytes);
+    const at = Math.floor(bytes.length / 2);
+    flipped[at] ^= 0xff;
+    const damaged = path.join(dir, 'kapot.gz');
+    await fs.writeFile(damaged, flipped);
+    await expectRefused(damaged, /beschadigd of onvolledig/);
+    await expectRefused(path.join(dir, 'bestaat-niet.gz'), /bestaat niet/);
+  });
+
+  it('a header whose counts do not match its data, and migrations this version does not know', async () => {
+    const counts = path.join(dir, 'telling.gz');
+    await rewriteHeader(file, counts, (h) => {
+      const users = h.tables.find((x) => x.name === 'users');
+      if (users) users.rows += 1;
+    });
+    await expectRefused(counts, /users: 1 rijen in plaats van 2/);
+    const newer = path.join(dir, 'nieuwer.gz');
+    await rewriteHeader(file, newer, (h) => {
+      h.appVersion = '99.0.0';
+      h.migrations.push({ hash: 'f'.repeat(64), createdAt: Date.now() });
+    });
+    await expectRefused(newer, RestoreMessages.unknownMigration('99.0.0'));
+  });
+
+  it('restores a good file afterwards into the same (still empty) target', async () => {
+    const header = await restoreBackup(pool, file);
+    const { rows } = await pool.query('SELECT count(*)::int AS n FROM users');
+    expect(rows[0].n).toBe(header.tables.find((x) => x.name === 'users')?.rows);
+  });
+});
+
+describe('restore through the CLI without a key', () => {
+  it('warns that encrypted values are unreadable and where the key goes, and restores', async () => {
+    const fresh = await freshTarget();
+    try {
+      const res = await runCli(['restore', file], { ...fresh.env, ENCRYPTION_KEY: '' });
+      expect(res.code).toBe(0);
+      expect(res.stderr).toContain(
+        `Waarschuwing: ${RestoreMessages.keyMissing(path.join(fresh.dir, 'encryption.key'))}`,
+      );
+      expect(res.stdout).toContain('teruggezet');
+      // The restore made no key of its own.
+      await expect(fs.access(path.join(fresh.dir, 'encryption.key'))).rejects.toThrow();
+    } finally {
+      await fresh.close();
+    }
+  });
+});
