@@ -7,8 +7,8 @@ import { newId } from '../../server/lib/ids';
 import { pgTextArray } from '../../server/lib/pg-array';
 
 /**
- * POST /api/e2e/mailings/{mailingId}/allocate {emails}: puts addresses into a mailing as one
- * selection, as the selection engine does, so the mailing journeys need no query of their own.
+ * POST /api/e2e/mailings/{mailingId}/allocate {emails, datasetId?}: puts addresses into a mailing as one
+ * selection (from the dataset, 'e2e' when not given), as the selection engine does, so the mailing journeys need no query of their own.
  */
 export function mailingSeedRoutes(ctx: AppContext): FastifyPluginAsyncZod {
   return async (app) => {
@@ -17,12 +17,15 @@ export function mailingSeedRoutes(ctx: AppContext): FastifyPluginAsyncZod {
       {
         schema: {
           params: z.object({ mailingId: z.string().max(100) }),
-          body: z.object({ emails: z.array(z.string().max(200)).max(1000) }),
+          body: z.object({
+            emails: z.array(z.string().max(200)).max(1000),
+            datasetId: z.string().max(100).default('e2e'),
+          }),
         },
       },
       async (request) => {
         const { mailingId } = request.params;
-        const emails = request.body.emails;
+        const { emails, datasetId } = request.body;
         await ctx.db.transaction(async (tx) => {
           await tx.execute(sql`
             INSERT INTO addresses (email, domain)
@@ -34,7 +37,7 @@ export function mailingSeedRoutes(ctx: AppContext): FastifyPluginAsyncZod {
             SELECT ${selectionId}, id, campaign_id, 'e2e' FROM mailings WHERE id = ${mailingId}`);
           await tx.execute(sql`
             INSERT INTO mailing_addresses (mailing_id, address_id, dataset_id, selection_id, category)
-            SELECT ${mailingId}, a.id, 'e2e', ${selectionId}, 'new' FROM addresses a
+            SELECT ${mailingId}, a.id, ${datasetId}, ${selectionId}, 'new' FROM addresses a
             WHERE a.email IN (SELECT unnest(${pgTextArray(emails)}::text[]))
             ON CONFLICT DO NOTHING`);
           await refreshRecordCounts(tx, mailingId);
