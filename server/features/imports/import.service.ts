@@ -5,6 +5,7 @@ import type { AppContext } from '../../context';
 import { type Db, withClientTransaction } from '../../db/client';
 import type { ColumnKeys } from '../../lib/crypto';
 import { type TaskContext, TaskError, type TaskOf } from '../../tasks/worker';
+import { clearErasedMentionCells } from '../avg/mention-guard';
 import { anySuppressions, holdOffErasure } from '../avg/suppression';
 import { copyPass, type PassCounts } from '../records/copy-pass';
 import {
@@ -192,6 +193,14 @@ async function startImport(
   const direct = fresh && rawIsFile && canImportDirectly(mappings);
   const work = workTable(taskId);
   const erasing = await anySuppressions(tx);
+  // An erased address in another record's encrypted e-mail column stays out (avg/mention-guard.ts).
+  if (erasing)
+    await clearErasedMentionCells(ctx.database.db, keys, await ctx.caseCollation(), {
+      table: p.staging,
+      headers: p.headers,
+      emailIndex: p.emailIndex,
+      mappings,
+    });
   return {
     ctx,
     tctx,

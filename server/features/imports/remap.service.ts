@@ -5,7 +5,8 @@ import { withClientTransaction } from '../../db/client';
 import { pgTextArray } from '../../lib/pg-array';
 import type { PayloadOf } from '../../tasks/payloads';
 import { type TaskContext, TaskError, type TaskOf } from '../../tasks/worker';
-import { holdOffErasure } from '../avg/suppression';
+import { clearErasedMentionsInWork } from '../avg/mention-guard';
+import { anySuppressions, holdOffErasure } from '../avg/suppression';
 import { copyPass } from '../records/copy-pass';
 import { appendRawColumns, remapFields, storedRawColumns } from '../records/row-mappers';
 import { markSelDirtyRecords } from '../selections/sel-record.sql';
@@ -66,6 +67,14 @@ export async function runRemap(
       threads: ctx.config.importThreads,
       onRows: (n) => tctx.count(n, total, { span: [5, 65] }),
     });
+    // An erased address kept in plain text is not encrypted into an e-mail column (avg/mention-guard.ts).
+    if (await anySuppressions(tx))
+      await clearErasedMentionsInWork(tx, keys, await ctx.caseCollation(), {
+        datasetId,
+        work,
+        mappings,
+        rawColumns,
+      });
     await tx.execute(sql`ANALYZE ${sql.raw(work)}`);
     await tctx.progress(70);
     // The work table holds only the records about to be replaced or deleted: they are marked for

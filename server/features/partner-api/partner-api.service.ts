@@ -6,6 +6,7 @@ import type { AppContext } from '../../context';
 import { clientDb } from '../../db/client';
 import { HttpError, notFound } from '../../lib/http-errors';
 import { recordAudit } from '../audit/audit';
+import { clearErasedMentionValues } from '../avg/mention-guard';
 import { markMappingApplied } from '../imports/mapping.queries';
 import { plainValue } from '../records/record-mapper';
 import { attachPartition, createDetachedPartition, dropDetachedPartition } from '../records/records.queries';
@@ -149,6 +150,9 @@ export async function writeRecords(
     if (headers.length > MAX_FIELDS)
       throw new HttpError(400, PartnerApiMessages.tooManyColumns(headers.length));
     const rawColumns = appendRawColumns(locked.rawColumns, storedRawColumns(fields, locked.mappings));
+    // An erased address in an encrypted e-mail column of a record is left out of it (avg/mention-guard.ts).
+    if (locked.anySuppressions)
+      await clearErasedMentionValues(clientDb(client), keys, locked.mappings, dataset.emailColumn, incoming);
     const mapped = mapRecords(incoming, locked.mappings, rawColumns, keys);
     const { skipped } = mapped;
     // Records of an erased address are not stored (counted as erased), after the mapping's
