@@ -11,6 +11,10 @@ import { loginAsAdmin, unique } from './support/session';
 // number, then downloaded as PDF and CSV.
 
 interface World {
+  partnerId: string;
+  paidId: string;
+  /** The commission's range, start/end as its PUT route names it. */
+  commissionRange: string;
   partnerName: string;
   campaignName: string;
   mailingName: string;
@@ -75,6 +79,9 @@ async function seed(api: APIRequestContext, month: string): Promise<World> {
     }),
   );
   return {
+    partnerId,
+    paidId: datasets[0].id,
+    commissionRange: `${month}-01/${month}-${lastDay}`,
     partnerName,
     campaignName,
     mailingName,
@@ -199,6 +206,33 @@ test('Afrekeningen: the month of a partner, its lines and totals; issued with a 
   await expect(rowOf(page, w)).toContainText(`Uitgereikt ${number}`);
   await page.reload();
   await expect(rowOf(page, w)).toContainText(`Uitgereikt ${number}`);
+
+  // A later change of the commission leaves the issued statement as it was, and shows the
+  // difference as a correction on the next month's statement.
+  const [, end] = w.commissionRange.split('/');
+  await ok(
+    page.request.put(`/api/datasets/${w.partnerId}/${w.paidId}/commission/${w.commissionRange}`, {
+      data: { end, amount: 300 },
+    }),
+  );
+  await page.reload();
+  await expect(rowOf(page, w).getByRole('cell').nth(6)).toHaveText('€ 1.512,50');
+  await picker.click();
+  await page.getByRole('option', { name: formatMonth(currentMonth()), exact: true }).click();
+  const next = rowOf(page, w);
+  await expect(next).toContainText('Voorstel');
+  await expect(next).toContainText('Correctie');
+  await expect(next.getByRole('cell').nth(4)).toHaveText('€ -50,00');
+  await next.getByRole('button', { name: `Open ${w.partnerName}` }).click();
+  const nextDrawer = page.getByRole('dialog', {
+    name: `Afrekening ${w.partnerName}, ${formatMonth(currentMonth())}`,
+  });
+  const correction = nextDrawer.locator('tr[data-kind="correction"]');
+  await expect(correction).toHaveCount(1);
+  await expect(correction).toContainText(`Correctie op ${formatMonth(month)}`);
+  await expect(correction).toContainText(w.mailingName);
+  await expect(correction.getByRole('cell').nth(6)).toHaveText('€ -50,00');
+  await expect(nextDrawer.getByTestId('statement-total')).toHaveText('€ -60,50');
 });
 
 test('a statement the server cannot find shows its Dutch message; a month without statements says so', async ({
