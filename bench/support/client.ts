@@ -45,6 +45,14 @@ export class BenchClient {
     return JSON.parse(text) as T;
   }
 
+  /** GETs a file (a PDF, a CSV) with the session; returns its size in bytes; throws on an error status. */
+  async downloadBytes(url: string): Promise<number> {
+    const res = await fetch(`${this.base}/api${url}`, { headers: { cookie: this.cookie } });
+    const bytes = (await res.arrayBuffer()).byteLength;
+    if (!res.ok) throw new Error(`GET ${url}: ${res.status}`);
+    return bytes;
+  }
+
   /** Makes a partner and a dataset mapped like a real partner file (value map, dates, postcode). */
   async makeMappedDataset(): Promise<{ partnerId: string; datasetId: string; datasetName: string }> {
     const partnerId = `bench_${Date.now()}`;

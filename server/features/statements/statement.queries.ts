@@ -72,16 +72,9 @@ export async function countMailingAddresses(
   return rows.map((r) => ({ mailingId: r.mailing_id, datasetId: r.dataset_id, addresses: Number(r.n) }));
 }
 
-/** A partner's details as a statement shows them, with the VAT fraction as decimal text; undefined when absent. */
-export async function getPartnerFacts(
-  db: DbOrTx,
-  partnerId: string,
-): Promise<{ partner: StatementPartner; vatFraction: string | null } | undefined> {
-  const { rows } = await db.execute<Record<string, string | null>>(sql`SELECT id, name, address,
-      postal_code, city, country, iban, vat_number, vat_code, vat_percentage::text AS vat_fraction,
-      debitor_number, ledger, invoice_email FROM partners WHERE id = ${partnerId}`);
-  const r = rows[0];
-  if (!r) return undefined;
+type PartnerFacts = { partner: StatementPartner; vatFraction: string | null };
+
+function fromPartner(r: Record<string, string | null>): PartnerFacts {
   const s = (v: string | null) => v ?? '';
   return {
     vatFraction: r.vat_fraction,
@@ -101,6 +94,23 @@ export async function getPartnerFacts(
       invoiceEmail: s(r.invoice_email),
     },
   };
+}
+
+const partnerColumns = sql`id, name, address, postal_code, city, country, iban, vat_number, vat_code,
+  vat_percentage::text AS vat_fraction, debitor_number, ledger, invoice_email`;
+
+/** A partner's details as a statement shows them, with the VAT fraction as decimal text; undefined when absent. */
+export async function getPartnerFacts(db: DbOrTx, partnerId: string): Promise<PartnerFacts | undefined> {
+  return (await getPartnersFacts(db, [partnerId])).get(partnerId);
+}
+
+/** The details of these partners (one query), by id. */
+export async function getPartnersFacts(db: DbOrTx, ids: string[]): Promise<Map<string, PartnerFacts>> {
+  if (ids.length === 0) return new Map();
+  const { rows } = await db.execute<Record<string, string | null>>(
+    sql`SELECT ${partnerColumns} FROM partners WHERE id = ANY(${pgTextArray(ids)}::text[])`,
+  );
+  return new Map(rows.map((r) => [String(r.id), fromPartner(r)]));
 }
 
 /** What issued statements settled, summed per (mailing, dataset) pair, with its latest statement's scope. */
@@ -160,11 +170,16 @@ export interface IssuedRow {
   vatCents: number;
   totalCents: number;
   issuedAt: Date;
+  /** Its correction lines, and lines without a valid commission. */
+  corrections: number;
+  missingCommission: number;
 }
 
 const issuedColumns = sql`s.id, s.number, s.month, s.partner_id, s.dataset_id, s.dataset_name, s.partner,
   s.vat_fraction::text AS vat_fraction, s.reverse_charge, s.mailings, s.addresses::text AS addresses,
-  s.amount_cents::text AS amount_cents, s.vat_cents::text AS vat_cents, s.total_cents::text AS total_cents, s.issued_at`;
+  s.amount_cents::text AS amount_cents, s.vat_cents::text AS vat_cents, s.total_cents::text AS total_cents, s.issued_at,
+  (SELECT count(*) FILTER (WHERE l.kind = 'correction') FROM statement_lines l WHERE l.statement_id = s.id) AS corrections,
+  (SELECT count(*) FILTER (WHERE l.rate IS NULL) FROM statement_lines l WHERE l.statement_id = s.id) AS missing_commission`;
 
 function fromIssued(r: Record<string, unknown>): IssuedRow {
   return {
@@ -183,6 +198,8 @@ function fromIssued(r: Record<string, unknown>): IssuedRow {
     vatCents: Number(r.vat_cents),
     totalCents: Number(r.total_cents),
     issuedAt: new Date(r.issued_at as string),
+    corrections: Number(r.corrections),
+    missingCommission: Number(r.missing_commission),
   };
 }
 
@@ -259,7 +276,7 @@ export async function takeNextNumber(db: DbOrTx): Promise<number> {
 /** Stores an issued statement and its lines (one INSERT ... SELECT of the lines); returns its id. */
 export async function insertIssued(
   db: DbOrTx,
-  row: Omit<IssuedRow, 'id' | 'issuedAt'> & { issuedBy: string | null },
+  row: Omit<IssuedRow, 'id' | 'issuedAt' | 'corrections' | 'missingCommission'> & { issuedBy: string | null },
   lines: StatementLine[],
 ): Promise<number> {
   const { rows } = await db.execute<{ id: number }>(sql`INSERT INTO statements (number, month, partner_id,

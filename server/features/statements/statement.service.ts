@@ -16,6 +16,7 @@ import {
   countMailingAddresses,
   getIssued,
   getPartnerFacts,
+  getPartnersFacts,
   type IssuedRow,
   insertIssued,
   listDatasetFacts,
@@ -43,12 +44,11 @@ export function isReverseCharge(partner: Pick<StatementPartner, 'country' | 'vat
 
 /** The proposed statements of a month, computed from the current data. */
 export async function computeProposals(db: DbOrTx, month: string): Promise<ProposedStatement[]> {
-  const [mailings, datasets, settled, issued] = await Promise.all([
-    listMailingFacts(db),
-    listDatasetFacts(db),
-    listSettledPairs(db),
-    listIssuedScopes(db),
-  ]);
+  // One after another: on a transaction's one connection queries cannot overlap.
+  const mailings = await listMailingFacts(db);
+  const datasets = await listDatasetFacts(db);
+  const settled = await listSettledPairs(db);
+  const issued = await listIssuedScopes(db);
   const ids = mailingsToCount(
     mailings.values(),
     new Set(settled.map((s) => s.mailingId)),
@@ -73,8 +73,9 @@ function totals(lines: StatementLine[], vatFraction: string | null, reverseCharg
   };
 }
 
-async function presentProposal(db: DbOrTx, month: string, p: ProposedStatement): Promise<StatementDetail> {
-  const facts = await getPartnerFacts(db, p.partnerId);
+type PartnerFacts = Awaited<ReturnType<typeof getPartnerFacts>>;
+
+function presentProposal(month: string, p: ProposedStatement, facts: PartnerFacts): StatementDetail {
   const partner: StatementPartner = facts
     ? { ...facts.partner, vatPercentage: fractionToPercent(facts.vatFraction) }
     : emptyPartner(p.partnerId);
@@ -120,8 +121,6 @@ function emptyPartner(id: string): StatementPartner {
 function presentIssued(row: IssuedRow, lines: StatementLine[]): StatementDetail {
   return {
     ...summaryOfIssued(row),
-    corrections: lines.filter((l) => l.kind === 'correction').length,
-    missingCommission: lines.filter((l) => l.rate === null).length,
     partner: row.partner,
     lines,
   };
@@ -144,8 +143,8 @@ function summaryOfIssued(row: IssuedRow): StatementSummary {
     vatCents: row.vatCents,
     totalCents: row.totalCents,
     reverseCharge: row.reverseCharge,
-    corrections: 0,
-    missingCommission: 0,
+    corrections: row.corrections,
+    missingCommission: row.missingCommission,
   };
 }
 
@@ -156,12 +155,10 @@ function withoutLines({ lines: _lines, partner: _partner, ...summary }: Statemen
 /** The month's statements: the issued ones (by number), then the proposals (by partner, dataset). */
 export async function listMonth(db: DbOrTx, month: string): Promise<StatementMonth> {
   const issued = await listIssuedOfMonth(db, month);
-  const issuedSummaries = await Promise.all(
-    issued.map(async (row) => withoutLines(presentIssued(row, await listIssuedLines(db, row.id)))),
-  );
-  const proposals = await Promise.all(
-    (await computeProposals(db, month)).map(async (p) => withoutLines(await presentProposal(db, month, p))),
-  );
+  const issuedSummaries = issued.map(summaryOfIssued);
+  const computed = await computeProposals(db, month);
+  const partners = await getPartnersFacts(db, [...new Set(computed.map((p) => p.partnerId))]);
+  const proposals = computed.map((p) => withoutLines(presentProposal(month, p, partners.get(p.partnerId))));
   proposals.sort(
     (a, b) =>
       a.partnerName.localeCompare(b.partnerName) ||
@@ -177,7 +174,7 @@ export async function getProposal(db: DbOrTx, ref: StatementRef): Promise<Statem
     (p) => p.partnerId === ref.partner && (p.datasetId ?? undefined) === ref.dataset,
   );
   if (!found) throw notFound(StatementMessages.notFound);
-  return presentProposal(db, ref.month, found);
+  return presentProposal(ref.month, found, await getPartnerFacts(db, found.partnerId));
 }
 
 /** An issued statement with its frozen lines; 404 when absent. */

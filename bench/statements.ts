@@ -1,0 +1,138 @@
+// Benchmark of partner statements (docs/performance.md#statements): 50 partners with 500 datasets
+// (every tenth with 'Aparte factuur', each with a commission that changes mid-month) and 20
+// Aangeboden mailings of 200,000 addresses each in one month (4,000,000 allocated addresses, every
+// dataset in every mailing). Times through the HTTP API the month's list (GET /statements?month=),
+// one proposed statement with its lines, issuing one, and its PDF and CSV. Prints figures; never
+// fails on slowness.
+//
+//   npx tsx bench/statements.ts [mailings=20] [addresses=200000] [datasets=500]   embedded PostgreSQL 18
+//   DATABASE_URL=postgres://... npx tsx bench/statements.ts                       a PostgreSQL server
+import os from 'node:os';
+import pg from 'pg';
+import type { StatementMonth } from '../common/statements';
+import { createBenchDatabase } from './support/database';
+import { spawnBenchServer } from './support/server';
+
+const mailings = Number(process.argv[2] ?? 20);
+const perMailing = Number(process.argv[3] ?? 200_000);
+const datasetCount = Number(process.argv[4] ?? 500);
+const partners = Math.max(1, Math.round(datasetCount / 10));
+const MONTH = '2026-03';
+
+const bench = await createBenchDatabase('statements');
+const server = spawnBenchServer(bench, { port: 18800 + Math.floor(Math.random() * 90) });
+const { client } = server;
+const db = new pg.Client({ connectionString: bench.url });
+const figures: string[] = [];
+
+/** Runs `work` `runs` times; records the first (cold) and the median of the rest. */
+async function time<T>(name: string, work: () => Promise<T>, runs = 1): Promise<T> {
+  const seconds: number[] = [];
+  let result: T | undefined;
+  for (let i = 0; i < runs; i++) {
+    const t0 = performance.now();
+    result = await work();
+    seconds.push((performance.now() - t0) / 1000);
+  }
+  const rest = seconds.slice(1).sort((a, b) => a - b);
+  const median = rest.length
+    ? `, median of ${rest.length} more ${rest[Math.floor(rest.length / 2)].toFixed(2)} s`
+    : '';
+  figures.push(`  ${name.padEnd(52)} ${seconds[0].toFixed(2).padStart(6)} s${median}`);
+  return result as T;
+}
+
+try {
+  await server.ready();
+  await db.connect();
+  console.log(
+    `Making ${partners} partners, ${datasetCount} datasets, ${mailings} mailings × ${perMailing.toLocaleString('en')} addresses ...`,
+  );
+  await db.query(
+    `INSERT INTO partners (id, name, vat_percentage, iban, debitor_number, ledger, vat_code)
+    SELECT 'bp' || p, 'Partner ' || p, 0.21, 'NL91ABNA0417164300', 'D' || p, '8000', 'V21'
+    FROM generate_series(1, $1::int) p`,
+    [partners],
+  );
+  await db.query(
+    `INSERT INTO datasets (id, partner_id, name, separate_invoice)
+    SELECT 'bd' || d, 'bp' || (1 + d % $2::int), 'Bestand ' || d, d % 10 = 0 FROM generate_series(1, $1::int) d`,
+    [datasetCount, partners],
+  );
+  // Each dataset's commission changes on the 16th.
+  await db.query(
+    `INSERT INTO dataset_commissions (id, dataset_id, start, "end", amount)
+    SELECT 'bc' || d || k, 'bd' || d, CASE k WHEN 1 THEN date '2026-01-01' ELSE date '2026-03-16' END,
+      CASE k WHEN 1 THEN date '2026-03-15' ELSE date '2026-12-31' END, (d % 50 + k) / 1000.0
+    FROM generate_series(1, $1::int) d, generate_series(1, 2) k`,
+    [datasetCount],
+  );
+  await db.query(`INSERT INTO campaigns (id, name) VALUES ('bcamp', 'Bench')`);
+  await db.query(
+    `INSERT INTO mailings (id, campaign_id, name, state, planned_send)
+    SELECT 'bm' || m, 'bcamp', 'Mailing ' || m, 'offered',
+      timestamptz '2026-03-01 09:00+01' + make_interval(days => (m - 1) % 28)
+    FROM generate_series(1, $1::int) m`,
+    [mailings],
+  );
+  await db.query(
+    `INSERT INTO selections (id, mailing_id, campaign_id)
+    SELECT 'bs' || m, 'bm' || m, 'bcamp' FROM generate_series(1, $1::int) m`,
+    [mailings],
+  );
+  await db.query(
+    `INSERT INTO addresses (email, domain)
+    SELECT 'b' || i || '@bench.nl', 'bench.nl' FROM generate_series(1, $1::int) i`,
+    [perMailing],
+  );
+  for (let m = 1; m <= mailings; m++) {
+    await db.query(
+      `INSERT INTO mailing_addresses (mailing_id, address_id, dataset_id, selection_id, category)
+      SELECT 'bm' || $1::int, a.id, 'bd' || (1 + (a.id + $1::int) % $2::int), 'bs' || $1::int, 'new'
+      FROM addresses a WHERE a.email LIKE '%@bench.nl'`,
+      [m, datasetCount],
+    );
+  }
+  await db.query('VACUUM ANALYZE mailings, mailing_addresses, datasets, dataset_commissions, partners');
+
+  const list = await time(
+    `GET /statements?month (${mailings} × ${perMailing.toLocaleString('en')}, ${datasetCount} datasets)`,
+    () => client.call<StatementMonth>('GET', `/statements?month=${MONTH}`),
+    6,
+  );
+  const first = list.statements[0];
+  const ref = `month=${MONTH}&partner=${first.partnerId}${first.datasetId ? `&dataset=${first.datasetId}` : ''}`;
+  await time(
+    'GET /statements/proposed (one statement with its lines)',
+    () => client.call('GET', `/statements/proposed?${ref}`),
+    3,
+  );
+  const issued = await time('POST /statements (issue one)', () =>
+    client.call<{ id: number; lines: unknown[] }>('POST', '/statements', {
+      month: MONTH,
+      partner: first.partnerId,
+      ...(first.datasetId ? { dataset: first.datasetId } : {}),
+    }),
+  );
+  await time(
+    'GET /statements?month with one issued',
+    () => client.call('GET', `/statements?month=${MONTH}`),
+    3,
+  );
+  const download = (url: string) => client.downloadBytes(url);
+  await time(`PDF of the issued statement (${issued.lines.length} lines)`, () =>
+    download(`/statements/issued/${issued.id}/pdf`),
+  );
+  await time('CSV of the issued statement', () => download(`/statements/issued/${issued.id}/csv`));
+
+  const total = list.statements.reduce((s, x) => s + x.totalCents, 0);
+  console.log(
+    `\nStatements benchmark on ${bench.target}, ${os.cpus().length} cores: ${list.statements.length} statements, ` +
+      `${list.statements.reduce((s, x) => s + x.addresses, 0).toLocaleString('en')} addresses, total ${(total / 100).toFixed(2)} EUR`,
+  );
+  for (const f of figures) console.log(f);
+} finally {
+  await server.stop();
+  await db.end().catch(() => {});
+  await bench.drop();
+}
