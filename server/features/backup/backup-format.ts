@@ -21,8 +21,12 @@ export interface BackupTable {
   name: string;
   columns: string[];
   rows: number;
-  /** For a partition: its parent and bound (`FOR VALUES IN ('x')`), so a restore can create it. */
-  partitionOf?: { schema: string; name: string; bound: string };
+  /**
+   * For a partition: its parent, bound (`FOR VALUES IN ('x')`), and its own constraints
+   * (`CONSTRAINT "n" PRIMARY KEY (..)`) and indexes (CREATE INDEX ...) that the parent does not
+   * give it, so a restore can make one the migrations do not (a dataset's records table).
+   */
+  partitionOf?: { schema: string; name: string; bound: string; constraints: string[]; indexes: string[] };
 }
 
 /** A sequence owned by a column, with the value it had when the backup was made. */

@@ -102,8 +102,8 @@ export async function freshTarget(): Promise<RestoreTarget> {
 }
 
 /**
- * Per table of the header: its row count and an md5 of its rows as text in order, and per
- * sequence its last value; equal for two databases that hold the same.
+ * Per table of the header: its row count, an md5 of its rows as text in order, its indexes and
+ * constraints, and per sequence its last value; equal for two databases that hold the same.
  */
 export async function contentsOf(url: string, header: BackupHeader) {
   const client = new pg.Client({ connectionString: url });
@@ -115,7 +115,13 @@ export async function contentsOf(url: string, header: BackupHeader) {
       const { rows } = await client.query<{ n: string; md5: string | null }>(
         `SELECT count(*)::text AS n, md5(string_agg(x::text, E'\\n' ORDER BY x::text)) AS md5 FROM ONLY ${qualified(t)} x`,
       );
-      tables[t.name] = `${rows[0].n} ${rows[0].md5}`;
+      const { rows: defs } = await client.query<{ def: string }>(
+        `SELECT pg_get_indexdef(indexrelid) AS def FROM pg_index WHERE indrelid = $1::regclass
+         UNION ALL SELECT conname || ' ' || pg_get_constraintdef(oid) FROM pg_constraint
+         WHERE conrelid = $1::regclass AND contype <> 'n' ORDER BY 1`,
+        [qualified(t)],
+      );
+      tables[t.name] = `${rows[0].n} ${rows[0].md5}; ${defs.map((d) => d.def).join('; ')}`;
     }
     const sequences: Record<string, number> = {};
     for (const s of header.sequences) {

@@ -57,6 +57,10 @@ beforeAll(async () => {
   target = await freshTarget();
 });
 
+/** The name of the dataset's records table in a backup. */
+const partitionName = (header: Awaited<ReturnType<typeof readBackupHeader>>) =>
+  header.tables.find((x) => x.partitionOf?.name === 'records')?.name ?? '';
+
 afterAll(async () => {
   await target?.close();
   await fs.rm(dir, { recursive: true, force: true });
@@ -111,6 +115,7 @@ describe('backup and restore through the CLI', () => {
     expect(await contentsOf(target.url(), header)).toEqual(source);
     for (const name of ['users', 'mailing_addresses', 'audit_log', 'partners', 'datasets', 'addresses'])
       expect(source.tables[name]).not.toMatch(/^0 /);
+    expect(source.tables[partitionName(header)]).toMatch(/PRIMARY KEY \(address_id\)/);
 
     const database = openDatabase(target.url(), 4);
     const { app } = await buildApp({

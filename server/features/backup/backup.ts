@@ -66,6 +66,25 @@ const SEQUENCES_SQL = `
   WHERE s.relkind = 'S' AND sn.nspname = 'public'
   ORDER BY s.relname`;
 
+// A partition's constraints and indexes of its own: not inherited from or attached to the
+// parent's (which the attach gives it), and not NOT NULL (a column property).
+const OWN_CONSTRAINTS_SQL = `
+  SELECT format('CONSTRAINT %I %s', conname, pg_get_constraintdef(oid)) AS def FROM pg_constraint
+  WHERE conrelid = $1 AND conparentid = 0 AND coninhcount = 0 AND contype IN ('c', 'p', 'u', 'x', 'f')
+  ORDER BY contype DESC, conname`;
+const OWN_INDEXES_SQL = `
+  SELECT pg_get_indexdef(i.indexrelid) AS def FROM pg_index i
+  WHERE i.indrelid = $1
+    AND NOT EXISTS (SELECT 1 FROM pg_constraint c WHERE c.conindid = i.indexrelid AND c.conrelid = $1)
+    AND NOT EXISTS (SELECT 1 FROM pg_inherits h WHERE h.inhrelid = i.indexrelid)
+  ORDER BY 1`;
+
+async function ownDefinitions(client: pg.ClientBase, oid: number) {
+  const constraints = await client.query<{ def: string }>(OWN_CONSTRAINTS_SQL, [oid]);
+  const indexes = await client.query<{ def: string }>(OWN_INDEXES_SQL, [oid]);
+  return { constraints: constraints.rows.map((r) => r.def), indexes: indexes.rows.map((r) => r.def) };
+}
+
 /** Reads what the header describes, in the transaction's snapshot. */
 async function describeDatabase(client: pg.ClientBase, keyFingerprint: string | null) {
   const migrations = await client
@@ -96,7 +115,14 @@ async function describeDatabase(client: pg.ClientBase, keyFingerprint: string | 
       columns: cols.map((c) => c.attname),
       rows: Number(counted[0].n),
       ...(t.parent && t.parent_schema && t.bound
-        ? { partitionOf: { schema: t.parent_schema, name: t.parent, bound: t.bound } }
+        ? {
+            partitionOf: {
+              schema: t.parent_schema,
+              name: t.parent,
+              bound: t.bound,
+              ...(await ownDefinitions(client, t.oid)),
+            },
+          }
         : {}),
     });
   }

@@ -192,10 +192,11 @@ export async function restoreBackup(
     for (const table of header.tables) {
       const target = qualified(table);
       const { rows } = await client.query('SELECT to_regclass($1) AS oid', [target]);
-      if (rows[0].oid === null && table.partitionOf) {
-        await client.query(
-          `CREATE TABLE ${target} PARTITION OF ${qualified(table.partitionOf)} ${table.partitionOf.bound}`,
-        );
+      const partition = rows[0].oid === null ? table.partitionOf : undefined;
+      if (partition) {
+        // As a first import makes a dataset's table: filled first, then given its constraints
+        // and indexes (one sorted build each), then attached.
+        await client.query(`CREATE TABLE ${target} (LIKE ${qualified(partition)} INCLUDING DEFAULTS)`);
       } else if (rows[0].oid === null) {
         throw new RestoreError(RestoreMessages.damaged(`tabel ${table.name} bestaat niet in deze versie`));
       } else {
@@ -209,6 +210,13 @@ export async function restoreBackup(
         throw new RestoreError(
           RestoreMessages.damaged(`${table.name}: ${loaded} rijen in plaats van ${table.rows}`),
         );
+      if (partition) {
+        for (const def of partition.constraints) await client.query(`ALTER TABLE ${target} ADD ${def}`);
+        for (const def of partition.indexes) await client.query(def);
+        await client.query(
+          `ALTER TABLE ${qualified(partition)} ATTACH PARTITION ${target} ${partition.bound}`,
+        );
+      }
       options.onTable?.({ table: table.name, rows: loaded });
     }
     try {
