@@ -22,7 +22,8 @@ import { isReplicaFailure, type ReadRoute } from './read-replica';
 
 // DATABASE_READ_URL against a real streaming standby (pg_basebackup -R of a primary started here,
 // replica.test-helpers.ts): counts, previews and downloads read the standby once it has replayed
-// the primary's position, an allocation's count is the same on both, a read while replay is paused
+// the primary's position, an allocation's count is the same on both (also with addresses the
+// refresher has not reached, read from records on the standby), a read while replay is paused
 // reads the primary (never a stale figure) or waits for the replay, the refresher leaves the
 // standby alone, and a stopped standby sends the reads to the primary.
 
@@ -251,6 +252,25 @@ describe('reads on the read replica', () => {
       expect(answer?.unique.total).toBe(15);
     } finally {
       if (!resumed) await standbyClient.query('SELECT pg_wal_replay_resume()');
+    }
+  });
+
+  it('counts on the replica exactly what the refresher has not reached yet', async () => {
+    // The refresher's lock (REFRESH_LOCK, sel-record.sql.ts) held here: the import's marks stay in sel_dirty.
+    const holder = new pg.Client({ connectionString: pair.primaryUrl });
+    await holder.connect();
+    try {
+      await holder.query('SELECT pg_advisory_lock(727018)');
+      await importFile(t, cookie, a, file(46, 60));
+      let answer: Awaited<ReturnType<typeof countAnswer>> | undefined;
+      expect(await readsOf(async () => (answer = await countAnswer()))).toEqual({ replica: 1 });
+      const { rows } = await standbyClient.query<{ n: number }>('SELECT count(*)::int AS n FROM sel_dirty');
+      expect(rows[0].n).toBeGreaterThan(0);
+      expect(answer).toEqual(await primaryCount());
+      // B's a41..a45 and A's a46..a60.
+      expect(answer?.unique.total).toBe(20);
+    } finally {
+      await holder.end();
     }
   });
 
