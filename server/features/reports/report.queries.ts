@@ -34,40 +34,13 @@ function addressEventsSql(mailingIds: SQL): SQL {
 }
 
 /**
- * The partner report's rows: per month (of the planned send, Dutch calendar) × partner × dataset,
- * the Aangeboden mailings, their delivered addresses and the mailings screen's counts, with rates.
- * One statement, so one snapshot: a mailing's facts (mailing_report_facts) at its current version
- * are read; a mailing without them has them computed here (its addresses by their primary key, its
- * results only), stored for the next report (a concurrent report's equal row is left as it is), and
- * its older facts removed. A report then reads a row per mailing and dataset, not every delivered
- * address (docs/performance.md, Reports).
+ * The CTEs `delivered`, `events` and `computed` (SQL text to follow a WITH list that defines
+ * `missing (id, version)`): per mailing of `missing` and dataset its facts, labelled with the
+ * version given: delivered (its addresses by their primary key) and the addresses with an open,
+ * a click, a bounce (hard or soft) and a hard bounce among its results (only its own are read).
  */
-export async function listPartnerReport(db: DbOrTx, f: PartnerReportFilter): Promise<PartnerReportRow[]> {
-  const start = sql`(${`${f.from}-01`}::timestamp AT TIME ZONE ${ZONE})`;
-  const end = sql`((${`${f.to}-01`}::date + interval '1 month')::timestamp AT TIME ZONE ${ZONE})`;
-  const datasetFilter = f.datasetId ? sql`AND f.dataset_id = ${f.datasetId}` : sql``;
-  const partnerFilter = f.partnerId ? sql`AND ds.partner_id = ${f.partnerId}` : sql``;
-  const res = await db.execute<{
-    month: string;
-    partner_id: string | null;
-    partner_name: string | null;
-    dataset_id: string;
-    dataset_name: string | null;
-    mailings: number;
-    delivered: string;
-    opens: string;
-    clicks: string;
-    bounces: string;
-    hard_bounces: string;
-  }>(sql`
-    WITH period AS (
-      SELECT m.id, m.planned_send, coalesce(v.version, 0) AS version
-      FROM mailings m LEFT JOIN mailing_report_versions v ON v.mailing_id = m.id
-      WHERE m.state = 'offered' AND m.planned_send >= ${start} AND m.planned_send < ${end}
-    ), missing AS (
-      SELECT p.id, p.version FROM period p WHERE NOT EXISTS (
-        SELECT 1 FROM mailing_report_facts f WHERE f.mailing_id = p.id AND f.version = p.version)
-    ), delivered AS (
+function computedFactsSql(): SQL {
+  return sql`delivered AS (
       SELECT ma.mailing_id, ma.dataset_id, count(*) AS delivered
       FROM mailing_addresses ma WHERE ma.mailing_id IN (SELECT id FROM missing)
       GROUP BY ma.mailing_id, ma.dataset_id
@@ -86,7 +59,73 @@ export async function listPartnerReport(db: DbOrTx, f: PartnerReportFilter): Pro
         coalesce(e.bounces, 0) AS bounces, coalesce(e.hard_bounces, 0) AS hard_bounces
       FROM delivered d JOIN missing mi ON mi.id = d.mailing_id
       LEFT JOIN events e ON e.mailing_id = d.mailing_id AND e.dataset_id = d.dataset_id
-    ), saved AS (
+    )`;
+}
+
+/** The Aangeboden mailings planned in the months [from, to] (Dutch calendar) and their version, as SQL (id, planned_send, version). */
+function periodSql(from: string, to: string): SQL {
+  const start = sql`(${`${from}-01`}::timestamp AT TIME ZONE ${ZONE})`;
+  const end = sql`((${`${to}-01`}::date + interval '1 month')::timestamp AT TIME ZONE ${ZONE})`;
+  return sql`SELECT m.id, m.planned_send, coalesce(v.version, 0) AS version
+      FROM mailings m LEFT JOIN mailing_report_versions v ON v.mailing_id = m.id
+      WHERE m.state = 'offered' AND m.planned_send >= ${start} AND m.planned_send < ${end}`;
+}
+
+/** The Aangeboden mailings of the months [from, to] without facts at their current version, by id. */
+export async function listMailingsWithoutFacts(db: DbOrTx, from: string, to: string): Promise<string[]> {
+  const res = await db.execute<{ id: string }>(sql`
+    SELECT p.id FROM (${periodSql(from, to)}) p WHERE NOT EXISTS (
+      SELECT 1 FROM mailing_report_facts f WHERE f.mailing_id = p.id AND f.version = p.version)
+    ORDER BY p.id`);
+  return res.rows.map((r) => r.id);
+}
+
+/**
+ * Computes and keeps one mailing's facts at the version its statement sees (so they are never
+ * labelled with a version they do not belong to), unless kept already; removes its older facts.
+ */
+export async function saveMailingFacts(db: DbOrTx, mailingId: string): Promise<void> {
+  await db.execute(sql`
+    WITH missing AS (
+      SELECT ${mailingId}::text AS id,
+        coalesce((SELECT version FROM mailing_report_versions WHERE mailing_id = ${mailingId}), 0) AS version
+    ), ${computedFactsSql()}, saved AS (
+      INSERT INTO mailing_report_facts (mailing_id, version, dataset_id, delivered, opens, clicks, bounces, hard_bounces)
+      SELECT * FROM computed ON CONFLICT DO NOTHING
+    )
+    DELETE FROM mailing_report_facts f USING missing mi WHERE f.mailing_id = mi.id AND f.version < mi.version`);
+}
+
+/**
+ * The partner report's rows: per month (of the planned send, Dutch calendar) × partner × dataset,
+ * the Aangeboden mailings, their delivered addresses and the mailings screen's counts, with rates.
+ * One statement, so one snapshot: a mailing's facts (mailing_report_facts) at its current version
+ * are read; a mailing without them has them computed here (its addresses by their primary key, its
+ * results only), stored for the next report (a concurrent report's equal row is left as it is), and
+ * its older facts removed. A report then reads a row per mailing and dataset, not every delivered
+ * address (docs/performance.md, Reports).
+ */
+export async function listPartnerReport(db: DbOrTx, f: PartnerReportFilter): Promise<PartnerReportRow[]> {
+  const datasetFilter = f.datasetId ? sql`AND f.dataset_id = ${f.datasetId}` : sql``;
+  const partnerFilter = f.partnerId ? sql`AND ds.partner_id = ${f.partnerId}` : sql``;
+  const res = await db.execute<{
+    month: string;
+    partner_id: string | null;
+    partner_name: string | null;
+    dataset_id: string;
+    dataset_name: string | null;
+    mailings: number;
+    delivered: string;
+    opens: string;
+    clicks: string;
+    bounces: string;
+    hard_bounces: string;
+  }>(sql`
+    WITH period AS (${periodSql(f.from, f.to)}
+    ), missing AS (
+      SELECT p.id, p.version FROM period p WHERE NOT EXISTS (
+        SELECT 1 FROM mailing_report_facts f WHERE f.mailing_id = p.id AND f.version = p.version)
+    ), ${computedFactsSql()}, saved AS (
       INSERT INTO mailing_report_facts (mailing_id, version, dataset_id, delivered, opens, clicks, bounces, hard_bounces)
       SELECT * FROM computed ON CONFLICT DO NOTHING
     ), pruned AS (

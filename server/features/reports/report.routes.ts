@@ -71,7 +71,7 @@ export function reportRoutes(ctx: AppContext): FastifyPluginAsyncZod {
     app.get(
       '/reports/partners',
       { schema: { querystring: PartnerReportQuerySchema, response: { 200: PartnerReportSchema } } },
-      async (request, reply) => read(reply, (tx) => getPartnerReport(tx, request.query)),
+      async (request, reply) => getPartnerReport((work) => read(reply, work), request.query),
     );
 
     app.get(
@@ -79,7 +79,7 @@ export function reportRoutes(ctx: AppContext): FastifyPluginAsyncZod {
       { config: { csvDownload: true }, schema: { querystring: PartnerReportCsvQuerySchema } },
       async (request, reply) => {
         const { format, ...query } = request.query;
-        const report = await read(reply, (tx) => getPartnerReport(tx, query));
+        const report = await getPartnerReport((work) => read(reply, work), query);
         // Aggregates, no personal data; recorded all the same: who took which figures out.
         await recordAudit(ctx.db, {
           kind: 'report-download',

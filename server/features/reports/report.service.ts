@@ -10,7 +10,13 @@ import {
 } from '../../../common/reports';
 import type { DbOrTx } from '../../db/client';
 import { HttpError } from '../../lib/http-errors';
-import { getTimelineMailing, listPartnerReport, listTimeline } from './report.queries';
+import {
+  getTimelineMailing,
+  listMailingsWithoutFacts,
+  listPartnerReport,
+  listTimeline,
+  saveMailingFacts,
+} from './report.queries';
 
 type Counts = Omit<ReportFigures, 'openRate' | 'clickRate' | 'hardBounceRate'>;
 
@@ -39,18 +45,29 @@ export function periodOf(
   return { from: addMonths(to, -11), to };
 }
 
+/** Runs database work in a transaction of its own (the route's runRequestTransaction). */
+export type RunWork = <T>(work: (tx: DbOrTx) => Promise<T>) => Promise<T>;
+
 /**
  * The partner report of a query (DESIGN §4: delivered = addresses of Aangeboden mailings, for
  * their allocated dataset's partner): its rows, the totals per month (every month of the period,
- * also one without mailings) and overall; each total's rates from its summed counts.
+ * also one without mailings) and overall; each total's rates from its summed counts. The facts of
+ * mailings that have none at their version are computed first, a mailing per transaction (kept
+ * when a later one or the client's leaving stops the rest, so no report is slower than its
+ * longest mailing under the statement timeout; docs/performance.md, Reports); the report then
+ * reads them in one statement (computing any a write made missing meanwhile).
  */
 export async function getPartnerReport(
-  db: DbOrTx,
+  run: RunWork,
   q: PartnerReportQuery,
   now = new Date(),
 ): Promise<PartnerReport> {
   const { from, to } = periodOf(q, now);
-  const rows = await listPartnerReport(db, { from, to, partnerId: q.partnerId, datasetId: q.datasetId });
+  for (const mailingId of await run((tx) => listMailingsWithoutFacts(tx, from, to)))
+    await run((tx) => saveMailingFacts(tx, mailingId));
+  const rows = await run((tx) =>
+    listPartnerReport(tx, { from, to, partnerId: q.partnerId, datasetId: q.datasetId }),
+  );
   const perMonth = new Map<string, Counts>();
   for (let m = from; m <= to; m = addMonths(m, 1)) perMonth.set(m, zero());
   const total = zero();
