@@ -1,6 +1,7 @@
 import { Alert, Badge, Button, Center, Drawer, Group, Loader, SimpleGrid, Stack, Text } from '@mantine/core';
 import { IconAlertTriangle, IconFileTypePdf } from '@tabler/icons-react';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useRef } from 'react';
 import {
   formatMonth,
   type StatementDetail,
@@ -48,11 +49,19 @@ export function StatementDrawer({
   onIssued: (id: number) => void;
 }) {
   const client = useQueryClient();
+  // The drawer keeps showing the last statement while it slides shut.
+  const last = useRef<OpenStatement>(open);
+  if (open) last.current = open;
+  const shown = last.current;
   const detail = useQuery({
     queryKey:
-      open?.kind === 'issued' ? issuedKey(open.id) : open ? proposedKey(open.ref) : ['statements', 'none'],
-    queryFn: () => (open?.kind === 'issued' ? getIssued(open.id) : open ? getProposed(open.ref) : null),
-    enabled: open !== null,
+      shown?.kind === 'issued'
+        ? issuedKey(shown.id)
+        : shown
+          ? proposedKey(shown.ref)
+          : ['statements', 'none'],
+    queryFn: () => (shown?.kind === 'issued' ? getIssued(shown.id) : shown ? getProposed(shown.ref) : null),
+    enabled: shown !== null,
   });
   useFailedQueryAlert(detail.error, StatementMessages.fetchFailed);
   const issue = useMutation({
@@ -78,7 +87,8 @@ export function StatementDrawer({
       opened={open !== null}
       onClose={onClose}
       position="right"
-      size="xl"
+      // As wide as the lines need on a desktop, the whole width on a phone.
+      size="clamp(0px, 100%, 68rem)"
       title={s ? `Afrekening ${statementName(s)}, ${formatMonth(s.month)}` : 'Afrekening'}
     >
       {!s ? (

@@ -1,4 +1,4 @@
-import { Badge, Group, Table, Text, Tooltip } from '@mantine/core';
+import { Badge, Group, Stack, Table, Text, Tooltip } from '@mantine/core';
 import { IconAlertTriangle } from '@tabler/icons-react';
 import { formatCount } from '../../../common/numbers';
 import {
@@ -14,7 +14,7 @@ import { ScrollTable } from '../../components/scroll-table';
 import { formatDate } from '../../lib/dates';
 import { vatText } from './statement-text';
 
-const right = { textAlign: 'right' } as const;
+const right = { textAlign: 'right', whiteSpace: 'nowrap' } as const;
 
 /**
  * A statement's lines (per mailing and dataset: campaign, mailing, planned send, addresses,
@@ -76,19 +76,19 @@ function LineRow({ line }: { line: StatementLine }) {
       style={isCorrection ? { backgroundColor: 'var(--mantine-color-yellow-light)' } : undefined}
     >
       <Table.Td>
-        <Group gap={6} wrap="nowrap">
+        <Stack gap={2} align="flex-start">
           {isCorrection && (
-            <Badge size="xs" color="yellow" variant="filled">
+            <Badge size="sm" color="yellow" variant="filled" miw="max-content">
               {line.correctsMonth
                 ? StatementMessages.correctionOf(formatMonth(line.correctsMonth))
                 : StatementMessages.correction}
             </Badge>
           )}
           <Text size="sm">{line.campaignName}</Text>
-        </Group>
+        </Stack>
       </Table.Td>
       <Table.Td>{line.mailingName}</Table.Td>
-      <Table.Td>{formatDate(line.plannedSend)}</Table.Td>
+      <Table.Td style={{ whiteSpace: 'nowrap' }}>{formatDate(line.plannedSend)}</Table.Td>
       <Table.Td>{line.datasetName}</Table.Td>
       <Table.Td style={right}>{formatCount(line.addresses)}</Table.Td>
       <Table.Td style={right}>

@@ -126,7 +126,7 @@ function StatementTable({
   isFetching: boolean;
 }) {
   const totals = monthTotals(statements);
-  const right = { textAlign: 'right' } as const;
+  const right = { textAlign: 'right', whiteSpace: 'nowrap' } as const;
   return (
     <ScrollTable striped highlightOnHover aria-label={StatementMessages.title} aria-busy={isFetching}>
       <Table.Thead>
@@ -157,14 +157,14 @@ function StatementTable({
                   </Tooltip>
                 )}
                 {s.corrections > 0 && (
-                  <Badge size="xs" color="yellow" variant="light">
+                  <Badge size="xs" color="yellow" variant="light" miw="max-content">
                     {StatementMessages.correction}
                   </Badge>
                 )}
               </Group>
             </Table.Td>
             <Table.Td>
-              <Badge color={s.state === 'issued' ? 'green' : 'blue'} variant="light">
+              <Badge color={s.state === 'issued' ? 'green' : 'blue'} variant="light" miw="max-content">
                 {stateText(s)}
               </Badge>
             </Table.Td>

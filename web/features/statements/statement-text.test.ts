@@ -67,7 +67,7 @@ describe('statement texts', () => {
     const q = issueQuestion(summary({ datasetName: 'Nieuwsbrief' }));
     expect(q).toContain('Acme BV – Nieuwsbrief');
     expect(q).toContain('oktober 2026');
-    expect(q).toContain('€ 1.493,82');
+    expect(q).toContain('€\u00a01.493,82');
     expect(q).toContain('het volgende nummer');
     expect(q).toContain('niet meer worden gewijzigd');
   });

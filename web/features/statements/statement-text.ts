@@ -50,7 +50,8 @@ export function issueQuestion(
 ): string {
   return (
     `Afrekening uitreiken aan ${statementName(s)} over ${formatMonth(s.month)} met een totaal van ` +
-    `${formatEuroCents(s.totalCents)}? De afrekening krijgt het volgende nummer en kan daarna niet meer ` +
+    // A non-breaking space keeps the amount on one line.
+    `${formatEuroCents(s.totalCents).replace(' ', '\u00a0')}? De afrekening krijgt het volgende nummer en kan daarna niet meer ` +
     'worden gewijzigd; een latere wijziging komt als correctie op een afrekening van een volgende maand.'
   );
 }
