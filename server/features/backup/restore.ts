@@ -150,7 +150,8 @@ async function loadTable(client: pg.ClientBase, reader: BackupReader, columns: s
   try {
     for (let frame = await reader.frame(); frame; frame = await reader.frame()) {
       if (failed) break;
-      if (!sink.write(frame)) await Promise.race([once(sink, 'drain'), once(sink, 'error')]);
+      // once() rejects when the stream fails while it waits, and leaves no listener behind.
+      if (!sink.write(frame)) await once(sink, 'drain');
     }
   } catch (err) {
     sink.destroy(err as Error);
