@@ -34,31 +34,24 @@ function addressEventsSql(mailingIds: SQL): SQL {
 }
 
 /**
- * The CTEs `delivered`, `events` and `computed` (SQL text to follow a WITH list that defines
- * `missing (id, version)`): per mailing of `missing` and dataset its facts, labelled with the
- * version given: delivered (its addresses by their primary key) and the addresses with an open,
- * a click, a bounce (hard or soft) and a hard bounce among its results (only its own are read).
+ * The CTE `computed` (SQL text to follow a WITH list that defines `missing (id, version)`): per
+ * mailing of `missing` and dataset its facts, labelled with the version given: delivered (its
+ * addresses) and those with an open, a click, a bounce (hard or soft) and a hard bounce among its
+ * results. One pass over the mailings' addresses (by their primary key) joined to their own
+ * results only: a join that was not narrowed to the mailings read all mailing addresses for each.
  */
 function computedFactsSql(): SQL {
-  return sql`delivered AS (
-      SELECT ma.mailing_id, ma.dataset_id, count(*) AS delivered
-      FROM mailing_addresses ma WHERE ma.mailing_id IN (SELECT id FROM missing)
-      GROUP BY ma.mailing_id, ma.dataset_id
-    ), events AS (
-      SELECT ma.mailing_id, ma.dataset_id,
+  return sql`computed AS (
+      SELECT ma.mailing_id, mi.version, ma.dataset_id, count(*) AS delivered,
         count(*) FILTER (WHERE e.opened) AS opens,
         count(*) FILTER (WHERE e.clicked) AS clicks,
         count(*) FILTER (WHERE e.bounced) AS bounces,
         count(*) FILTER (WHERE e.hard_bounced) AS hard_bounces
-      FROM (${addressEventsSql(sql`SELECT id FROM missing`)}) e
-      JOIN mailing_addresses ma ON ma.mailing_id = e.mailing_id AND ma.address_id = e.address_id
-      GROUP BY ma.mailing_id, ma.dataset_id
-    ), computed AS (
-      SELECT d.mailing_id, mi.version, d.dataset_id, d.delivered,
-        coalesce(e.opens, 0) AS opens, coalesce(e.clicks, 0) AS clicks,
-        coalesce(e.bounces, 0) AS bounces, coalesce(e.hard_bounces, 0) AS hard_bounces
-      FROM delivered d JOIN missing mi ON mi.id = d.mailing_id
-      LEFT JOIN events e ON e.mailing_id = d.mailing_id AND e.dataset_id = d.dataset_id
+      FROM missing mi
+      JOIN mailing_addresses ma ON ma.mailing_id = mi.id
+      LEFT JOIN (${addressEventsSql(sql`SELECT id FROM missing`)}) e
+        ON e.mailing_id = ma.mailing_id AND e.address_id = ma.address_id
+      GROUP BY ma.mailing_id, mi.version, ma.dataset_id
     )`;
 }
 
