@@ -235,6 +235,36 @@ test('Afrekeningen: the month of a partner, its lines and totals; issued with a 
   await expect(nextDrawer.getByTestId('statement-total')).toHaveText('€ -60,50');
 });
 
+test("issuing a statement issued meanwhile on another screen shows the server's message, and the list then shows it issued", async ({
+  page,
+}) => {
+  const month = defaultMonth();
+  await loginAsAdmin(page, '/');
+  const w = await seed(page.request, month);
+  await page.goto(`/statements?month=${month}`);
+  await rowOf(page, w)
+    .getByRole('button', { name: `Open ${w.partnerName}` })
+    .click();
+  const drawer = page.getByRole('dialog', { name: `Afrekening ${w.partnerName}, ${formatMonth(month)}` });
+  await expect(drawer.getByTestId('statement-total')).toHaveText('€ 1.512,50');
+  const issued = await ok<{ number: string }>(
+    page.request.post('/api/statements', { data: { month, partner: w.partnerId } }),
+  );
+  await drawer.getByRole('button', { name: 'Uitreiken' }).click();
+  await page
+    .getByRole('dialog', { name: 'Afrekening uitreiken?' })
+    .getByRole('button', { name: 'Ja' })
+    .click();
+  await expectAlert(
+    page,
+    'danger',
+    'Afrekening kon niet worden uitgereikt',
+    `Deze afrekening is al uitgereikt als ${issued.number}`,
+  );
+  await page.keyboard.press('Escape');
+  await expect(rowOf(page, w)).toContainText(`Uitgereikt ${issued.number}`);
+});
+
 test('a statement the server cannot find shows its Dutch message; a month without statements says so', async ({
   page,
 }) => {

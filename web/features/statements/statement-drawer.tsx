@@ -72,7 +72,11 @@ export function StatementDrawer({
       void client.invalidateQueries({ queryKey: statementsKey(issued.month) });
       if (issued.id !== null) onIssued(issued.id);
     },
-    onError: (err) => showDanger(StatementMessages.issueFailed, err),
+    onError: (err, s) => {
+      showDanger(StatementMessages.issueFailed, err);
+      // Issued meanwhile (another screen) or changed: the list and the proposal show what holds now.
+      void client.invalidateQueries({ queryKey: statementsKey(s.month) });
+    },
   });
   const s = detail.data ?? null;
   const handleIssue = (statement: StatementDetail) =>
