@@ -11,7 +11,9 @@ import {
 import { setupTestApp } from '../../test/app';
 import { csvBody } from '../../test/csv';
 import { auditReader } from '../audit/audit.test-helpers';
-import { insertWorld, worldId } from './statement.test-helpers';
+import { insertWorld, pdfPages, worldId } from './statement.test-helpers';
+
+const pdfText = async (data: Buffer) => (await pdfPages(data)).join('\n');
 
 const t = setupTestApp({ startWorker: false });
 const audit = auditReader(t);
@@ -38,18 +40,6 @@ async function proposal(ref: { month: string; partner: string; dataset?: string 
 
 async function issue(ref: { month: string; partner: string; dataset?: string }) {
   return t.api('POST', '/api/statements', ref);
-}
-
-/** The text of a PDF, page by page joined, as pdfjs reads it. */
-async function pdfText(data: Buffer): Promise<string> {
-  const pdfjs = await import('pdfjs-dist/legacy/build/pdf.mjs');
-  const doc = await pdfjs.getDocument({ data: new Uint8Array(data) }).promise;
-  const pages: string[] = [];
-  for (let i = 1; i <= doc.numPages; i++) {
-    const content = await (await doc.getPage(i)).getTextContent();
-    pages.push(content.items.map((item) => ('str' in item ? item.str : '')).join(' '));
-  }
-  return pages.join('\n');
 }
 
 beforeAll(async () => {

@@ -1,6 +1,10 @@
 import crypto from 'node:crypto';
+import { createRequire } from 'node:module';
+import path from 'node:path';
 import { sql } from 'drizzle-orm';
 import type { Db } from '../../db/client';
+
+const require = createRequire(import.meta.url);
 
 // A statements world written straight into the tables (partners, datasets with commission entries,
 // campaigns, mailings in their states, addresses allocated per dataset), for the route, property
@@ -85,4 +89,18 @@ export async function insertWorld(db: Db, world: World): Promise<string> {
     }
   }
   return campaignId;
+}
+
+/** The text of each page of a PDF, as pdfjs reads it. */
+export async function pdfPages(data: Buffer): Promise<string[]> {
+  const pdfjs = await import('pdfjs-dist/legacy/build/pdf.mjs');
+  // The fonts of the standard 14 (Helvetica) from the package, so pdfjs reads them without warnings.
+  const standardFontDataUrl = `${path.dirname(require.resolve('pdfjs-dist/package.json'))}/standard_fonts/`;
+  const doc = await pdfjs.getDocument({ data: new Uint8Array(data), standardFontDataUrl }).promise;
+  const pages: string[] = [];
+  for (let i = 1; i <= doc.numPages; i++) {
+    const content = await (await doc.getPage(i)).getTextContent();
+    pages.push(content.items.map((item) => ('str' in item ? item.str : '')).join(' '));
+  }
+  return pages;
 }
