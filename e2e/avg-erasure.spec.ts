@@ -32,6 +32,12 @@ test('AVG-verzoeken: an address is erased after its confirmation, kept out of th
     }),
   );
   await ok(page.request.post(`/api/e2e/mailings/${mailing._id}/allocate`, { data: { emails: [email] } }));
+  // The address is a test person of the dataset too: staff entered it, it goes with the rest.
+  await ok(
+    page.request.post(`/api/datasets/${partner}/${datasetId}/testpersons`, {
+      data: { firstName: 'Jan', preposition: '', lastName: 'Test', gender: 'M', email },
+    }),
+  );
 
   // Look up, 'Verwijderen': the confirmation lists what goes, from the look-up on screen.
   await page.getByRole('link', { name: 'AVG-verzoeken' }).click();
@@ -45,6 +51,7 @@ test('AVG-verzoeken: an address is erased after its confirmation, kept out of th
   await expect(dialog.getByTestId('avg-erasure-items').getByRole('listitem')).toHaveText([
     M.confirmRecords(1, 1),
     M.confirmOpenMailings(1),
+    M.confirmTestPersons([`Partner ${tag} / ${dataset}`]),
     M.confirmSuppression,
   ]);
   // 'Annuleren' erases nothing.
@@ -55,7 +62,9 @@ test('AVG-verzoeken: an address is erased after its confirmation, kept out of th
   await page.getByRole('button', { name: M.erase, exact: true }).click();
   await dialog.getByRole('button', { name: M.confirmButton }).click();
   await expect(dialog).toBeHidden();
-  await expect(page.getByTestId('avg-erasure-done')).toHaveText(M.erased(email));
+  await expect(page.getByTestId('avg-erasure-done')).toHaveText(
+    `${M.erased(email)} ${M.erasedTestPersons(1)}`,
+  );
   const today = displayDay(new Date());
   await expect(page.getByTestId('avg-erased')).toHaveText(M.alreadyErased(today));
   await expect(page.getByRole('cell', { name: dataset, exact: true })).toHaveCount(0);
