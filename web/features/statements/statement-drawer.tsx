@@ -12,6 +12,7 @@ import { confirmAction } from '../../components/confirm';
 import { CsvDownload } from '../../components/csv-download';
 import { showDanger, showSuccess } from '../../lib/alerts';
 import { formatDate } from '../../lib/dates';
+import { ApiError } from '../../lib/http';
 import { useFailedQueryAlert } from '../../lib/use-failed-query-alert';
 import {
   getIssued,
@@ -97,7 +98,9 @@ export function StatementDrawer({
     >
       {!s ? (
         detail.error ? (
-          <Alert color="red">{StatementMessages.notFound}</Alert>
+          <Alert color="red">
+            {detail.error instanceof ApiError ? detail.error.message : StatementMessages.fetchFailed}
+          </Alert>
         ) : (
           <Center py="xl" data-testid="statement-loading">
             <Loader size="sm" />
