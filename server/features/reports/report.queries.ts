@@ -14,6 +14,15 @@ import type { DbOrTx } from '../../db/client';
 
 const ZONE = 'Europe/Amsterdam';
 
+/**
+ * Turns JIT compilation off for the caller's transaction: the reports' statements are estimated
+ * over millions of mailing addresses even when they read a few facts, and compiling them took
+ * seconds where running them takes milliseconds (docs/performance.md, Reports).
+ */
+async function noJit(db: DbOrTx): Promise<void> {
+  await db.execute(sql`SET LOCAL jit = off`);
+}
+
 /** The filters of a partner report: the months [from, to] and optionally one partner or dataset. */
 export interface PartnerReportFilter {
   from: string;
@@ -22,36 +31,38 @@ export interface PartnerReportFilter {
   datasetId?: string;
 }
 
-/** Per address of the mailings `mailingIds` (SQL of ids), whether it opened, clicked, bounced, hard-bounced. */
-function addressEventsSql(mailingIds: SQL): SQL {
-  return sql`SELECT r.mailing_id, r.address_id,
+/** Per address of the mailing `mailingId` (SQL), whether it opened, clicked, bounced, hard-bounced. */
+function addressEventsSql(mailingId: SQL): SQL {
+  return sql`SELECT r.address_id,
       bool_or(r.event = 'open') AS opened,
       bool_or(r.event = 'click') AS clicked,
       bool_or(r.event IN ('hardBounce', 'softBounce')) AS bounced,
       bool_or(r.event = 'hardBounce') AS hard_bounced
-    FROM mailing_results r WHERE r.mailing_id IN (${mailingIds})
-    GROUP BY r.mailing_id, r.address_id`;
+    FROM mailing_results r WHERE r.mailing_id = ${mailingId}
+    GROUP BY r.address_id`;
 }
 
 /**
  * The CTE `computed` (SQL text to follow a WITH list that defines `missing (id, version)`): per
  * mailing of `missing` and dataset its facts, labelled with the version given: delivered (its
  * addresses) and those with an open, a click, a bounce (hard or soft) and a hard bounce among its
- * results. One pass over the mailings' addresses (by their primary key) joined to their own
- * results only: a join that was not narrowed to the mailings read all mailing addresses for each.
+ * results. A mailing at a time (LATERAL): its addresses and its results by their indexes on the
+ * mailing, never a scan of every mailing's rows.
  */
 function computedFactsSql(): SQL {
   return sql`computed AS (
-      SELECT ma.mailing_id, mi.version, ma.dataset_id, count(*) AS delivered,
-        count(*) FILTER (WHERE e.opened) AS opens,
-        count(*) FILTER (WHERE e.clicked) AS clicks,
-        count(*) FILTER (WHERE e.bounced) AS bounces,
-        count(*) FILTER (WHERE e.hard_bounced) AS hard_bounces
-      FROM missing mi
-      JOIN mailing_addresses ma ON ma.mailing_id = mi.id
-      LEFT JOIN (${addressEventsSql(sql`SELECT id FROM missing`)}) e
-        ON e.mailing_id = ma.mailing_id AND e.address_id = ma.address_id
-      GROUP BY ma.mailing_id, mi.version, ma.dataset_id
+      SELECT mi.id AS mailing_id, mi.version, c.dataset_id, c.delivered, c.opens, c.clicks, c.bounces, c.hard_bounces
+      FROM missing mi CROSS JOIN LATERAL (
+        SELECT ma.dataset_id, count(*) AS delivered,
+          count(*) FILTER (WHERE e.opened) AS opens,
+          count(*) FILTER (WHERE e.clicked) AS clicks,
+          count(*) FILTER (WHERE e.bounced) AS bounces,
+          count(*) FILTER (WHERE e.hard_bounced) AS hard_bounces
+        FROM mailing_addresses ma
+        LEFT JOIN (${addressEventsSql(sql`mi.id`)}) e ON e.address_id = ma.address_id
+        WHERE ma.mailing_id = mi.id
+        GROUP BY ma.dataset_id
+      ) c
     )`;
 }
 
@@ -78,6 +89,7 @@ export async function listMailingsWithoutFacts(db: DbOrTx, from: string, to: str
  * labelled with a version they do not belong to), unless kept already; removes its older facts.
  */
 export async function saveMailingFacts(db: DbOrTx, mailingId: string): Promise<void> {
+  await noJit(db);
   await db.execute(sql`
     WITH missing AS (
       SELECT ${mailingId}::text AS id,
@@ -101,6 +113,7 @@ export async function saveMailingFacts(db: DbOrTx, mailingId: string): Promise<v
 export async function listPartnerReport(db: DbOrTx, f: PartnerReportFilter): Promise<PartnerReportRow[]> {
   const datasetFilter = f.datasetId ? sql`AND f.dataset_id = ${f.datasetId}` : sql``;
   const partnerFilter = f.partnerId ? sql`AND ds.partner_id = ${f.partnerId}` : sql``;
+  await noJit(db);
   const res = await db.execute<{
     month: string;
     partner_id: string | null;
