@@ -1,3 +1,4 @@
+import { businessDay } from '../../../common/calendar-day';
 import { CSV_DELIMITERS, type CsvFormat } from '../../../common/csv-download';
 import { type StatementDetail, StatementMessages } from '../../../common/statements';
 import { type CsvBody, UTF8_BOM } from '../uploads/csv-download';
@@ -6,7 +7,8 @@ import { csvLine, decimalOf, numberValue } from '../uploads/csv-output';
 // A statement as a CSV for bookkeeping (docs/decisions.md, Partner statements), through the one CSV
 // writer (formulas made text): one row per line (Soort 'Commissie' or 'Correctie'), then one row of
 // the VAT and one of the total. Every row carries the statement's number, date, period, debtor
-// number, ledger and VAT code, so each row books on its own. Amounts in euros with two decimals.
+// number, ledger and VAT code, so each row books on its own. Amounts in euros with two decimals;
+// dates as YYYY-MM-DD (the issue date its day in Amsterdam), for the bookkeeping's import.
 
 /** The header row of a statement CSV. */
 export const STATEMENT_CSV_HEADER = [
@@ -43,7 +45,7 @@ export function statementCsvRows(s: StatementDetail, decimal: '.' | ','): string
   const num = (v: string) => numberValue(v, decimal);
   const head = [
     s.number ?? StatementMessages.proposed,
-    s.issuedAt ? s.issuedAt.slice(0, 10) : '',
+    s.issuedAt ? businessDay(s.issuedAt) : '',
     s.month,
     s.partner.debtorNumber,
     s.partner.name,

@@ -1,6 +1,7 @@
 import { parse } from 'csv-parse/sync';
 import { sql } from 'drizzle-orm';
 import { beforeAll, describe, expect, it } from 'vitest';
+import { businessDay } from '../../../common/calendar-day';
 import {
   issuedUrl,
   type StatementDetail,
@@ -283,6 +284,8 @@ describe('issuing', () => {
     expect(res.statusCode).toBe(200);
     const rows = parse(csvBody(res)) as string[][];
     expect(rows[0].slice(0, 4)).toEqual(['Nummer', 'Datum', 'Periode', 'Debiteurnummer']);
+    // The issue date is its day in Amsterdam.
+    expect(rows[1][1]).toBe(businessDay(issued.issuedAt ?? ''));
     expect(rows.slice(1).map((r) => [r[0], r[3], r[5], r[6], r[8], r[15]])).toEqual([
       ['AF-000001', `D-${P}`, '8000', 'V21', 'Commissie', '0.03'],
       ['AF-000001', `D-${P}`, '8000', 'V21', 'Commissie', '0.04'],
