@@ -18,6 +18,16 @@ import { attachPartition, createDetachedPartition } from '../server/features/rec
 import { createBenchDatabase, seconds } from './support/database';
 
 const rows = Number(process.argv[2] ?? 1_000_000);
+
+/** A progress callback that prints each table that took a second or more, with its time. */
+function slowTables() {
+  let last = performance.now();
+  return ({ table, rows: n }: { table: string; rows: number }) => {
+    const now = performance.now();
+    if (now - last >= 1000) console.log(`    ${table}: ${n} rows, ${seconds(now - last)}`);
+    last = now;
+  };
+}
 const bench = await createBenchDatabase('backup');
 const source = openDatabase(bench.url, 4);
 const targetName = `${new URL(bench.url).pathname.slice(1)}_dst`;
@@ -67,13 +77,13 @@ try {
 
   const file = path.join(bench.work, 'bench.backup.gz');
   const t1 = performance.now();
-  const { header, bytes } = await createBackup(source.pool, file, { keyFingerprint: null });
+  const { header, bytes } = await createBackup(source.pool, file, { keyFingerprint: null, onTable: slowTables() });
   const backupMs = performance.now() - t1;
   const total = header.tables.reduce((sum, t) => sum + t.rows, 0);
   console.log(`  backup: ${seconds(backupMs)} (${total} rows, ${(bytes / 1024 / 1024).toFixed(1)} MB file)`);
 
   const t2 = performance.now();
-  await restoreBackup(target.pool, file);
+  await restoreBackup(target.pool, file, { onTable: slowTables() });
   const restoreMs = performance.now() - t2;
   console.log(`  restore: ${seconds(restoreMs)} (${Math.round(total / (restoreMs / 1000))} rows/s)`);
 

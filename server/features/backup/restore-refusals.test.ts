@@ -136,6 +136,28 @@ describe('restore refuses', () => {
   });
 });
 
+describe('the CLI', () => {
+  it('explains backup and restore in its help, and refuses a backup of a DATA_DIR without a database', async () => {
+    const help = await runCli(['--help'], {});
+    expect(help.stdout).toContain('backup <bestand>');
+    expect(help.stdout).toContain('restore <bestand>');
+    expect(help.stdout).toContain('zit NIET in de');
+    const empty = await fs.mkdtemp(path.join(os.tmpdir(), 'lijstwerk-leeg-'));
+    try {
+      const res = await runCli(['backup', path.join(empty, 'b.gz')], {
+        DATABASE_URL: '',
+        DATA_DIR: empty,
+        ENCRYPTION_KEY: key,
+      });
+      expect(res.code).toBe(1);
+      expect(res.stderr.trim()).toBe(`In ${empty} staat geen database (zet DATA_DIR of DATABASE_URL).`);
+      expect(await fs.readdir(empty)).toEqual([]);
+    } finally {
+      await fs.rm(empty, { recursive: true, force: true });
+    }
+  });
+});
+
 describe('restore through the CLI without a key', () => {
   it('warns that encrypted values are unreadable and where the key goes, and restores', async () => {
     const fresh = await freshTarget();
@@ -148,6 +170,16 @@ describe('restore through the CLI without a key', () => {
       expect(res.stdout).toContain('teruggezet');
       // The restore made no key of its own.
       await expect(fs.access(path.join(fresh.dir, 'encryption.key'))).rejects.toThrow();
+
+      // A backup of the restored database (its DATA_DIR's cluster, or its server database) warns
+      // that there is no key, and holds the same rows.
+      const again = path.join(dir, 'opnieuw.gz');
+      const backup = await runCli(['backup', again], { ...fresh.env, ENCRYPTION_KEY: '' });
+      expect(backup.code).toBe(0);
+      expect(backup.stderr).toMatch(/^Waarschuwing: er is geen sleutel voor versleutelde kolommen/);
+      const [first, second] = [await readBackupHeader(file), await readBackupHeader(again)];
+      expect(second.keyFingerprint).toBeNull();
+      expect(second.tables.map((x) => [x.name, x.rows])).toEqual(first.tables.map((x) => [x.name, x.rows]));
     } finally {
       await fresh.close();
     }
