@@ -129,6 +129,34 @@ describe('restore refuses', () => {
     await expectRefused(newer, RestoreMessages.unknownMigration('99.0.0'));
   });
 
+  it('a role that may not switch triggers off, leaving its database empty', async () => {
+    const role = `lw_restore_${crypto.randomBytes(4).toString('hex')}`;
+    const admin = new pg.Client({ connectionString: target.url() });
+    await admin.connect();
+    const url = new URL(target.url());
+    url.pathname = `/${role}`;
+    url.username = role;
+    url.password = 'Geheim123';
+    try {
+      await admin.query(`CREATE ROLE ${role} LOGIN PASSWORD 'Geheim123'`);
+      await admin.query(`CREATE DATABASE ${role} OWNER ${role}`);
+      const owner = new pg.Pool({ connectionString: url.toString(), max: 1 });
+      try {
+        const err = await restoreBackup(owner, file).catch((e) => e);
+        expect(err).toBeInstanceOf(RestoreError);
+        expect(err.message).toBe(RestoreMessages.noSuperuser);
+        const client = await owner.connect();
+        expect(await isEmptyDatabase(client).finally(() => client.release())).toBe(true);
+      } finally {
+        await owner.end();
+      }
+    } finally {
+      await admin.query(`DROP DATABASE IF EXISTS ${role} WITH (FORCE)`);
+      await admin.query(`DROP ROLE IF EXISTS ${role}`);
+      await admin.end();
+    }
+  });
+
   it('restores a good file afterwards into the same (still empty) target', async () => {
     const header = await restoreBackup(pool, file);
     const { rows } = await pool.query('SELECT count(*)::int AS n FROM users');

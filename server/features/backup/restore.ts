@@ -40,8 +40,9 @@ export const RestoreMessages = {
     'De backup is gemaakt zonder sleutel voor versleutelde kolommen; als er versleutelde waarden ' +
     'in staan, zijn die alleen leesbaar met de sleutel die toen in gebruik was.',
   noSuperuser:
-    'Terugzetten vereist een superuser-rol op de database (om triggers en verwijzingen tijdens ' +
-    'het laden uit te zetten).',
+    'Terugzetten vereist een superuser-rol op de database, of een rol die session_replication_role ' +
+    'mag zetten (GRANT SET ON PARAMETER session_replication_role TO <rol>, PostgreSQL 15+): ' +
+    'triggers en verwijzingen staan uit tijdens het laden.',
   damaged: (detail: string) =>
     `Het backupbestand is beschadigd of onvolledig (${detail}); er is niets teruggezet.`,
 };
