@@ -7,11 +7,14 @@ import { COLUMN_KEY_FILE, columnKeyFingerprint, readColumnKey } from '../lib/cry
 import { CliError, openAppDatabase } from './cli-support';
 
 /** The help text of the backup and restore commands. */
-export const BACKUP_HELP = `  backup <bestand>   Maakt een backup van alle gegevens in een bestand (gzip), in een moment-
-                     opname; kan terwijl de app draait met DATABASE_URL.
+export const BACKUP_HELP = `
+  backup <bestand>
+                Maakt een backup van alle gegevens in een bestand (gzip), in een momentopname;
+                met DATABASE_URL kan dat terwijl de app draait.
       --force                   overschrijft een bestaand bestand
-  restore <bestand>  Zet een backup terug in een LEGE database: een nieuwe DATA_DIR, of een
-                     nieuwe, lege database achter DATABASE_URL. Alles of niets.
+  restore <bestand>
+                Zet een backup terug in een LEGE database: een nieuwe DATA_DIR, of een nieuwe,
+                lege database achter DATABASE_URL (als superuser). Alles of niets.
       --force                   zet ook terug als de sleutel een andere is dan die van de backup
 
   De sleutel voor versleutelde kolommen (ENCRYPTION_KEY of DATA_DIR/${COLUMN_KEY_FILE}) zit NIET in de
