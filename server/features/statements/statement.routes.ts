@@ -13,11 +13,16 @@ import {
   StatementRefSchema,
 } from '../../../common/statements';
 import type { AppContext } from '../../context';
+import { runRequestTransaction } from '../../db/request-transaction';
 import { actorOf, recordAudit } from '../audit/audit';
 import { sendCsv } from '../uploads/csv-download';
 import { getIssuedStatement, getProposal, issueStatement, listMonth } from './statement.service';
 import { statementCsv } from './statement-csv';
 import { statementPdf } from './statement-pdf';
+
+// A month's figures are read in one snapshot (its several reads agree), under the request's
+// statement timeout, and cancelled when the client leaves (docs/architecture.md).
+const READ = { isolation: 'REPEATABLE READ', readOnly: true } as const;
 
 /** The name of a statement's file: its number, or 'concept' with its month, partner and dataset. */
 function fileName(s: StatementDetail, ext: string): string {
@@ -61,13 +66,15 @@ export function statementRoutes(ctx: AppContext): FastifyPluginAsyncZod {
     app.get(
       STATEMENT_ROUTES.list,
       { schema: { querystring: StatementListQuerySchema, response: { 200: StatementMonthSchema } } },
-      async (request) => listMonth(ctx.db, request.query.month),
+      async (request, reply) =>
+        runRequestTransaction(ctx, reply, (tx) => listMonth(tx, request.query.month), READ),
     );
 
     app.get(
       STATEMENT_ROUTES.proposed,
       { schema: { querystring: StatementRefSchema, response: { 200: StatementDetailSchema } } },
-      async (request) => getProposal(ctx.db, request.query),
+      async (request, reply) =>
+        runRequestTransaction(ctx, reply, (tx) => getProposal(tx, request.query), READ),
     );
 
     app.get(
@@ -78,7 +85,8 @@ export function statementRoutes(ctx: AppContext): FastifyPluginAsyncZod {
       },
       async (request, reply) => {
         const { format, ...ref } = request.query;
-        return sendStatementCsv(request, reply, await getProposal(ctx.db, ref), format);
+        const proposal = await runRequestTransaction(ctx, reply, (tx) => getProposal(tx, ref), READ);
+        return sendStatementCsv(request, reply, proposal, format);
       },
     );
 
