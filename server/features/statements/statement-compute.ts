@@ -148,7 +148,8 @@ export function proposeMonth(facts: StatementFacts, month: string): ProposedStat
     const now: Due =
       counted && mailing?.state === 'offered'
         ? dueOf(mailing, dataset, counted.addresses)
-        : { addresses: 0, rate: null, amountCents: 0 };
+        : // Nothing due; a correction still shows the rate valid on the day.
+          { addresses: 0, rate: mailing ? dueOf(mailing, dataset, 0).rate : null, amountCents: 0 };
     const plannedSend = mailing?.day ?? paid?.line.plannedSend ?? '';
     const line: StatementLine = {
       kind: 'regular',

@@ -310,6 +310,25 @@ describe('issuing', () => {
     expect((await audit.entries('statement-download')).length).toBeGreaterThanOrEqual(4);
   });
 
+  it('proposes a negative correction when a settled mailing leaves Aangeboden', async () => {
+    await t.db.execute(sql`UPDATE mailings SET state = 'final', updated_at = now() WHERE id = ${M2}`);
+    const april = await proposal({ month: '2026-04', partner: P });
+    // 4 addresses at 0.02 were paid in March; nothing is due now (the rate shown is today's, 0.03).
+    expect(
+      april.lines
+        .filter((l) => l.kind === 'correction')
+        .map((l) => [l.mailingId, l.addresses, l.amountCents]),
+    ).toEqual([[M2, -4, -8]]);
+    expect(april).toMatchObject({ amountCents: -8, vatCents: -2, totalCents: -10 });
+    const csv = await t.api(
+      'GET',
+      `/api/statements/proposed/csv?${statementRefQuery({ month: '2026-04', partner: P })}`,
+    );
+    const rows = parse(csvBody(csv)) as string[][];
+    expect(rows.find((r) => r[8] === 'Correctie 2026-03')?.slice(13)).toEqual(['-4', '0.0300', '-0.08']);
+    await t.db.execute(sql`UPDATE mailings SET state = 'offered', updated_at = now() WHERE id = ${M2}`);
+  });
+
   it('refuses to change or delete an issued statement in the database', async () => {
     await expect(t.db.execute(sql`UPDATE statements SET amount_cents = 0`)).rejects.toThrow();
     await expect(t.db.execute(sql`DELETE FROM statement_lines`)).rejects.toThrow();
