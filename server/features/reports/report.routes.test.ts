@@ -6,15 +6,8 @@ import type { Mailing } from '../../../common/mailings';
 import type { PartnerReport, Timeline } from '../../../common/reports';
 import { setupTestApp } from '../../test/app';
 import { csvBody } from '../../test/csv';
-import { makeDataset, makePartner } from '../../test/factories';
 import { auditReader } from '../audit/audit.test-helpers';
-import {
-  addResults,
-  allocate,
-  makeAddresses,
-  makeCampaign,
-  makeMailing,
-} from '../mailings/mailing.test-helpers';
+import { buildWorld, dutchMonth, type Event, type WorldMailing, worldArb } from './report.test-helpers';
 
 // The reports against an independent calculation over random worlds: mailings in every state,
 // planned sends around Dutch month ends, addresses from several partners' datasets and result events
@@ -24,54 +17,6 @@ import {
 const t = setupTestApp({ startWorker: false });
 const audit = auditReader(t);
 
-type Event = 'open' | 'click' | 'hardBounce' | 'softBounce' | 'rejected';
-interface WorldMailing {
-  state: 'draft' | 'final' | 'offered' | 'cancelled';
-  plannedSend: string;
-  /** Per address: its dataset index and its events (kind, minutes after the send; negative = before). */
-  addresses: { dataset: number; events: { event: Event; minutes: number }[] }[];
-}
-
-const SENDS = [
-  '2025-01-31T22:30:00Z', // 1 February in Amsterdam
-  '2025-02-15T09:00:00Z',
-  '2025-03-30T21:59:00Z', // 30 March 23:59 (summer time from that night)
-  '2025-03-31T22:00:00Z', // 1 April 00:00
-  '2025-12-31T23:30:00Z', // 1 January 2026
-  '2024-12-31T22:59:00Z', // 31 December 2024, outside the period
-];
-
-const worldArb = fc.array(
-  fc.record({
-    state: fc.constantFrom('draft', 'final', 'offered', 'offered', 'cancelled'),
-    plannedSend: fc.constantFrom(...SENDS),
-    addresses: fc.array(
-      fc.record({
-        dataset: fc.nat(3),
-        events: fc.array(
-          fc.record({
-            event: fc.constantFrom<Event>('open', 'click', 'hardBounce', 'softBounce', 'rejected'),
-            minutes: fc.integer({ min: -120, max: 60 * 24 * 10 }),
-          }),
-          { maxLength: 4 },
-        ),
-      }),
-      { maxLength: 12 },
-    ),
-  }) as fc.Arbitrary<WorldMailing>,
-  { minLength: 1, maxLength: 6 },
-);
-
-/** The month of an instant in the Dutch calendar, computed by Intl (not by the database). */
-function dutchMonth(iso: string): string {
-  const parts = new Intl.DateTimeFormat('en-CA', {
-    timeZone: 'Europe/Amsterdam',
-    year: 'numeric',
-    month: '2-digit',
-  }).formatToParts(new Date(iso));
-  return `${parts.find((p) => p.type === 'year')?.value}-${parts.find((p) => p.type === 'month')?.value}`;
-}
-
 interface Expected {
   delivered: number;
   opens: number;
@@ -79,41 +24,6 @@ interface Expected {
   bounces: number;
   hardBounces: number;
   mailings: Set<number>;
-}
-
-/** Builds the world through the factories and the mailings API; returns its datasets, partners and mailings. */
-async function build(world: WorldMailing[]) {
-  await t.db.execute(sql`DELETE FROM mailings`);
-  const partnerA = await makePartner(t.db);
-  const partnerB = await makePartner(t.db);
-  const datasets = [
-    { id: await makeDataset(t.db, partnerA), partner: partnerA },
-    { id: await makeDataset(t.db, partnerA), partner: partnerA },
-    { id: await makeDataset(t.db, partnerB), partner: partnerB },
-    { id: await makeDataset(t.db, partnerB), partner: partnerB },
-  ];
-  const campaign = await makeCampaign(t, t.cookie);
-  const made: Mailing[] = [];
-  for (const w of world) {
-    const m = await makeMailing(t, t.cookie, campaign, { plannedSend: w.plannedSend });
-    const ids = await makeAddresses(t, w.addresses.length);
-    if (ids.length > 0)
-      await allocate(t, m._id, ids, { datasetId: (i) => datasets[w.addresses[i].dataset].id });
-    const events = w.addresses.flatMap((a, i) =>
-      a.events.map((e) => ({
-        addressId: ids[i],
-        event: e.event,
-        at: new Date(Date.parse(w.plannedSend) + e.minutes * 60_000).toISOString(),
-      })),
-    );
-    // Two events of one kind at one moment are one result (the results' key).
-    const unique = [...new Map(events.map((e) => [`${e.addressId}|${e.event}|${e.at}`, e])).values()];
-    await addResults(t, m._id, unique);
-    // The state set directly: a random world breaks the pressure rule the API guards.
-    await t.db.execute(sql`UPDATE mailings SET state = ${w.state} WHERE id = ${m._id}`);
-    made.push(m);
-  }
-  return { campaign, datasets, made, partnerA };
 }
 
 /** The report's figures per month|partner|dataset, computed from the world as made. */
@@ -155,7 +65,7 @@ describe('GET /api/reports/partners', () => {
   it('gives every figure as computed independently and as the mailings screen gives it', async () => {
     await fc.assert(
       fc.asyncProperty(worldArb, async (world) => {
-        const { campaign, datasets, made, partnerA } = await build(world);
+        const { campaign, datasets, made, partnerA } = await buildWorld(t, world);
         const res = await t.api('GET', '/api/reports/partners?from=2025-01&to=2025-12');
         expect(res.statusCode, res.body).toBe(200);
         const report: PartnerReport = res.json();
@@ -233,7 +143,7 @@ describe('GET /api/reports/partners', () => {
         ],
       },
     ];
-    const { datasets } = await build(world);
+    const { datasets } = await buildWorld(t, world);
     await t.db.execute(sql`UPDATE partners SET name = '=HYPERLINK("x")' WHERE id = ${datasets[0].partner}`);
     const csv = await t.api('GET', '/api/reports/partners.csv?from=2025-01&to=2025-12');
     expect(csv.statusCode, csv.body).toBe(200);
@@ -261,58 +171,11 @@ describe('GET /api/reports/partners', () => {
   });
 });
 
-describe('the facts a report keeps', () => {
-  it("are computed again after any write to a mailing's addresses or results, and only the newest are kept", async () => {
-    const world: WorldMailing[] = [
-      {
-        state: 'offered',
-        plannedSend: '2025-02-15T09:00:00Z',
-        addresses: [
-          { dataset: 0, events: [{ event: 'open', minutes: 5 }] },
-          { dataset: 1, events: [] },
-        ],
-      },
-    ];
-    const { campaign, made } = await build(world);
-    const report = async () => {
-      const res = await t.api('GET', '/api/reports/partners?from=2025-02&to=2025-02');
-      expect(res.statusCode, res.body).toBe(200);
-      return (res.json() as PartnerReport).total;
-    };
-    const screen = async () =>
-      ((await t.api('GET', `/api/campaigns/${campaign}/mailings`)).json() as Mailing[])[0];
-    expect(await report()).toMatchObject({ delivered: 2, opens: 1, clicks: 0 });
-    // A result, new addresses and a removed address: each write is seen by the next report.
-    const [held] = (
-      await t.db.execute<{ address_id: string }>(
-        sql`SELECT address_id FROM mailing_addresses WHERE mailing_id = ${made[0]._id} ORDER BY address_id LIMIT 1`,
-      )
-    ).rows;
-    await addResults(t, made[0]._id, [{ addressId: Number(held.address_id), event: 'click' }]);
-    expect(await report()).toMatchObject({ delivered: 2, opens: 1, clicks: 1 });
-    await allocate(t, made[0]._id, await makeAddresses(t, 3));
-    expect(await report()).toMatchObject({ delivered: 5, opens: 1, clicks: 1 });
-    await t.db.execute(
-      sql`DELETE FROM mailing_addresses WHERE mailing_id = ${made[0]._id} AND address_id = ${held.address_id}`,
-    );
-    await t.db.execute(
-      sql`DELETE FROM mailing_results WHERE mailing_id = ${made[0]._id} AND address_id = ${held.address_id}`,
-    );
-    const total = await report();
-    const now = await screen();
-    expect(total).toMatchObject({ delivered: 4, opens: now.results.opens, clicks: now.results.clicks });
-    const versions = await t.db.execute<{ n: number }>(
-      sql`SELECT count(DISTINCT version)::int AS n FROM mailing_report_facts WHERE mailing_id = ${made[0]._id}`,
-    );
-    expect(versions.rows[0].n).toBe(1);
-  });
-});
-
 describe('GET /api/reports/mailings/:mailingId/timeline', () => {
   it('counts each address from its first event of a kind, cumulative, ending at the mailings screen counts', async () => {
     await fc.assert(
       fc.asyncProperty(worldArb, fc.constantFrom<'day' | 'hour'>('day', 'hour'), async (world, unit) => {
-        const { campaign, made } = await build(world);
+        const { campaign, made } = await buildWorld(t, world);
         const list: Mailing[] = (await t.api('GET', `/api/campaigns/${campaign}/mailings`)).json();
         for (const [i, w] of world.entries()) {
           const res = await t.api('GET', `/api/reports/mailings/${made[i]._id}/timeline?unit=${unit}`);
