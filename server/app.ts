@@ -22,6 +22,7 @@ import { ReadReplica } from './db/read-replica';
 import { healthRoutes } from './features/health/health.routes';
 import { createMetrics, registerRequestMetrics } from './features/health/metrics';
 import { partnerApiRoutes } from './features/partner-api/partner-api.routes';
+import { type ReportRefresher, startReportRefresher } from './features/reports/report-refresher';
 import { caseCollationOnce } from './features/selections/compile-context';
 import { type SelRefresher, startSelRefresher } from './features/selections/sel-refresher';
 import type { AllocateOptions } from './features/selections/selection-allocate';
@@ -146,6 +147,18 @@ export async function buildApp(options: BuildOptions): Promise<{ app: FastifyIns
       await refresher?.stop();
     });
   }
+
+  // The reports' facts are computed in the background while this process runs the task worker
+  // (report-refresher.ts): at the worker's start and sweeps, after each task and every few seconds.
+  let reportRefresher: ReportRefresher | undefined;
+  app.addHook('onReady', async () => {
+    reportRefresher = startReportRefresher(database, app.log, () => tasks.isRunning());
+  });
+  app.addHook('onClose', async () => {
+    await reportRefresher?.stop();
+  });
+  tasks.onTaskEnd(() => reportRefresher?.wake());
+  tasks.onReap(async () => reportRefresher?.wake());
 
   // The app's own metrics registry; every request's latency is observed from here on.
   const metrics = createMetrics(ctx);

@@ -84,21 +84,47 @@ export async function listMailingsWithoutFacts(db: DbOrTx, from: string, to: str
   return res.rows.map((r) => r.id);
 }
 
+/** The advisory lock namespace of a mailing's facts (the key: hashtext of its id), taken while they are computed. */
+const FACTS_LOCK = 4245;
+
 /**
  * Computes and keeps one mailing's facts at the version its statement sees (so they are never
  * labelled with a version they do not belong to), unless kept already; removes its older facts.
+ * Under the mailing's lock for the caller's transaction: a report and the background work
+ * (report-refresher.ts) that ask for the same mailing at once compute it once, the second finding
+ * the first's facts.
  */
 export async function saveMailingFacts(db: DbOrTx, mailingId: string): Promise<void> {
   await noJit(db);
+  await db.execute(sql`SELECT pg_advisory_xact_lock(${FACTS_LOCK}, hashtext(${mailingId}))`);
   await db.execute(sql`
-    WITH missing AS (
+    WITH latest AS (
       SELECT ${mailingId}::text AS id,
         coalesce((SELECT version FROM mailing_report_versions WHERE mailing_id = ${mailingId}), 0) AS version
+    ), missing AS (
+      SELECT c.id, c.version FROM latest c WHERE NOT EXISTS (
+        SELECT 1 FROM mailing_report_facts f WHERE f.mailing_id = c.id AND f.version = c.version)
     ), ${computedFactsSql()}, saved AS (
       INSERT INTO mailing_report_facts (mailing_id, version, dataset_id, delivered, opens, clicks, bounces, hard_bounces)
       SELECT * FROM computed ON CONFLICT DO NOTHING
     )
-    DELETE FROM mailing_report_facts f USING missing mi WHERE f.mailing_id = mi.id AND f.version < mi.version`);
+    DELETE FROM mailing_report_facts f USING latest c WHERE f.mailing_id = c.id AND f.version < c.version`);
+}
+
+/**
+ * Every Aangeboden mailing that holds addresses and has no facts at its current version, the
+ * latest planned send first (the months a report shows by default). A mailing without addresses
+ * has no facts to keep and is left out.
+ */
+export async function listStaleMailings(db: DbOrTx): Promise<string[]> {
+  const res = await db.execute<{ id: string }>(sql`
+    SELECT m.id FROM mailings m LEFT JOIN mailing_report_versions v ON v.mailing_id = m.id
+    WHERE m.state = 'offered'
+      AND EXISTS (SELECT 1 FROM mailing_addresses ma WHERE ma.mailing_id = m.id)
+      AND NOT EXISTS (SELECT 1 FROM mailing_report_facts f
+        WHERE f.mailing_id = m.id AND f.version = coalesce(v.version, 0))
+    ORDER BY m.planned_send DESC, m.id`);
+  return res.rows.map((r) => r.id);
 }
 
 /**
