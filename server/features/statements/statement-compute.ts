@@ -140,10 +140,13 @@ export function proposeMonth(facts: StatementFacts, month: string): ProposedStat
     const [mailingId, datasetId] = pairKey.split('\u0000');
     const mailing = facts.mailings.get(mailingId);
     const dataset = facts.datasets.get(datasetId);
-    const scope: StatementScope | undefined = dataset
-      ? scopeOfDataset(dataset)
-      : paid && { partnerId: paid.partnerId, datasetId: paid.scopeDatasetId };
-    // A pair of a deleted dataset never settled has no partner to pay.
+    const current = dataset && scopeOfDataset(dataset);
+    // A settled pair is corrected with the partner it was paid to, also when its dataset has moved
+    // to another partner since (or is gone); a pair of a deleted dataset never settled has no one.
+    const scope: StatementScope | undefined =
+      paid && current?.partnerId !== paid.partnerId
+        ? { partnerId: paid.partnerId, datasetId: paid.scopeDatasetId }
+        : current;
     if (!scope) continue;
     const now: Due =
       counted && mailing?.state === 'offered'
