@@ -9,6 +9,7 @@ import {
   StatementLabels,
   StatementMessages,
 } from '../../../common/statements';
+import { winAnsiStatement } from './statement-pdf-text';
 
 // A statement as an A4 PDF (docs/decisions.md, Partner statements), made with pdfkit: the issuer
 // (the broker, for the partner: a self-billed invoice), the partner's address and bank and VAT
@@ -49,7 +50,8 @@ function lineCells(l: StatementDetail['lines'][number]): string[] {
 }
 
 /** The PDF of a statement, as one buffer. */
-export function statementPdf(s: StatementDetail, issuer: StatementIssuer): Promise<Buffer> {
+export function statementPdf(statement: StatementDetail, issuer: StatementIssuer): Promise<Buffer> {
+  const s = winAnsiStatement(statement);
   const doc = new PDFDocument({
     size: 'A4',
     margin: MARGIN,
@@ -110,13 +112,17 @@ export function statementPdf(s: StatementDetail, issuer: StatementIssuer): Promi
     doc.x = MARGIN;
     doc.y = bottom + 3;
   };
+  // A row (its cells wrapped in their columns) starts a new page when it does not fit whole.
+  const rowHeight = (cells: string[]) =>
+    Math.max(...cells.map((cell, i) => doc.heightOfString(cell, { width: COLUMNS[i].width - 4 })));
   header();
   for (const l of s.lines) {
-    if (doc.y > doc.page.height - MARGIN - 60) {
+    const cells = lineCells(l);
+    if (doc.y + rowHeight(cells) > doc.page.height - MARGIN) {
       doc.addPage();
       header();
     }
-    row(lineCells(l));
+    row(cells);
   }
   if (s.missingCommission > 0) {
     doc.moveDown(0.5).text(`-: ${StatementMessages.noCommission} (${formatEuroCents(0)})`, MARGIN);
