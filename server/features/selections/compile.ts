@@ -144,13 +144,91 @@ function compileNode(node: QueryNode, ctx: CompileContext, reads: AttributeReads
   }
   if ('or' in node) {
     if (node.or.length === 0) return sql`FALSE`;
-    return sql`(${sql.join(
-      node.or.map((c) => compileNode(c, ctx, reads)),
-      sql` OR `,
-    )})`;
+    return sql`(${sql.join(compileOr(node.or, ctx, reads), sql` OR `)})`;
   }
   if ('not' in node) return sql`(NOT ${compileNode(node.not, ctx, reads)})`;
   return sql`coalesce(${compileLeaf(node, ctx, reads)}, FALSE)`;
+}
+
+/**
+ * What an OR's leaf on a plain attribute asks of its folded value, when it is one of a few hashed
+ * tests: to equal one of `equal` (match without `*`, in), or to begin with one of `prefixes` (match
+ * whose only `*`s end it, startsWith). Null for any other node.
+ */
+function valueTest(
+  node: QueryNode,
+  ctx: CompileContext,
+): { attr: string; equal: string[]; prefixes: string[] } | null {
+  const one = (leaf: Record<string, unknown>) => Object.entries(leaf)[0] as [string, unknown];
+  let attr: string;
+  let equal: string[] = [];
+  let prefixes: string[] = [];
+  if ('match' in node) {
+    const [a, value] = one(node.match);
+    const v = trimValue(value as string).toLowerCase();
+    if (!/^[^*]*\**$/.test(v)) return null;
+    [attr, equal, prefixes] = v.includes('*') ? [a, [], [v.replace(/\*+$/, '')]] : [a, [v], []];
+  } else if ('in' in node) {
+    const [a, values] = one(node.in);
+    [attr, equal] = [a, (values as string[]).map((v) => trimValue(v).toLowerCase())];
+  } else if ('startsWith' in node) {
+    const [a, value] = one(node.startsWith);
+    [attr, prefixes] = [a, [trimValue(value as string).toLowerCase()]];
+  } else return null;
+  return ctx.encrypted.has(attr) ? null : { attr, equal, prefixes };
+}
+
+/**
+ * The operands of an OR: its leaves that compare one plain attribute's folded value with values
+ * or prefixes (valueTest), two or more on the same attribute, as one test in place of the first,
+ * `value = ANY(values)` and per prefix length n `left(value, n) = ANY(prefixes)`: hashed
+ * ScalarArrayOps (PostgreSQL 14+, nine values or more) instead of an equality or a LIKE per leaf
+ * (an or of ten postcodes beginning with four digits, 1M: 0.74 → 0.56 s). The same answer: LIKE
+ * 'p%' holds of a text exactly when its first characters are p's (UTF-8 bytes, in any deterministic
+ * collation), and NULL (no value) is FALSE either way. Every other operand as compileNode makes it.
+ */
+function compileOr(children: QueryNode[], ctx: CompileContext, reads: AttributeReads): SQL[] {
+  const tests = children.map((c) => valueTest(c, ctx));
+  const byAttr = new Map<string, number[]>();
+  tests.forEach((t, i) => {
+    if (t) byAttr.set(t.attr, [...(byAttr.get(t.attr) ?? []), i]);
+  });
+  const out: SQL[] = [];
+  children.forEach((child, i) => {
+    const t = tests[i];
+    const group = t ? (byAttr.get(t.attr) as number[]) : [];
+    if (!t || group.length < 2) out.push(compileNode(child, ctx, reads));
+    else if (group[0] === i)
+      out.push(
+        groupTest(
+          t.attr,
+          group.map((k) => tests[k] as NonNullable<typeof t>),
+          reads,
+        ),
+      );
+  });
+  return out;
+}
+
+/** The one test of an OR's valueTests on `attr` (compileOr). */
+function groupTest(
+  attr: string,
+  tests: { equal: string[]; prefixes: string[] }[],
+  reads: AttributeReads,
+): SQL {
+  const value = reads.value(attr, 'folded');
+  const equal = [...new Set(tests.flatMap((t) => t.equal))];
+  const byLength = new Map<number, Set<string>>();
+  for (const p of tests.flatMap((t) => t.prefixes)) {
+    const n = [...p].length;
+    byLength.set(n, (byLength.get(n) ?? new Set()).add(p));
+  }
+  const parts: SQL[] = [];
+  if (equal.length > 0) parts.push(sql`${value} = ANY(${pgTextArray(equal)}::text[])`);
+  for (const [n, ps] of [...byLength].sort(([a], [b]) => a - b)) {
+    parts.push(sql`left(${value}, ${sql.raw(String(n))}) = ANY(${pgTextArray([...ps])}::text[])`);
+  }
+  return sql`coalesce(${sql.join(parts, sql` OR `)}, FALSE)`;
 }
 
 /** Escapes LIKE's own wildcards (`%`, `_` and its escape `\`). */

@@ -362,6 +362,23 @@ export function treeArb(w: World): fc.Arbitrary<QueryNode> {
           .constantFrom('birthDate', 'klantwaarde')
           .map((a) => ({ age: { [a]: [from, to] as [number, number] } })),
       ),
+    // An or of two to four leaves on one attribute: equal values, lists, prefixes (a value cut short
+    // with trailing `*`s) and begins with, which the compiler makes one hashed test of (compileOr).
+    attr.chain((a) =>
+      fc
+        .array(
+          fc.oneof(
+            valuesOf(a).map((v) => ({ match: { [a]: v } })),
+            fc
+              .tuple(valuesOf(a), fc.nat(3), fc.constantFrom('*', '**', '* '))
+              .map(([v, n, stars]) => ({ match: { [a]: `${v.slice(0, n)}${stars}` } })),
+            fc.array(valuesOf(a), { minLength: 1, maxLength: 3 }).map((vs) => ({ in: { [a]: vs } })),
+            fc.constantFrom(...PARTS).map((part) => ({ startsWith: { [a]: part } })),
+          ),
+          { minLength: 2, maxLength: 4 },
+        )
+        .map((or) => ({ or })),
+    ),
     fc.tuple(attr, fc.boolean()).map(([a, isEmpty]) => ({ empty: { [a]: isEmpty } })),
     fc
       .tuple(attr, fc.constantFrom(...PARTS), fc.boolean())
