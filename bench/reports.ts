@@ -4,11 +4,20 @@
 // last 12 months cold (every mailing's facts computed and kept) and warm (the kept facts read), one
 // partner, after a results import into one mailing (its facts computed again), a mailing's timeline
 // per day and per hour; and what the version triggers add to writing a mailing's addresses and
-// results (the same INSERT with the triggers disabled). Prints figures; never fails on slowness.
+// results (the same INSERT with the triggers disabled). That first server runs no task worker, so
+// no background work. Then the facts kept warm (report-refresher.ts): a server with its worker
+// starts on the same database without facts (as after migration 0035 on a database with history)
+// and computes them all in the background (its own time, from its log, and until none is
+// missing); a results file of RESULTS_ROWS clicks is imported into one mailing through the API,
+// its facts computed in the background, and a report asked once they are. Prints figures; never
+// fails on slowness.
 //
 //   npx tsx bench/reports.ts [addresses=1000000]             embedded PostgreSQL 18
 //   DATABASE_URL=postgres://... npx tsx bench/reports.ts      a PostgreSQL server (a fresh database is made)
 //   MAILINGS_PER_MONTH=4 (default)   MAILING_SHARE=10 (default: a mailing holds addresses/10)
+//   RESULTS_ROWS=10000 (default)
+import fs from 'node:fs';
+import path from 'node:path';
 import pg from 'pg';
 import type { PartnerReport, Timeline } from '../common/reports';
 import { benchDatabase } from './support/database';
@@ -20,8 +29,11 @@ const mailingSize = Math.floor(addresses / Number(process.env.MAILING_SHARE ?? 1
 const mailingCount = perMonth * 12;
 const bench = await benchDatabase('reports');
 const port = 18800 + Math.floor(Math.random() * 90);
-const server = spawnBenchServer(bench, { port });
+const server = spawnBenchServer(bench, { port, env: { START_WORKER: 'false' } });
 const { client } = server;
+const resultsRows = Number(process.env.RESULTS_ROWS ?? 10_000);
+/** The background work the second server logged: per pass, its mailings and time (ms). */
+const passes: { mailings: number; ms: number }[] = [];
 const db = new pg.Client({ connectionString: bench.url });
 const figures: string[] = [];
 
@@ -30,7 +42,7 @@ async function time<T>(name: string, work: () => Promise<T>, note: (r: T) => str
   const t0 = performance.now();
   const result = await work();
   const s = (performance.now() - t0) / 1000;
-  figures.push(`  ${name.padEnd(58)} ${s.toFixed(3).padStart(8)} s  ${note(result)}`);
+  figures.push(`  ${name.padEnd(66)} ${s.toFixed(3).padStart(8)} s  ${note(result)}`);
   return result;
 }
 
@@ -90,7 +102,7 @@ try {
   await time('partner report, one partner, warm', () => report('?partnerId=p7'), summary);
   await db.query(`INSERT INTO mailing_results (mailing_id, address_id, event, at)
     SELECT mailing_id, address_id, 'click', now() FROM mailing_addresses WHERE mailing_id = 'm0' LIMIT 1000`);
-  await time('partner report after a results import into one mailing', report, summary);
+  await time('partner report after a results import into one mailing (no worker)', report, summary);
   await time(
     'timeline of one mailing, per day',
     () => client.call<Timeline>('GET', '/reports/mailings/m1/timeline'),
@@ -118,6 +130,80 @@ try {
   await time('insert its results, triggers off', () => db.query(resultsSql('t2')));
   await db.query('ALTER TABLE mailing_addresses ENABLE TRIGGER mailing_addresses_report_insert');
   await db.query('ALTER TABLE mailing_results ENABLE TRIGGER mailing_results_report_insert');
+
+  // The facts kept warm: a server with its worker, on the database as after migration 0035.
+  await server.stop();
+  await db.query('DELETE FROM mailing_report_facts');
+  const warm = spawnBenchServer(bench, {
+    port: port + 100,
+    env: { LOG_LEVEL: 'info' },
+    onLine: (line) => {
+      let entry: { msg?: string; level?: number; mailings?: number; ms?: number };
+      try {
+        entry = JSON.parse(line);
+      } catch {
+        return;
+      }
+      if (entry.msg?.startsWith('reports: facts of mailings computed'))
+        passes.push({ mailings: entry.mailings ?? 0, ms: entry.ms ?? 0 });
+      else if ((entry.level ?? 0) >= 40) console.log(line);
+    },
+  });
+  try {
+    const started = performance.now();
+    await warm.ready();
+    const answered = performance.now();
+    const missing = async () =>
+      Number(
+        (
+          await db.query<{ n: string }>(`SELECT count(*) AS n FROM mailings m
+            LEFT JOIN mailing_report_versions v ON v.mailing_id = m.id
+            WHERE m.state = 'offered' AND NOT EXISTS (SELECT 1 FROM mailing_report_facts f
+              WHERE f.mailing_id = m.id AND f.version = coalesce(v.version, 0))`)
+        ).rows[0].n,
+      );
+    const untilWarm = async () => {
+      while ((await missing()) > 0) await new Promise((r) => setTimeout(r, 50));
+    };
+    await untilWarm();
+    const loggedMs = () => passes.reduce((s, p) => s + p.ms, 0);
+    const loggedMailings = () => passes.reduce((s, p) => s + p.mailings, 0);
+    figures.push(
+      `  ${"background: every mailing's facts at the start, until none missing".padEnd(66)} ${((performance.now() - started) / 1000).toFixed(3).padStart(8)} s  from the start of the server`,
+      `  ${'background: its own work (logged)'.padEnd(66)} ${(loggedMs() / 1000).toFixed(3).padStart(8)} s  ${loggedMailings()} mailings`,
+    );
+    await time(
+      'partner report, 12 months, after the background work',
+      () => warm.client.call<PartnerReport>('GET', '/reports/partners'),
+      summary,
+    );
+
+    // A results file of clicks into the newest mailing (m0), through the API.
+    const file = path.join(bench.work, 'results.csv');
+    const ids = await db.query<{ address_id: string }>(
+      `SELECT address_id FROM mailing_addresses WHERE mailing_id = 'm0' ORDER BY address_id LIMIT ${resultsRows}`,
+    );
+    fs.writeFileSync(
+      file,
+      `email,event,date,os\n${ids.rows.map((r) => `b${r.address_id}@voorbeeld.nl,click,2030-01-10 10:00:00,iOS`).join('\n')}\n`,
+    );
+    const before = { ms: loggedMs(), mailings: loggedMailings() };
+    await time(
+      `results import of ${ids.rows.length.toLocaleString('en')} clicks into one mailing (API)`,
+      () => warm.client.upload('/campaigns/bench/mailings/m0/results', file),
+    );
+    const imported = performance.now();
+    await untilWarm();
+    figures.push(
+      `  ${'background: its facts computed, after the import ended'.padEnd(66)} ${((performance.now() - imported) / 1000).toFixed(3).padStart(8)} s  until none missing`,
+      `  ${'background: its own work (logged)'.padEnd(66)} ${((loggedMs() - before.ms) / 1000).toFixed(3).padStart(8)} s  ${loggedMailings() - before.mailings} mailing(s)`,
+    );
+    const after = () => warm.client.call<PartnerReport>('GET', '/reports/partners');
+    await time('partner report after a results import, background work done', after, summary);
+    await time('partner report after a results import, again', after, summary);
+  } finally {
+    await warm.stop();
+  }
 
   console.log(`\nReports at ${addresses.toLocaleString('en')} addresses (${bench.target}):`);
   for (const line of figures) console.log(line);

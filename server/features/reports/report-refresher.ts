@@ -25,9 +25,10 @@ const PAUSE_BUSY = 3;
 /** The longest pause between two mailings, and the longest wait after failures in a row (ms). */
 const MAX_PAUSE_MS = 30_000;
 
-/** What one pass of the refresher did: the mailings whose facts it computed, and whether another process held the work. */
+/** What one pass of the refresher did: the mailings whose facts it computed, the time they took (ms, pauses left out), and whether another process held the work. */
 export interface RefreshPass {
   computed: string[];
+  ms: number;
   busyElsewhere: boolean;
 }
 
@@ -42,6 +43,7 @@ export async function refreshReportFacts(
   options: { pause?: (tookMs: number) => Promise<void>; stopped?: () => boolean } = {},
 ): Promise<RefreshPass> {
   const computed: string[] = [];
+  let ms = 0;
   const stale = await listStaleMailings(database.db);
   for (const [i, mailingId] of stale.entries()) {
     if (options.stopped?.()) break;
@@ -54,11 +56,13 @@ export async function refreshReportFacts(
       await saveMailingFacts(tx, mailingId);
       return true;
     });
-    if (!got) return { computed, busyElsewhere: true };
+    if (!got) return { computed, ms, busyElsewhere: true };
     computed.push(mailingId);
-    if (i < stale.length - 1) await options.pause?.(performance.now() - t0);
+    const took = performance.now() - t0;
+    ms += took;
+    if (i < stale.length - 1) await options.pause?.(took);
   }
-  return { computed, busyElsewhere: false };
+  return { computed, ms, busyElsewhere: false };
 }
 
 /** A running refresher of the reports' facts. */
@@ -109,14 +113,20 @@ export function startReportRefresher(
 
   async function pass(): Promise<void> {
     try {
-      if (active())
-        await refreshReportFacts(database, {
+      if (active()) {
+        const done = await refreshReportFacts(database, {
           stopped: () => stopped,
           pause: async (took) => {
             if (!stopped && (await othersBusy(database)))
               await pause(Math.min(MAX_PAUSE_MS, PAUSE_BUSY * took));
           },
         });
+        if (done.computed.length > 0)
+          log.info(
+            { mailings: done.computed.length, ms: Math.round(done.ms) },
+            'reports: facts of mailings computed in the background',
+          );
+      }
       failures = 0;
     } catch (err) {
       failures++;
