@@ -7,6 +7,8 @@
 //
 //   npx tsx bench/statements.ts [mailings=20] [addresses=200000] [datasets=500]   embedded PostgreSQL 18
 //   DATABASE_URL=postgres://... npx tsx bench/statements.ts                       a PostgreSQL server
+//   BENCH_HISTORY_MONTHS=2   then as many earlier months of the same mailings, every statement of them
+//                            issued (oldest first), and the month's list again: what issued history costs
 import os from 'node:os';
 import pg from 'pg';
 import type { StatementMonth } from '../common/statements';
@@ -124,6 +126,50 @@ try {
     download(`/statements/issued/${issued.id}/pdf`),
   );
   await time('CSV of the issued statement', () => download(`/statements/issued/${issued.id}/csv`));
+
+  const history = Number(process.env.BENCH_HISTORY_MONTHS ?? 0);
+  for (let k = 1; k <= history; k++) {
+    // Month 2026-03 minus k: the same mailings again, planned a month earlier each.
+    await db.query(
+      `INSERT INTO mailings (id, campaign_id, name, state, planned_send)
+      SELECT 'bm' || m || 'h' || $2::int, 'bcamp', 'Mailing ' || m || ' h' || $2::int, 'offered',
+        timestamptz '2026-03-01 09:00+01' - make_interval(months => $2::int) + make_interval(days => (m - 1) % 28)
+      FROM generate_series(1, $1::int) m`,
+      [mailings, k],
+    );
+    await db.query(
+      `INSERT INTO mailing_addresses (mailing_id, address_id, dataset_id, selection_id, category)
+      SELECT ma.mailing_id || 'h' || $1::int, ma.address_id, ma.dataset_id, ma.selection_id, ma.category
+      FROM mailing_addresses ma WHERE ma.mailing_id NOT LIKE '%h%'`,
+      [k],
+    );
+  }
+  if (history > 0) {
+    await db.query('VACUUM ANALYZE mailings, mailing_addresses');
+    let issuedCount = 0;
+    const t0 = performance.now();
+    for (let k = history; k >= 1; k--) {
+      const month = `2026-${String(3 - k).padStart(2, '0')}`;
+      for (const s of (await client.call<StatementMonth>('GET', `/statements?month=${month}`)).statements) {
+        if (s.state !== 'proposed') continue;
+        await client.call('POST', '/statements', {
+          month,
+          partner: s.partnerId,
+          ...(s.datasetId ? { dataset: s.datasetId } : {}),
+        });
+        issuedCount++;
+      }
+    }
+    figures.push(
+      `  issuing all ${issuedCount} statements of ${history} earlier month(s)`.padEnd(54) +
+        `${((performance.now() - t0) / 1000).toFixed(1).padStart(6)} s`,
+    );
+    await time(
+      `GET /statements?month with ${history} issued month(s) before it`,
+      () => client.call('GET', `/statements?month=${MONTH}`),
+      4,
+    );
+  }
 
   const total = list.statements.reduce((s, x) => s + x.totalCents, 0);
   console.log(
