@@ -25,7 +25,15 @@ export const ReportMessages = {
 export const MAX_REPORT_MONTHS = 36;
 
 const MONTH = /^\d{4}-(0[1-9]|1[0-2])$/;
-const monthField = z.string({ error: ReportMessages.month }).regex(MONTH, ReportMessages.month);
+/** The first month a report may cover. */
+export const MIN_REPORT_MONTH = '1900-01';
+/** The last month a report may cover. */
+export const MAX_REPORT_MONTH = '9999-12';
+const monthField = z
+  .string({ error: ReportMessages.month })
+  .regex(MONTH, ReportMessages.month)
+  // Years the database's dates and the month arithmetic both hold.
+  .refine((v) => v >= MIN_REPORT_MONTH && v <= MAX_REPORT_MONTH, ReportMessages.month);
 const idField = z
   .string({ error: ReportMessages.id })
   .min(1, ReportMessages.id)

@@ -2,6 +2,9 @@ import { businessToday } from '../../../common/calendar-day';
 import {
   addMonths,
   figuresOf,
+  MAX_REPORT_MONTH,
+  MIN_REPORT_MONTH,
+  monthsBetween,
   type PartnerReport,
   type PartnerReportQuery,
   type ReportFigures,
@@ -30,6 +33,8 @@ function add(into: Counts, c: Counts): void {
   into.hardBounces += c.hardBounces;
 }
 
+const monthNumber = (month: string) => Number(month.replace('-', ''));
+
 /**
  * The period of a report query: its months, or the last 12 months up to this Dutch month when left
  * out (a `from` alone runs 12 months on, a `to` alone 12 months back).
@@ -40,9 +45,14 @@ export function periodOf(
 ): { from: string; to: string } {
   const thisMonth = businessToday(now).slice(0, 7);
   if (q.from && q.to) return { from: q.from, to: q.to };
-  if (q.from) return { from: q.from, to: addMonths(q.from, 11) };
+  if (q.from) {
+    const to = addMonths(q.from, 11);
+    // As numbers: '10000-01' sorts before '9999-12' as text.
+    return { from: q.from, to: monthNumber(to) > monthNumber(MAX_REPORT_MONTH) ? MAX_REPORT_MONTH : to };
+  }
   const to = q.to ?? thisMonth;
-  return { from: addMonths(to, -11), to };
+  const from = addMonths(to, -11);
+  return { from: monthNumber(from) < monthNumber(MIN_REPORT_MONTH) ? MIN_REPORT_MONTH : from, to };
 }
 
 /** Runs database work in a transaction of its own (the route's runRequestTransaction). */
@@ -69,7 +79,8 @@ export async function getPartnerReport(
     listPartnerReport(tx, { from, to, partnerId: q.partnerId, datasetId: q.datasetId }),
   );
   const perMonth = new Map<string, Counts>();
-  for (let m = from; m <= to; m = addMonths(m, 1)) perMonth.set(m, zero());
+  // By number, not text: '10000-01' sorts before '9999-12' as text.
+  for (const m of monthsBetween(from, to)) perMonth.set(m, zero());
   const total = zero();
   for (const r of rows) {
     const month = perMonth.get(r.month);
