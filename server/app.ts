@@ -70,9 +70,9 @@ declare module 'fastify' {
 export { PARTNER_API_TAG };
 
 /**
- * Builds the Fastify app with its plugins, routes and task runner (not yet started) and, unless
- * configured off, sel_record's refresher (started when the app is ready, stopped when it closes);
- * returns the app and its context.
+ * Builds the Fastify app with its plugins, routes and task runner (not yet started), the reports'
+ * refresher (at work while the task runner runs) and, unless configured off, sel_record's refresher
+ * (both started when the app is ready, stopped when it closes); returns the app and its context.
  */
 export async function buildApp(options: BuildOptions): Promise<{ app: FastifyInstance; ctx: AppContext }> {
   const { config, database } = options;
