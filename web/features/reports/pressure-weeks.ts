@@ -1,18 +1,11 @@
 import { weekdayOf } from '../../../common/calendar-day';
 import type { PressureEntry } from '../../../common/mailings';
+import { addDays } from '../../../common/pressure-date';
 
 /** One Dutch week (Monday to Sunday) of the mail pressure: its Monday and the addresses of its days. */
 export interface PressureWeek {
   monday: string;
   count: number;
-}
-
-/** The calendar day `days` after 'YYYY-MM-DD' (negative: before), in UTC arithmetic (no time zone). */
-function addDays(day: string, days: number): string {
-  const [y, m, d] = day.split('-').map(Number);
-  const date = new Date(0);
-  date.setUTCFullYear(y, m - 1, d + days);
-  return date.toISOString().slice(0, 10);
 }
 
 /**
