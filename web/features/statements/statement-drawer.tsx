@@ -164,6 +164,7 @@ export function StatementDrawer({
               }
             />
             {s.partner.vatNumber && <Fact label={StatementLabels.vatNumber} value={s.partner.vatNumber} />}
+            {s.partner.vatCode && <Fact label={StatementLabels.vatCode} value={s.partner.vatCode} />}
             {s.partner.iban && <Fact label={StatementLabels.iban} value={s.partner.iban} />}
           </SimpleGrid>
           {missingCommissionText(s.missingCommission) && (
