@@ -60,18 +60,6 @@ export async function listDatasetFacts(db: DbOrTx): Promise<Map<string, DatasetF
   );
 }
 
-/** Addresses per (mailing, dataset) of the given mailings (set-based: one scan of their addresses). */
-export async function countMailingAddresses(
-  db: DbOrTx,
-  mailingIds: string[],
-): Promise<{ mailingId: string; datasetId: string; addresses: number }[]> {
-  if (mailingIds.length === 0) return [];
-  const { rows } = await db.execute<{ mailing_id: string; dataset_id: string; n: number }>(sql`
-    SELECT ma.mailing_id, ma.dataset_id, count(*)::int AS n FROM mailing_addresses ma
-    WHERE ma.mailing_id = ANY(${pgTextArray(mailingIds)}::text[]) GROUP BY ma.mailing_id, ma.dataset_id`);
-  return rows.map((r) => ({ mailingId: r.mailing_id, datasetId: r.dataset_id, addresses: Number(r.n) }));
-}
-
 type PartnerFacts = { partner: StatementPartner; vatFraction: string | null };
 
 function fromPartner(r: Record<string, string | null>): PartnerFacts {

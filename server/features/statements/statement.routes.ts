@@ -13,15 +13,24 @@ import {
   StatementRefSchema,
 } from '../../../common/statements';
 import type { AppContext } from '../../context';
+import type { Db } from '../../db/client';
 import { runRequestTransaction } from '../../db/request-transaction';
 import { actorOf, recordAudit } from '../audit/audit';
 import { sendCsv } from '../uploads/csv-download';
-import { getIssuedStatement, getProposal, issueStatement, listMonth } from './statement.service';
+import {
+  getIssuedStatement,
+  getProposal,
+  issueStatement,
+  keepCountsOfMonth,
+  listMonth,
+} from './statement.service';
 import { statementCsv } from './statement-csv';
 import { statementPdf } from './statement-pdf';
 
 // A month's figures are read in one snapshot (its several reads agree), under the request's
-// statement timeout, and cancelled when the client leaves (docs/architecture.md).
+// statement timeout, and cancelled when the client leaves (docs/architecture.md). Before it, the
+// reports' kept facts of the mailings it counts are brought up to date, a mailing per transaction
+// of its own (keepCountsOfMonth), so that snapshot reads them instead of counting addresses.
 const READ = { isolation: 'REPEATABLE READ', readOnly: true } as const;
 
 /** The name of a statement's file: its number, or 'concept' with its month, partner and dataset. */
@@ -62,19 +71,23 @@ export function statementRoutes(ctx: AppContext): FastifyPluginAsyncZod {
     return sendCsv(reply, name, statementCsv(s, format));
   };
 
+  const readMonth = async <T>(reply: FastifyReply, month: string, work: (tx: Db) => Promise<T>) => {
+    await keepCountsOfMonth((facts) => runRequestTransaction(ctx, reply, facts), month);
+    return runRequestTransaction(ctx, reply, work, READ);
+  };
+
   return async (app) => {
     app.get(
       STATEMENT_ROUTES.list,
       { schema: { querystring: StatementListQuerySchema, response: { 200: StatementMonthSchema } } },
       async (request, reply) =>
-        runRequestTransaction(ctx, reply, (tx) => listMonth(tx, request.query.month), READ),
+        readMonth(reply, request.query.month, (tx) => listMonth(tx, request.query.month)),
     );
 
     app.get(
       STATEMENT_ROUTES.proposed,
       { schema: { querystring: StatementRefSchema, response: { 200: StatementDetailSchema } } },
-      async (request, reply) =>
-        runRequestTransaction(ctx, reply, (tx) => getProposal(tx, request.query), READ),
+      async (request, reply) => readMonth(reply, request.query.month, (tx) => getProposal(tx, request.query)),
     );
 
     app.get(
@@ -85,7 +98,7 @@ export function statementRoutes(ctx: AppContext): FastifyPluginAsyncZod {
       },
       async (request, reply) => {
         const { format, ...ref } = request.query;
-        const proposal = await runRequestTransaction(ctx, reply, (tx) => getProposal(tx, ref), READ);
+        const proposal = await readMonth(reply, ref.month, (tx) => getProposal(tx, ref));
         return sendStatementCsv(request, reply, proposal, format);
       },
     );

@@ -12,8 +12,9 @@ import type { Db, DbOrTx } from '../../db/client';
 import { HttpError, notFound } from '../../lib/http-errors';
 import { isUniqueViolation } from '../../lib/pg-errors';
 import { type AuditInput, recordAudit } from '../audit/audit';
+import type { RunWork } from '../reports/report.service';
+import { keepFactsOf, listDeliveredOf } from '../reports/report-delivered';
 import {
-  countMailingAddresses,
   getIssued,
   getPartnerFacts,
   getPartnersFacts,
@@ -42,11 +43,9 @@ export function isReverseCharge(partner: Pick<StatementPartner, 'country' | 'vat
   return country !== 'NL' && EU_VAT_COUNTRIES.has(country) && partner.vatNumber.trim() !== '';
 }
 
-/** The proposed statements of a month, computed from the current data. */
-export async function computeProposals(db: DbOrTx, month: string): Promise<ProposedStatement[]> {
+async function countedFacts(db: DbOrTx, month: string) {
   // One after another: on a transaction's one connection queries cannot overlap.
   const mailings = await listMailingFacts(db);
-  const datasets = await listDatasetFacts(db);
   const settled = await listSettledPairs(db);
   const issued = await listIssuedScopes(db);
   const ids = mailingsToCount(
@@ -55,7 +54,29 @@ export async function computeProposals(db: DbOrTx, month: string): Promise<Propo
     new Set(issued.map((s) => s.month)),
     month,
   );
-  const counts = await countMailingAddresses(db, ids);
+  return { mailings, settled, issued, ids };
+}
+
+/**
+ * Brings the reports' kept facts of the mailings a month's statements count up to date (keepFactsOf:
+ * a mailing per transaction of `run`, as a partner report does), so the month's list, a proposal or
+ * an issue after it reads their addresses per dataset instead of counting them (docs/decisions.md,
+ * Partner statements). Usually finds nothing to do: the reports' refresher keeps them warm.
+ */
+export async function keepCountsOfMonth(run: RunWork, month: string): Promise<void> {
+  const { ids } = await run((tx) => countedFacts(tx, month));
+  await keepFactsOf(run, ids);
+}
+
+/**
+ * The proposed statements of a month, computed from the current data; the addresses per
+ * (mailing, dataset) from the reports' kept facts, in one statement (listDeliveredOf: exact in its
+ * snapshot, a mailing without facts at its version counted there).
+ */
+export async function computeProposals(db: DbOrTx, month: string): Promise<ProposedStatement[]> {
+  const { mailings, settled, issued, ids } = await countedFacts(db, month);
+  const datasets = await listDatasetFacts(db);
+  const counts = await listDeliveredOf(db, ids);
   return proposeMonth({ mailings, datasets, counts, settled, issued }, month);
 }
 
@@ -196,6 +217,8 @@ export async function issueStatement(
   ref: StatementRef,
   actor: Pick<AuditInput, 'username' | 'ip'>,
 ): Promise<StatementDetail> {
+  // Before the issuing transaction (not under its counter lock): the facts it reads kept up to date.
+  await keepCountsOfMonth((work) => db.transaction(work), ref.month);
   try {
     return await db.transaction(async (tx) => {
       const number = await takeNextNumber(tx);
