@@ -9,6 +9,8 @@
 //   DATABASE_URL=postgres://... npx tsx bench/statements.ts                       a PostgreSQL server
 //   BENCH_HISTORY_MONTHS=2   then as many earlier months of the same mailings, every statement of them
 //                            issued (oldest first), and the month's list again: what issued history costs
+// Last, alternately four times: the month's list, and the count of addresses it made before it read
+// the reports' kept facts (docs/decisions.md, Partner statements), timed on its own.
 import os from 'node:os';
 import pg from 'pg';
 import type { StatementMonth } from '../common/statements';
@@ -170,6 +172,31 @@ try {
       4,
     );
   }
+
+  // Alternately (the machine's load hits both alike): the month's list as it is now, and the count
+  // it made before it read the reports' kept facts, every address of every mailing it counts
+  // (with history: every mailing here) grouped per mailing and dataset.
+  const now: number[] = [];
+  const before: number[] = [];
+  const { rows: counted } = await db.query<{ id: string }>(`SELECT id FROM mailings WHERE state = 'offered'`);
+  for (let i = 0; i < 4; i++) {
+    let t0 = performance.now();
+    await client.call('GET', `/statements?month=${MONTH}`);
+    now.push((performance.now() - t0) / 1000);
+    t0 = performance.now();
+    await db.query(
+      `SELECT mailing_id, dataset_id, count(*)::int FROM mailing_addresses
+      WHERE mailing_id = ANY($1::text[]) GROUP BY mailing_id, dataset_id`,
+      [counted.map((r) => r.id)],
+    );
+    before.push((performance.now() - t0) / 1000);
+  }
+  const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)].toFixed(2);
+  figures.push(
+    `${'  alternated ×4: GET /statements?month (kept facts)'.padEnd(54)}${median(now).padStart(6)} s median`,
+    `  alternated ×4: the former count of its ${counted.length} mailings' addresses`.padEnd(54) +
+      `${median(before).padStart(6)} s median`,
+  );
 
   const total = list.statements.reduce((s, x) => s + x.totalCents, 0);
   console.log(
