@@ -201,25 +201,34 @@ function narrowHitSql(
 }
 
 /**
- * Per position k of a sel_multi row `r`: its rank among the allowed datasets and its test (the
- * dataset allowed, with useBlacklist its partner not blocking the address, and unless
- * `positionFree` the tree for that position).
+ * Per position k of a sel_multi row `r`: its test (the dataset allowed, with useBlacklist its
+ * partner not blocking the address, and unless `positionFree` the tree for that position), and
+ * `pick`, its rank among the allowed datasets when the test holds, else NULL.
  */
 function positionMatches(
   tree: CompiledQuery,
   s: RunSettings,
   allowed: AllowedDatasets,
   positionFree: boolean,
-): { rank: SQL; test: SQL }[] {
+): { pick: SQL; test: SQL }[] {
   const column = (k: number, name: string) => sql.raw(`r.${positionColumn(k, name)}`);
   return (tree.positions ?? []).map((at, i) => {
     const k = i + 1;
     const rank = rankOfNum(allowed.nums, column(k, 'ds'));
-    const blocked = s.useBlacklist ? sql` AND NOT ${column(k, 'partner_blocked')}` : sql``;
+    const rest = [
+      ...(s.useBlacklist ? [sql`NOT ${column(k, 'partner_blocked')}`] : []),
+      ...(positionFree ? [] : [at.where]),
+    ];
     // coalesce: a position without a record (p3 of an address with two) has rank NULL, and an AND
     // whose first operand is NULL goes on to evaluate the rest (it could still be FALSE).
-    const allowedHere = sql`coalesce(${rank}, 0) > 0`;
-    return { rank, test: sql`${allowedHere}${blocked}${positionFree ? sql`` : sql` AND ${at.where}`}` };
+    const test = sql.join([sql`coalesce(${rank}, 0) > 0`, ...rest], sql` AND `);
+    // The rank looked up once: NULL (past the array's end) and 0 (not allowed) are no rank
+    // (nullif), as the test's first operand says (1M, the empty query: 0.32 → 0.25 s).
+    const best = sql`nullif(${rank}, 0)`;
+    return {
+      test,
+      pick: rest.length > 0 ? sql`CASE WHEN ${sql.join(rest, sql` AND `)} THEN ${best} END` : best,
+    };
   });
 }
 
@@ -250,7 +259,7 @@ function multiHitSql(tree: CompiledQuery, s: RunSettings, allowed: AllowedDatase
   const positionFree = positions.length > 1 && sameStatement(positions[0].where, positions[1].where);
   const matches = positionMatches(tree, s, allowed, positionFree);
   const rank = sql`LEAST(${sql.join(
-    matches.map((m) => sql`CASE WHEN ${m.test} THEN ${m.rank} END`),
+    matches.map((m) => m.pick),
     sql`, `,
   )})`;
   // Rows no position of which matches are left out by the filter, so the rank (the tree again,

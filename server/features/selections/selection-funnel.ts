@@ -116,15 +116,17 @@ function multiRowsSql(tree: CompiledQuery, s: RunSettings, allowed: AllowedDatas
   const column = (k: number, name: string) => sql.raw(`r.${positionColumn(k, name)}`);
   const allowedAt = positions.map((_, i) => {
     const rank = rankOfNum(allowed.nums, column(i + 1, 'ds'));
-    const blocked = s.useBlacklist ? sql` AND NOT ${column(i + 1, 'partner_blocked')}` : sql``;
-    return { rank, test: sql`coalesce(${rank}, 0) > 0${blocked}` };
+    const blocked = s.useBlacklist ? sql`NOT ${column(i + 1, 'partner_blocked')}` : null;
+    // pick: the rank when the position is allowed, looked up once (as positionMatches does).
+    const pick = blocked ? sql`CASE WHEN ${blocked} THEN nullif(${rank}, 0) END` : sql`nullif(${rank}, 0)`;
+    return { rank, pick, test: sql`coalesce(${rank}, 0) > 0${blocked ? sql` AND ${blocked}` : sql``}` };
   });
   const positionFree = positions.length > 1 && sameStatement(positions[0].where, positions[1].where);
   let key: SQL;
   let where: SQL[];
   if (positionFree) {
     const best = sql`LEAST(${sql.join(
-      allowedAt.map((p) => sql`CASE WHEN ${p.test} THEN ${p.rank} END`),
+      allowedAt.map((p) => p.pick),
       sql`, `,
     )})`;
     // No allowed position: best is NULL, and so is the key (the statement leaves such rows out).
