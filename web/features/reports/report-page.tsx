@@ -102,7 +102,8 @@ export function ReportPage() {
       </Group>
       {from > to && <Text c="red">{ReportMessages.monthOrder}</Text>}
       {!data ? (
-        report.error ? null : (
+        // A period that ends before it starts is not asked for: its message stands alone.
+        report.error || from > to ? null : (
           <Center py="xl">
             <Loader size="sm" />
           </Center>
