@@ -149,13 +149,20 @@ async function describeDatabase(client: pg.ClientBase, keyFingerprint: string | 
 }
 
 /** Writes one table's COPY data, framed, into the gzip stream. Returns the rows COPY reported. */
-async function copyTable(client: pg.ClientBase, table: BackupTable, gzip: zlib.Gzip): Promise<number> {
+async function copyTable(
+  client: pg.ClientBase,
+  table: BackupTable,
+  gzip: zlib.Gzip,
+  written: Promise<void>,
+): Promise<number> {
   const columns = table.columns.map((c) => `"${c.replace(/"/g, '""')}"`).join(', ');
   const source = client.query(copyTo(`COPY ${qualified(table)} (${columns}) TO STDOUT`));
   const sink = new Writable({
     write(chunk: Buffer, _enc, done) {
-      if (gzip.write(chunk)) done();
-      else once(gzip, 'drain').then(() => done(), done);
+      // A file that cannot be written ends the gzip stream: no 'drain' comes, `written` fails.
+      if (gzip.destroyed) done(new BackupError('het bestand kon niet geschreven worden'));
+      else if (gzip.write(chunk)) done();
+      else Promise.race([once(gzip, 'drain'), written]).then(() => done(), done);
     },
   });
   await pipeline(source, new FrameWriter(), sink);
@@ -177,40 +184,49 @@ export async function createBackup(
       `${file} bestaat al; kies een andere naam of gebruik --force om het te overschrijven.`,
     );
   const tmp = `${file}.tmp`;
-  const client = await pool.connect();
+  const unwritable = (err: NodeJS.ErrnoException) =>
+    new BackupError(`${tmp} kan niet geschreven worden (${err.code ?? err.message}).`);
+  // Only its owner may read the file (it holds personal data), as the key file; a folder that is
+  // not there or not writable is said before anything is read.
+  await fsp.rm(tmp, { force: true });
+  const handle = await fsp.open(tmp, 'wx', 0o600).catch((err) => {
+    throw unwritable(err);
+  });
+  const gzip = zlib.createGzip({ level: 1 });
+  const written = pipeline(gzip, handle.createWriteStream());
+  let fileFailure: NodeJS.ErrnoException | undefined;
+  written.catch((err) => {
+    fileFailure = err;
+  });
+  let client: pg.PoolClient | undefined;
   let broken = false;
   try {
+    client = await pool.connect();
     await client.query('BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY');
     await client.query(COPY_SETTINGS_SQL);
     const header = await describeDatabase(client, options.keyFingerprint);
-    const gzip = zlib.createGzip({ level: 1 });
-    const written = pipeline(gzip, fs.createWriteStream(tmp));
-    written.catch(() => {});
-    try {
-      gzip.write(BACKUP_MAGIC);
-      gzip.write(`${JSON.stringify(header)}\n`);
-      for (const table of header.tables) {
-        const rows = await copyTable(client, table, gzip);
-        if (rows !== table.rows)
-          throw new BackupError(`${table.name}: ${rows} rijen gekopieerd, ${table.rows} geteld.`);
-        options.onTable?.({ table: table.name, rows });
-      }
-      gzip.end(BACKUP_END);
-      await written;
-    } catch (err) {
-      gzip.destroy();
-      await written.catch(() => {});
-      throw err;
+    gzip.write(BACKUP_MAGIC);
+    gzip.write(`${JSON.stringify(header)}\n`);
+    for (const table of header.tables) {
+      const rows = await copyTable(client, table, gzip, written);
+      if (rows !== table.rows)
+        throw new BackupError(`${table.name}: ${rows} rijen gekopieerd, ${table.rows} geteld.`);
+      options.onTable?.({ table: table.name, rows });
     }
+    gzip.end(BACKUP_END);
+    await written;
     await client.query('COMMIT');
     await fsp.rename(tmp, file);
     return { header, bytes: (await fsp.stat(file)).size };
   } catch (err) {
     broken = true;
-    await client.query('ROLLBACK').catch(() => {});
+    const failure = fileFailure;
+    gzip.destroy();
+    await written.catch(() => {});
+    await client?.query('ROLLBACK').catch(() => {});
     await fsp.rm(tmp, { force: true });
-    throw err;
+    throw failure ? unwritable(failure) : err;
   } finally {
-    client.release(broken);
+    client?.release(broken);
   }
 }
