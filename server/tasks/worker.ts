@@ -17,6 +17,7 @@ import {
 } from '../features/tasks/task.queries';
 import { dropStaging } from '../features/uploads/csv-staging';
 import { HttpError } from '../lib/http-errors';
+import { retryOnLostConnection } from '../lib/pg-errors';
 import type { PayloadOf, TaskType } from './payloads';
 import { type ProgressReporters, progressReporter } from './progress-reporter';
 
@@ -75,7 +76,7 @@ function definitionHandler<P>(definition: TaskDefinition<P>): TaskHandler {
       return await definition.run({ ...task, payload: parsed.data }, ctx);
     } finally {
       for (const table of definition.staging?.(parsed.data) ?? [])
-        await dropStaging(ctx.database.pool, table).catch(() => {});
+        await retryOnLostConnection(() => dropStaging(ctx.database.pool, table)).catch(() => {});
     }
   };
 }
@@ -382,7 +383,7 @@ export class TaskRunner {
       const handler = this.handlers.get(task.type)!;
       const result = await handler(task, ctx);
       await reporter.settle();
-      await finishTask(db, task.id, result);
+      await retryOnLostConnection(() => finishTask(db, task.id, result));
       this.ended(task.type, 'done', startedAt, result);
       return;
     } catch (err) {
@@ -390,9 +391,8 @@ export class TaskRunner {
       const known = err instanceof TaskError || err instanceof HttpError;
       const message = this.aborting ? TaskMessages.serverStopped : known ? err.message : SERVER_ERROR_MESSAGE;
       if (!known && !this.aborting) log.error({ err }, 'task failed');
-      await failTask(db, task.id, message, err instanceof TaskError ? err.result : undefined).catch((e) =>
-        log.error({ err: e }, 'could not mark task failed'),
-      );
+      const fail = () => failTask(db, task.id, message, err instanceof TaskError ? err.result : undefined);
+      await retryOnLostConnection(fail).catch((e) => log.error({ err: e }, 'could not mark task failed'));
     }
     this.ended(task.type, 'failed', startedAt);
   }
