@@ -1,6 +1,13 @@
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { calendarDayOf, displayDateTime, displayDay, isCalendarDay, weekdayOf } from './calendar-day';
+import {
+  addMonths,
+  calendarDayOf,
+  displayDateTime,
+  displayDay,
+  isCalendarDay,
+  weekdayOf,
+} from './calendar-day';
 
 // DESIGN §7: a calendar date is a day of the Dutch calendar whatever the zone of the process
 // (server) or the browser. Every property runs with the process in zones on both sides of
@@ -165,5 +172,25 @@ describe('calendar days', () => {
     expect(displayDay(new Date(Number.NaN))).toBe('');
     expect(displayDateTime('2026-12-02T10:00:00')).toBe('');
     expect(displayDateTime(null)).toBe('');
+  });
+});
+
+describe('addMonths', () => {
+  it('moves over year ends both ways and writes the year in four digits', () => {
+    expect(addMonths('2026-12', 1)).toBe('2027-01');
+    expect(addMonths('2026-01', -1)).toBe('2025-12');
+    expect(addMonths('2026-03', -14)).toBe('2025-01');
+    expect(addMonths('0999-12', 1)).toBe('1000-01');
+    fc.assert(
+      fc.property(
+        fc.integer({ min: 1900, max: 9000 }),
+        fc.integer({ min: 1, max: 12 }),
+        fc.integer({ min: -500, max: 500 }),
+        (y, m, k) => {
+          const month = `${y}-${String(m).padStart(2, '0')}`;
+          expect(addMonths(addMonths(month, k), -k)).toBe(month);
+        },
+      ),
+    );
   });
 });

@@ -100,3 +100,10 @@ export function weekdayOf(day: string): number {
   const sunday0 = date.getUTCDay();
   return sunday0 === 0 ? 7 : sunday0;
 }
+
+/** The calendar month 'YYYY-MM' `months` months after `month` (negative: before), its year in four digits. */
+export function addMonths(month: string, months: number): string {
+  const [y, m] = month.split('-').map(Number);
+  const index = y * 12 + (m - 1) + months;
+  return `${String(Math.floor(index / 12)).padStart(4, '0')}-${String((index % 12) + 1).padStart(2, '0')}`;
+}

@@ -56,13 +56,6 @@ export function monthsBetween(from: string, to: string): string[] {
   return out;
 }
 
-/** 'YYYY-MM' of `months` months after (negative: before) the month `month`. */
-export function addMonths(month: string, months: number): string {
-  const [y, m] = month.split('-').map(Number);
-  const index = y * 12 + (m - 1) + months;
-  return `${Math.floor(index / 12)}-${String((index % 12) + 1).padStart(2, '0')}`;
-}
-
 const partnerReportFields = z.object({
   from: monthField.optional(),
   to: monthField.optional(),

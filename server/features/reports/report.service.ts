@@ -1,6 +1,5 @@
-import { businessToday } from '../../../common/calendar-day';
+import { addMonths, businessToday } from '../../../common/calendar-day';
 import {
-  addMonths,
   figuresOf,
   MAX_REPORT_MONTH,
   MIN_REPORT_MONTH,

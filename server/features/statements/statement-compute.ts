@@ -1,3 +1,4 @@
+import { addMonths } from '../../../common/calendar-day';
 import { entryOn } from '../../../common/dataset-rates';
 import type { StatementLine } from '../../../common/statements';
 import { lineCents, normaliseRate } from './statement-money';
@@ -72,13 +73,6 @@ export function scopeKey(s: StatementScope): string {
   return `${s.partnerId}\u0000${s.datasetId ?? ''}`;
 }
 
-/** The month after 'YYYY-MM'. */
-export function nextMonth(month: string): string {
-  const y = Number(month.slice(0, 4));
-  const m = Number(month.slice(5, 7));
-  return m === 12 ? `${y + 1}-01` : `${y}-${String(m + 1).padStart(2, '0')}`;
-}
-
 /** The scope of a dataset's statements: its partner, and itself when it has 'Aparte factuur'. */
 export function scopeOfDataset(d: DatasetFacts): StatementScope {
   return { partnerId: d.partnerId, datasetId: d.separateInvoice ? d.id : null };
@@ -119,8 +113,8 @@ export function proposeMonth(facts: StatementFacts, month: string): ProposedStat
   }
   const isIssued = (scope: StatementScope, m: string) => issuedMonths.get(scopeKey(scope))?.has(m) ?? false;
   const firstOpenAfter = (scope: StatementScope, m: string) => {
-    let next = nextMonth(m);
-    while (isIssued(scope, next)) next = nextMonth(next);
+    let next = addMonths(m, 1);
+    while (isIssued(scope, next)) next = addMonths(next, 1);
     return next;
   };
 

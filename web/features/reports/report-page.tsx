@@ -1,8 +1,8 @@
 import { Center, Group, Loader, Select, Text } from '@mantine/core';
 import { useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
-import { businessToday } from '../../../common/calendar-day';
-import { addMonths, MAX_REPORT_MONTHS, ReportMessages } from '../../../common/reports';
+import { addMonths, businessToday } from '../../../common/calendar-day';
+import { MAX_REPORT_MONTHS, ReportMessages } from '../../../common/reports';
 import { CsvDownload } from '../../components/csv-download';
 import { PageTitle } from '../../components/page-title';
 import { useFailedQueryAlert } from '../../lib/use-failed-query-alert';

@@ -1,4 +1,4 @@
-import { businessToday } from '../../../common/calendar-day';
+import { addMonths, businessToday } from '../../../common/calendar-day';
 import { formatMonth } from '../../../common/statements';
 
 // The statements screen picks one calendar month (a statement covers one partner and one month by
@@ -13,9 +13,8 @@ const MONTH = /^(\d{4})-(\d{2})$/;
 export function shiftMonth(month: string, offset: number): string | null {
   const m = MONTH.exec(month);
   if (!m) return null;
-  const index = Number(m[1]) * 12 + Number(m[2]) - 1 + offset;
-  if (Number(m[2]) < 1 || Number(m[2]) > 12 || index < 0) return null;
-  return `${String(Math.floor(index / 12)).padStart(4, '0')}-${String((index % 12) + 1).padStart(2, '0')}`;
+  if (Number(m[2]) < 1 || Number(m[2]) > 12 || Number(m[1]) * 12 + Number(m[2]) - 1 + offset < 0) return null;
+  return addMonths(month, offset);
 }
 
 /** The current month in the Dutch calendar ('YYYY-MM'). */
