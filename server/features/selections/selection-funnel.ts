@@ -129,9 +129,14 @@ function multiRowsSql(tree: CompiledQuery, s: RunSettings, allowed: AllowedDatas
       allowedAt.map((p) => p.pick),
       sql`, `,
     )})`;
-    // No allowed position: best is NULL, and so is the key (the statement leaves such rows out).
     key = keySql(linesOf(tree), best);
-    where = [linesOf(tree)[0], ...exclusions];
+    // A row without an allowed position (best and key NULL) is left out here, so every row of the
+    // funnel has a key.
+    const anyAllowed = sql`(${sql.join(
+      allowedAt.map((p) => sql`(${p.test})`),
+      sql` OR `,
+    )})`;
+    where = [linesOf(tree)[0], ...exclusions, anyAllowed];
   } else {
     const passes = positions.map((at, i) => sql`${allowedAt[i].test} AND ${linesOf(at)[0]}`);
     key = sql`GREATEST(${sql.join(
@@ -171,12 +176,15 @@ export function funnelSql(tree: CompiledQuery, s: RunSettings, allowed: AllowedD
             : sql``
         }`;
   const figures = Array.from({ length: n }, (_, k) => sql`count(*) FILTER (WHERE f.depth >= ${int(k + 1)})`);
+  // Every row of `hit` has a key (multiRowsSql), so no `WHERE h.key IS NOT NULL`: PostgreSQL pushed
+  // that test down into each branch, where it computed the lines' CASE a second time for every row
+  // that passes line 1 (1M, the and of four lines: 0.48 → 0.43 s).
   return sql`WITH hit AS (${rows})
       SELECT ds.id AS dataset_id, ${categoryOfCodeSql(sql`c.code`)} AS category, c.n, c.remaining
       FROM (SELECT f.rank, f.code, count(*)::int AS n, ARRAY[${sql.join(figures, sql`, `)}]::int[] AS remaining
         FROM (SELECT h.key / ${int(KEY)} AS depth,
             CASE WHEN h.key / ${int(KEY)} = ${int(n)} THEN ${int(KEY)} - h.key % ${int(KEY)} END AS rank, h.code
-          FROM hit h WHERE h.key IS NOT NULL) f
+          FROM hit h) f
         GROUP BY f.rank, f.code) c
       LEFT JOIN ${rankedDatasets(allowed.ids)} ON ds.rank = c.rank`;
 }
