@@ -58,7 +58,8 @@ async function startServer(): Promise<Server> {
       HOST: '127.0.0.1',
       ADMIN_USERNAME: USERNAME,
       ADMIN_PASSWORD: PASSWORD,
-      LOG_LEVEL: process.env.STOP_TEST_LOG ?? 'warn',
+      // Info: the test waits for the server's own lines (a request arrived, the stop began).
+      LOG_LEVEL: 'info',
       TASK_POLL_MS: '100',
       STOP_GRACE_SECONDS: String(GRACE_SECONDS),
       WEB_DIR: '/nonexistent',
@@ -97,6 +98,17 @@ async function startServer(): Promise<Server> {
   expect(res.status, await res.text()).toBe(200);
   server.cookie = (res.headers.get('set-cookie') ?? '').split(';')[0];
   return server;
+}
+
+/**
+ * Waits until the server has written a line matching `pattern`: under load a request or a signal
+ * reaches the server later than the test sent it, so the test waits for the server to say so.
+ */
+async function waitForOutput(s: Server, pattern: RegExp): Promise<void> {
+  for (let i = 0; !pattern.test(s.output()); i++) {
+    if (i > 600) throw new Error(`the server never wrote ${pattern}:\n${s.output()}`);
+    await new Promise((r) => setTimeout(r, 50));
+  }
 }
 
 /** A JSON call to the server; returns its status and parsed body. */
@@ -197,10 +209,11 @@ describe('SIGTERM', () => {
         useDate: false,
       },
     );
-    await new Promise((r) => setTimeout(r, 100));
+    // The signal once the count's request is in the server; a request after the stop began is refused.
+    await waitForOutput(s, /"url":"[^"]*\/live-count"[^\n]*"msg":"incoming request"/);
     const signalledAt = Date.now();
     s.child.kill('SIGTERM');
-    await new Promise((r) => setTimeout(r, 300));
+    await waitForOutput(s, /SIGTERM: stopping/);
     const late = await fetch(`${s.base}/api/auth/me`, { headers: { cookie: s.cookie } }).then(
       (res) => res.status,
       () => 'refused',

@@ -224,7 +224,7 @@ export class TaskRunner {
     const end = work.done
       .then(
         async (result) => {
-          await finishTask(db, row.id, result);
+          await retryOnLostConnection(() => finishTask(db, row.id, result));
           this.ended(row.type, 'done', startedAt, result);
         },
         async (err) => {
@@ -233,7 +233,7 @@ export class TaskRunner {
           if (!known && !isCancelled) log.error({ err }, 'task failed');
           const cancelledAs = this.stopping ? TaskMessages.serverStopped : cancelledMessage; // by stop()
           const message = isCancelled ? cancelledAs : known ? err.message : SERVER_ERROR_MESSAGE;
-          await failTask(db, row.id, message);
+          await retryOnLostConnection(() => failTask(db, row.id, message));
           this.ended(row.type, 'failed', startedAt);
         },
       )
