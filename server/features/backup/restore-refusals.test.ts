@@ -129,6 +129,23 @@ describe('restore refuses', () => {
     await expectRefused(newer, RestoreMessages.unknownMigration('99.0.0'));
   });
 
+  it("a dataset's table whose SQL in the header is not the shape a backup writes", async () => {
+    for (const [i, change] of [
+      { bound: "FOR VALUES IN ('x'); CREATE TABLE gekaapt (x int)", indexes: [] },
+      { bound: "FOR VALUES IN ('x')", indexes: ['CREATE TABLE gekaapt (x int)'] },
+    ].entries()) {
+      const altered = path.join(dir, `gewijzigd-${i}.gz`);
+      await rewriteHeader(file, altered, (h) => {
+        // An empty table of the backup passed off as a dataset's records table.
+        const empty = h.tables.find((x) => x.rows === 0 && !x.partitionOf)!;
+        empty.name = `records_${'a'.repeat(32)}`;
+        empty.columns = ['address_id'];
+        empty.partitionOf = { schema: 'public', name: 'records', constraints: [], ...change };
+      });
+      await expectRefused(altered, /onbekende definitie/);
+    }
+  });
+
   it('a role that may not switch triggers off, leaving its database empty', async () => {
     const role = `lw_restore_${crypto.randomBytes(4).toString('hex')}`;
     const admin = new pg.Client({ connectionString: target.url() });

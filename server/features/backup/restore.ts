@@ -47,6 +47,34 @@ export const RestoreMessages = {
     `Het backupbestand is beschadigd of onvolledig (${detail}); er is niets teruggezet.`,
 };
 
+// What a backup may say about a dataset's records table, which restore makes from the header's
+// own SQL: only the shapes backup writes (createDetachedPartition's table), so that a file that was
+// altered runs no other statement with the restore's superuser rights.
+const QUOTED = "'(?:[^']|'')*'";
+const PARTITION_NAME = /^records_[0-9a-f]{32}$/;
+const PARTITION_BOUND = new RegExp(`^FOR VALUES IN \\(${QUOTED}\\)$`);
+const PARTITION_CONSTRAINT = new RegExp(
+  `^CONSTRAINT "?[a-z0-9_]+"? (PRIMARY KEY \\(address_id\\)|CHECK \\(\\(dataset_id = ${QUOTED}::text\\)\\))$`,
+);
+const PARTITION_INDEX =
+  /^CREATE (UNIQUE )?INDEX "?[a-z0-9_]+"? ON (ONLY )?public\.records_[0-9a-f]{32} USING [a-z]+ \([a-z0-9_, ()]+\)$/;
+
+/** The header's way to make a dataset's records table; throws RestoreError for any other SQL. */
+function checkedPartition(table: BackupHeader['tables'][number]) {
+  const p = table.partitionOf;
+  if (!p) return undefined;
+  const ok =
+    table.schema === 'public' &&
+    PARTITION_NAME.test(table.name) &&
+    p.schema === 'public' &&
+    p.name === 'records' &&
+    PARTITION_BOUND.test(p.bound) &&
+    p.constraints.every((c) => PARTITION_CONSTRAINT.test(c)) &&
+    p.indexes.every((i) => PARTITION_INDEX.test(i));
+  if (!ok) throw new RestoreError(RestoreMessages.damaged(`tabel ${table.name}: onbekende definitie`));
+  return p;
+}
+
 /** Opens a backup file as a reader over its decompressed bytes. */
 export function openBackup(file: string): BackupReader {
   const gunzip = zlib.createGunzip();
@@ -194,7 +222,7 @@ export async function restoreBackup(
     for (const table of header.tables) {
       const target = qualified(table);
       const { rows } = await client.query('SELECT to_regclass($1) AS oid', [target]);
-      const partition = rows[0].oid === null ? table.partitionOf : undefined;
+      const partition = rows[0].oid === null ? checkedPartition(table) : undefined;
       if (partition) {
         // As a first import makes a dataset's table: filled first, then given its constraints
         // and indexes (one sorted build each), then attached.
