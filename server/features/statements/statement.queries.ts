@@ -101,6 +101,14 @@ export async function getPartnersFacts(db: DbOrTx, ids: string[]): Promise<Map<s
   return new Map(rows.map((r) => [String(r.id), fromPartner(r)]));
 }
 
+/** The mailings that issued statements hold a line of (lines only: no sums, no scopes). */
+export async function listSettledMailingIds(db: DbOrTx): Promise<Set<string>> {
+  const { rows } = await db.execute<{ mailing_id: string }>(
+    sql`SELECT DISTINCT mailing_id FROM statement_lines WHERE mailing_id IS NOT NULL`,
+  );
+  return new Set(rows.map((r) => r.mailing_id));
+}
+
 /** What issued statements settled, summed per (mailing, dataset) pair, with its latest statement's scope. */
 export async function listSettledPairs(db: DbOrTx): Promise<SettledPair[]> {
   const { rows } = await db.execute<{

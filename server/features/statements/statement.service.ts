@@ -25,6 +25,7 @@ import {
   listIssuedOfMonth,
   listIssuedScopes,
   listMailingFacts,
+  listSettledMailingIds,
   listSettledPairs,
   takeNextNumber,
 } from './statement.queries';
@@ -57,6 +58,14 @@ async function countedFacts(db: DbOrTx, month: string) {
   return { mailings, settled, issued, ids };
 }
 
+/** The mailings countedFacts counts, read without the settled sums (what keepCountsOfMonth needs). */
+async function countedMailingIds(db: DbOrTx, month: string): Promise<string[]> {
+  const mailings = await listMailingFacts(db);
+  const settled = await listSettledMailingIds(db);
+  const issued = await listIssuedScopes(db);
+  return mailingsToCount(mailings.values(), settled, new Set(issued.map((s) => s.month)), month);
+}
+
 /**
  * Brings the reports' kept facts of the mailings a month's statements count up to date (keepFactsOf:
  * a mailing per transaction of `run`, as a partner report does), so the month's list, a proposal or
@@ -64,8 +73,7 @@ async function countedFacts(db: DbOrTx, month: string) {
  * Partner statements). Usually finds nothing to do: the reports' refresher keeps them warm.
  */
 export async function keepCountsOfMonth(run: RunWork, month: string): Promise<void> {
-  const { ids } = await run((tx) => countedFacts(tx, month));
-  await keepFactsOf(run, ids);
+  await keepFactsOf(run, await run((tx) => countedMailingIds(tx, month)));
 }
 
 /**
