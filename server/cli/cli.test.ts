@@ -1,8 +1,6 @@
-import { spawn } from 'node:child_process';
 import fs from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { PasswordMessages, PasswordSchema } from '../../common/password';
 import { UserMessages } from '../../common/users';
@@ -11,38 +9,15 @@ import { startEmbeddedDatabase } from '../db/embedded';
 import { verifyPassword } from '../features/auth/password';
 import { getUserByUsername } from '../features/users/user.queries';
 import { setupTestApp } from '../test/app';
+import { type CliResult, runCliProcess } from '../test/cli';
 import { makeUser } from '../test/factories';
-
-const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 
 // The CLI writes to this app's database; the app then proves the login works.
 const t = setupTestApp({ startWorker: false, session: false });
 
-interface CliResult {
-  code: number | null;
-  stdout: string;
-  stderr: string;
-}
-
-/** Runs `server/cli/main.ts` as `npm run cli` does; resolves with its exit code and output. */
+/** Runs the CLI on this file's database unless `env` says otherwise. */
 function runCli(args: string[], env: Record<string, string> = { DATABASE_URL: t.url }): Promise<CliResult> {
-  return new Promise((resolve, reject) => {
-    const proc = spawn(process.execPath, ['--import', 'tsx', 'server/cli/main.ts', ...args], {
-      cwd: root,
-      env: { ...process.env, ...env },
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
-    let stdout = '';
-    let stderr = '';
-    proc.stdout.on('data', (c) => {
-      stdout += c;
-    });
-    proc.stderr.on('data', (c) => {
-      stderr += c;
-    });
-    proc.on('error', reject);
-    proc.on('close', (code) => resolve({ code, stdout, stderr }));
-  });
+  return runCliProcess(args, env);
 }
 
 const login = (username: string, password: string) =>

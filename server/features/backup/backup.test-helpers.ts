@@ -1,48 +1,20 @@
-import { spawn } from 'node:child_process';
 import crypto from 'node:crypto';
 import fs from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import zlib from 'node:zlib';
 import pg from 'pg';
 import { inject } from 'vitest';
 import { startEmbeddedDatabase } from '../../db/embedded';
+import { runCliProcess } from '../../test/cli';
 import { withDatabase } from '../../test/global-setup';
 import { BACKUP_MAGIC, type BackupHeader, qualified } from './backup-format';
 
 // Test helpers of backup and restore: the CLI as a process, a fresh target database, and a
 // table-by-table fingerprint of a database's contents.
 
-const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../..');
-
-/** The exit code and output of one CLI run. */
-export interface CliResult {
-  code: number | null;
-  stdout: string;
-  stderr: string;
-}
-
-/** Runs `server/cli/main.ts` as `npm run cli` does, with `env` over the test's environment. */
-export function runCli(args: string[], env: Record<string, string>): Promise<CliResult> {
-  return new Promise((resolve, reject) => {
-    const proc = spawn(process.execPath, ['--import', 'tsx', 'server/cli/main.ts', ...args], {
-      cwd: root,
-      env: { ...process.env, ...env },
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
-    let stdout = '';
-    let stderr = '';
-    proc.stdout.on('data', (c) => {
-      stdout += c;
-    });
-    proc.stderr.on('data', (c) => {
-      stderr += c;
-    });
-    proc.on('error', reject);
-    proc.on('close', (code) => resolve({ code, stdout, stderr }));
-  });
-}
+/** Runs the CLI as `npm run cli` does, with `env` over the test's environment. */
+export const runCli = runCliProcess;
 
 /** A place to restore into: an empty database, and the environment that makes the CLI use it. */
 export interface RestoreTarget {
