@@ -114,6 +114,10 @@ describe('restore refuses', () => {
     await expectRefused(path.join(dir, 'bestaat-niet.gz'), /bestaat niet/);
   });
 
+  it('a folder given as the file, in Dutch', async () => {
+    await expectRefused(dir, 'Het backupbestand kan niet gelezen worden (EISDIR).');
+  });
+
   it('a header whose counts do not match its data, and migrations this version does not know', async () => {
     const counts = path.join(dir, 'telling.gz');
     await rewriteHeader(file, counts, (h) => {

@@ -97,6 +97,10 @@ function fileError(err: unknown): unknown {
     return new RestoreError(
       RestoreMessages.damaged(code === 'Z_BUF_ERROR' ? 'het houdt halverwege op' : 'gzip'),
     );
+  // A folder, or a file this user may not read (EISDIR, EACCES).
+  const syscall = (err as NodeJS.ErrnoException | undefined)?.syscall;
+  if (code && (syscall === 'open' || syscall === 'read'))
+    return new RestoreError(`Het backupbestand kan niet gelezen worden (${code}).`);
   return err;
 }
 
