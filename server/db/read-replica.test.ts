@@ -40,6 +40,8 @@ let cookie: string;
 let standbyClient: pg.Client;
 /** Connections the app took from the standby's pool (reads: a transaction, a COPY). */
 let standbyCheckouts = 0;
+/** How many of the next connections taken from the standby's pool fail (a replica gone meanwhile). */
+let failStandbyConnects = 0;
 let a: ImportSetup;
 let b: ImportSetup;
 
@@ -50,6 +52,10 @@ beforeAll(async () => {
   const connect = standby.pool.connect.bind(standby.pool);
   standby.pool.connect = ((...args: Parameters<typeof connect>) => {
     standbyCheckouts++;
+    if (failStandbyConnects > 0) {
+      failStandbyConnects--;
+      return Promise.reject(new Error('connect ECONNREFUSED 127.0.0.1'));
+    }
     return connect(...args);
   }) as typeof connect;
   await migrateDatabase(primary);
@@ -289,6 +295,19 @@ describe('reads on the read replica', () => {
     const { rows } = await standbyClient.query<{ n: number }>('SELECT count(*)::int AS n FROM sel_dirty');
     expect(rows[0].n).toBe(0);
     expect(standbyCheckouts).toBe(checkouts);
+  });
+
+  it('counts live on the primary when the read fails on the replica after it was chosen', async () => {
+    const s = await draftSelection();
+    const body = { query: { and: [{ startsWith: { postcode: '10' } }] }, ...open };
+    failStandbyConnects = 1;
+    let live: Awaited<ReturnType<typeof api>> | undefined;
+    const added = await readsOf(async () => {
+      live = await api('POST', `${s.url}/live-count`, body);
+    });
+    expect(live?.statusCode, live?.body).toBe(200);
+    expect(live?.json().state).toBe('done');
+    expect(added).toEqual({ replica: 1, failed: 1 });
   });
 
   it('reads the primary when the standby is stopped', async () => {

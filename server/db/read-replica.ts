@@ -8,6 +8,8 @@ import {
   type RequestTransactionContext,
   type RequestTransactionOptions,
   runRequestTransaction,
+  startTransactionWork,
+  type TransactionWork,
 } from './request-transaction';
 
 // Reads that may go to a streaming replica (DESIGN §7; docs/decisions.md, Read replica): the counts
@@ -190,16 +192,6 @@ export function readDatabase(ctx: ReadContext): Promise<Database> {
   return ctx.readReplica ? ctx.readReplica.target() : Promise.resolve(ctx.database);
 }
 
-/**
- * The context of runRequestTransaction / startTransactionWork for a read (readDatabase): the
- * database the read uses, and the app's configuration.
- */
-export async function readContext<C extends ReadContext & { config: { statementTimeoutMs: number } }>(
-  ctx: C,
-): Promise<{ database: Database; config: C['config'] }> {
-  return { database: await readDatabase(ctx), config: ctx.config };
-}
-
 // SQLSTATEs of a read that failed for the replica's sake: its connection (class 08), its shutdown
 // or start (57P01-57P03), a conflict with its replay (40001, 40P01), a write it refuses (25006).
 const REPLICA_FAILURES = /^(08...|57P0[123]|40001|40P01|25006)$/;
@@ -260,4 +252,33 @@ export async function withReadDb<T>(ctx: ReadContext, work: (db: Db) => Promise<
     ctx.readReplica?.failed(err);
     return work(ctx.database.db);
   }
+}
+
+/**
+ * Starts `work` as startTransactionWork does, on the database of readDatabase; work that fails on
+ * the replica for the replica's sake starts again on the primary (runReadTransaction), unless it
+ * was cancelled. `cancel` cancels whichever run is current.
+ */
+export async function startReadWork<T>(
+  ctx: ReadContext & RequestTransactionContext,
+  work: (tx: Db, client: pg.PoolClient) => Promise<T>,
+  options: RequestTransactionOptions = {},
+): Promise<TransactionWork<T>> {
+  const database = await readDatabase(ctx);
+  let current = startTransactionWork({ database, config: ctx.config }, work, options);
+  if (database === ctx.database) return current;
+  let cancelled = false;
+  const done = current.done.catch((err) => {
+    if (cancelled || !isReplicaFailure(err)) throw err;
+    ctx.readReplica?.failed(err);
+    current = startTransactionWork(ctx, work, options);
+    return current.done;
+  });
+  return {
+    done,
+    cancel() {
+      cancelled = true;
+      current.cancel();
+    },
+  };
 }

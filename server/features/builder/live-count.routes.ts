@@ -8,13 +8,8 @@ import {
 } from '../../../common/live-count';
 import type { LiveCount } from '../../../common/selections';
 import type { AppContext } from '../../context';
-import { readContext } from '../../db/read-replica';
-import {
-  CLIENT_GONE_STATUS,
-  cancelWhenClientLeaves,
-  startTransactionWork,
-  WorkCancelled,
-} from '../../db/request-transaction';
+import { startReadWork } from '../../db/read-replica';
+import { CLIENT_GONE_STATUS, cancelWhenClientLeaves, WorkCancelled } from '../../db/request-transaction';
 import { HttpError } from '../../lib/http-errors';
 import { currentUser } from '../../plugins/auth';
 import { MailingParams } from '../mailings/mailing.routes';
@@ -47,9 +42,9 @@ export function liveCountRoutes(ctx: AppContext): FastifyPluginAsyncZod {
         const { campaignId, mailingId } = request.params;
         const draft = request.body;
         let query = '';
-        // Read from the read replica when it has caught up (readContext).
-        const work = startTransactionWork(
-          await readContext(ctx),
+        // Read from the read replica when it has caught up, else or on its failure the primary.
+        const work = await startReadWork(
+          ctx,
           async (tx) => {
             const prepared = await prepareDraft(ctx, tx, campaignId, mailingId, draft);
             query = prepared.query;
