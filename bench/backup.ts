@@ -77,7 +77,10 @@ try {
 
   const file = path.join(bench.work, 'bench.backup.gz');
   const t1 = performance.now();
-  const { header, bytes } = await createBackup(source.pool, file, { keyFingerprint: null, onTable: slowTables() });
+  const { header, bytes } = await createBackup(source.pool, file, {
+    keyFingerprint: null,
+    onTable: slowTables(),
+  });
   const backupMs = performance.now() - t1;
   const total = header.tables.reduce((sum, t) => sum + t.rows, 0);
   console.log(`  backup: ${seconds(backupMs)} (${total} rows, ${(bytes / 1024 / 1024).toFixed(1)} MB file)`);

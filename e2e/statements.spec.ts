@@ -31,7 +31,11 @@ interface World {
 async function seed(api: APIRequestContext, month: string): Promise<World> {
   const partnerId = unique('Afr_');
   const partnerName = unique('Afrekenpartner BV ');
-  await ok(api.post('/api/crud-partner', { data: { id: partnerId, name: partnerName, vatPercentage: 21, vatCode: 'VH21' } }));
+  await ok(
+    api.post('/api/crud-partner', {
+      data: { id: partnerId, name: partnerName, vatPercentage: 21, vatCode: 'VH21' },
+    }),
+  );
   const [year, mon] = month.split('-').map(Number);
   const lastDay = new Date(Date.UTC(year, mon, 0)).getUTCDate();
   const domain = `${unique('afr')}.nl`;
