@@ -1,5 +1,6 @@
 import fs from 'node:fs';
 import iconv from 'iconv-lite';
+import { DUTCH_MONTH_NAMES } from '../common/date-format';
 
 const FIRST = [
   'Anna',
@@ -42,20 +43,6 @@ const CITY = [
   'Hengelo',
 ];
 const GENDER = ['Man', 'Vrouw', 'man', 'VROUW', 'M', 'V', 'onbekend'];
-const MONTHS = [
-  'januari',
-  'februari',
-  'maart',
-  'april',
-  'mei',
-  'juni',
-  'juli',
-  'augustus',
-  'september',
-  'oktober',
-  'november',
-  'december',
-];
 
 /** The columns of the generated partner file, in order. */
 export const BENCH_HEADERS = [
@@ -105,7 +92,7 @@ export async function generatePartnerCsv(
     let email = `persoon${person(i)}@voorbeeld${i % 50}.nl`;
     if (i % 200 === 7) email = `geen-email-${i}`;
     if (i % 200 === 13) email = `PERSOON${person(i - 13)}@voorbeeld${(i - 13) % 50}.nl`;
-    const born = `${1 + (r % 28)} ${MONTHS[r % 12]} ${1940 + (r % 65)}`;
+    const born = `${1 + (r % 28)} ${DUTCH_MONTH_NAMES[r % 12]} ${1940 + (r % 65)}`;
     const optin = `${2015 + (r % 10)}/${pad(1 + (r % 12))}/${pad(1 + (r % 28))} ${pad(r % 24)}:${pad(r % 60)}`;
     const pc = `${1000 + (r % 9000)} ${String.fromCharCode(65 + (r % 26))}${String.fromCharCode(65 + ((r >>> 5) % 26))}`;
     chunk += `${email};${FIRST[r % FIRST.length]};${PREP[r % PREP.length]};${LAST[(r >>> 3) % LAST.length]};${GENDER[r % GENDER.length]};${born};${pc};"${CITY[(r >>> 7) % CITY.length]}";Dorpsstraat;${1 + (r % 200)};06${pad(r % 100000000, 8)};${optin}\r\n`;

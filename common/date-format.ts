@@ -53,6 +53,9 @@ const MONTHS = [
   'december dec',
 ];
 
+/** The Dutch month names, January first: 'januari' .. 'december'. */
+export const DUTCH_MONTH_NAMES: readonly string[] = MONTHS.map((names) => names.split(' ')[0]);
+
 /** Month names (lower-case) → month number; a value's name is matched case-insensitively. */
 export const DATE_MONTH_NAMES: Readonly<Record<string, number>> = Object.fromEntries(
   MONTHS.flatMap((names, i) => names.split(' ').map((name) => [name, i + 1])),

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { DUTCH_MONTH_NAMES } from './date-format';
 
 // Partner statements ('Afrekeningen', DESIGN §7 Commission; docs/decisions.md, Partner statements):
 // a partner is paid, per address of an Aangeboden mailing allocated to its dataset, the commission
@@ -241,26 +242,11 @@ export function formatRate(rate: string): string {
   return `€ ${m[1]}${groupThousands(String(Number(m[2])))},${decimals}`;
 }
 
-const MONTH_NAMES = [
-  'januari',
-  'februari',
-  'maart',
-  'april',
-  'mei',
-  'juni',
-  'juli',
-  'augustus',
-  'september',
-  'oktober',
-  'november',
-  'december',
-];
-
 /** A month 'YYYY-MM' in Dutch words: '2026-03' gives 'maart 2026'. */
 export function formatMonth(month: string): string {
   const m = MONTH.exec(month);
   if (!m) return month;
-  return `${MONTH_NAMES[Number(m[2]) - 1]} ${m[1]}`;
+  return `${DUTCH_MONTH_NAMES[Number(m[2]) - 1]} ${m[1]}`;
 }
 
 /** A calendar day 'YYYY-MM-DD' as DD-MM-YYYY. */
