@@ -17,7 +17,7 @@ import { drizzle } from 'drizzle-orm/node-postgres';
 import pg from 'pg';
 import { suppressedSql, suppressionHash } from '../server/features/avg/suppression';
 import { caseCollation } from '../server/features/selections/compile-context';
-import { processCpuSeconds } from './support/cpu';
+import { backendCpuClock } from './support/cpu';
 import { createBenchDatabase } from './support/database';
 
 const rows = Number(process.argv[2] ?? 1_000_000);
@@ -33,9 +33,7 @@ const client = new pg.Client({ connectionString: bench.url });
 await client.connect();
 try {
   const db = drizzle(client);
-  const pid = (await client.query<{ pid: number }>('SELECT pg_backend_pid() AS pid')).rows[0].pid;
-  const cpu = () => processCpuSeconds(pid) ?? Number.NaN;
-  await client.query(`SET work_mem = '256MB'; SET max_parallel_workers_per_gather = 0`);
+  const cpu = await backendCpuClock(client);
   // Addresses 1..addresses; the file: `known` of its rows addresses, the rest beyond them.
   await client.query(`CREATE TABLE addresses (id bigserial PRIMARY KEY, email text NOT NULL UNIQUE)`);
   await client.query(`INSERT INTO addresses (email)

@@ -11,7 +11,7 @@ import { sql } from 'drizzle-orm';
 import { drizzle } from 'drizzle-orm/node-postgres';
 import pg from 'pg';
 import { suppressedSql, suppressionHash } from '../server/features/avg/suppression';
-import { processCpuSeconds } from './support/cpu';
+import { backendCpuClock } from './support/cpu';
 import { createBenchDatabase } from './support/database';
 
 const rows = Number(process.argv[2] ?? 200_000);
@@ -25,9 +25,7 @@ const client = new pg.Client({ connectionString: bench.url });
 await client.connect();
 try {
   const db = drizzle(client);
-  const pid = (await client.query<{ pid: number }>('SELECT pg_backend_pid() AS pid')).rows[0].pid;
-  const cpu = () => processCpuSeconds(pid) ?? Number.NaN;
-  await client.query(`SET work_mem = '256MB'; SET max_parallel_workers_per_gather = 0`);
+  const cpu = await backendCpuClock(client);
   await client.query(`CREATE UNLOGGED TABLE stg AS
     SELECT g AS ln, ' Persoon' || g || '@voorbeeld' || (g % 50) || '.nl' AS c1 FROM generate_series(1, ${rows}) g`);
   await client.query('CREATE TABLE IF NOT EXISTS avg_suppressions (hash bytea PRIMARY KEY)');

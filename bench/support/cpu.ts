@@ -118,3 +118,14 @@ export async function postgresIsLocal(monitor: pg.Client): Promise<boolean> {
   const { rows } = await monitor.query<{ pid: number }>('SELECT pg_backend_pid() AS pid');
   return processCpuSeconds(rows[0].pid) !== undefined;
 }
+
+/**
+ * Readies `client`'s backend for a CPU-time benchmark (work_mem 256MB; parallel query off, so no
+ * worker's CPU goes uncounted) and returns a reader of that backend's CPU seconds from /proc (NaN
+ * when unreadable: PostgreSQL must run on this machine).
+ */
+export async function backendCpuClock(client: pg.Client): Promise<() => number> {
+  const pid = (await client.query<{ pid: number }>('SELECT pg_backend_pid() AS pid')).rows[0].pid;
+  await client.query(`SET work_mem = '256MB'; SET max_parallel_workers_per_gather = 0`);
+  return () => processCpuSeconds(pid) ?? Number.NaN;
+}
