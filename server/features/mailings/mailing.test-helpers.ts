@@ -4,7 +4,9 @@ import { expect } from 'vitest';
 import type { Mailing } from '../../../common/mailings';
 import { newId } from '../../lib/ids';
 import { pgTextArray } from '../../lib/pg-array';
-import type { TestApp } from '../../test/app';
+import type { TestApp, TestClient } from '../../test/app';
+import { waitForTask } from '../../test/imports';
+import { multipartBody } from '../../test/multipart';
 import { refreshRecordCounts } from './mailing.queries';
 
 // Test helpers for mailings: what the selection engine would allocate, made directly.
@@ -100,4 +102,22 @@ export async function heldBy(t: TestApp, mailingId: string): Promise<number[]> {
     sql`SELECT address_id FROM mailing_addresses WHERE mailing_id = ${mailingId} ORDER BY address_id`,
   );
   return res.rows.map((r) => Number(r.address_id));
+}
+
+/**
+ * Imports a results file (`content`, named resultaten.csv) into a mailing through the API as the
+ * test's user and waits for its task, expecting the upload accepted and the task done; returns the task.
+ */
+export async function importResultsFile(t: TestClient, campaign: string, mailing: string, content: string) {
+  const body = multipartBody({}, { name: 'resultaten.csv', content });
+  const res = await t.app.inject({
+    method: 'POST',
+    url: `/api/campaigns/${campaign}/mailings/${mailing}/results`,
+    payload: body.payload,
+    headers: { ...body.headers, cookie: t.cookie },
+  });
+  expect(res.statusCode, res.body).toBe(200);
+  const task = await waitForTask(t, t.cookie, res.json().task._id);
+  expect(task.state, task.error).toBe('done');
+  return task as { _id: string; result: Record<string, unknown> };
 }

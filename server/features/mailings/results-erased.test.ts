@@ -4,32 +4,21 @@ import { describe, expect, it } from 'vitest';
 import { SKIP_REASON_LABELS } from '../../../common/skipped-rows';
 import { setupTestApp } from '../../test/app';
 import { csvBody } from '../../test/csv';
-import { waitForTask } from '../../test/imports';
-import { multipartBody } from '../../test/multipart';
 import { eraseEmails } from '../avg/erase.service';
 import { whileErasing } from '../avg/suppression.test-helpers';
-import { allocate, makeAddresses, makeCampaign, makeMailing } from './mailing.test-helpers';
+import {
+  allocate,
+  importResultsFile,
+  makeAddresses,
+  makeCampaign,
+  makeMailing,
+} from './mailing.test-helpers';
 
 // A mailing's results file and erased addresses (AVG art. 17): a row of an erased address is
 // skipped as not in the mailing and its skipped row keeps no e-mail; the import waits for an
 // erasure that runs, so it never writes results or behaviour onto an address erased meanwhile.
 
 const t = setupTestApp();
-
-/** Uploads a results file to a mailing and waits for its task; returns the finished task. */
-async function importResults(campaign: string, mailing: string, content: string) {
-  const body = multipartBody({}, { name: 'resultaten.csv', content });
-  const res = await t.app.inject({
-    method: 'POST',
-    url: `/api/campaigns/${campaign}/mailings/${mailing}/results`,
-    payload: body.payload,
-    headers: { ...body.headers, cookie: t.cookie },
-  });
-  expect(res.statusCode, res.body).toBe(200);
-  const task = await waitForTask(t, t.cookie, res.json().task._id);
-  expect(task.state, task.error).toBe('done');
-  return task as { _id: string; result: Record<string, unknown> };
-}
 
 /** The skipped-rows download of a task as rows, header first. */
 async function skippedCsv(taskId: string): Promise<string[][]> {
@@ -65,7 +54,8 @@ describe('a results file naming erased addresses', () => {
     await allocate(t, m._id, ids);
     const erased = await t.api('POST', '/api/avg/erase', { email: 'weg@res.nl' });
     expect(erased.statusCode, erased.body).toBe(200);
-    const task = await importResults(
+    const task = await importResultsFile(
+      t,
       c,
       m._id,
       [
@@ -93,7 +83,8 @@ describe('a results file naming erased addresses', () => {
     const task = await whileErasing(
       t,
       () =>
-        importResults(
+        importResultsFile(
+          t,
           c,
           m._id,
           'email;event;date;os\nblijft2@res.nl;open;2030-01-10 08:00:00;iOS\nlater@res.nl;open;2030-01-10 08:00:00;iOS\n',

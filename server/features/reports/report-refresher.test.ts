@@ -3,11 +3,10 @@ import { describe, expect, it } from 'vitest';
 import type { PartnerReport } from '../../../common/reports';
 import { setupTestApp, type TestClient } from '../../test/app';
 import { makeDataset, makePartner } from '../../test/factories';
-import { waitForTask } from '../../test/imports';
-import { multipartBody } from '../../test/multipart';
 import {
   addResults,
   allocate,
+  importResultsFile,
   makeAddresses,
   makeCampaign,
   makeMailing,
@@ -86,19 +85,7 @@ async function offeredMailing(t: TestClient) {
 /** Imports a results file (the events of EVENTS per e-mail) through the API and waits for its task. */
 async function importResults(t: TestClient, campaign: string, mailing: string, emails: string[]) {
   const lines = emails.flatMap((e, i) => EVENTS[i].map((ev) => `${e};${ev};2025-02-16 10:00:00;iOS`));
-  const body = multipartBody(
-    {},
-    { name: 'resultaten.csv', content: `email;event;date;os\n${lines.join('\n')}\n` },
-  );
-  const res = await t.app.inject({
-    method: 'POST',
-    url: `/api/campaigns/${campaign}/mailings/${mailing}/results`,
-    payload: body.payload,
-    headers: { ...body.headers, cookie: t.cookie },
-  });
-  expect(res.statusCode, res.body).toBe(200);
-  const task = await waitForTask(t, t.cookie, res.json().task._id);
-  expect(task.state, task.error).toBe('done');
+  await importResultsFile(t, campaign, mailing, `email;event;date;os\n${lines.join('\n')}\n`);
 }
 
 const expectedAfterImport = (datasets: string[]) =>
