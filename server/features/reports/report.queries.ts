@@ -43,14 +43,19 @@ function addressEventsSql(mailingId: SQL): SQL {
 }
 
 /**
- * The CTE `computed` (SQL text to follow a WITH list that defines `missing (id, version)`): per
- * mailing of `missing` and dataset its facts, labelled with the version given: delivered (its
- * addresses) and those with an open, a click, a bounce (hard or soft) and a hard bounce among its
- * results. A mailing at a time (LATERAL): its addresses and its results by their indexes on the
- * mailing, never a scan of every mailing's rows.
+ * The CTEs `missing`, `computed` and `saved`, SQL text to follow in a WITH list after the CTE
+ * named `source` (columns id, version): `missing` the mailings of `source` without facts at their
+ * version; `computed` per mailing of `missing` and dataset its facts, labelled with that version:
+ * delivered (its addresses) and those with an open, a click, a bounce (hard or soft) and a hard
+ * bounce among its results; `saved` stores them (a concurrent equal row is left as it is). A
+ * mailing at a time (LATERAL): its addresses and its results by their indexes on the mailing,
+ * never a scan of every mailing's rows.
  */
-function computedFactsSql(): SQL {
-  return sql`computed AS (
+function savedFactsSql(source: 'latest' | 'period'): SQL {
+  return sql`missing AS (
+      SELECT s.id, s.version FROM ${sql.raw(source)} s WHERE NOT EXISTS (
+        SELECT 1 FROM mailing_report_facts f WHERE f.mailing_id = s.id AND f.version = s.version)
+    ), computed AS (
       SELECT mi.id AS mailing_id, mi.version, c.dataset_id, c.delivered, c.opens, c.clicks, c.bounces, c.hard_bounces
       FROM missing mi CROSS JOIN LATERAL (
         SELECT ma.dataset_id, count(*) AS delivered,
@@ -63,6 +68,9 @@ function computedFactsSql(): SQL {
         WHERE ma.mailing_id = mi.id
         GROUP BY ma.dataset_id
       ) c
+    ), saved AS (
+      INSERT INTO mailing_report_facts (mailing_id, version, dataset_id, delivered, opens, clicks, bounces, hard_bounces)
+      SELECT * FROM computed ON CONFLICT DO NOTHING
     )`;
 }
 
@@ -101,13 +109,7 @@ export async function saveMailingFacts(db: DbOrTx, mailingId: string): Promise<v
     WITH latest AS (
       SELECT ${mailingId}::text AS id,
         coalesce((SELECT version FROM mailing_report_versions WHERE mailing_id = ${mailingId}), 0) AS version
-    ), missing AS (
-      SELECT c.id, c.version FROM latest c WHERE NOT EXISTS (
-        SELECT 1 FROM mailing_report_facts f WHERE f.mailing_id = c.id AND f.version = c.version)
-    ), ${computedFactsSql()}, saved AS (
-      INSERT INTO mailing_report_facts (mailing_id, version, dataset_id, delivered, opens, clicks, bounces, hard_bounces)
-      SELECT * FROM computed ON CONFLICT DO NOTHING
-    )
+    ), ${savedFactsSql('latest')}
     DELETE FROM mailing_report_facts f USING latest c WHERE f.mailing_id = c.id AND f.version < c.version`);
 }
 
@@ -154,13 +156,7 @@ export async function listPartnerReport(db: DbOrTx, f: PartnerReportFilter): Pro
     hard_bounces: string;
   }>(sql`
     WITH period AS (${periodSql(f.from, f.to)}
-    ), missing AS (
-      SELECT p.id, p.version FROM period p WHERE NOT EXISTS (
-        SELECT 1 FROM mailing_report_facts f WHERE f.mailing_id = p.id AND f.version = p.version)
-    ), ${computedFactsSql()}, saved AS (
-      INSERT INTO mailing_report_facts (mailing_id, version, dataset_id, delivered, opens, clicks, bounces, hard_bounces)
-      SELECT * FROM computed ON CONFLICT DO NOTHING
-    ), pruned AS (
+    ), ${savedFactsSql('period')}, pruned AS (
       DELETE FROM mailing_report_facts f USING missing mi WHERE f.mailing_id = mi.id AND f.version < mi.version
     ), facts AS (
       SELECT mailing_id, dataset_id, delivered, opens, clicks, bounces, hard_bounces FROM computed
