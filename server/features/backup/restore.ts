@@ -5,7 +5,7 @@ import zlib from 'node:zlib';
 import { readMigrationFiles } from 'drizzle-orm/migrator';
 import type pg from 'pg';
 import { from as copyFrom } from 'pg-copy-streams';
-import { migrationsFolder } from '../../db/client';
+import { migrationsFolder, withClientTransaction } from '../../db/client';
 import {
   BACKUP_END,
   BackupFileError,
@@ -208,79 +208,72 @@ export async function restoreBackup(
   options: { onTable?: (p: { table: string; rows: number }) => void } = {},
 ): Promise<BackupHeader> {
   const reader = openBackup(file);
-  const client = await pool.connect();
-  let broken = false;
   try {
     const header = await readHeader(reader).catch((err) => {
       throw fileError(err);
     });
     const { upToBackup, after } = splitMigrations(header);
-    await client.query('BEGIN');
-    await client.query(COPY_SETTINGS_SQL);
-    await client.query('SELECT pg_advisory_xact_lock(727001)');
-    if (!(await isEmptyDatabase(client))) throw new RestoreError(RestoreMessages.notEmpty);
-    await applyMigrations(client, upToBackup);
-    await client.query('SET LOCAL session_replication_role = replica').catch((err) => {
-      throw err?.code === '42501' ? new RestoreError(RestoreMessages.noSuperuser) : err;
-    });
-    for (const table of header.tables) {
-      const target = qualified(table);
-      const { rows } = await client.query('SELECT to_regclass($1) AS oid', [target]);
-      const partition = rows[0].oid === null ? checkedPartition(table) : undefined;
-      if (partition) {
-        // As a first import makes a dataset's table: filled first, then given its constraints
-        // and indexes (one sorted build each), then attached.
-        await client.query(`CREATE TABLE ${target} (LIKE ${qualified(partition)} INCLUDING DEFAULTS)`);
-      } else if (rows[0].oid === null) {
-        throw new RestoreError(RestoreMessages.damaged(`tabel ${table.name} bestaat niet in deze versie`));
-      } else {
-        // Rows the migrations made (defaults) give way to the backup's.
-        await client.query(`DELETE FROM ONLY ${target}`);
-      }
-      const loaded = await loadTable(client, reader, table.columns, target).catch((err) => {
-        throw fileError(err);
+    return await withClientTransaction({ pool }, async (_tx, client) => {
+      await client.query(COPY_SETTINGS_SQL);
+      await client.query('SELECT pg_advisory_xact_lock(727001)');
+      if (!(await isEmptyDatabase(client))) throw new RestoreError(RestoreMessages.notEmpty);
+      await applyMigrations(client, upToBackup);
+      await client.query('SET LOCAL session_replication_role = replica').catch((err) => {
+        throw err?.code === '42501' ? new RestoreError(RestoreMessages.noSuperuser) : err;
       });
-      if (loaded !== table.rows)
-        throw new RestoreError(
-          RestoreMessages.damaged(`${table.name}: ${loaded} rijen in plaats van ${table.rows}`),
-        );
-      if (partition) {
-        for (const def of partition.constraints) await client.query(`ALTER TABLE ${target} ADD ${def}`);
-        for (const def of partition.indexes) await client.query(def);
-        await client.query(
-          `ALTER TABLE ${qualified(partition)} ATTACH PARTITION ${target} ${partition.bound}`,
-        );
+      for (const table of header.tables) {
+        const target = qualified(table);
+        const { rows } = await client.query('SELECT to_regclass($1) AS oid', [target]);
+        const partition = rows[0].oid === null ? checkedPartition(table) : undefined;
+        if (partition) {
+          // As a first import makes a dataset's table: filled first, then given its constraints
+          // and indexes (one sorted build each), then attached.
+          await client.query(`CREATE TABLE ${target} (LIKE ${qualified(partition)} INCLUDING DEFAULTS)`);
+        } else if (rows[0].oid === null) {
+          throw new RestoreError(RestoreMessages.damaged(`tabel ${table.name} bestaat niet in deze versie`));
+        } else {
+          // Rows the migrations made (defaults) give way to the backup's.
+          await client.query(`DELETE FROM ONLY ${target}`);
+        }
+        const loaded = await loadTable(client, reader, table.columns, target).catch((err) => {
+          throw fileError(err);
+        });
+        if (loaded !== table.rows)
+          throw new RestoreError(
+            RestoreMessages.damaged(`${table.name}: ${loaded} rijen in plaats van ${table.rows}`),
+          );
+        if (partition) {
+          for (const def of partition.constraints) await client.query(`ALTER TABLE ${target} ADD ${def}`);
+          for (const def of partition.indexes) await client.query(def);
+          await client.query(
+            `ALTER TABLE ${qualified(partition)} ATTACH PARTITION ${target} ${partition.bound}`,
+          );
+        }
+        options.onTable?.({ table: table.name, rows: loaded });
       }
-      options.onTable?.({ table: table.name, rows: loaded });
-    }
-    try {
-      const end = await reader.read(Buffer.byteLength(BACKUP_END));
-      if (end.toString('latin1') !== BACKUP_END) throw new BackupFileError('het einde ontbreekt');
-      await reader.expectEnd();
-    } catch (err) {
-      throw fileError(err);
-    }
-    for (const s of header.sequences) {
-      const { rows } = await client.query<{ max: string | null }>(
-        `SELECT max(${ident(s.column)})::text AS max FROM ${ident(s.schema)}.${ident(s.table)}`,
-      );
-      const value = Math.max(s.value, Number(rows[0].max ?? 0));
-      await client.query('SELECT setval($1::regclass, $2, $3)', [
-        qualified(s),
-        Math.max(value, 1),
-        value > 0,
-      ]);
-    }
-    await client.query('SET LOCAL session_replication_role = origin');
-    await applyMigrations(client, after);
-    await client.query('COMMIT');
-    return header;
-  } catch (err) {
-    broken = true;
-    await client.query('ROLLBACK').catch(() => {});
-    throw err;
+      try {
+        const end = await reader.read(Buffer.byteLength(BACKUP_END));
+        if (end.toString('latin1') !== BACKUP_END) throw new BackupFileError('het einde ontbreekt');
+        await reader.expectEnd();
+      } catch (err) {
+        throw fileError(err);
+      }
+      for (const s of header.sequences) {
+        const { rows } = await client.query<{ max: string | null }>(
+          `SELECT max(${ident(s.column)})::text AS max FROM ${ident(s.schema)}.${ident(s.table)}`,
+        );
+        const value = Math.max(s.value, Number(rows[0].max ?? 0));
+        await client.query('SELECT setval($1::regclass, $2, $3)', [
+          qualified(s),
+          Math.max(value, 1),
+          value > 0,
+        ]);
+      }
+      await client.query('SET LOCAL session_replication_role = origin');
+      await applyMigrations(client, after);
+      return header;
+    });
   } finally {
-    client.release(broken);
     reader.close();
   }
 }
