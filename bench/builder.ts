@@ -5,7 +5,7 @@
 // - POST .../selections/live-count (the count with its funnel): from the request until the figures
 //   are there, directly ({state:'done'}) or, when handed on after LIVE_COUNT_DIRECT_MS, polling
 //   GET /api/tasks/{id} every BENCH_POLL_MS until done (the builder itself polls every
-//   SELECTION_TASK_POLL_MS; the time it would show them is printed beside);
+//   LIVE_COUNT_POLL_MS; the time it would show them is printed beside);
 // - POST .../selections/preview (the first 25 addresses);
 // and GET /api/count?useBlacklist=true&unique=true ('Bestandsaantallen'). p50 and max after one
 // warm-up, each beside two bare counts timed in the same process right before each of its runs, as
@@ -28,9 +28,13 @@
 import os from 'node:os';
 import { sql } from 'drizzle-orm';
 import '../common/zod-setup';
-import { SELECTION_TASK_POLL_MS } from '../common/constants';
 import type { CountAnswer } from '../common/counts';
-import { type LiveCountAnswer, type Preview, SelectionDraftSchema } from '../common/live-count';
+import {
+  LIVE_COUNT_POLL_MS,
+  type LiveCountAnswer,
+  type Preview,
+  SelectionDraftSchema,
+} from '../common/live-count';
 import type { LiveCount } from '../common/selections';
 import { migrateDatabase, openDatabase } from '../server/db/client';
 import { caseCollation } from '../server/features/selections/compile-context';
@@ -215,8 +219,8 @@ try {
           handedOn[name] = (handedOn[name] ?? 0) + 1;
           count = await pollTask(answer.task._id);
           // The builder sees it at its first poll after the count ended.
-          const polls = Math.ceil((performance.now() - handed) / SELECTION_TASK_POLL_MS);
-          uiMs.push(handed - t0 + polls * SELECTION_TASK_POLL_MS);
+          const polls = Math.ceil((performance.now() - handed) / LIVE_COUNT_POLL_MS);
+          uiMs.push(handed - t0 + polls * LIVE_COUNT_POLL_MS);
         }
         httpFound = count.funnel.total;
         const lines = count.funnel.lines.map((l) => l.remaining.toLocaleString('en')).join(' → ');

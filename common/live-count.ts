@@ -12,6 +12,11 @@ export const LIVE_COUNT_PAUSE_MS = 400;
 
 /** How long POST .../selections/live-count answers directly; a count that takes longer becomes a task (ms). */
 export const LIVE_COUNT_DIRECT_MS = 1500;
+/**
+ * How often a count handed on to a task is polled (ms): the figures show as soon as it ends, not on
+ * the spec's 2-second poll of the .../query task (a task read is one row by its key).
+ */
+export const LIVE_COUNT_POLL_MS = 250;
 
 /** How many addresses the preview shows. */
 export const PREVIEW_SIZE = 25;

@@ -1,4 +1,4 @@
-import { LIVE_COUNT_PAUSE_MS } from '../../../common/live-count';
+import { LIVE_COUNT_PAUSE_MS, LIVE_COUNT_POLL_MS } from '../../../common/live-count';
 import { fileLeaves, type QueryNode, stripClientKeys } from '../../../common/query-tree';
 import { LiveCountSchema, SelectionMessages } from '../../../common/selections';
 import type { Task } from '../../../common/tasks';
@@ -70,12 +70,6 @@ export function scheduleCount(): void {
   stopCount();
   timer = setTimeout(() => void countNow(), LIVE_COUNT_PAUSE_MS);
 }
-
-/**
- * How often a count handed on to a task is polled (ms): the figures show as soon as it ends, not on
- * the spec's 2-second poll of the .../query task (a task read is one row by its key).
- */
-export const LIVE_COUNT_POLL_MS = 250;
 
 /** Polls a task every LIVE_COUNT_POLL_MS until it ends; answers it done, throws its error when failed. */
 async function followTask(task: Task, current: Running): Promise<Task> {
