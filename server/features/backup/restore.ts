@@ -80,6 +80,10 @@ export function openBackup(file: string): BackupReader {
   const gunzip = zlib.createGunzip();
   const source = fs.createReadStream(file);
   source.on('error', (err) => gunzip.destroy(err));
+  // The reader's async iterator listens for errors only from its first read: an error before that
+  // (a missing file, a damaged gzip) would be unhandled. The iterator still throws it, as the
+  // stream keeps it (`errored`).
+  gunzip.on('error', () => {});
   source.pipe(gunzip);
   return new BackupReader(gunzip, () => {
     source.destroy();
