@@ -28,14 +28,24 @@ export function BreadcrumbBar() {
   return (
     // A nav landmark: Breadcrumbs' root is a plain div, on which aria-label names nothing.
     <nav aria-label="Kruimelpad">
-      <Breadcrumbs mb="md">
+      {/* Long names (a campaign's, a mailing's) wrap to the next line and are cut off with '…'
+          where one alone is wider than the screen, so a phone keeps its page width. */}
+      <Breadcrumbs mb="md" styles={{ root: { flexWrap: 'wrap', rowGap: 4, minWidth: 0 } }}>
         {crumbs.map((c, i) =>
           i === crumbs.length - 1 ? (
-            <Text key={c.to} size="sm">
+            <Text key={c.to} size="sm" truncate="end" maw="100%" title={titles[i]}>
               {titles[i]}
             </Text>
           ) : (
-            <Anchor key={c.to} component={Link} to={c.to} size="sm">
+            <Anchor
+              key={c.to}
+              component={Link}
+              to={c.to}
+              size="sm"
+              truncate="end"
+              maw="100%"
+              title={titles[i]}
+            >
               {titles[i]}
             </Anchor>
           ),
