@@ -105,6 +105,22 @@ describe('cli create-user on DATABASE_URL', () => {
     expect(unknown.code).toBe(1);
     expect(unknown.stderr).toContain('Onbekende opdracht: verwijder-alles');
   });
+
+  it('an unknown option, a stray argument or an option without its value is refused in Dutch, exit 1', async () => {
+    const [option, positional, value] = await Promise.all([
+      runCli(['create-user', '--forse']),
+      runCli(['create-user', 'extra']),
+      runCli(['create-user', '--username']),
+    ]);
+    expect(option.code).toBe(1);
+    expect(option.stderr).toContain('Onbekende optie: --forse');
+    expect(positional.code).toBe(1);
+    expect(positional.stderr).toContain('Onverwacht argument: extra');
+    expect(value.code).toBe(1);
+    expect(value.stderr).toContain('Ongeldige waarde bij de optie --username');
+    for (const r of [option, positional, value])
+      expect(r.stderr).not.toMatch(/Unknown|Unexpected|argument missing/);
+  });
 });
 
 describe('cli create-user on the embedded database in DATA_DIR', () => {

@@ -66,6 +66,15 @@ async function runCreateUser(args: string[]): Promise<void> {
   }
 }
 
+/** node:util parseArgs' English refusal (its code and message) in Dutch, naming the option or argument. */
+function parseArgsMessage(code: string, message: string): string {
+  const name = /'([^']+)'/.exec(message)?.[1] ?? '';
+  if (code === 'ERR_PARSE_ARGS_UNKNOWN_OPTION') return `Onbekende optie: ${name}`;
+  if (code === 'ERR_PARSE_ARGS_UNEXPECTED_POSITIONAL') return `Onverwacht argument: ${name}`;
+  if (code === 'ERR_PARSE_ARGS_INVALID_OPTION_VALUE') return `Ongeldige waarde bij de optie ${name}`;
+  return 'De opties kloppen niet.';
+}
+
 /** Runs the command of `argv`; returns the process exit code. */
 async function main(argv: string[]): Promise<number> {
   const [command, ...rest] = argv;
@@ -88,7 +97,7 @@ async function main(argv: string[]): Promise<number> {
   } catch (err) {
     if (err instanceof CliError) console.error(err.message);
     else if (err instanceof TypeError && 'code' in err && String(err.code).startsWith('ERR_PARSE_ARGS')) {
-      console.error(`${err.message}\n\n${HELP}`);
+      console.error(`${parseArgsMessage(String(err.code), err.message)}\n\n${HELP}`);
     } else console.error(err instanceof Error ? err.message : err);
     return 1;
   }
