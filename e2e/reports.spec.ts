@@ -76,11 +76,15 @@ test('reports: a partner’s delivered addresses, opens, clicks and rates as cha
     '0,0 %',
   ]);
   await expect(page.getByTestId('report-total')).toContainText('50,0 %');
-  // A period that ends before it starts says so, without a report loading for ever.
+  // A period that ends before it starts says so, without a report loading for ever, and offers no
+  // download (the server would answer it with its refusal).
+  const csv = page.getByRole('main').getByLabel('Download CSV');
+  await expect(csv).not.toHaveCount(0);
   await page.getByRole('combobox', { name: 'Tot en met' }).click();
   await page.getByRole('option').nth(12).click();
   await expect(page.getByText('De beginmaand moet vóór of gelijk aan de eindmaand liggen')).toBeVisible();
   await expect(page.getByRole('main').locator('.mantine-Loader-root')).toHaveCount(0);
+  await expect(csv).toHaveCount(0);
 
   // The mailing's screen: its results over time, ending at the counts of the mailing list.
   await page.goto(`/campaigns/${campaign._id}/mailings/${mailing._id}/edit`);

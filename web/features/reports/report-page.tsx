@@ -97,7 +97,8 @@ export function ReportPage() {
           allowDeselect={false}
           w={220}
         />
-        <CsvDownload href={partnerReportCsvUrl(filter)} label="Download CSV" />
+        {/* A period ending before it starts has no report, so no download (the server would refuse it). */}
+        {from <= to && <CsvDownload href={partnerReportCsvUrl(filter)} label="Download CSV" />}
         {report.isFetching && <Loader size="sm" aria-label="Rapportage laden" />}
       </Group>
       {from > to && <Text c="red">{ReportMessages.monthOrder}</Text>}
