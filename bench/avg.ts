@@ -13,6 +13,8 @@
 //   npx tsx bench/avg.ts [addresses=1000000] [datasets=500] [bulk=100000]   embedded PostgreSQL
 //   DATABASE_URL=postgres://... npx tsx bench/avg.ts                         a PostgreSQL server
 //   BENCH_RUNS=50   look-ups and single erasures timed (after five warm-ups)
+//   BENCH_REUSE_DB=postgres://.../lw_bench_x npx tsx bench/avg.ts 20000000   a kept world of bench/selection.ts
+//     or bench/builder.ts (its enrichment and skipped rows added once); it keeps the erasures made here
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -49,6 +51,10 @@ console.log(
 if (!bench.reused) {
   console.log('Generating (SQL) ...');
   await generateSelectionWorld(db, N, DATASETS, timed);
+}
+// A kept world of bench/selection.ts or bench/builder.ts has none yet: added once, kept with it.
+const { rows: enriched } = await db.execute(sql`SELECT EXISTS (SELECT 1 FROM enrichment_files) AS done`);
+if (!(enriched[0] as { done: boolean }).done) {
   await timed('enrichment (a fifth of the addresses, two files) and 200,000 skipped rows', () =>
     db.execute(
       sql.raw(`
