@@ -64,12 +64,20 @@ export function clientDb(client: pg.PoolClient): Db {
 export interface ClientTransactionOptions {
   /** The isolation level; PostgreSQL's default (READ COMMITTED) when left out. */
   isolation?: 'REPEATABLE READ' | 'SERIALIZABLE';
+  /**
+   * A session-level advisory lock (its two keys) taken before BEGIN and let go after COMMIT, so the
+   * transaction's snapshot (taken by its first statement) sees all that the lock's previous holder
+   * committed: work that must run one at a time and read one snapshot (REPEATABLE READ) takes it.
+   */
+  sessionLock?: readonly [number, number];
 }
 
 /**
  * Runs `fn` in a transaction on one pool connection and gives it both the Drizzle handle and the
  * pg client (for COPY streams inside the transaction). Commits when `fn` resolves, else rolls back
- * (closing the connection) and rethrows. The one way a pg client runs a transaction, except three
+ * (closing the connection) and rethrows. With `sessionLock`, waits for that lock first and lets it
+ * go after the commit; a failed transaction's connection is closed, which lets it go too (also when
+ * the connection was lost). The one way a pg client runs a transaction, except three
  * that need their connection around it: the partner API's writes (partner-api.service.ts
  * inDatasetTransaction) commit inside their write slot and keep a connection whose rollback
  * succeeded, the refresher (sel-record.sql.ts underRefreshLock) takes its session lock before
@@ -82,19 +90,32 @@ export async function withClientTransaction<T>(
   options: ClientTransactionOptions = {},
 ): Promise<T> {
   const client = await database.pool.connect();
+  const lock = options.sessionLock;
+  // A connection that holds a lock and is ended by the server fails its query; its 'error' event,
+  // which a checked-out client has no pool listener for, must not end the process.
+  const ignoreLost = () => {};
+  if (lock) client.on('error', ignoreLost);
   let broken = false;
   try {
+    if (lock) await client.query('SELECT pg_advisory_lock($1, $2)', [lock[0], lock[1]]);
     await client.query(options.isolation ? `BEGIN ISOLATION LEVEL ${options.isolation}` : 'BEGIN');
     const result = await fn(clientDb(client), client);
     await client.query('COMMIT');
     return result;
   } catch (err) {
     // A COPY broken off half-way can leave the connection unusable: after a failure it is closed,
-    // not given back to the pool.
+    // not given back to the pool (and its session's lock goes with it).
     broken = true;
     await client.query('ROLLBACK').catch(() => {});
     throw err;
   } finally {
+    if (lock && !broken) {
+      // After the commit: the next holder's snapshot sees it.
+      await client.query('SELECT pg_advisory_unlock($1, $2)', [lock[0], lock[1]]).catch(() => {
+        broken = true;
+      });
+    }
+    client.off('error', ignoreLost);
     client.release(broken);
   }
 }

@@ -106,7 +106,7 @@ export function statementRoutes(ctx: AppContext): FastifyPluginAsyncZod {
     app.post(
       STATEMENT_ROUTES.issue,
       { schema: { body: StatementIssueSchema, response: { 200: StatementDetailSchema } } },
-      async (request) => issueStatement(ctx.db, request.body, actorOf(request)),
+      async (request) => issueStatement(ctx.database, request.body, actorOf(request)),
     );
 
     app.get(

@@ -8,7 +8,7 @@ import {
   type StatementSummary,
   statementNumberText,
 } from '../../../common/statements';
-import type { Db, DbOrTx } from '../../db/client';
+import { type Database, type DbOrTx, withClientTransaction } from '../../db/client';
 import { HttpError, notFound } from '../../lib/http-errors';
 import { isUniqueViolation } from '../../lib/pg-errors';
 import { type AuditInput, recordAudit } from '../audit/audit';
@@ -213,69 +213,87 @@ export async function getIssuedStatement(db: DbOrTx, id: number): Promise<Statem
   return presentIssued(row, await listIssuedLines(db, id));
 }
 
-/**
- * Issues the proposed statement of `ref`: the next number of the gap-free sequence, its partner
- * details and lines frozen, in one transaction. The counter row is taken first, so concurrent
- * issues run one after another and each computes against the others' committed statements.
- * Throws 409 when the statement is already issued, or has no lines, 404 when there is no such
- * statement. Returns the issued statement.
- */
-export async function issueStatement(
-  db: Db,
+/** issueStatement's work in its transaction: number, check, freeze, audit; returns the issued statement. */
+async function issueIn(
+  tx: DbOrTx,
   ref: StatementRef,
   actor: Pick<AuditInput, 'username' | 'ip'>,
 ): Promise<StatementDetail> {
-  // Before the issuing transaction (not under its counter lock): the facts it reads kept up to date.
-  await keepCountsOfMonth((work) => db.transaction(work), ref.month);
+  const number = await takeNextNumber(tx);
+  const scope = { partnerId: ref.partner, datasetId: ref.dataset ?? null, month: ref.month };
+  const existing = (await listIssuedOfMonth(tx, ref.month)).find(
+    (s) => s.partnerId === scope.partnerId && s.datasetId === scope.datasetId,
+  );
+  if (existing)
+    throw new HttpError(409, StatementMessages.alreadyIssued(statementNumberText(existing.number)));
+  const proposal = await getProposal(tx, ref);
+  if (proposal.lines.length === 0) throw new HttpError(409, StatementMessages.nothingToIssue);
+  const facts = await getPartnerFacts(tx, ref.partner);
+  const id = await insertIssued(
+    tx,
+    {
+      number,
+      month: ref.month,
+      partnerId: scope.partnerId,
+      datasetId: scope.datasetId,
+      datasetName: proposal.datasetName,
+      partner: proposal.partner,
+      vatFraction: facts?.vatFraction ?? null,
+      reverseCharge: proposal.reverseCharge,
+      mailings: proposal.mailings,
+      addresses: proposal.addresses,
+      amountCents: proposal.amountCents,
+      vatCents: proposal.vatCents,
+      totalCents: proposal.totalCents,
+      issuedBy: actor.username,
+    },
+    proposal.lines,
+  );
+  const issued = await getIssuedStatement(tx, id);
+  await recordAudit(tx, {
+    kind: 'statement-issued',
+    ...actor,
+    subject: issued.number,
+    rows: issued.lines.length,
+    details: {
+      month: issued.month,
+      partner: issued.partnerId,
+      dataset: issued.datasetId,
+      totalCents: issued.totalCents,
+    },
+  });
+  return issued;
+}
+
+/**
+ * The session-level advisory lock (namespace, key) issuing holds around its transaction: issues run
+ * one at a time, and each snapshot starts after the previous issue committed.
+ */
+const ISSUE_LOCK = [4246, 1] as const;
+
+/**
+ * Issues the proposed statement of `ref`: the next number of the gap-free sequence, its partner
+ * details and lines frozen, in one REPEATABLE READ transaction, so all it reads and freezes is of
+ * one snapshot. The issue lock is taken before that transaction begins, so concurrent issues run
+ * one after another and each snapshot holds the others' committed statements and counter (its
+ * counter UPDATE never meets a newer row: no serialization failure to retry). Throws 409 when the
+ * statement is already issued, or has no lines, 404 when there is no such statement. Returns the
+ * issued statement.
+ */
+export async function issueStatement(
+  database: Pick<Database, 'db' | 'pool'>,
+  ref: StatementRef,
+  actor: Pick<AuditInput, 'username' | 'ip'>,
+): Promise<StatementDetail> {
+  // Before the issuing transaction (not under its lock): the facts it reads kept up to date.
+  await keepCountsOfMonth((work) => database.db.transaction(work), ref.month);
   try {
-    return await db.transaction(async (tx) => {
-      const number = await takeNextNumber(tx);
-      const scope = { partnerId: ref.partner, datasetId: ref.dataset ?? null, month: ref.month };
-      const existing = (await listIssuedOfMonth(tx, ref.month)).find(
-        (s) => s.partnerId === scope.partnerId && s.datasetId === scope.datasetId,
-      );
-      if (existing)
-        throw new HttpError(409, StatementMessages.alreadyIssued(statementNumberText(existing.number)));
-      const proposal = await getProposal(tx, ref);
-      if (proposal.lines.length === 0) throw new HttpError(409, StatementMessages.nothingToIssue);
-      const facts = await getPartnerFacts(tx, ref.partner);
-      const id = await insertIssued(
-        tx,
-        {
-          number,
-          month: ref.month,
-          partnerId: scope.partnerId,
-          datasetId: scope.datasetId,
-          datasetName: proposal.datasetName,
-          partner: proposal.partner,
-          vatFraction: facts?.vatFraction ?? null,
-          reverseCharge: proposal.reverseCharge,
-          mailings: proposal.mailings,
-          addresses: proposal.addresses,
-          amountCents: proposal.amountCents,
-          vatCents: proposal.vatCents,
-          totalCents: proposal.totalCents,
-          issuedBy: actor.username,
-        },
-        proposal.lines,
-      );
-      const issued = await getIssuedStatement(tx, id);
-      await recordAudit(tx, {
-        kind: 'statement-issued',
-        ...actor,
-        subject: issued.number,
-        rows: issued.lines.length,
-        details: {
-          month: issued.month,
-          partner: issued.partnerId,
-          dataset: issued.datasetId,
-          totalCents: issued.totalCents,
-        },
-      });
-      return issued;
+    return await withClientTransaction(database, (tx) => issueIn(tx, ref, actor), {
+      isolation: 'REPEATABLE READ',
+      sessionLock: ISSUE_LOCK,
     });
   } catch (err) {
-    // The counter serialises issues; the unique scope index is the last guard.
+    // The issue lock serialises issues; the unique scope index is the last guard.
     if (isUniqueViolation(err)) throw new HttpError(409, StatementMessages.alreadyIssued(''));
     throw err;
   }
