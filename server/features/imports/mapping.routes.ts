@@ -14,7 +14,7 @@ import { RecordPreviewQuerySchema, RecordPreviewSchema } from '../../../common/r
 import type { AppContext } from '../../context';
 import { readDatabase } from '../../db/read-replica';
 import { notFound } from '../../lib/http-errors';
-import { actorOf } from '../audit/audit';
+import { actorOf, recordAudit } from '../audit/audit';
 import { getDataset } from '../datasets/dataset.queries';
 import { datasetCsv, sendCsv } from '../uploads/csv-download';
 import { getDatasetMapping } from './mapping.queries';
@@ -76,7 +76,16 @@ export function mappingRoutes(ctx: AppContext): FastifyPluginAsyncZod {
       },
       async (request) => {
         const ds = await dataset(request.params.partnerId, request.params.datasetId);
-        return uniqueValues(ctx.db, ds.id, request.params.field);
+        const values = await uniqueValues(ctx.db, ds.id, request.params.field);
+        // A column's values leave the server (the e-mail column's are addresses): a download.
+        await recordAudit(ctx.db, {
+          kind: 'download',
+          ...actorOf(request),
+          subject: ds.id,
+          rows: values.length,
+          details: { partnerId: ds.partnerId, dataset: ds.name, uniqueValues: request.params.field },
+        });
+        return values;
       },
     );
 
@@ -91,7 +100,16 @@ export function mappingRoutes(ctx: AppContext): FastifyPluginAsyncZod {
       },
       async (request) => {
         const ds = await dataset(request.params.partnerId, request.params.datasetId);
-        return getRecordPreview(ctx.db, ctx.columnKeys(), ds.id, request.query.limit);
+        const preview = await getRecordPreview(ctx.db, ctx.columnKeys(), ds.id, request.query.limit);
+        // Addresses and their values, decrypted, leave the server: a download with its rows.
+        await recordAudit(ctx.db, {
+          kind: 'download',
+          ...actorOf(request),
+          subject: ds.id,
+          rows: preview.rows.length,
+          details: { partnerId: ds.partnerId, dataset: ds.name, preview: 'records' },
+        });
+        return preview;
       },
     );
 

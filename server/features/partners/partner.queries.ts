@@ -91,8 +91,14 @@ export async function updatePartner(
   return row;
 }
 
-/** Deletes a partner; its contacts, datasets and their records go with it (foreign keys cascade). */
-export async function deletePartner(db: Db, id: string): Promise<boolean> {
+/**
+ * Deletes a partner; its contacts, datasets and their records go with it (foreign keys cascade).
+ * Returns the datasets that went with it (id and name), or null when the partner was absent.
+ */
+export async function deletePartner(db: Db, id: string): Promise<{ id: string; name: string }[] | null> {
+  const went = await db.execute<{ id: string; name: string }>(
+    sql`SELECT id, name FROM datasets WHERE partner_id = ${id} ORDER BY id FOR UPDATE`,
+  );
   const rows = await db.delete(partners).where(eq(partners.id, id)).returning({ id: partners.id });
-  return rows.length > 0;
+  return rows.length > 0 ? went.rows.map((r) => ({ id: String(r.id), name: r.name })) : null;
 }

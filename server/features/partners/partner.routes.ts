@@ -13,6 +13,7 @@ import {
 } from '../../../common/partners';
 import type { AppContext } from '../../context';
 import { notFound } from '../../lib/http-errors';
+import { actorOf } from '../audit/audit';
 import { deleteContact, getContact, presentContact } from './contact.queries';
 import { getPartner, listPartnerContacts, listPartners, presentPartner } from './partner.queries';
 import {
@@ -68,7 +69,7 @@ export function partnerRoutes(ctx: AppContext): FastifyPluginAsyncZod {
       '/crud-partner/:id',
       { schema: { params: PartnerParams, response: { 200: MessageSchema } } },
       async (request) => {
-        await removePartner(ctx.db, request.params.id);
+        await removePartner(ctx.db, request.params.id, actorOf(request));
         return { message: PartnerMessages.deleted };
       },
     );

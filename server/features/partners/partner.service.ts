@@ -10,6 +10,7 @@ import { PasswordMessages } from '../../../common/password';
 import type { Db } from '../../db/client';
 import { badRequest, conflict, notFound } from '../../lib/http-errors';
 import { isUniqueViolation } from '../../lib/pg-errors';
+import { type AuditInput, recordAudit } from '../audit/audit';
 import { hashPassword } from '../auth/password';
 import {
   type ContactRow,
@@ -42,11 +43,24 @@ export async function savePartner(db: Db, id: string, input: PartnerUpdate): Pro
 
 /**
  * Deletes a partner with its contacts, datasets and their records in one transaction (the
- * foreign keys cascade inside it); throws 404 when absent.
+ * foreign keys cascade inside it), each dataset that went a 'dataset-deleted' entry in the audit
+ * log as done by `who`, in that transaction; throws 404 when absent.
  */
-export async function removePartner(db: Db, id: string): Promise<void> {
+export async function removePartner(
+  db: Db,
+  id: string,
+  who: Pick<AuditInput, 'username' | 'ip'>,
+): Promise<void> {
   await db.transaction(async (tx) => {
-    if (!(await deletePartner(tx, id))) throw notFound(PartnerMessages.notFound);
+    const went = await deletePartner(tx, id);
+    if (!went) throw notFound(PartnerMessages.notFound);
+    for (const dataset of went)
+      await recordAudit(tx, {
+        kind: 'dataset-deleted',
+        ...who,
+        subject: dataset.id,
+        details: { partnerId: id, name: dataset.name, partnerDeleted: true },
+      });
   });
 }
 

@@ -5,7 +5,8 @@ import { settings, testPerson } from './settings.table';
 
 /** The one settings row as stored. */
 export type SettingsRow = typeof settings.$inferSelect;
-type TestPersonRow = typeof testPerson.$inferSelect;
+/** The global test person's row as Drizzle selects it. */
+export type TestPersonRow = typeof testPerson.$inferSelect;
 
 /** Presents the settings row as API JSON ({minMailings, solarId, retentionDays}); defaults when there is no row. */
 export function presentSettings(row: SettingsRow | undefined): Settings {

@@ -8,14 +8,8 @@ import {
 import type { AppContext } from '../../context';
 import { currentUser } from '../../plugins/auth';
 import { actorOf } from '../audit/audit';
-import {
-  getSettings,
-  getTestPerson,
-  presentSettings,
-  presentTestPerson,
-  saveTestPerson,
-} from './settings.queries';
-import { updateSettings } from './settings.service';
+import { getSettings, getTestPerson, presentSettings, presentTestPerson } from './settings.queries';
+import { updateSettings, updateTestPerson } from './settings.service';
 
 /** Send settings and the global test person (spec 001 §7 settings): GET/POST /settings, GET/PUT /testperson. */
 export function settingsRoutes(ctx: AppContext): FastifyPluginAsyncZod {
@@ -43,7 +37,7 @@ export function settingsRoutes(ctx: AppContext): FastifyPluginAsyncZod {
     app.put(
       '/testperson',
       { schema: { body: TestPersonSchema, response: { 200: TestPersonViewSchema } } },
-      async (request) => presentTestPerson(await saveTestPerson(ctx.db, request.body)),
+      async (request) => presentTestPerson(await updateTestPerson(ctx.db, request.body, actorOf(request))),
     );
   };
 }

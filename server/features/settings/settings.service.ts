@@ -1,9 +1,17 @@
-import type { SettingsSave } from '../../../common/settings';
+import type { SettingsSave, TestPerson } from '../../../common/settings';
 import { SettingsMessages } from '../../../common/settings';
 import type { Db } from '../../db/client';
 import { forbidden } from '../../lib/http-errors';
 import { type AuditInput, recordAudit } from '../audit/audit';
-import { getSettings, presentSettings, type SettingsRow, saveSettings } from './settings.queries';
+import {
+  getSettings,
+  getTestPerson,
+  presentSettings,
+  type SettingsRow,
+  saveSettings,
+  saveTestPerson,
+  type TestPersonRow,
+} from './settings.queries';
 
 /** Who saves the settings: their name and IP for the audit log, and whether they are an administrator. */
 export interface SettingsActor extends Pick<AuditInput, 'username' | 'ip'> {
@@ -45,6 +53,32 @@ export async function updateSettings(
         ip: actor.ip,
         subject: 'settings',
         details: Object.fromEntries(changed.map((k) => [k, { before: stored[k], after: after[k] }])),
+      });
+    return row;
+  });
+}
+
+/**
+ * Saves the global test person (PUT /api/testperson); a change is a 'settings-changed' entry in
+ * the audit log, in the same transaction, naming the fields that changed (never their values: the
+ * e-mail address is a person's). Returns the stored row.
+ */
+export async function updateTestPerson(
+  db: Db,
+  values: TestPerson,
+  who: Pick<AuditInput, 'username' | 'ip'>,
+): Promise<TestPersonRow> {
+  return db.transaction(async (tx) => {
+    const before = await getTestPerson(tx);
+    const row = await saveTestPerson(tx, values);
+    const fields = ['firstName', 'preposition', 'lastName', 'gender', 'email'] as const;
+    const changed = fields.filter((k) => (before?.[k] ?? null) !== (row[k] ?? null));
+    if (changed.length > 0)
+      await recordAudit(tx, {
+        kind: 'settings-changed',
+        ...who,
+        subject: 'testperson',
+        details: { changed },
       });
     return row;
   });
