@@ -89,3 +89,48 @@ export function attributeValueLabel(attribute: string, value: string): string {
   const found = Object.entries(labels).find(([stored]) => stored.toUpperCase() === wanted);
   return found ? found[1] : value;
 }
+
+/** One attribute as a picker offers it: its name (the value) and what staff read (the label). */
+export interface AttributeOption {
+  value: string;
+  label: string;
+}
+
+/**
+ * The attributes of a picker by their Dutch labels ('pc4' reads 'Postcode (4 cijfers)'). Two
+ * attributes with one label ('firstName' and 'voornaam') both read 'Voornaam' on their own, so the
+ * later one of the list gets its name after the label ('Voornaam (voornaam)') to tell them apart.
+ */
+export function attributeOptions(names: readonly string[]): AttributeOption[] {
+  const taken = new Set<string>();
+  return names.map((value) => {
+    const label = attributeLabel(value);
+    const key = label.toLowerCase();
+    const isTaken = taken.has(key);
+    taken.add(key);
+    return { value, label: isTaken && label !== value ? `${label} (${value})` : label };
+  });
+}
+
+/** What a picker of `options` shows for the attribute `name`: its option's label, else its Dutch label. */
+export function attributeText(name: string, options: readonly AttributeOption[]): string {
+  return options.find((o) => o.value === name)?.label ?? attributeLabel(name);
+}
+
+/**
+ * The attribute meant by the text of a picker of `options`: an attribute's own name as typed
+ * ('pc4'), else the attribute of an option's label (case-insensitively, 'postcode (4 cijfers)'), else
+ * the text itself (trimmed): an attribute the list does not offer.
+ */
+export function attributeOfText(text: string, options: readonly AttributeOption[]): string {
+  const typed = text.trim();
+  if (options.some((o) => o.value === typed)) return typed;
+  const wanted = typed.toLowerCase();
+  return options.find((o) => o.label.toLowerCase() === wanted)?.value ?? typed;
+}
+
+/** A picker's filter: the options whose label or name contains the search (case-insensitively). */
+export function matchesAttribute(option: AttributeOption, search: string): boolean {
+  const wanted = search.trim().toLowerCase();
+  return option.label.toLowerCase().includes(wanted) || option.value.toLowerCase().includes(wanted);
+}

@@ -230,16 +230,17 @@ const BASE_LABELS: Record<string, string> = {
   datasetDescription: 'Bestandsomschrijving',
   domain: 'Domein',
 };
-const fieldLabel = (field: string) => {
+/** A field a file line compares on, as read: a base entry's fact ('gen_id' → 'E-mailadres'), else the attribute's label. */
+export function lineFieldLabel(field: string): string {
   const base = BASE_FIELD.exec(field);
   return base ? BASE_LABELS[base[1]] : attributeLabel(field);
-};
+}
 
 /** A file line: 'In bestand klanten.csv (4.200 regels), op E-mailadres'; 'Niet in bestand …' when it excludes. */
 function fileText(file: FileLeaf, isExcluding: boolean, context: DescribeContext): string {
   const rows = context.fileRows?.[file.id];
   const count = rows === undefined ? '' : ` (${plural(rows, 'regel', 'regels')})`;
-  const fields = [...new Set(file.fields.map(fieldLabel))];
+  const fields = [...new Set(file.fields.map(lineFieldLabel))];
   return `${isExcluding ? 'Niet in' : 'In'} bestand ${file.name || file.id}${count}, op ${listOf(fields)}`;
 }
 

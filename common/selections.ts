@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { calendarDayOf } from './calendar-day';
 import { CATEGORIES } from './extra-inzet';
 import { integerField, oneMessage } from './numbers';
+import { lineFieldLabel } from './query-description';
 import { EMPTY_QUERY, QueryTreeSchema } from './query-tree';
 import { SKIP_REASON_LABELS } from './skipped-rows';
 import { TaskSchema } from './tasks';
@@ -32,11 +33,11 @@ export const SelectionMessages = {
   datasetUnknown: (id: string) => `Bestand ${id} hoort niet bij deze selectie`,
   /** How a file line is named in a message: its number among the lines and what it matches. */
   fileLine: (position: number, kind: 'intersect' | 'complement', file: string, fields: string[]) =>
-    `Regel ${position} (${kind === 'intersect' ? 'Bestandsmatch' : 'Bestand uitsluiten'} ${file} op ${fields.join(', ')})`,
+    `Regel ${position} (${kind === 'intersect' ? 'Bestandsmatch' : 'Bestand uitsluiten'} ${file} op ${[...new Set(fields.map(lineFieldLabel))].join(', ')})`,
   lineFileMissing: (line: string) =>
     `${line} heeft geen bestand. Bewerk die regel, kies het .csv-bestand en sla de selectie opnieuw op.`,
   lineFieldMissing: (line: string, field: string) =>
-    `${line} vergelijkt op ${field}, maar het bestand van die regel heeft die kolom niet. Bewerk die regel en kies het bestand opnieuw, met een kolom gekoppeld aan ${field}.`,
+    `${line} vergelijkt op ${lineFieldLabel(field)}, maar het bestand van die regel heeft die kolom niet. Bewerk die regel en kies het bestand opnieuw, met een kolom gekoppeld aan ${lineFieldLabel(field)}.`,
 } as const;
 
 /** spec 001 §9: new selection defaults. */

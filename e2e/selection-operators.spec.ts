@@ -117,7 +117,7 @@ test('the attribute form adds a line of each operator, says what is wrong beside
     await expect(lineDrawer(page)).toHaveCount(0);
   }
   await page.getByTestId('query-line').first().getByRole('button', { name: 'Bewerk regel' }).click();
-  await expect(page.getByRole('combobox', { name: 'Kenmerk', exact: true })).toHaveValue('birthDate');
+  await expect(page.getByRole('combobox', { name: 'Kenmerk', exact: true })).toHaveValue('Geboortedatum');
   await expect(lineDrawer(page).getByRole('textbox', { name: 'Van', exact: true })).toHaveValue('30');
   await expect(lineDrawer(page).getByRole('textbox', { name: 't/m', exact: true })).toHaveValue('50');
   await lineDrawer(page).getByRole('textbox', { name: 'Van', exact: true }).fill('40');

@@ -52,7 +52,7 @@ async function countedLive(page: Page, campaignId: string, mailingId: string) {
 }
 
 const NO_FILE =
-  'Regel 1 (Bestandsmatch leeg.csv op gen_id) heeft geen bestand. Bewerk die regel, kies het .csv-bestand en sla de selectie opnieuw op.';
+  'Regel 1 (Bestandsmatch leeg.csv op E-mailadres) heeft geen bestand. Bewerk die regel, kies het .csv-bestand en sla de selectie opnieuw op.';
 
 test('a template with a Bestandsmatch line counts the same in another mailing; one without its file is named', async ({
   page,

@@ -215,7 +215,7 @@ describe('a template with a file line used in another mailing', () => {
     const run = await t.api('GET', `${url}/query`);
     expect(run.statusCode).toBe(400);
     expect(run.json().message).toBe(
-      'Regel 3 (Bestand uitsluiten uitsluiten.csv op gen_id) heeft geen bestand. Bewerk die regel, kies het .csv-bestand en sla de selectie opnieuw op.',
+      'Regel 3 (Bestand uitsluiten uitsluiten.csv op E-mailadres) heeft geen bestand. Bewerk die regel, kies het .csv-bestand en sla de selectie opnieuw op.',
     );
 
     await uploadLine(url, 'l7', emails(5));
@@ -226,7 +226,7 @@ describe('a template with a file line used in another mailing', () => {
     const field = await t.api('GET', `${url}/query`);
     expect(field.statusCode).toBe(400);
     expect(field.json().message).toBe(
-      'Regel 1 (Bestandsmatch uitsluiten.csv op postcode) vergelijkt op postcode, maar het bestand van die regel heeft die kolom niet. Bewerk die regel en kies het bestand opnieuw, met een kolom gekoppeld aan postcode.',
+      'Regel 1 (Bestandsmatch uitsluiten.csv op Postcode) vergelijkt op Postcode, maar het bestand van die regel heeft die kolom niet. Bewerk die regel en kies het bestand opnieuw, met een kolom gekoppeld aan Postcode.',
     );
   });
 });

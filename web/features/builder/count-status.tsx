@@ -8,6 +8,7 @@ import { TaskProgress } from '../tasks/task-progress';
  * The live count's state beside the results: the addresses found and when they were counted;
  * while a count runs (or is about to) the figures stay and say they are being recounted, with the
  * task's progress when the count went on as a task; why the draft cannot be counted, when it cannot.
+ * Before the first figures (the pause before the first count included) it reads 'Tellen...'.
  */
 export function CountStatus({ draft, isStale }: { draft: BuilderDraft; isStale: boolean }) {
   const total = draft.funnel?.total;
@@ -24,7 +25,7 @@ export function CountStatus({ draft, isStale }: { draft: BuilderDraft; isStale: 
             geteld op {formatDateTime(draft.countedAt)}
           </Text>
         )}
-        {draft.counting && (
+        {(draft.counting || (!draft.results && !draft.countError)) && (
           <Group gap={6} data-testid="count-running">
             <Loader size="xs" />
             <Text size="sm" c="dimmed">

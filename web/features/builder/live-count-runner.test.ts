@@ -1,7 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { LiveCount } from '../../../common/selections';
 import { getDraft, newDraft, setDraft } from '../selections/builder-store';
-import { countNow, scheduleCount, stopCount } from './live-count-runner';
+import { countErrorText, countNow, scheduleCount, stopCount } from './live-count-runner';
 
 // The builder's live count, one at a time: a newer count aborts the request in flight (which
 // cancels its statement on the server) or cancels the task a slow count became; a count already
@@ -124,5 +124,15 @@ describe('the live count runner', () => {
     liveCalls()[0].answer(400, { message: 'Regel 1 heeft geen bestand.' });
     await running;
     expect(getDraft()).toMatchObject({ counting: false, countError: 'Regel 1 heeft geen bestand.' });
+  });
+
+  it('shows Mislukt, not an English developer message, for an answer of the wrong shape', async () => {
+    const running = countNow();
+    await flush();
+    liveCalls()[0].answer(200, { state: 'done', count: { onverwacht: true } });
+    await running;
+    expect(getDraft()).toMatchObject({ counting: false, countError: 'Mislukt' });
+    expect(countErrorText(new TypeError('Failed to fetch'))).toBe('Mislukt');
+    expect(countErrorText(new Error('De telling duurde te lang'))).toBe('De telling duurde te lang');
   });
 });

@@ -1,3 +1,4 @@
+import { ZodError } from 'zod';
 import { LIVE_COUNT_PAUSE_MS, LIVE_COUNT_POLL_MS } from '../../../common/live-count';
 import { fileLeaves, type QueryNode, stripClientKeys } from '../../../common/query-tree';
 import { LiveCountSchema, SelectionMessages } from '../../../common/selections';
@@ -55,6 +56,16 @@ export function stopCount(): void {
   current.controller.abort();
   if (current.taskId) void cancelTask(current.taskId).catch(() => {});
   setDraft((d) => ({ ...d, counting: false, progress: null }));
+}
+
+/**
+ * Why a count failed, as staff read it: the server's message (an answer's or a failed task's),
+ * else 'Mislukt'. An answer of the wrong shape or a browser error (English, for developers) is not shown.
+ */
+export function countErrorText(err: unknown): string {
+  if (err instanceof ZodError || err instanceof TypeError || !(err instanceof Error))
+    return SelectionMessages.failed;
+  return err.message || SelectionMessages.failed;
 }
 
 /** What a count of the draft counts: its tree and settings, and the selection whose line files it reads. */
@@ -115,7 +126,7 @@ export async function countNow(): Promise<void> {
     showCount(count, key, stripClientKeys(d.query) as QueryNode);
   } catch (err) {
     if (running !== current) return;
-    setDraft((x) => ({ ...x, countError: (err as Error).message || SelectionMessages.failed }));
+    setDraft((x) => ({ ...x, countError: countErrorText(err) }));
   } finally {
     if (running === current) {
       running = null;

@@ -41,39 +41,61 @@ export function PreviewPanel({ draft }: { draft: BuilderDraft }) {
       </Text>
     );
   const rows = preview.data.rows;
-  if (rows.length === 0) return <Text c="dimmed">Geen adressen gevonden voor deze selectie.</Text>;
+  // The tree changed (the pause not over yet, or the new preview on its way): the rows shown are
+  // the previous ones, greyed, and say so.
+  const isRefreshing = key !== countKeyOf(draft) || preview.isFetching;
+  const refreshing = isRefreshing && (
+    <Group gap={6} mb="xs" data-testid="preview-refreshing">
+      <Loader size="xs" />
+      <Text size="sm" c="dimmed">
+        Voorbeeld wordt bijgewerkt...
+      </Text>
+    </Group>
+  );
+  if (rows.length === 0)
+    return (
+      <>
+        {refreshing}
+        <Text c="dimmed" style={{ opacity: isRefreshing ? 0.5 : 1 }}>
+          Geen adressen gevonden voor deze selectie.
+        </Text>
+      </>
+    );
   return (
     <>
-      <Text size="sm" c="dimmed" mb="xs">
-        De eerste {rows.length} adressen (ten hoogste {PREVIEW_SIZE}), met het bestand waaruit elk zou worden
-        toegewezen.
-      </Text>
-      <ScrollTable striped verticalSpacing={4} data-testid="preview-table">
-        <Table.Thead>
-          <Table.Tr>
-            <Table.Th>E-mailadres</Table.Th>
-            <Table.Th>Bestand</Table.Th>
-            <Table.Th>Kenmerken</Table.Th>
-          </Table.Tr>
-        </Table.Thead>
-        <Table.Tbody>
-          {rows.map((row) => (
-            <Table.Tr key={row.email} data-testid="preview-row">
-              <Table.Td>{row.email}</Table.Td>
-              <Table.Td>{row.dataset.name}</Table.Td>
-              <Table.Td>
-                <Group gap={4}>
-                  {row.values.map((v) => (
-                    <Badge key={v.name} variant="light" color={v.encrypted ? 'gray' : 'blue'} tt="none">
-                      {v.label}: {v.encrypted ? LiveCountMessages.encrypted : (v.value ?? '')}
-                    </Badge>
-                  ))}
-                </Group>
-              </Table.Td>
+      {refreshing}
+      <div data-stale={isRefreshing} style={{ opacity: isRefreshing ? 0.5 : 1 }}>
+        <Text size="sm" c="dimmed" mb="xs">
+          De eerste {rows.length} adressen (ten hoogste {PREVIEW_SIZE}), met het bestand waaruit elk zou
+          worden toegewezen.
+        </Text>
+        <ScrollTable striped verticalSpacing={4} data-testid="preview-table">
+          <Table.Thead>
+            <Table.Tr>
+              <Table.Th>E-mailadres</Table.Th>
+              <Table.Th>Bestand</Table.Th>
+              <Table.Th>Kenmerken</Table.Th>
             </Table.Tr>
-          ))}
-        </Table.Tbody>
-      </ScrollTable>
+          </Table.Thead>
+          <Table.Tbody>
+            {rows.map((row) => (
+              <Table.Tr key={row.email} data-testid="preview-row">
+                <Table.Td>{row.email}</Table.Td>
+                <Table.Td>{row.dataset.name}</Table.Td>
+                <Table.Td>
+                  <Group gap={4}>
+                    {row.values.map((v) => (
+                      <Badge key={v.name} variant="light" color={v.encrypted ? 'gray' : 'blue'} tt="none">
+                        {v.label}: {v.encrypted ? LiveCountMessages.encrypted : (v.value ?? '')}
+                      </Badge>
+                    ))}
+                  </Group>
+                </Table.Td>
+              </Table.Tr>
+            ))}
+          </Table.Tbody>
+        </ScrollTable>
+      </div>
     </>
   );
 }

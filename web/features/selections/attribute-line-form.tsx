@@ -2,6 +2,14 @@ import { Autocomplete, Group, Select, Stack, TagsInput, TextInput } from '@manti
 import { useDebouncedValue } from '@mantine/hooks';
 import { useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
+import { dateBoundInWords, dateBoundOfWords } from '../../../common/date-words';
+import {
+  type AttributeOption,
+  attributeOfText,
+  attributeOptions,
+  attributeText,
+  matchesAttribute,
+} from '../../../common/global-attributes';
 import { splitPastedValues } from '../../../common/query-operators';
 import {
   ATTRIBUTE_OPERATORS,
@@ -53,6 +61,8 @@ function fieldsOf(node: QueryNode | null) {
     fields.operator = op === 'empty' && value === false ? 'notEmpty' : op;
     if (TEXT_OPERATORS.includes(op)) fields.match = String(value);
     else if (op === 'in') fields.values = (value as unknown[]).map(String);
+    else if (op === 'dateRange')
+      [fields.from, fields.to] = (value as unknown[]).map(String).map(dateBoundInWords);
     else if (PAIR_OPERATORS.includes(op)) [fields.from, fields.to] = (value as unknown[]).map(String);
   }
   return fields;
@@ -67,8 +77,13 @@ export function AttributeLineForm(props: LineFormProps) {
   const set = (change: Partial<typeof fields>) => setFields((f) => ({ ...f, ...change }));
   const attributes = useQuery({ queryKey: attributesKey, queryFn: listAttributes });
   useFailedQueryAlert(attributes.error, SelectionMessages.fetchAttributesFailed);
+  // The picker shows the attributes' Dutch labels; the line keeps the attribute's name. Until the
+  // field is typed in, the line's own attribute stays (whatever the list has loaded by then).
+  const options = attributeOptions(attributes.data ?? []);
+  const [typedAttribute, setTypedAttribute] = useState<string | null>(null);
+  const attribute = typedAttribute === null ? fields.attribute : attributeOfText(typedAttribute, options);
   const [watched] = useDebouncedValue(
-    `${fields.operator ?? ''}\u0000${fields.attribute.trim()}`,
+    `${fields.operator ?? ''}\u0000${attribute.trim()}`,
     AUTOCOMPLETE_DELAY_MS,
   );
   const [watchedOperator, watchedAttribute] = watched.split('\u0000');
@@ -82,7 +97,13 @@ export function AttributeLineForm(props: LineFormProps) {
   const values = suggestions.data ?? [];
   const [messages, setMessages] = useState<string[]>([]);
   const build = () => {
-    const built = attributeLine(fields.attribute, fields.operator, fields);
+    // A date line's relative dates typed in words ('30 dagen geleden') become the engine's bounds.
+    const isDate = fields.operator === 'dateRange';
+    const built = attributeLine(attribute, fields.operator, {
+      ...fields,
+      from: isDate ? dateBoundOfWords(fields.from) : fields.from,
+      to: isDate ? dateBoundOfWords(fields.to) : fields.to,
+    });
     setMessages('errors' in built ? built.errors : []);
     return built;
   };
@@ -98,10 +119,13 @@ export function AttributeLineForm(props: LineFormProps) {
           <Autocomplete
             label="Kenmerk"
             placeholder="Kies een kenmerk"
-            data={attributes.data ?? []}
+            data={options}
+            filter={({ options: shown, search, limit }) =>
+              (shown as AttributeOption[]).filter((o) => matchesAttribute(o, search)).slice(0, limit)
+            }
             limit={50}
-            value={fields.attribute}
-            onChange={(attribute) => set({ attribute })}
+            value={typedAttribute ?? (fields.attribute ? attributeText(fields.attribute, options) : '')}
+            onChange={setTypedAttribute}
             error={headError(QueryMessages.attributeRequired)}
           />
           <Select
@@ -150,7 +174,12 @@ export function AttributeLineForm(props: LineFormProps) {
             <TextInput
               label="Van"
               placeholder={
-                op === 'dateRange' ? 'DD-MM-JJJJ of NOW-1YEAR' : op === 'age' ? 'jaren' : undefined
+                op === 'dateRange' ? 'DD-MM-JJJJ of 1 jaar geleden' : op === 'age' ? 'jaren' : undefined
+              }
+              description={
+                op === 'dateRange'
+                  ? "Een datum, 'vandaag', '30 dagen geleden' of 'over 2 maanden'"
+                  : undefined
               }
               value={fields.from}
               onChange={(e) => set({ from: e.currentTarget.value })}
@@ -158,7 +187,7 @@ export function AttributeLineForm(props: LineFormProps) {
             />
             <TextInput
               label={op === 'age' ? 't/m' : 'Tot'}
-              placeholder={op === 'dateRange' ? 'DD-MM-JJJJ of NOW' : op === 'age' ? 'jaren' : undefined}
+              placeholder={op === 'dateRange' ? 'DD-MM-JJJJ of vandaag' : op === 'age' ? 'jaren' : undefined}
               value={fields.to}
               onChange={(e) => set({ to: e.currentTarget.value })}
             />

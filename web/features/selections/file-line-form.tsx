@@ -1,6 +1,13 @@
 import { Autocomplete, Group, Select, Stack, Table, Text, TextInput } from '@mantine/core';
 import { useQuery } from '@tanstack/react-query';
 import { useEffect, useState } from 'react';
+import {
+  type AttributeOption,
+  attributeOfText,
+  attributeOptions,
+  matchesAttribute,
+} from '../../../common/global-attributes';
+import { lineFieldLabel } from '../../../common/query-description';
 import { type FileLeaf, QueryMessages } from '../../../common/query-tree';
 import { LINE_BASES, LineMappingsSchema, SelectionMessages } from '../../../common/selections';
 import { useFailedQueryAlert } from '../../lib/use-failed-query-alert';
@@ -11,10 +18,10 @@ import { columnsOf, type LineColumn, lineFieldsOf, lineMappingsOf, updateColumn 
 import { type LineFormProps, LineFormShell } from './line-form-shell';
 
 const BASE_LABELS: Record<(typeof LINE_BASES)[number], string> = {
-  id: 'Basis: e-mailadres (id)',
-  dataset: 'Basis: bestand (dataset)',
-  datasetDescription: 'Basis: bestandsomschrijving (datasetDescription)',
-  domain: 'Basis: domein (domain)',
+  id: 'Basis: e-mailadres',
+  dataset: 'Basis: bestand',
+  datasetDescription: 'Basis: bestandsomschrijving',
+  domain: 'Basis: domein',
 };
 const KIND_OPTIONS = [
   { value: 'none', label: 'Niet gebruiken' },
@@ -27,7 +34,7 @@ const newLineId = () => `l${Date.now().toString(36)}${Math.random().toString(36)
 
 function ColumnRow(props: {
   column: LineColumn;
-  attributes: string[];
+  attributes: AttributeOption[];
   onChange: (c: Partial<LineColumn>) => void;
 }) {
   const { column } = props;
@@ -56,6 +63,9 @@ function ColumnRow(props: {
           <Autocomplete
             aria-label={`Kenmerk voor ${column.field}`}
             data={props.attributes}
+            filter={({ options, search, limit }) =>
+              (options as AttributeOption[]).filter((o) => matchesAttribute(o, search)).slice(0, limit)
+            }
             limit={50}
             value={column.mapped}
             onChange={(mapped) => props.onChange({ mapped })}
@@ -102,19 +112,24 @@ export function FileLineForm(props: LineFormProps & { kind: 'intersect' | 'compl
   useCsvParseFailedAlert(file, headers);
   const attributes = useQuery({ queryKey: attributesKey, queryFn: listAttributes });
   useFailedQueryAlert(attributes.error, SelectionMessages.fetchAttributesFailed);
+  // The attribute fields show the Dutch labels; the line maps onto the attributes' names.
+  const options = attributeOptions(attributes.data ?? []);
 
   const build = () => {
     if (!file) {
       if (existing) return { node: { [props.kind]: existing } as never };
       return { errors: [QueryMessages.fileRequired] };
     }
-    const mappings = lineMappingsOf(columns);
+    const named = columns.map((c) =>
+      c.kind === 'attribute' ? { ...c, mapped: attributeOfText(c.mapped, options) } : c,
+    );
+    const mappings = lineMappingsOf(named);
     const parsed = LineMappingsSchema.safeParse(mappings);
     if (!parsed.success) return { errors: [...new Set(parsed.error.issues.map((i) => i.message))] };
     const id = existing?.id ?? newLineId();
     setDraft((d) => ({ ...d, files: { ...d.files, [id]: { file, mappings: parsed.data } } }));
     void countCsvRows(file).then((rows) => noteFileRows(id, rows));
-    return { node: { [props.kind]: { id, name: file.name, fields: lineFieldsOf(columns) } } as never };
+    return { node: { [props.kind]: { id, name: file.name, fields: lineFieldsOf(named) } } as never };
   };
 
   return (
@@ -122,8 +137,9 @@ export function FileLineForm(props: LineFormProps & { kind: 'intersect' | 'compl
       <Stack>
         {existing && !file && (
           <Text size="sm">
-            Huidig bestand: {existing.name ?? existing.id} (velden {existing.fields.join(', ')}). Kies een
-            ander bestand om het te vervangen.
+            Huidig bestand: {existing.name ?? existing.id} (op{' '}
+            {[...new Set(existing.fields.map(lineFieldLabel))].join(', ')}). Kies een ander bestand om het te
+            vervangen.
           </Text>
         )}
         <CsvDropzone file={file} onFile={setFile} />
@@ -142,7 +158,7 @@ export function FileLineForm(props: LineFormProps & { kind: 'intersect' | 'compl
                   // biome-ignore lint/suspicious/noArrayIndexKey: a header may repeat a name; its place tells them apart.
                   key={i}
                   column={column}
-                  attributes={attributes.data ?? []}
+                  attributes={options}
                   onChange={(change) => setColumns((cs) => updateColumn(cs, i, change))}
                 />
               ))}

@@ -89,7 +89,7 @@ function NodeActions(props: NodeProps & { onEdit?: () => void }) {
         () => editQuery({ type: 'move', path: outerPath, offset: 1 }),
         index === count - 1,
       )}
-      {action(props.negated ? 'Niet meer uitsluiten' : 'Uitsluiten (NOT)', <IconBan size={16} />, () =>
+      {action(props.negated ? 'Niet meer uitsluiten' : 'Uitsluiten', <IconBan size={16} />, () =>
         editQuery({ type: 'negate', path: outerPath }),
       )}
       {action(

@@ -69,9 +69,9 @@ export function InterestLineForm(props: LineFormProps) {
 }
 
 const EXTERNAL_LABELS: Record<(typeof EXTERNAL_TYPES)[number], string> = {
-  os: 'Besturingssysteem (os)',
-  id: 'E-mailadres (id)',
-  domain: 'Domein (domain)',
+  os: 'Besturingssysteem',
+  id: 'E-mailadres',
+  domain: 'Domein',
 };
 
 /** 'Externe kenmerken': os, id or domain values (spec 001 §5: at least one non-blank value). */
