@@ -25,8 +25,12 @@ export const migrationsFolder = path.join(path.dirname(fileURLToPath(import.meta
 /** Opens a pool to `url`; returns the Drizzle handle. */
 export function openDatabase(url: string, max = 20): Database {
   const pool = new pg.Pool({ connectionString: url, max, application_name: 'lijstwerk' });
-  // An idle client losing its connection must not crash the process.
+  // A client losing its connection must not crash the process: an idle one reports it to the pool,
+  // a checked-out one (between the statements of a transaction, say) to its own 'error' listeners,
+  // which the pool removes on checkout; this one stays. Its next query fails instead, and the pool
+  // drops a client that can no longer query when it is released.
   pool.on('error', () => {});
+  pool.on('connect', (client) => client.on('error', () => {}));
   const db = drizzle(pool, { schema });
   return { db, pool, url, close: () => pool.end() };
 }
@@ -91,10 +95,6 @@ export async function withClientTransaction<T>(
 ): Promise<T> {
   const client = await database.pool.connect();
   const lock = options.sessionLock;
-  // A connection that holds a lock and is ended by the server fails its query; its 'error' event,
-  // which a checked-out client has no pool listener for, must not end the process.
-  const ignoreLost = () => {};
-  if (lock) client.on('error', ignoreLost);
   let broken = false;
   try {
     if (lock) await client.query('SELECT pg_advisory_lock($1, $2)', [lock[0], lock[1]]);
@@ -115,7 +115,6 @@ export async function withClientTransaction<T>(
         broken = true;
       });
     }
-    client.off('error', ignoreLost);
     client.release(broken);
   }
 }
