@@ -134,6 +134,20 @@ const cases: Case[] = [
     },
   },
   {
+    name: 'a mailing made in a state other than Concept',
+    kind: 'mailing-state',
+    act: async (ip) => {
+      const campaignId = await makeCampaign(t, t.cookie);
+      const res = await call(ip, 'POST', `/api/campaigns/${campaignId}/mailings`, {
+        name: 'Meteen definitief',
+        plannedSend: '2030-02-06T10:00:00Z',
+        state: 'final',
+      });
+      expect(res.statusCode, res.body).toBe(200);
+      return { subject: res.json()._id, details: { campaignId, from: null, to: 'final' } };
+    },
+  },
+  {
     name: 'an AVG look-up',
     kind: 'avg-lookup',
     act: async (ip) => {
@@ -168,6 +182,7 @@ describe('an action refused', () => {
     ['download', 'GET', () => `/api/datasets/${s.partnerId}/${s.datasetId}/geenkolom/unique-values`],
     ['download', 'POST', () => `${selectionsUrl}/preview`, { query: {}, selectionId: 'onbekend' }],
     ['settings-changed', 'PUT', () => '/api/testperson', { email: 'geen-adres' }],
+    ['mailing-state', 'POST', () => '/api/campaigns/onbekend/mailings', { name: 'X', state: 'final' }],
   ];
   it.each(refused)('leaves no %s entry for %s on a 4xx', async (kind, method, url, payload) => {
     const { rows } = await t.db.execute<{ n: number }>(sql`SELECT count(*)::int AS n FROM audit_log`);

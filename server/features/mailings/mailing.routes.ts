@@ -52,7 +52,7 @@ export function mailingRoutes(ctx: AppContext): FastifyPluginAsyncZod {
       '/campaigns/:campaignId/mailings',
       { schema: { params: CampaignParams, body: MailingInputSchema, response: { 200: MailingSchema } } },
       async (request) => {
-        const row = await createMailing(ctx.db, request.params.campaignId, request.body);
+        const row = await createMailing(ctx.db, request.params.campaignId, request.body, actorOf(request));
         return view(row.campaignId, row.id);
       },
     );

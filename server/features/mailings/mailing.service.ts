@@ -90,12 +90,28 @@ async function applyStateRules(
   if (isOffered && (!wasOffered || moved)) await applySent(tx, mailingId, plannedSend);
 }
 
-/** Creates a mailing of a campaign (Concept unless the form says otherwise); throws 404 for an unknown campaign. */
-export function createMailing(db: Db, campaignId: string, values: MailingValues): Promise<MailingRow> {
+/**
+ * Creates a mailing of a campaign (Concept unless the form says otherwise; another state is a
+ * 'mailing-state' entry from none, as done by `who`); throws 404 for an unknown campaign.
+ */
+export function createMailing(
+  db: Db,
+  campaignId: string,
+  values: MailingValues,
+  who: Pick<AuditInput, 'username' | 'ip'>,
+): Promise<MailingRow> {
   return db.transaction(async (tx) => {
     if (!(await getCampaign(tx, campaignId))) throw notFound(CampaignMessages.notFound);
     // A new mailing holds no addresses, so no state can conflict or count as sent yet.
-    return insertMailing(tx, campaignId, values);
+    const row = await insertMailing(tx, campaignId, values);
+    if (row.state !== 'draft')
+      await recordAudit(tx, {
+        kind: 'mailing-state',
+        ...who,
+        subject: row.id,
+        details: { campaignId, from: null, to: row.state },
+      });
+    return row;
   });
 }
 
