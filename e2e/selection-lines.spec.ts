@@ -1,12 +1,14 @@
-import { type APIRequestContext, expect, type Page, test } from '@playwright/test';
+import { type APIRequestContext, expect, type Locator, type Page, test } from '@playwright/test';
+import { englishWordsIn } from '../common/ui-language.test-helpers';
 import { ok } from './support/api';
 import { loginAsAdmin, unique } from './support/session';
 
 // The builder's lines read as Dutch text with the attributes' Dutch labels; the raw query text is
 // shown on the 'Query' tab only.
 
-// Query syntax staff must never read outside the 'Query' tab.
-const RAW_SYNTAX = ['{!', ' TO ', ':[', '*:*'];
+// Query syntax staff must never read outside the 'Query' tab, nor an attribute's name where the
+// labels table has its Dutch label (pc4, clickInterests, a file line's gen_id).
+const RAW_SYNTAX = ['{!', ' TO ', ':[', '*:*', 'NOW', 'pc4', 'clickInterests', 'gen_id', '(NOT)'];
 
 /** A label, a click interest, a campaign and a draft mailing of its own. */
 async function seed(request: APIRequestContext) {
@@ -63,11 +65,26 @@ async function addAttributeLine(page: Page, attribute: string, operator: string,
 /** The texts of the builder's lines, top to bottom. */
 const lineTexts = (page: Page) => page.getByTestId('query-line-text');
 
-/** Expects no query syntax in what the page shows outside the 'Query' tab (a hidden tab shows nothing). */
-async function expectNoRawSyntax(page: Page) {
-  // biome-ignore lint/performance/useDomNodeTextContent: innerText is the text as shown (no hidden tab).
-  const shown = await page.getByRole('main').innerText();
+/**
+ * Everything the builder shows or says (a hidden tab shows nothing): its text and the aria-label,
+ * title and placeholder of its visible elements.
+ */
+function shownText(scope: Locator): Promise<string> {
+  return scope.evaluate((main) => {
+    // biome-ignore lint/performance/useDomNodeTextContent: innerText is the text as shown (no hidden tab).
+    const parts = [(main as HTMLElement).innerText];
+    for (const el of main.querySelectorAll('[aria-label], [title], [placeholder]'))
+      if (el.checkVisibility())
+        for (const a of ['aria-label', 'title', 'placeholder']) parts.push(el.getAttribute(a) ?? '');
+    return parts.join('\n');
+  });
+}
+
+/** Expects no query syntax and no English word in what the builder shows outside the 'Query' tab. */
+async function expectNoRawSyntax(page: Page, scope: Locator = page.getByRole('main')) {
+  const shown = await shownText(scope);
   for (const syntax of RAW_SYNTAX) expect(shown).not.toContain(syntax);
+  expect(englishWordsIn(shown)).toEqual([]);
 }
 
 test('lines built in the builder read as Dutch text; the raw query is on the Query tab only', async ({
@@ -138,6 +155,12 @@ test('lines built in the builder read as Dutch text; the raw query is on the Que
   await expect(page.getByTestId('count-error')).toHaveCount(0);
   await expect(page.getByRole('tab', { name: 'Query' })).toBeVisible();
   await expectNoRawSyntax(page);
+  // Each tab but 'Query', once its figures are there, is Dutch and without query syntax.
+  for (const tab of ['Per regel', 'Voorbeeld', 'Resultaten']) {
+    await page.getByRole('tab', { name: tab }).click();
+    await expect(page.locator('.mantine-Loader:visible')).toHaveCount(0, { timeout: 30_000 });
+    await expectNoRawSyntax(page);
+  }
   await page.getByRole('tab', { name: 'Query' }).click();
   const raw = page.getByRole('textbox', { name: 'Query', exact: true });
   await expect(raw).toHaveValue(/pc4:\[1000 TO 2999\]/);
@@ -190,4 +213,15 @@ test('a stored selection reopens with dates, ages, lists, open ranges and groups
   await expect(page.getByTestId('query-line').nth(8)).toHaveAttribute('data-negated', 'true');
   await expect(page.locator('[data-testid=query-group][data-kind=or]')).toBeVisible();
   await expectNoRawSyntax(page);
+
+  // A relative date line reopens in words, and words typed are kept as the engine's bounds.
+  await page.getByTestId('query-line').first().getByRole('button', { name: 'Bewerk regel' }).click();
+  await expect(page.getByRole('combobox', { name: 'Kenmerk', exact: true })).toHaveValue('Opt-indatum');
+  const from = lineDrawer(page).getByRole('textbox', { name: 'Van', exact: true });
+  await expect(from).toHaveValue('30 dagen geleden');
+  await expect(lineDrawer(page).getByRole('textbox', { name: 'Tot', exact: true })).toHaveValue('vandaag');
+  await expectNoRawSyntax(page, lineDrawer(page));
+  await from.fill('2 weken geleden');
+  await lineDrawer(page).getByRole('button', { name: 'Opslaan' }).click();
+  await expect(lineTexts(page).first()).toHaveText('Opt-indatum in de laatste 14 dagen');
 });
