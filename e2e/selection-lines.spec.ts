@@ -195,7 +195,19 @@ test('a stored selection reopens with dates, ages, lists, open ranges and groups
       },
     }),
   );
+  // A slow read of the selection is a visible wait: 'Selectie laden...' (not the empty tree's 'Nog
+  // geen regels') and 'Tellen...', each with a spinner.
+  const stored = `**/api/campaigns/${w.campaignId}/mailings/${w.mailingId}/selections/${selectionId}`;
+  await page.route(stored, async (r) => {
+    if (r.request().method() === 'GET') await new Promise((done) => setTimeout(done, 1500));
+    await r.fallback();
+  });
   await page.goto(`/selection-builder/${w.campaignId}/${w.mailingId}/${selectionId}`);
+  await expect(page.getByTestId('selection-loading')).toHaveText('Selectie laden...');
+  await expect(page.getByText('Nog geen regels')).toHaveCount(0);
+  await expect(page.getByTestId('count-running')).toHaveText('Tellen...');
+  await expect(page.getByTestId('selection-loading')).toHaveCount(0, { timeout: 15_000 });
+  await page.unroute(stored);
   await expect(page.getByRole('textbox', { name: 'Omschrijving' })).toHaveValue('Leesbare regels');
   await expect(lineTexts(page)).toHaveText([
     'Opt-indatum in de laatste 30 dagen',

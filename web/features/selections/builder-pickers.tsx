@@ -1,4 +1,4 @@
-import { Select, SimpleGrid } from '@mantine/core';
+import { Loader, Select, SimpleGrid } from '@mantine/core';
 import { useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
 import { useNavigate } from 'react-router';
@@ -28,6 +28,8 @@ export function BuilderPickers(props: {
   draft: BuilderDraft;
   campaigns: Campaign[] | undefined;
   mailings: Mailing[] | undefined;
+  /** The campaign list is being read (the picker shows a spinner meanwhile). */
+  isLoadingCampaigns?: boolean;
   disabled: boolean;
 }) {
   const { draft } = props;
@@ -62,6 +64,12 @@ export function BuilderPickers(props: {
     }));
   };
   const drafts = (props.mailings ?? []).filter((m) => m.state === 'draft');
+  // While a list is read its picker shows a spinner and says so, not that nothing was found.
+  const isLoadingMailings = Boolean(draft.campaign) && props.mailings === undefined;
+  const loading = (isLoading: boolean | undefined) =>
+    isLoading
+      ? { rightSection: <Loader size="xs" aria-label="Laden" />, nothingFoundMessage: 'Laden...' }
+      : {};
 
   return (
     <SimpleGrid cols={{ base: 1, md: 3 }}>
@@ -74,6 +82,7 @@ export function BuilderPickers(props: {
         value={draft.campaign}
         onChange={(v) => navigate(selectionPaths.builder(v))}
         disabled={props.disabled}
+        {...loading(props.isLoadingCampaigns)}
       />
       <Select
         label="Verzending"
@@ -84,6 +93,7 @@ export function BuilderPickers(props: {
         value={drafts.some((m) => m._id === draft.mailing) ? draft.mailing : null}
         onChange={(v) => navigate(selectionPaths.builder(draft.campaign, v))}
         disabled={props.disabled || !draft.campaign}
+        {...loading(isLoadingMailings)}
       />
       <Select
         label="Sjabloon"
@@ -96,6 +106,7 @@ export function BuilderPickers(props: {
         value={template}
         onChange={applyTemplate}
         disabled={props.disabled}
+        {...loading(preQueries.isPending && !preQueries.error)}
       />
     </SimpleGrid>
   );

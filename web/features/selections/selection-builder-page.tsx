@@ -1,4 +1,4 @@
-import { Alert, Button, Group, Paper, Stack, Text, Textarea, TextInput, Title } from '@mantine/core';
+import { Alert, Button, Group, Loader, Paper, Stack, Text, Textarea, TextInput, Title } from '@mantine/core';
 import { useQueryClient } from '@tanstack/react-query';
 import { useEffect } from 'react';
 import { useNavigate, useParams } from 'react-router';
@@ -56,12 +56,16 @@ export function SelectionBuilderPage() {
   const client = useQueryClient();
   const draft = useDraft();
 
-  const { daysText, setDaysText, daysError, campaignOptions, mailings, mailing, isLoaded } = useBuilderData(
-    c,
-    m,
-    s,
-    draft,
-  );
+  const {
+    daysText,
+    setDaysText,
+    daysError,
+    campaignOptions,
+    isLoadingCampaigns,
+    mailings,
+    mailing,
+    isLoaded,
+  } = useBuilderData(c, m, s, draft);
 
   const isDraftMailing = mailing?.state === 'draft';
   const isBusy = draft.saveState === 'SAVING' || draft.saveState === 'PERFORMING_QUERY';
@@ -127,6 +131,7 @@ export function SelectionBuilderPage() {
               draft={draft}
               campaigns={campaignOptions}
               mailings={mailings.data}
+              isLoadingCampaigns={isLoadingCampaigns}
               disabled={isBusy}
             />
             {mailing && !isDraftMailing && (
@@ -155,7 +160,16 @@ export function SelectionBuilderPage() {
           <Title order={4} mb="sm">
             Query
           </Title>
-          <QueryEditor query={draft.query} disabled={isBusy || isWaitingForLoad} />
+          {isWaitingForLoad ? (
+            <Group gap={6} data-testid="selection-loading">
+              <Loader size="xs" />
+              <Text size="sm" c="dimmed">
+                Selectie laden...
+              </Text>
+            </Group>
+          ) : (
+            <QueryEditor query={draft.query} disabled={isBusy} />
+          )}
         </Paper>
         <Paper withBorder p="md">
           <Title order={4} mb="sm">

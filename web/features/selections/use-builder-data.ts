@@ -99,5 +99,17 @@ export function useBuilderData(c: string | null, m: string | null, s: string | n
     }
   }, [draft.selection, c, m, s, navigate]);
 
-  return { daysText, setDaysText, daysError, campaignOptions, mailings, mailing, isLoaded };
+  // A new number of days is read after the pause: the picker shows the list is being read again.
+  const isLoadingCampaigns =
+    campaigns.isFetching || daysText !== typedDays || (parsedDays.success && parsedDays.data !== days);
+  return {
+    daysText,
+    setDaysText,
+    daysError,
+    campaignOptions,
+    isLoadingCampaigns,
+    mailings,
+    mailing,
+    isLoaded,
+  };
 }
