@@ -1,8 +1,9 @@
 import fs from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
+import { Writable } from 'node:stream';
 import pg from 'pg';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { setupTestApp } from '../../test/app';
 import { createDetachedPartition } from '../records/records.queries';
 import { BackupError, createBackup } from './backup';
@@ -37,6 +38,47 @@ describe('the backup file', () => {
     expect(err).toBeInstanceOf(BackupError);
     expect(err.message).toMatch(/kan niet geschreven worden \(ENOENT\)/);
   }, 20_000);
+
+  it('fails, in Dutch and at once, when the file cannot be written half-way through a table (a full disk)', async () => {
+    // A table that sorts first and is larger than the connection's buffers: its COPY is still
+    // sending when the file fails.
+    await t.database.pool.query(
+      'CREATE TABLE aaa_backup_groot AS SELECT i, repeat(md5(i::text), 32) AS v FROM generate_series(1, 40000) i',
+    );
+    const open = fs.open.bind(fs);
+    const spy = vi.spyOn(fs, 'open').mockImplementation(async (...args: Parameters<typeof fs.open>) => {
+      const handle = await open(...args);
+      let bytes = 0;
+      handle.createWriteStream = (() =>
+        new Writable({
+          write(chunk: Buffer, _enc, done) {
+            bytes += chunk.length;
+            if (bytes < 64 * 1024) done();
+            else done(Object.assign(new Error('no space left on device'), { code: 'ENOSPC' }));
+          },
+          destroy(err, done) {
+            handle.close().then(() => done(err), done);
+          },
+        })) as unknown as typeof handle.createWriteStream;
+      return handle;
+    });
+    const file = path.join(dir, 'vol.backup.gz');
+    try {
+      const err = await Promise.race([
+        createBackup(t.database.pool, file, { keyFingerprint: null }).catch((e) => e),
+        new Promise((resolve) => setTimeout(() => resolve(new Error('hangt')), 15_000)),
+      ]);
+      expect(err).toBeInstanceOf(BackupError);
+      expect(err.message).toBe(`${file}.tmp kan niet geschreven worden (ENOSPC).`);
+      expect(await fs.readdir(dir)).not.toContain('vol.backup.gz.tmp');
+      // The pool is usable afterwards.
+      expect((await t.database.pool.query('SELECT 1 AS x')).rows).toEqual([{ x: 1 }]);
+    } finally {
+      spy.mockRestore();
+      // A backup that hangs keeps its lock on the table: the drop gives up instead of waiting.
+      await t.database.pool.query("SET lock_timeout = '2s'; DROP TABLE aaa_backup_groot; RESET lock_timeout");
+    }
+  }, 30_000);
 
   it('holds the rows of its snapshot only, and no staging or unattached table', async () => {
     const other = new pg.Client({ connectionString: t.url });

@@ -223,7 +223,9 @@ export async function createBackup(
     const failure = fileFailure;
     gzip.destroy();
     await written.catch(() => {});
-    await client?.query('ROLLBACK').catch(() => {});
+    // No ROLLBACK: a COPY broken off half-way still holds the connection (pg-copy-streams' COPY TO
+    // has no way to stop it), and a ROLLBACK queued behind it would wait forever. The connection
+    // is closed instead (release(true)), which ends the read-only transaction on the server.
     await fsp.rm(tmp, { force: true });
     throw failure ? unwritable(failure) : err;
   } finally {
