@@ -42,8 +42,11 @@ export interface SettledPair {
   /** That statement's scope: partner, and dataset of an 'Aparte factuur' statement. */
   partnerId: string;
   scopeDatasetId: string | null;
-  /** The pair's line as last frozen, for a mailing or dataset that no longer exists. */
-  line: Pick<StatementLine, 'campaignId' | 'campaignName' | 'mailingName' | 'plannedSend' | 'datasetName'>;
+  /** The pair's line as last frozen, for a mailing or dataset that no longer exists (its rate too). */
+  line: Pick<
+    StatementLine,
+    'campaignId' | 'campaignName' | 'mailingName' | 'plannedSend' | 'datasetName' | 'rate'
+  >;
 }
 
 /** Everything a month's statements are computed from. */
@@ -84,11 +87,15 @@ interface Due {
   amountCents: number;
 }
 
-/** What a pair is due now: its Aangeboden addresses at the commission valid on its planned send day. */
-function dueOf(mailing: MailingFacts, dataset: DatasetFacts | undefined, addresses: number): Due {
-  const entry = dataset ? entryOn(dataset.commissions, mailing.day) : undefined;
-  const rate = normaliseRate(entry?.amount ?? null);
-  return { addresses, rate, amountCents: lineCents(addresses, rate) };
+/**
+ * The rate a pair is paid at now: the commission valid on its planned send day. A dataset deleted
+ * after the pair was paid took its commission entries with it, and a deleted mailing its day: such
+ * a pair keeps the rate it was last paid at (its delivered addresses stay delivered; deleting master
+ * data claws nothing back).
+ */
+function rateOf(mailing: MailingFacts | undefined, dataset: DatasetFacts | undefined, paid?: SettledPair) {
+  if (dataset && mailing) return normaliseRate(entryOn(dataset.commissions, mailing.day)?.amount ?? null);
+  return paid ? normaliseRate(paid.line.rate) : null;
 }
 
 function compareLines(a: StatementLine, b: StatementLine): number {
@@ -142,11 +149,12 @@ export function proposeMonth(facts: StatementFacts, month: string): ProposedStat
         ? { partnerId: paid.partnerId, datasetId: paid.scopeDatasetId }
         : current;
     if (!scope) continue;
+    const rate = rateOf(mailing, dataset, paid);
     const now: Due =
       counted && mailing?.state === 'offered'
-        ? dueOf(mailing, dataset, counted.addresses)
+        ? { addresses: counted.addresses, rate, amountCents: lineCents(counted.addresses, rate) }
         : // Nothing due; a correction still shows the rate valid on the day.
-          { addresses: 0, rate: mailing ? dueOf(mailing, dataset, 0).rate : null, amountCents: 0 };
+          { addresses: 0, rate, amountCents: 0 };
     const plannedSend = mailing?.day ?? paid?.line.plannedSend ?? '';
     const line: StatementLine = {
       kind: 'regular',

@@ -62,3 +62,69 @@ describe('a dataset moved to another partner after its month was issued', () => 
     expect(await proposal('2026-04', Q)).toBeUndefined();
   });
 });
+
+describe('a dataset deleted after its month was issued', () => {
+  const R = worldId('r');
+  const G = worldId('g');
+  const N = worldId('n');
+
+  it('claws nothing back: its delivered addresses stay paid at the rate they were paid at', async () => {
+    await insertWorld(t.db, {
+      partners: [{ id: R, name: 'Derde partner' }],
+      datasets: [
+        { id: G, partnerId: R, commissions: [{ start: '2026-03-01', end: '2026-03-31', amount: '0.25' }] },
+      ],
+      mailings: [
+        {
+          id: N,
+          state: 'offered',
+          plannedSend: '2026-03-12T09:00:00Z',
+          addresses: [{ datasetId: G, count: 4 }],
+        },
+      ],
+    });
+    const issued = await t.api('POST', '/api/statements', { month: '2026-03', partner: R });
+    expect(issued.statusCode, issued.body).toBe(200);
+    expect(issued.json()).toMatchObject({ amountCents: 100 });
+    await t.db.execute(sql`DELETE FROM datasets WHERE id = ${G}`);
+    // The addresses were delivered all the same (the reports keep them): no correction.
+    expect(await proposal('2026-04', R)).toBeUndefined();
+    // A mailing that leaves Aangeboden afterwards is still corrected, at the rate it was paid at.
+    await t.db.execute(sql`UPDATE mailings SET state = 'cancelled' WHERE id = ${N}`);
+    const p = await proposal('2026-04', R);
+    expect(p?.lines.map((l) => [l.kind, l.mailingId, l.addresses, l.rate, l.amountCents])).toEqual([
+      ['correction', N, -4, '0.2500', -100],
+    ]);
+  });
+});
+
+describe('a mailing deleted after its month was issued', () => {
+  const S = worldId('s');
+  const H = worldId('h');
+  const K = worldId('k');
+
+  it('corrects it at the rate it was paid at, not as a line without a valid commission', async () => {
+    await insertWorld(t.db, {
+      partners: [{ id: S, name: 'Vierde partner' }],
+      datasets: [
+        { id: H, partnerId: S, commissions: [{ start: '2026-03-01', end: '2026-03-31', amount: '0.1' }] },
+      ],
+      mailings: [
+        {
+          id: K,
+          state: 'offered',
+          plannedSend: '2026-03-05T09:00:00Z',
+          addresses: [{ datasetId: H, count: 5 }],
+        },
+      ],
+    });
+    const issued = await t.api('POST', '/api/statements', { month: '2026-03', partner: S });
+    expect(issued.statusCode, issued.body).toBe(200);
+    await t.db.execute(sql`DELETE FROM mailings WHERE id = ${K}`);
+    const p = await proposal('2026-04', S);
+    expect(p?.lines.map((l) => [l.kind, l.mailingId, l.addresses, l.rate, l.amountCents])).toEqual([
+      ['correction', K, -5, '0.1000', -50],
+    ]);
+    expect(p?.missingCommission).toBe(0);
+  });
+});

@@ -124,7 +124,8 @@ export async function listSettledPairs(db: DbOrTx): Promise<SettledPair[]> {
     mailing_name: string;
     planned_send: string;
     dataset_name: string;
-  }>(sql`SELECT DISTINCT ON (l.mailing_id, l.dataset_id) l.mailing_id, l.dataset_id,
+    rate: string | null;
+  }>(sql`SELECT DISTINCT ON (l.mailing_id, l.dataset_id) l.mailing_id, l.dataset_id, l.rate::text AS rate,
       sum(l.addresses) OVER w AS addresses, sum(l.amount_cents) OVER w AS amount_cents,
       s.month AS last_month, s.partner_id, s.dataset_id AS scope_dataset_id, l.campaign_id, l.campaign_name,
       l.mailing_name, l.planned_send::text AS planned_send, l.dataset_name
@@ -145,6 +146,7 @@ export async function listSettledPairs(db: DbOrTx): Promise<SettledPair[]> {
       mailingName: r.mailing_name,
       plannedSend: r.planned_send,
       datasetName: r.dataset_name,
+      rate: r.rate,
     },
   }));
 }
