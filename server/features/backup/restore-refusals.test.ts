@@ -150,6 +150,32 @@ describe('restore refuses', () => {
     }
   });
 
+  it("a table or sequence outside the app's schema (the migrations' journal, a catalog), before it empties one", async () => {
+    const tables = path.join(dir, 'buiten-tabel.gz');
+    await rewriteHeader(file, tables, (h) => {
+      // An empty table of the backup passed off as drizzle's journal: loading it would empty it.
+      const empty = h.tables.find((x) => x.rows === 0 && !x.partitionOf)!;
+      empty.schema = 'drizzle';
+      empty.name = '__drizzle_migrations';
+      empty.columns = ['hash'];
+    });
+    await expectRefused(tables, /beschadigd.*drizzle\.__drizzle_migrations: geen tabel van Lijstwerk/);
+    const sequences = path.join(dir, 'buiten-reeks.gz');
+    await rewriteHeader(file, sequences, (h) => {
+      h.sequences[0] = {
+        schema: 'drizzle',
+        name: '__drizzle_migrations_id_seq',
+        table: '__drizzle_migrations',
+        column: 'id',
+        value: 1,
+      };
+    });
+    await expectRefused(
+      sequences,
+      /beschadigd.*drizzle\.__drizzle_migrations_id_seq: geen reeks van Lijstwerk/,
+    );
+  });
+
   it('a role that may not switch triggers off, leaving its database empty', async () => {
     const role = `lw_restore_${crypto.randomBytes(4).toString('hex')}`;
     const admin = new pg.Client({ connectionString: target.url() });
@@ -164,6 +190,8 @@ describe('restore refuses', () => {
       const owner = new pg.Pool({ connectionString: url.toString(), max: 1 });
       // The restore's connection, closed as broken, may still be ending when the drop below ends it.
       owner.on('connect', (client) => client.on('error', () => {}));
+      // So may the idle one owner.end() is still closing: pg-pool then reports it as the pool's error.
+      owner.on('error', () => {});
       try {
         const err = await restoreBackup(owner, file).catch((e) => e);
         expect(err).toBeInstanceOf(RestoreError);

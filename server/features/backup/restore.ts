@@ -75,6 +75,20 @@ function checkedPartition(table: BackupHeader['tables'][number]) {
   return p;
 }
 
+/**
+ * Throws RestoreError for a table or sequence of the header outside the app's schema (public): a
+ * restore empties and loads each table it names, with superuser rights, so an altered file could
+ * otherwise empty drizzle's journal or a catalog.
+ */
+function checkSchemas(header: BackupHeader): void {
+  for (const t of header.tables)
+    if (t.schema !== 'public')
+      throw new RestoreError(RestoreMessages.damaged(`${t.schema}.${t.name}: geen tabel van Lijstwerk`));
+  for (const s of header.sequences)
+    if (s.schema !== 'public')
+      throw new RestoreError(RestoreMessages.damaged(`${s.schema}.${s.name}: geen reeks van Lijstwerk`));
+}
+
 /** Opens a backup file as a reader over its decompressed bytes. */
 export function openBackup(file: string): BackupReader {
   const gunzip = zlib.createGunzip();
@@ -216,6 +230,7 @@ export async function restoreBackup(
     const header = await readHeader(reader).catch((err) => {
       throw fileError(err);
     });
+    checkSchemas(header);
     const { upToBackup, after } = splitMigrations(header);
     return await withClientTransaction({ pool }, async (_tx, client) => {
       await client.query(COPY_SETTINGS_SQL);
