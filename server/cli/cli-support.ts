@@ -3,9 +3,32 @@ import path from 'node:path';
 import { type AppConfig, loadConfig } from '../config';
 import { type Database, openDatabase } from '../db/client';
 import { type EmbeddedDatabase, getEmbeddedPostmasterPid, startEmbeddedDatabase } from '../db/embedded';
+import { pgErrorCode } from '../lib/pg-errors';
 
 /** Thrown for a failure whose message is printed as is, with exit code 1. */
 export class CliError extends Error {}
+
+// The driver's errors of a server that cannot be reached (refused, unknown host, no answer).
+const UNREACHABLE = /^(ECONNREFUSED|ENOTFOUND|EAI_AGAIN|ETIMEDOUT|EHOSTUNREACH|ENETUNREACH|ECONNRESET)$/;
+
+/**
+ * The Dutch message of a database that cannot be used at all (not reachable, no such database,
+ * login refused), with the driver's own words in parentheses; undefined for any other error.
+ */
+export function databaseFailureMessage(err: unknown): string | undefined {
+  const where = process.env.DATABASE_URL ? 'De database achter DATABASE_URL' : 'De ingebouwde database';
+  const { code, message } = (err ?? {}) as { code?: unknown; message?: unknown };
+  const detail = String(message || code);
+  const sqlState = pgErrorCode(err);
+  if (sqlState === '3D000') return `${where} bestaat niet (${detail}).`;
+  if (sqlState === '28P01' || sqlState === '28000') return `${where} weigert de inlog (${detail}).`;
+  if (
+    (typeof code === 'string' && UNREACHABLE.test(code)) ||
+    /timeout exceeded when trying to connect|Connection terminated unexpectedly/.test(detail)
+  )
+    return `${where} is niet bereikbaar (${detail}).`;
+  return undefined;
+}
 
 /** The database a command works on, with the config it came from. */
 export interface AppDatabase {

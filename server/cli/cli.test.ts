@@ -123,6 +123,33 @@ describe('cli create-user on DATABASE_URL', () => {
   });
 });
 
+describe('cli on a database it cannot use', () => {
+  it('says in Dutch that the server cannot be reached or the database does not exist, exit 1', async () => {
+    const down = new URL(t.url);
+    down.port = '1';
+    const unreachable = await runCli(['backup', path.join(os.tmpdir(), 'lw-onbereikbaar.gz')], {
+      DATABASE_URL: down.toString(),
+      ENCRYPTION_KEY: '',
+    });
+    expect(unreachable.code).toBe(1);
+    expect(unreachable.stderr).toMatch(
+      /^De database achter DATABASE_URL is niet bereikbaar \(connect ECONNREFUSED [^)]*\)\.$/m,
+    );
+    const missing = new URL(t.url);
+    missing.pathname = '/lw_bestaat_niet';
+    const res = await runCli(
+      ['create-user', '--username', 'x_niemand', '--name', 'X', '--password', 'Welkom123'],
+      {
+        DATABASE_URL: missing.toString(),
+      },
+    );
+    expect(res.code).toBe(1);
+    expect(res.stderr.trim()).toBe(
+      'De database achter DATABASE_URL bestaat niet (database "lw_bestaat_niet" does not exist).',
+    );
+  });
+});
+
 describe('cli create-user on the embedded database in DATA_DIR', () => {
   let dir: string;
   beforeAll(async () => {

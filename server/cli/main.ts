@@ -6,7 +6,7 @@ import { generatePassword } from '../features/auth/password';
 import { createUser } from '../features/users/user.service';
 import { HttpError } from '../lib/http-errors';
 import { BACKUP_HELP, runBackup, runRestore } from './backup-commands';
-import { CliError, openAppDatabase } from './cli-support';
+import { CliError, databaseFailureMessage, openAppDatabase } from './cli-support';
 
 const HELP = `Gebruik: npm run cli -- <opdracht> [opties]
 
@@ -98,7 +98,7 @@ async function main(argv: string[]): Promise<number> {
     if (err instanceof CliError) console.error(err.message);
     else if (err instanceof TypeError && 'code' in err && String(err.code).startsWith('ERR_PARSE_ARGS')) {
       console.error(`${parseArgsMessage(String(err.code), err.message)}\n\n${HELP}`);
-    } else console.error(err instanceof Error ? err.message : err);
+    } else console.error(databaseFailureMessage(err) ?? (err instanceof Error ? err.message : err));
     return 1;
   }
 }
