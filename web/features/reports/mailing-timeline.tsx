@@ -1,5 +1,5 @@
 import { LineChart } from '@mantine/charts';
-import { Card, Group, SegmentedControl, Text, Title } from '@mantine/core';
+import { Card, Center, Group, Loader, SegmentedControl, Text, Title } from '@mantine/core';
 import { useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
 import { formatCount } from '../../../common/numbers';
@@ -24,10 +24,19 @@ export function MailingTimeline({ mailingId }: { mailingId: string }) {
   const timeline = useQuery({
     queryKey: timelineKey(mailingId, unit),
     queryFn: () => getTimeline(mailingId, unit),
+    // Switching day/hour keeps the chart (and its switch) in place while the other unit loads;
+    // another mailing's timeline is never shown in the meantime.
+    placeholderData: (previous) => (previous?.mailingId === mailingId ? previous : undefined),
   });
   useFailedQueryAlert(timeline.error, ReportMessages.timelineFailed);
   const data = timeline.data;
-  if (!data) return null;
+  // A failure has its alert; until the first answer a spinner holds the place.
+  if (!data)
+    return timeline.error ? null : (
+      <Center mt="md" maw={720} py="md">
+        <Loader size="sm" aria-label="Resultaten in de tijd laden" />
+      </Center>
+    );
   const { total } = data;
   return (
     <Card withBorder mt="md" maw={720} data-testid="chart-timeline">
