@@ -279,7 +279,10 @@ test('builds a selection with a range, a label and a not-interest, counted live 
     `5 adressen toewijzen aan ${w.mailingName}? De selectie wordt eerst opgeslagen.`,
   );
   await confirm.getByRole('button', { name: 'Ja' }).click();
+  // The allocation (a save, a task polled every 2 s, a count) is a visible wait on its own button.
+  await expect(page.getByTestId('allocate')).toHaveAttribute('data-loading', 'true');
   await expect(page.getByTestId('save-state')).toHaveText('Klaar');
+  await expect(page.getByTestId('allocate')).not.toHaveAttribute('data-loading', 'true');
   await expect(page).toHaveURL(new RegExp(`/selection-builder/${w.campaignId}/${w.mailingId}/[^/?]+$`));
   await expect(page.getByTestId('saved-total')).toHaveText('5');
   await expect(page.locator('[data-testid=result-row][data-saved=true]')).toHaveCount(2);

@@ -1,4 +1,4 @@
-import { ActionIcon, Anchor, Switch } from '@mantine/core';
+import { ActionIcon, Anchor, Loader, Switch } from '@mantine/core';
 import { IconDownload, IconPencil, IconTrash } from '@tabler/icons-react';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useMemo } from 'react';
@@ -65,6 +65,10 @@ export function MailingSelectionsPage() {
     onSettled: refresh,
   });
 
+  // A toggled selection until the list shows its new state: the mutation waits for onSettled's
+  // read of the list again.
+  const isToggling = (s: Selection) => toggle.isPending && toggle.variables?._id === s._id;
+
   return (
     <>
       <PageTitle>Selecties van {mailing.data?.name ?? mailingId}</PageTitle>
@@ -80,9 +84,12 @@ export function MailingSelectionsPage() {
           {
             header: 'Voorgedefinieerde query',
             render: (s) => (
+              // The switch turns once the list is read again: till then its thumb spins.
               <Switch
                 aria-label={`Voorgedefinieerde query ${s._id}`}
                 checked={s.preDefined}
+                disabled={isToggling(s)}
+                thumbIcon={isToggling(s) ? <Loader size={10} aria-label="Bezig met opslaan" /> : undefined}
                 onChange={() => toggle.mutate(s)}
               />
             ),
@@ -110,6 +117,7 @@ export function MailingSelectionsPage() {
                 variant="subtle"
                 color="red"
                 aria-label={`Verwijder selectie ${s._id}`}
+                loading={remove.isPending && remove.variables?._id === s._id}
                 onClick={() =>
                   confirmAction({
                     title: 'Selectie verwijderen?',

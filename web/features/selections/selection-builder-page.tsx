@@ -1,6 +1,6 @@
 import { Alert, Button, Group, Loader, Paper, Stack, Text, Textarea, TextInput, Title } from '@mantine/core';
 import { useQueryClient } from '@tanstack/react-query';
-import { useEffect } from 'react';
+import { useEffect, useState } from 'react';
 import { useNavigate, useParams } from 'react-router';
 import { businessDay, defaultPressureDate } from '../../../common/pressure-date';
 import { QueryMessages } from '../../../common/query-tree';
@@ -89,14 +89,18 @@ export function SelectionBuilderPage() {
   const handleSubmit = () => void saveSelection();
   const table = allocatableTable(draft);
   const toAllocate = table.reduce((sum, r) => sum + r.new + r.notOpenedOrClicked + r.opens + r.clicks, 0);
+  // 'Toewijzen' spins while its save, allocation and count run ('Opslaan' spins for its own save).
+  const [isAllocating, setIsAllocating] = useState(false);
   const handleAllocate = () =>
     confirmAction({
       title: 'Adressen toewijzen',
       message: `${formatCount(toAllocate)} ${toAllocate === 1 ? 'adres' : 'adressen'} toewijzen aan ${mailing?.name ?? 'de verzending'}? De selectie wordt eerst opgeslagen.`,
-      onConfirm: () =>
+      onConfirm: () => {
+        setIsAllocating(true);
         void allocateTable(table, () => {
           if (c) void client.invalidateQueries({ queryKey: builderMailingsKey(c) });
-        }),
+        }).finally(() => setIsAllocating(false));
+      },
     });
   const handleNewQuery = () =>
     confirmAction({
@@ -186,13 +190,14 @@ export function SelectionBuilderPage() {
           <Button variant="default" onClick={handleNewQuery} disabled={isBusy}>
             Nieuwe query
           </Button>
-          <Button onClick={handleSubmit} disabled={!canSubmit || isBusy} loading={isBusy}>
+          <Button onClick={handleSubmit} disabled={!canSubmit || isBusy} loading={isBusy && !isAllocating}>
             {draft.selection ? 'Opslaan' : 'Maak aan'}
           </Button>
           <Button
             variant="light"
             onClick={handleAllocate}
             disabled={!canSubmit || isBusy || toAllocate === 0}
+            loading={isAllocating}
             data-testid="allocate"
           >
             Toewijzen{toAllocate > 0 ? ` (${formatCount(toAllocate)})` : ''}
@@ -203,7 +208,9 @@ export function SelectionBuilderPage() {
             data-testid="save-state"
             data-state={draft.saveState}
           >
-            {SAVE_STATE_TEXT[draft.saveState]}
+            {isAllocating && draft.saveState === 'PERFORMING_QUERY'
+              ? 'Toewijzen...'
+              : SAVE_STATE_TEXT[draft.saveState]}
           </Text>
           {!canSubmit && !isBusy && (
             <Text size="sm" c="dimmed">
