@@ -205,3 +205,10 @@ describe('random trees', () => {
     );
   });
 });
+
+describe('the query messages staff read', () => {
+  it('name no query keyword or key (and, or, not, os, id, domain) but the Dutch words', () => {
+    for (const message of Object.values(QueryMessages))
+      expect(message).not.toMatch(/\b(and|or|not|os|id|domain|match|dateRange|NOW)\b/);
+  });
+});

@@ -6,13 +6,13 @@ import { ageBounds, escapeWildcardTerm, MAX_AGE } from './query-operators';
 
 /** Dutch messages of the query tree and its lines (spec 001 §5). */
 export const QueryMessages = {
-  invalidNode: 'Ongeldige query: elke regel is één van and, or, not of een selectieregel',
+  invalidNode: 'Ongeldige query: elke regel is een EN-groep, een OF-groep, een uitsluiting (NIET) of een selectieregel',
   attributeRequired: 'Kies een kenmerk',
   operatorRequired: 'Kies een operator',
   valueRequired: 'Vul een waarde in',
   valuesRequired: 'Vul minstens één waarde in',
   rangeRequired: 'Vul een van- en een tot-waarde in',
-  externalTypeInvalid: 'Kies het type os, id of domain',
+  externalTypeInvalid: 'Kies het type: besturingssysteem, e-mailadres of domein',
   interestsRequired: 'Kies minstens één interesse',
   labelRequired: 'Kies een label',
   datasetRequired: 'Kies een bestand',

@@ -84,6 +84,7 @@ export function ContainsLineForm(props: LineFormProps) {
       <Stack>
         <Select
           label="Type"
+          allowDeselect={false}
           data={EXTERNAL_TYPES.map((value) => ({ value, label: EXTERNAL_LABELS[value] }))}
           value={type}
           onChange={setType}
