@@ -6,7 +6,8 @@ import { ageBounds, escapeWildcardTerm, MAX_AGE } from './query-operators';
 
 /** Dutch messages of the query tree and its lines (spec 001 §5). */
 export const QueryMessages = {
-  invalidNode: 'Ongeldige query: elke regel is een EN-groep, een OF-groep, een uitsluiting (NIET) of een selectieregel',
+  invalidNode:
+    'Ongeldige query: elke regel is een EN-groep, een OF-groep, een uitsluiting (NIET) of een selectieregel',
   attributeRequired: 'Kies een kenmerk',
   operatorRequired: 'Kies een operator',
   valueRequired: 'Vul een waarde in',
