@@ -126,17 +126,19 @@ export class ReadReplica {
     }
     const deadline = Date.now() + this.options.waitMs;
     for (;;) {
-      let replayed: boolean | null;
+      let replayed: boolean | null | 'late';
       try {
-        const { rows } = await this.probes.query<{ replayed: boolean | null }>(
-          'SELECT pg_last_wal_replay_lsn() >= $1::pg_lsn AS replayed',
-          [lsn],
-        );
-        replayed = rows[0].replayed;
+        replayed = await this.askReplayed(lsn, deadline);
       } catch (err) {
-        this.downUntil = Date.now() + this.retryAfterMs;
-        this.options.log.warn({ err }, 'read replica unreachable: reading the primary');
+        this.markUnreachable(err);
         return this.fallBack('unreachable');
+      }
+      if (replayed === 'late') {
+        this.options.log.info(
+          { lsn, waitMs: this.options.waitMs },
+          'read replica lagging: reading the primary',
+        );
+        return this.fallBack('lagging');
       }
       if (replayed === null) {
         this.options.log.warn('read replica is not a standby: reading the primary');
@@ -155,6 +157,42 @@ export class ReadReplica {
       }
       await sleep(this.pollMs);
     }
+  }
+
+  /**
+   * Whether the replica has replayed `lsn`, null when it is no standby, 'late' when it has not
+   * answered by `deadline`: a probe's own timeouts (connect, query) are each the whole wait, so one
+   * that stalls near its end would hold the read up to two waits more. A late probe that then fails
+   * still leaves the replica alone for retryAfterMs. Throws when the probe fails in time.
+   */
+  private async askReplayed(lsn: string, deadline: number): Promise<boolean | null | 'late'> {
+    const asked = this.probes
+      .query<{ replayed: boolean | null }>('SELECT pg_last_wal_replay_lsn() >= $1::pg_lsn AS replayed', [lsn])
+      .then(({ rows }) => rows[0].replayed);
+    let timer: NodeJS.Timeout | undefined;
+    let late = false;
+    const overdue = new Promise<'late'>((resolve) => {
+      timer = setTimeout(
+        () => {
+          late = true;
+          resolve('late');
+        },
+        Math.max(0, deadline - Date.now()),
+      );
+    });
+    asked.catch((err) => {
+      if (late) this.markUnreachable(err);
+    });
+    try {
+      return await Promise.race([asked, overdue]);
+    } finally {
+      clearTimeout(timer);
+    }
+  }
+
+  private markUnreachable(err: unknown): void {
+    this.downUntil = Date.now() + this.retryAfterMs;
+    this.options.log.warn({ err }, 'read replica unreachable: reading the primary');
   }
 
   /**
