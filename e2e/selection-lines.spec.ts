@@ -96,6 +96,20 @@ test('lines built in the builder read as Dutch text; the raw query is on the Que
 
   await addAttributeLine(page, 'pc4', 'tussen', ['1000', '2999']);
   await expect(lineTexts(page)).toHaveText(['Postcode (4 cijfers) 1000 t/m 2999']);
+  // The picker offers the attributes by their Dutch labels, found by label or by name; the line
+  // reopens with the label.
+  await page.getByTestId('query-line').first().getByRole('button', { name: 'Bewerk regel' }).click();
+  const attribute = page.getByRole('combobox', { name: 'Kenmerk', exact: true });
+  await expect(attribute).toHaveValue('Postcode (4 cijfers)');
+  await attribute.fill('pc');
+  await expect(page.getByRole('option', { name: 'Postcode (4 cijfers)', exact: true })).toBeVisible();
+  await expect(page.getByRole('option', { name: 'pc4', exact: true })).toHaveCount(0);
+  await attribute.fill('geboorte');
+  await page.getByRole('option', { name: 'Geboortedatum', exact: true }).click();
+  await expect(attribute).toHaveValue('Geboortedatum');
+  await expectNoRawSyntax(page, lineDrawer(page));
+  await lineDrawer(page).getByRole('button', { name: 'Annuleren' }).click();
+  await expect(lineDrawer(page)).toHaveCount(0);
   await addAttributeLine(page, 'gender', 'is', ['F']);
   await addAttributeLine(page, 'city', 'is', ['Amster*']);
 
