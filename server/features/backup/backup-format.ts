@@ -71,6 +71,9 @@ export function qualified(t: { schema: string; name: string }): string {
 }
 
 const FRAME_BYTES = 256 * 1024;
+// The longest frame a restore reads: FrameWriter's are FRAME_BYTES and one COPY chunk (a socket
+// read, tens of kB) at most; a longer length is damage, refused before it is read into memory.
+const MAX_FRAME_BYTES = 64 * 1024 * 1024;
 
 /**
  * Frames a COPY stream: gathers its chunks (a row each) into frames of about 256 kB, each after
@@ -168,9 +171,13 @@ export class BackupReader {
     }
   }
 
-  /** The next frame of a table's data; null at the table's empty end frame. */
+  /** The next frame of a table's data; null at the table's empty end frame. Throws BackupFileError for a length no backup writes. */
   async frame(): Promise<Buffer | null> {
     const length = (await this.read(4)).readUInt32BE(0);
+    if (length > MAX_FRAME_BYTES)
+      throw new BackupFileError(
+        `een blok van ${Math.round(length / 1024 / 1024)} MB, langer dan een backup schrijft`,
+      );
     return length === 0 ? null : this.read(length);
   }
 

@@ -2,12 +2,14 @@ import crypto from 'node:crypto';
 import fs from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
+import zlib from 'node:zlib';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { columnKeyFingerprint } from '../../lib/crypto';
 import { setupTestApp } from '../../test/app';
 import { createBackup } from './backup';
 import { freshTarget, type RestoreTarget, rewriteHeader, runCli } from './backup.test-helpers';
+import { BACKUP_MAGIC } from './backup-format';
 import {
   checkKey,
   isEmptyDatabase,
@@ -112,6 +114,20 @@ describe('restore refuses', () => {
     await fs.writeFile(damaged, flipped);
     await expectRefused(damaged, /beschadigd of onvolledig/);
     await expectRefused(path.join(dir, 'bestaat-niet.gz'), /bestaat niet/);
+  });
+
+  it('a frame longer than a backup writes, before it reads it into memory', async () => {
+    // A damaged length (here 2 GB) would otherwise make the restore gather the rest of the file.
+    const all = zlib.gunzipSync(await fs.readFile(file));
+    const headerEnd = all.indexOf(10, BACKUP_MAGIC.length) + 1;
+    const length = Buffer.alloc(4);
+    length.writeUInt32BE(0x7fffffff);
+    const huge = path.join(dir, 'groot-blok.gz');
+    await fs.writeFile(
+      huge,
+      zlib.gzipSync(Buffer.concat([all.subarray(0, headerEnd), length, Buffer.alloc(1024)])),
+    );
+    await expectRefused(huge, /beschadigd of onvolledig \(een blok van 2048 MB/);
   });
 
   it('a folder given as the file, in Dutch', async () => {
