@@ -4,6 +4,7 @@ import type { QueryNode } from '../../../common/query-tree';
 import { ScrollTable } from '../../components/scroll-table';
 import { formatCount } from '../../lib/numbers';
 import type { BuilderDraft } from '../selections/builder-store';
+import { describeContextOf } from '../selections/query-editor-state';
 
 /** The top-level lines of a tree as the funnel counts them: the lines of its root 'and', else the root alone. */
 const linesOf = (tree: QueryNode): QueryNode[] => ('and' in tree ? tree.and : [tree]);
@@ -39,7 +40,7 @@ export function FunnelPanel({ draft }: { draft: BuilderDraft }) {
             <Table.Tr key={i} data-testid="funnel-row">
               <Table.Td>{i + 1}</Table.Td>
               <Table.Td data-testid="funnel-line">
-                {describeLine(lines[i], { fileRows: draft.fileRows })}
+                {describeLine(lines[i], describeContextOf(draft))}
               </Table.Td>
               <Table.Td data-testid="funnel-remaining">{formatCount(line.remaining)}</Table.Td>
               <Table.Td>{before === null ? '' : formatCount(before - line.remaining)}</Table.Td>

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
+import { describeLine } from '../../../common/query-description';
 import type { QueryNode } from '../../../common/query-tree';
-import { editableRoot, fromTemplate, nodeAt, reduceQuery } from './query-editor-state';
+import { describeContextOf, editableRoot, fromTemplate, nodeAt, reduceQuery } from './query-editor-state';
 
 const pc: QueryNode = { match: { postcode: '10*' } };
 const label: QueryNode = { dataset: { type: 'Nieuws' } };
@@ -96,5 +97,19 @@ describe('a template as the start of a selection', () => {
         { or: [{ intersect: file }, { not: { complement: { ...file, id: 'l2', selection: 'oud' } } }] },
       ],
     });
+  });
+});
+
+describe('describeContextOf', () => {
+  it('names a dataset line by the name the last count found, and keeps the file rows', () => {
+    const context = describeContextOf({
+      fileRows: { l1: 42 },
+      results: { lines: [{ row: { dataset: { id: 'd7', name: 'Klanten 2024' } } }] },
+    });
+    expect(context.fileRows).toEqual({ l1: 42 });
+    expect(describeLine({ dataset: { id: 'd7' } }, context)).toBe('Uit bestand Klanten 2024');
+    expect(describeLine({ dataset: { id: 'd7' } }, describeContextOf({ fileRows: {}, results: null }))).toBe(
+      'Uit bestand d7',
+    );
   });
 });

@@ -1,3 +1,4 @@
+import type { DescribeContext } from '../../../common/query-description';
 import { EMPTY_QUERY, isLeaf, type QueryNode } from '../../../common/query-tree';
 
 // spec 001 §2/§3: the query editor shows the tree as nested and/or/not groups that can be added,
@@ -130,4 +131,21 @@ export function fromTemplate(node: QueryNode, source: TemplateSource): QueryNode
   if ('intersect' in node) return { intersect: { ...node.intersect, ...source } };
   if ('complement' in node) return { complement: { ...node.complement, ...source } };
   return node;
+}
+
+/** What the builder's line texts read beside the tree: the draft's file row counts and the counted datasets. */
+export interface DescribeSource {
+  fileRows: Readonly<Record<string, number>>;
+  results: { lines: readonly { row: { dataset: { id: string; name: string } } }[] } | null;
+}
+
+/**
+ * The context of the builder's line texts: the rows of the line files and the names of the
+ * datasets the last count found, so a line on a dataset reads 'Uit bestand Klanten 2024', not its id.
+ */
+export function describeContextOf(d: DescribeSource): DescribeContext {
+  const datasetNames = Object.fromEntries(
+    (d.results?.lines ?? []).map((l) => [l.row.dataset.id, l.row.dataset.name]),
+  );
+  return { fileRows: d.fileRows, datasetNames };
 }

@@ -24,7 +24,7 @@ import { type DescribeContext, describeLine } from '../../../common/query-descri
 import { ATTRIBUTE_OPERATORS, MORE_ATTRIBUTE_OPERATORS, type QueryNode } from '../../../common/query-tree';
 import { editQuery, setDraft, useDraft } from './builder-store';
 import { useLineDrawer } from './line-editor-drawer';
-import { childrenOf, leafKind, type NodePath } from './query-editor-state';
+import { childrenOf, describeContextOf, leafKind, type NodePath } from './query-editor-state';
 
 // spec 001 §2: the query editor shows the tree as nested and/or/not groups that can be added,
 // moved, negated and removed; a line is added or edited in the line drawer over the builder. Each line
@@ -214,7 +214,7 @@ function NodeView(props: NodeProps) {
 
 /** The query tree as nested groups with their actions. */
 export function QueryEditor({ query, disabled = false }: { query: QueryNode; disabled?: boolean }) {
-  const { fileRows } = useDraft();
+  const draft = useDraft();
   return (
     <NodeView
       node={query}
@@ -224,7 +224,7 @@ export function QueryEditor({ query, disabled = false }: { query: QueryNode; dis
       index={0}
       count={1}
       disabled={disabled}
-      context={{ fileRows }}
+      context={describeContextOf(draft)}
     />
   );
 }
