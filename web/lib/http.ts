@@ -49,7 +49,7 @@ async function request<T>(
   }
   const data = parseBody(await response.text());
   if (!response.ok || response.status === 206) {
-    throw failure(response.status, data, response.statusText, options);
+    throw failure(response.status, data, options);
   }
   return schema ? schema.parse(data) : (data as T);
 }
@@ -65,7 +65,7 @@ function parseBody(text: string): unknown {
 }
 
 /** The ApiError of a failed answer (message, error or errorMessage; the rule list); 401/403 log out. */
-function failure(status: number, data: unknown, statusText: string, options: RequestOptions): ApiError {
+function failure(status: number, data: unknown, options: RequestOptions): ApiError {
   if ((status === 401 || status === 403) && !options.isAuthCall) onUnauthorized();
   const obj = (typeof data === 'object' && data !== null ? data : {}) as {
     message?: string;
@@ -73,9 +73,25 @@ function failure(status: number, data: unknown, statusText: string, options: Req
     errorMessage?: string;
     errors?: string[];
   };
-  const message =
-    obj.message ?? obj.error ?? obj.errorMessage ?? (typeof data === 'string' && data ? data : statusText);
+  const message = obj.message ?? obj.error ?? obj.errorMessage ?? plainTextMessage(data) ?? fallbackMessage(status);
   return new ApiError(status, message, Array.isArray(obj.errors) ? obj.errors : []);
+}
+
+/** A short plain-text answer as the message; not an HTML page (a proxy's error page, say). */
+function plainTextMessage(data: unknown): string | undefined {
+  if (typeof data !== 'string' || !data.trim() || data.length > 300 || /^\s*</.test(data)) return undefined;
+  return data;
+}
+
+/**
+ * The Dutch message of a failed answer that carries none of its own (the browser's status text is
+ * English: 'Internal Server Error', 'Bad Gateway').
+ */
+function fallbackMessage(status: number): string {
+  if (status === 502 || status === 503 || status === 504)
+    return `De server is tijdelijk niet bereikbaar (${status}); probeer het zo opnieuw`;
+  if (status >= 500) return `Er ging iets mis op de server (${status})`;
+  return `Het verzoek is geweigerd (${status})`;
 }
 
 /**
@@ -100,7 +116,7 @@ export function uploadFile<T>(
     xhr.onload = () => {
       const data = parseBody(xhr.responseText);
       if (xhr.status < 200 || xhr.status >= 300 || xhr.status === 206) {
-        reject(failure(xhr.status, data, xhr.statusText, options));
+        reject(failure(xhr.status, data, options));
         return;
       }
       onProgress?.(100);
