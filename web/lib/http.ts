@@ -73,7 +73,8 @@ function failure(status: number, data: unknown, options: RequestOptions): ApiErr
     errorMessage?: string;
     errors?: string[];
   };
-  const message = obj.message ?? obj.error ?? obj.errorMessage ?? plainTextMessage(data) ?? fallbackMessage(status);
+  const message =
+    obj.message ?? obj.error ?? obj.errorMessage ?? plainTextMessage(data) ?? fallbackMessage(status);
   return new ApiError(status, message, Array.isArray(obj.errors) ? obj.errors : []);
 }
 
