@@ -1,3 +1,4 @@
+import type { Issuer } from '../../../common/issuer';
 import type { Settings, SettingsSave, TestPerson } from '../../../common/settings';
 import { DEFAULT_MIN_MAILINGS, DEFAULT_RETENTION_DAYS } from '../../../common/settings';
 import type { Db, DbOrTx } from '../../db/client';
@@ -51,6 +52,43 @@ export async function saveSettings(db: DbOrTx, values: SettingsSave): Promise<Se
     minMailings: values.minMailings,
     solarId: values.solarId,
     ...(values.retentionDays === undefined ? {} : { retentionDays: values.retentionDays }),
+  };
+  const [row] = await db
+    .insert(settings)
+    .values({ id: true, ...set })
+    .onConflictDoUpdate({ target: settings.id, set })
+    .returning();
+  return row;
+}
+
+/** Presents the issuer's details of the settings row as API JSON; every field '' when there is no row. */
+export function presentIssuer(row: SettingsRow | undefined): Issuer {
+  return {
+    name: row?.issuerName ?? '',
+    address: row?.issuerAddress ?? '',
+    postalCode: row?.issuerPostalCode ?? '',
+    city: row?.issuerCity ?? '',
+    country: row?.issuerCountry ?? '',
+    vatNumber: row?.issuerVatNumber ?? '',
+    cocNumber: row?.issuerCocNumber ?? '',
+  };
+}
+
+/** The issuer's details as the settings hold them now (what a statement issued now carries). */
+export async function getIssuer(db: DbOrTx): Promise<Issuer> {
+  return presentIssuer(await getSettings(db));
+}
+
+/** Stores the issuer's details in the one settings row (creating it when missing); returns the row. */
+export async function saveIssuer(db: DbOrTx, values: Issuer): Promise<SettingsRow> {
+  const set = {
+    issuerName: values.name,
+    issuerAddress: values.address,
+    issuerPostalCode: values.postalCode,
+    issuerCity: values.city,
+    issuerCountry: values.country,
+    issuerVatNumber: values.vatNumber,
+    issuerCocNumber: values.cocNumber,
   };
   const [row] = await db
     .insert(settings)

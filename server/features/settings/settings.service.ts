@@ -1,13 +1,17 @@
+import { type Issuer, IssuerMessages } from '../../../common/issuer';
 import type { SettingsSave, TestPerson } from '../../../common/settings';
 import { SettingsMessages } from '../../../common/settings';
 import type { Db } from '../../db/client';
 import { forbidden } from '../../lib/http-errors';
 import { type AuditInput, recordAudit } from '../audit/audit';
 import {
+  getIssuer,
   getSettings,
   getTestPerson,
+  presentIssuer,
   presentSettings,
   type SettingsRow,
+  saveIssuer,
   saveSettings,
   saveTestPerson,
   type TestPersonRow,
@@ -81,5 +85,29 @@ export async function updateTestPerson(
         details: { changed },
       });
     return row;
+  });
+}
+
+/**
+ * Saves the issuer's details ('Gegevens afnemer (afrekeningen)', PUT /api/settings/issuer): an
+ * administrator's (403 for other staff). A change is a 'settings-changed' entry in the audit log
+ * (subject 'issuer'), in the same transaction, with each changed field before and after (company
+ * details, no person's). Returns the issuer's details as stored.
+ */
+export async function updateIssuer(db: Db, values: Issuer, actor: SettingsActor): Promise<Issuer> {
+  if (!actor.isAdmin) throw forbidden(IssuerMessages.adminOnly);
+  return db.transaction(async (tx) => {
+    const before = await getIssuer(tx);
+    const after = presentIssuer(await saveIssuer(tx, values));
+    const changed = (Object.keys(after) as (keyof Issuer)[]).filter((k) => before[k] !== after[k]);
+    if (changed.length > 0)
+      await recordAudit(tx, {
+        kind: 'settings-changed',
+        username: actor.username,
+        ip: actor.ip,
+        subject: 'issuer',
+        details: Object.fromEntries(changed.map((k) => [k, { before: before[k], after: after[k] }])),
+      });
+    return after;
   });
 }

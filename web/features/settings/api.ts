@@ -1,3 +1,4 @@
+import { type IssuerInput, IssuerViewSchema } from '../../../common/issuer';
 import {
   type Settings,
   SettingsSchema,
@@ -22,3 +23,9 @@ export const saveSettings = (
 export const getTestPerson = () => http.get('/testperson', TestPersonViewSchema);
 /** Saves the global test person and returns it (PUT /api/testperson). */
 export const saveTestPerson = (body: TestPersonInput) => http.put('/testperson', body, TestPersonViewSchema);
+/** The TanStack Query key of the issuer's details (the settings screen and the statements screen share it). */
+export const issuerKey = ['settings', 'issuer'] as const;
+/** Fetches the issuer's details of statements (GET /api/settings/issuer). */
+export const getIssuer = () => http.get('/settings/issuer', IssuerViewSchema);
+/** Saves the issuer's details and returns them as stored (PUT /api/settings/issuer; administrators only). */
+export const saveIssuer = (body: IssuerInput) => http.put('/settings/issuer', body, IssuerViewSchema);

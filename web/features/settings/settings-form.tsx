@@ -16,10 +16,12 @@ import { showDanger, showSuccess } from '../../lib/alerts';
 import { useFailedQueryAlert } from '../../lib/use-failed-query-alert';
 import { useIsAdmin } from '../users/no-access';
 import { getSettings, saveSettings, settingsKey } from './api';
+import { IssuerCard } from './issuer-form';
 
 /**
  * /settings 'Instellingen': 'Minimale verzendingen', 'Standaard Solar ID', 'Bewaartermijn (dagen)'
- * (changed by administrators only) and a link to the test person.
+ * (changed by administrators only) and a link to the test person; below it the card of the
+ * issuer's details of statements (IssuerCard).
  */
 export function SettingsPage() {
   const client = useQueryClient();
@@ -104,6 +106,7 @@ export function SettingsPage() {
           </form>
         )}
       </Paper>
+      <IssuerCard />
     </>
   );
 }
