@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { DUTCH_MONTH_NAMES } from './date-format';
+import { IssuerViewSchema } from './issuer';
 
 // Partner statements ('Afrekeningen', DESIGN §7 Commission; docs/decisions.md, Partner statements):
 // a partner is paid, per address of an Aangeboden mailing allocated to its dataset, the commission
@@ -34,7 +35,11 @@ export const StatementMessages = {
   idInvalid: 'Ongeldig nummer van een afrekening',
   notFound: 'Deze afrekening kon niet worden gevonden',
   nothingToIssue: 'Deze afrekening heeft geen regels; er is niets uit te reiken',
-  alreadyIssued: (number: string) => `Deze afrekening is al uitgereikt als ${number}`,
+  /** The 409 of an issue already done: with its number, or without when the number is not known. */
+  alreadyIssued: (number?: string | null) =>
+    number?.trim()
+      ? `Deze afrekening is al uitgereikt als ${number.trim()}`
+      : 'Deze afrekening is al uitgereikt',
   issued: (number: string) => `Afrekening ${number} uitgereikt`,
   fetchFailed: 'Afrekeningen konden niet worden opgehaald',
   issueFailed: 'Afrekening kon niet worden uitgereikt',
@@ -207,9 +212,14 @@ export const StatementPartnerSchema = z.object({
 /** The partner's details on a statement. */
 export type StatementPartner = z.infer<typeof StatementPartnerSchema>;
 
-/** A statement with its partner details and lines (proposed or issued). */
+/**
+ * A statement with its partner details and lines (proposed or issued), and the issuer's details:
+ * of a proposal as the settings hold them now, of an issued statement as frozen when it was
+ * issued (null: issued before the issuer's details were recorded).
+ */
 export const StatementDetailSchema = StatementSummarySchema.extend({
   partner: StatementPartnerSchema,
+  issuer: IssuerViewSchema.nullable(),
   lines: z.array(StatementLineSchema),
 });
 /** A statement with its partner details and lines. */

@@ -7,8 +7,9 @@ import { csvLine, decimalOf, numberValue } from '../uploads/csv-output';
 // A statement as a CSV for bookkeeping (docs/decisions.md, Partner statements), through the one CSV
 // writer (formulas made text): one row per line (Soort 'Commissie' or 'Correctie'), then one row of
 // the VAT and one of the total. Every row carries the statement's number, date, period, debtor
-// number, ledger and VAT code, so each row books on its own. Amounts in euros with two decimals;
-// dates as YYYY-MM-DD (the issue date its day in Amsterdam), for the bookkeeping's import.
+// number, ledger, VAT code and percentage (0 when the VAT is reverse-charged), so each row books on
+// its own. Amounts in euros with two decimals; dates as YYYY-MM-DD (the issue date its day in
+// Amsterdam), for the bookkeeping's import.
 
 /** The header row of a statement CSV. */
 export const STATEMENT_CSV_HEADER = [
@@ -51,7 +52,9 @@ export function statementCsvRows(s: StatementDetail, decimal: '.' | ','): string
     s.partner.name,
     s.partner.ledger,
     s.partner.vatCode,
-    s.partner.vatPercentage === null ? '' : num(String(s.partner.vatPercentage)),
+    // Btw verlegd: no VAT on this statement, so 0 %, whatever the partner's percentage (the VAT
+    // code stays), lest a bookkeeping import book VAT from the percentage.
+    s.reverseCharge ? num('0') : s.partner.vatPercentage === null ? '' : num(String(s.partner.vatPercentage)),
   ];
   const rows = [STATEMENT_CSV_HEADER];
   for (const l of s.lines) {

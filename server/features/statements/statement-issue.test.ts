@@ -66,6 +66,7 @@ beforeAll(async () => {
     datasets,
     mailings,
   });
+  await t.db.execute(sql`UPDATE settings SET issuer_name = 'Voor BV', issuer_address = 'Kade 1'`);
 });
 
 describe('issuing at the same time', () => {
@@ -100,13 +101,15 @@ describe('one snapshot for what an issue freezes', () => {
     s.lines[0]?.rate === '0.5000' ? 'before' : 'after',
     s.partner.address === 'Straat 1' ? 'before' : 'after',
     s.partner.vatPercentage === 21 ? 'before' : 'after',
+    s.issuer?.name === 'Voor BV' ? 'before' : 'after',
   ];
 
-  /** The change committed while the issue waits: the mailing's name, the commission, the partner. */
+  /** The change committed while the issue waits: the mailing's name, the commission, the partner, issuer. */
   const changeOf = (partner: string) => [
     `UPDATE mailings SET name = 'Na de wijziging' WHERE id = '${mailingOf.get(partner)}'`,
     `UPDATE dataset_commissions SET amount = 0.75 WHERE dataset_id = '${dataset.get(partner)}'`,
     `UPDATE partners SET address = 'Laan 99', vat_percentage = 0.09 WHERE id = '${partner}'`,
+    `UPDATE settings SET issuer_name = 'Na BV ${partner}'`,
   ];
 
   /**
@@ -117,9 +120,11 @@ describe('one snapshot for what an issue freezes', () => {
    */
   async function issueAcrossChange(partner: string, table: string, reading: string) {
     const month = monthOf.get(partner) ?? '';
-    // The reports' facts kept now, so the issue's own keeping finds nothing to do.
+    // The issuer as before (an earlier change undone); the reports' facts kept now, so the
+    // issue's own keeping finds nothing to do.
+    await t.db.execute(sql`UPDATE settings SET issuer_name = 'Voor BV'`);
     const before = await t.api('GET', `/api/statements/proposed?${statementRefQuery({ month, partner })}`);
-    expect(momentsOf(before.json())).toEqual(['before', 'before', 'before', 'before']);
+    expect(momentsOf(before.json())).toEqual(['before', 'before', 'before', 'before', 'before']);
     other = new pg.Client({ connectionString: t.url });
     await other.connect();
     await other.query('BEGIN');
@@ -144,10 +149,10 @@ describe('one snapshot for what an issue freezes', () => {
     return res.json() as StatementDetail;
   }
 
-  it('freezes the lines, rates and partner of before a change committed between its reads', async () => {
-    // Waits at the partner's details: the lines and their rates are read, the partner not yet.
+  it('freezes the lines, rates, partner and issuer of before a change committed between its reads', async () => {
+    // Waits at the partner's details: the lines and their rates are read, the partner and issuer not yet.
     const issued = await issueAcrossChange(S1, 'partners', 'AS vat_fraction');
-    expect(momentsOf(issued)).toEqual(['before', 'before', 'before', 'before']);
+    expect(momentsOf(issued)).toEqual(['before', 'before', 'before', 'before', 'before']);
     expect(issued).toMatchObject({ amountCents: 200, vatCents: 42, totalCents: 242 });
     const again = await t.api('GET', `/api${issuedUrl('issued', issued.id ?? 0)}`);
     expect(again.json()).toEqual(issued);
@@ -156,7 +161,7 @@ describe('one snapshot for what an issue freezes', () => {
   it('freezes the rates of before a change committed after its mailings were read', async () => {
     // Waits at the commission entries: the mailings are read, the rates and the partner not yet.
     const issued = await issueAcrossChange(S2, 'dataset_commissions', 'FROM dataset_commissions c');
-    expect(momentsOf(issued)).toEqual(['before', 'before', 'before', 'before']);
+    expect(momentsOf(issued)).toEqual(['before', 'before', 'before', 'before', 'before']);
     expect(issued).toMatchObject({ amountCents: 200, vatCents: 42, totalCents: 242 });
   });
 

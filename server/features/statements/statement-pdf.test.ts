@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import type { StatementDetail, StatementLine } from '../../../common/statements';
+import { type Issuer, IssuerMessages } from '../../../common/issuer';
+import { type StatementDetail, type StatementLine, StatementMessages } from '../../../common/statements';
 import { pdfPages } from './statement.test-helpers';
 import { statementPdf } from './statement-pdf';
 
@@ -18,6 +19,15 @@ const line = (i: number): StatementLine => ({
   amountCents: 1250 + i,
 });
 
+const issuer: Issuer = {
+  name: 'Makelaar BV',
+  address: 'Kade 1',
+  postalCode: '1011 AA',
+  city: 'Amsterdam',
+  country: 'NL',
+  vatNumber: 'NL123456789B01',
+  cocNumber: '12345678',
+};
 const lines = Array.from({ length: 150 }, (_, i) => line(i));
 const amount = lines.reduce((s, l) => s + l.amountCents, 0);
 const statement: StatementDetail = {
@@ -53,12 +63,13 @@ const statement: StatementDetail = {
     ledger: '8000',
     invoiceEmail: '',
   },
+  issuer,
   lines,
 };
 
 describe('the statement PDF', () => {
   it('breaks many lines over pages, the table header on each page of lines, the totals at the end', async () => {
-    const pages = await pdfPages(await statementPdf(statement, { name: 'Makelaar BV', lines: ['Kade 1'] }));
+    const pages = await pdfPages(await statementPdf(statement));
     expect(pages.length).toBeGreaterThanOrEqual(3);
     const withLines = pages.filter((page) => /Verzending \d+/.test(page));
     expect(withLines.length).toBeGreaterThanOrEqual(3);
@@ -74,5 +85,27 @@ describe('the statement PDF', () => {
     expect(pages.at(-1)).toContain('Factuur uitgereikt door afnemer');
     expect(pages.at(-1)).toContain('Btw 21%');
     expect(text).not.toContain('Btw verlegd');
+  });
+
+  it("shows the issuer's details, or says they are not set (no name or address) or not recorded", async () => {
+    const top = async (shown: Issuer | null) =>
+      (await pdfPages(await statementPdf({ ...statement, issuer: shown, lines: lines.slice(0, 2) })))[0];
+    const full = await top(issuer);
+    for (const words of [
+      'Makelaar BV',
+      'Kade 1',
+      '1011 AA Amsterdam',
+      'Nederland',
+      'Btw-nummer: NL123456789B01',
+      'KvK-nummer: 12345678',
+    ])
+      expect(full).toContain(words);
+    expect(full).not.toContain(StatementMessages.brokerMissing);
+    const noAddress = await top({ ...issuer, address: '' });
+    expect(noAddress).toContain(StatementMessages.brokerMissing);
+    expect(noAddress).not.toContain('Makelaar BV');
+    const old = await top(null);
+    expect(old).toContain(IssuerMessages.notRecorded);
+    expect(old).not.toContain(StatementMessages.brokerMissing);
   });
 });

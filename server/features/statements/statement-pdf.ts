@@ -1,5 +1,6 @@
 import PDFDocument from 'pdfkit';
 import { businessDay } from '../../../common/calendar-day';
+import { issuerBlock } from '../../../common/issuer';
 import {
   formatDay,
   formatEuroCents,
@@ -9,18 +10,13 @@ import {
   StatementLabels,
   StatementMessages,
 } from '../../../common/statements';
-import { winAnsiStatement } from './statement-pdf-text';
+import { winAnsiStatement, winAnsiText } from './statement-pdf-text';
 
 // A statement as an A4 PDF (docs/decisions.md, Partner statements), made with pdfkit: the issuer
-// (the broker, for the partner: a self-billed invoice), the partner's address and bank and VAT
-// details, number, date and period, the lines (a new page with the header repeated when a page is
-// full), subtotal, VAT or 'btw verlegd', and total. Dutch formats: € 1.234,56 and DD-MM-YYYY.
-
-/** The broker's block at the top; the settings hold no company details, so it says they are not set. */
-export interface StatementIssuer {
-  name: string;
-  lines: string[];
-}
+// (the broker, for the partner: a self-billed invoice; its name, address, VAT and KvK number as the
+// statement holds them, frozen at the issue), the partner's address and bank and VAT details,
+// number, date and period, the lines (a new page with the header repeated when a page is full),
+// subtotal, VAT or 'btw verlegd', and total. Dutch formats: € 1.234,56 and DD-MM-YYYY.
 
 const MARGIN = 50;
 const COLUMNS = [
@@ -50,8 +46,10 @@ function lineCells(l: StatementDetail['lines'][number]): string[] {
 }
 
 /** The PDF of a statement, as one buffer. */
-export function statementPdf(statement: StatementDetail, issuer: StatementIssuer): Promise<Buffer> {
+export function statementPdf(statement: StatementDetail): Promise<Buffer> {
   const s = winAnsiStatement(statement);
+  // Without a name and address the block says the details are not set (issuerBlock).
+  const issuer = issuerBlock(statement.issuer, StatementMessages.brokerMissing).map(winAnsiText);
   const doc = new PDFDocument({
     size: 'A4',
     margin: MARGIN,
@@ -84,8 +82,8 @@ export function statementPdf(statement: StatementDetail, issuer: StatementIssuer
 
   const right = MARGIN + width / 2 + 20;
   doc.font('Helvetica-Bold').fontSize(10).text('Afnemer (uitgereikt door)', right, top);
-  doc.font('Helvetica').fontSize(9).text(issuer.name, right);
-  for (const t of issuer.lines) doc.text(t, right);
+  doc.font('Helvetica').fontSize(9);
+  for (const t of issuer) doc.text(t, right);
   doc.moveDown(0.5);
   doc.text(`${StatementLabels.number}: ${s.number ?? StatementMessages.proposed}`, right);
   doc.text(`${StatementLabels.date}: ${s.issuedAt ? formatDay(businessDay(s.issuedAt)) : '-'}`, right);

@@ -1,4 +1,5 @@
 import { sql } from 'drizzle-orm';
+import { type Issuer, IssuerViewSchema } from '../../../common/issuer';
 import type { StatementLine, StatementPartner } from '../../../common/statements';
 import type { DbOrTx } from '../../db/client';
 import { pgTextArray } from '../../lib/pg-array';
@@ -160,6 +161,8 @@ export interface IssuedRow {
   datasetId: string | null;
   datasetName: string | null;
   partner: StatementPartner;
+  /** The issuer's details as frozen at the issue; null for a statement issued before they were recorded. */
+  issuer: Issuer | null;
   vatFraction: string | null;
   reverseCharge: boolean;
   mailings: number;
@@ -173,11 +176,17 @@ export interface IssuedRow {
   missingCommission: number;
 }
 
-const issuedColumns = sql`s.id, s.number, s.month, s.partner_id, s.dataset_id, s.dataset_name, s.partner,
+const issuedColumns = sql`s.id, s.number, s.month, s.partner_id, s.dataset_id, s.dataset_name, s.partner, s.issuer,
   s.vat_fraction::text AS vat_fraction, s.reverse_charge, s.mailings, s.addresses::text AS addresses,
   s.amount_cents::text AS amount_cents, s.vat_cents::text AS vat_cents, s.total_cents::text AS total_cents, s.issued_at,
   (SELECT count(*) FILTER (WHERE l.kind = 'correction') FROM statement_lines l WHERE l.statement_id = s.id) AS corrections,
   (SELECT count(*) FILTER (WHERE l.rate IS NULL) FROM statement_lines l WHERE l.statement_id = s.id) AS missing_commission`;
+
+/** A stored issuer copy; null when there is none (or it is not one, which the app never writes). */
+function issuerOf(value: unknown): Issuer | null {
+  const parsed = IssuerViewSchema.safeParse(value);
+  return parsed.success ? parsed.data : null;
+}
 
 function fromIssued(r: Record<string, unknown>): IssuedRow {
   return {
@@ -188,6 +197,7 @@ function fromIssued(r: Record<string, unknown>): IssuedRow {
     datasetId: (r.dataset_id as string | null) ?? null,
     datasetName: (r.dataset_name as string | null) ?? null,
     partner: r.partner as StatementPartner,
+    issuer: issuerOf(r.issuer),
     vatFraction: (r.vat_fraction as string | null) ?? null,
     reverseCharge: Boolean(r.reverse_charge),
     mailings: Number(r.mailings),
@@ -278,10 +288,11 @@ export async function insertIssued(
   lines: StatementLine[],
 ): Promise<number> {
   const { rows } = await db.execute<{ id: number }>(sql`INSERT INTO statements (number, month, partner_id,
-      dataset_id, dataset_name, partner, vat_fraction, reverse_charge, mailings, addresses, amount_cents,
+      dataset_id, dataset_name, partner, issuer, vat_fraction, reverse_charge, mailings, addresses, amount_cents,
       vat_cents, total_cents, issued_by)
     VALUES (${row.number}, ${row.month}, ${row.partnerId}, ${row.datasetId}, ${row.datasetName},
-      ${JSON.stringify(row.partner)}::jsonb, ${row.vatFraction}::numeric, ${row.reverseCharge}, ${row.mailings},
+      ${JSON.stringify(row.partner)}::jsonb, ${row.issuer === null ? null : JSON.stringify(row.issuer)}::jsonb,
+      ${row.vatFraction}::numeric, ${row.reverseCharge}, ${row.mailings},
       ${row.addresses}, ${row.amountCents}, ${row.vatCents}, ${row.totalCents}, ${row.issuedBy})
     RETURNING id`);
   const id = Number(rows[0].id);

@@ -8,7 +8,6 @@ import {
   StatementIdParamsSchema,
   StatementIssueSchema,
   StatementListQuerySchema,
-  StatementMessages,
   StatementMonthSchema,
   StatementRefSchema,
 } from '../../../common/statements';
@@ -120,7 +119,7 @@ export function statementRoutes(ctx: AppContext): FastifyPluginAsyncZod {
       { schema: { params: StatementIdParamsSchema } },
       async (request, reply) => {
         const s = await getIssuedStatement(ctx.db, request.params.id);
-        const pdf = await statementPdf(s, { name: StatementMessages.brokerMissing, lines: [] });
+        const pdf = await statementPdf(s);
         const name = fileName(s, 'pdf');
         await audit(request, s, name);
         return reply

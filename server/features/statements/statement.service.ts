@@ -1,3 +1,4 @@
+import type { Issuer } from '../../../common/issuer';
 import {
   type StatementDetail,
   type StatementLine,
@@ -14,7 +15,9 @@ import { isUniqueViolation } from '../../lib/pg-errors';
 import { type AuditInput, recordAudit } from '../audit/audit';
 import type { RunWork } from '../reports/report.service';
 import { keepFactsOf, listDeliveredOf } from '../reports/report-delivered';
+import { getIssuer } from '../settings/settings.queries';
 import {
+  findIssued,
   getIssued,
   getPartnerFacts,
   getPartnersFacts,
@@ -104,7 +107,12 @@ function totals(lines: StatementLine[], vatFraction: string | null, reverseCharg
 
 type PartnerFacts = Awaited<ReturnType<typeof getPartnerFacts>>;
 
-function presentProposal(month: string, p: ProposedStatement, facts: PartnerFacts): StatementDetail {
+function presentProposal(
+  month: string,
+  p: ProposedStatement,
+  facts: PartnerFacts,
+  issuer: Issuer | null,
+): StatementDetail {
   const partner: StatementPartner = facts
     ? { ...facts.partner, vatPercentage: fractionToPercent(facts.vatFraction) }
     : emptyPartner(p.partnerId);
@@ -125,6 +133,7 @@ function presentProposal(month: string, p: ProposedStatement, facts: PartnerFact
     reverseCharge,
     ...totals(p.lines, facts?.vatFraction ?? null, reverseCharge),
     partner,
+    issuer,
     lines: p.lines,
   };
 }
@@ -151,6 +160,7 @@ function presentIssued(row: IssuedRow, lines: StatementLine[]): StatementDetail 
   return {
     ...summaryOfIssued(row),
     partner: row.partner,
+    issuer: row.issuer,
     lines,
   };
 }
@@ -177,7 +187,12 @@ function summaryOfIssued(row: IssuedRow): StatementSummary {
   };
 }
 
-function withoutLines({ lines: _lines, partner: _partner, ...summary }: StatementDetail): StatementSummary {
+function withoutLines({
+  lines: _lines,
+  partner: _partner,
+  issuer: _issuer,
+  ...summary
+}: StatementDetail): StatementSummary {
   return summary;
 }
 
@@ -187,7 +202,10 @@ export async function listMonth(db: DbOrTx, month: string): Promise<StatementMon
   const issuedSummaries = issued.map(summaryOfIssued);
   const computed = await computeProposals(db, month);
   const partners = await getPartnersFacts(db, [...new Set(computed.map((p) => p.partnerId))]);
-  const proposals = computed.map((p) => withoutLines(presentProposal(month, p, partners.get(p.partnerId))));
+  // The list shows no issuer (withoutLines drops it): none read.
+  const proposals = computed.map((p) =>
+    withoutLines(presentProposal(month, p, partners.get(p.partnerId), null)),
+  );
   proposals.sort(
     (a, b) =>
       a.partnerName.localeCompare(b.partnerName) ||
@@ -197,13 +215,17 @@ export async function listMonth(db: DbOrTx, month: string): Promise<StatementMon
   return { month, statements: [...issuedSummaries, ...proposals] };
 }
 
-/** A proposed statement with its lines; 404 when the month holds none for this reference. */
+/**
+ * A proposed statement with its lines and the issuer's details as the settings hold them now; 404
+ * when the month holds none for this reference.
+ */
 export async function getProposal(db: DbOrTx, ref: StatementRef): Promise<StatementDetail> {
   const found = (await computeProposals(db, ref.month)).find(
     (p) => p.partnerId === ref.partner && (p.datasetId ?? undefined) === ref.dataset,
   );
   if (!found) throw notFound(StatementMessages.notFound);
-  return presentProposal(ref.month, found, await getPartnerFacts(db, found.partnerId));
+  const facts = await getPartnerFacts(db, found.partnerId);
+  return presentProposal(ref.month, found, facts, await getIssuer(db));
 }
 
 /** An issued statement with its frozen lines; 404 when absent. */
@@ -238,6 +260,8 @@ async function issueIn(
       datasetId: scope.datasetId,
       datasetName: proposal.datasetName,
       partner: proposal.partner,
+      // Frozen as the partner's details are: a later change of the settings leaves it as issued.
+      issuer: proposal.issuer,
       vatFraction: facts?.vatFraction ?? null,
       reverseCharge: proposal.reverseCharge,
       mailings: proposal.mailings,
@@ -273,8 +297,8 @@ const ISSUE_LOCK = [4246, 1] as const;
 
 /**
  * Issues the proposed statement of `ref`: the next number of the gap-free sequence, its partner
- * details and lines frozen, in one REPEATABLE READ transaction, so all it reads and freezes is of
- * one snapshot. The issue lock is taken before that transaction begins, so concurrent issues run
+ * and issuer details and lines frozen, in one REPEATABLE READ transaction, so all it reads and
+ * freezes is of one snapshot. The issue lock is taken before that transaction begins, so concurrent issues run
  * one after another and each snapshot holds the others' committed statements and counter (its
  * counter UPDATE never meets a newer row: no serialization failure to retry). Throws 409 when the
  * statement is already issued, or has no lines, 404 when there is no such statement. Returns the
@@ -294,7 +318,17 @@ export async function issueStatement(
     });
   } catch (err) {
     // The issue lock serialises issues; the unique scope index is the last guard.
-    if (isUniqueViolation(err)) throw new HttpError(409, StatementMessages.alreadyIssued(''));
+    if (isUniqueViolation(err)) throw new HttpError(409, await alreadyIssuedMessage(database, ref));
     throw err;
   }
+}
+
+/**
+ * The 409 of an issue the unique scope index refused: it names the number of the statement issued
+ * meanwhile, read after the refused transaction; without a number when that read fails or finds none.
+ */
+async function alreadyIssuedMessage(database: Pick<Database, 'db'>, ref: StatementRef): Promise<string> {
+  const scope = { partnerId: ref.partner, datasetId: ref.dataset ?? null, month: ref.month };
+  const existing = await findIssued(database.db, scope).catch(() => undefined);
+  return StatementMessages.alreadyIssued(existing ? statementNumberText(existing.number) : null);
 }

@@ -2,6 +2,7 @@ import { Alert, Badge, Button, Center, Drawer, Group, Loader, SimpleGrid, Stack,
 import { IconAlertTriangle, IconFileTypePdf } from '@tabler/icons-react';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useRef } from 'react';
+import { IssuerLabels, IssuerMessages, issuerBlock } from '../../../common/issuer';
 import {
   formatMonth,
   type StatementDetail,
@@ -166,6 +167,11 @@ export function StatementDrawer({
             {s.partner.vatNumber && <Fact label={StatementLabels.vatNumber} value={s.partner.vatNumber} />}
             {s.partner.vatCode && <Fact label={StatementLabels.vatCode} value={s.partner.vatCode} />}
             {s.partner.iban && <Fact label={StatementLabels.iban} value={s.partner.iban} />}
+            <Fact
+              label={`${IssuerLabels.issuer} (uitgereikt door)`}
+              value={issuerBlock(s.issuer, StatementMessages.brokerMissing).join(', ')}
+              testId="statement-issuer"
+            />
           </SimpleGrid>
           {missingCommissionText(s.missingCommission) && (
             <Alert
@@ -176,6 +182,11 @@ export function StatementDrawer({
               {missingCommissionText(s.missingCommission)}
             </Alert>
           )}
+          {s.state === 'proposed' && s.reverseCharge && s.issuer && !s.issuer.vatNumber && (
+            <Alert color="orange" icon={<IconAlertTriangle size={18} />} data-testid="issuer-vat-missing">
+              {IssuerMessages.reverseChargeVatMissing}
+            </Alert>
+          )}
           <StatementLines statement={s} />
         </Stack>
       )}
@@ -184,9 +195,9 @@ export function StatementDrawer({
 }
 
 /** One labelled fact of the statement's head. */
-function Fact({ label, value }: { label: string; value: string }) {
+function Fact({ label, value, testId }: { label: string; value: string; testId?: string }) {
   return (
-    <div>
+    <div data-testid={testId}>
       <Text size="xs" c="dimmed">
         {label}
       </Text>

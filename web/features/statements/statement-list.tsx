@@ -27,6 +27,7 @@ import { PageTitle } from '../../components/page-title';
 import { ScrollTable } from '../../components/scroll-table';
 import { useFailedQueryAlert } from '../../lib/use-failed-query-alert';
 import { listStatements, statementsKey } from './api';
+import { IssuerWarning } from './issuer-warning';
 import { defaultMonth, monthOptions, shiftMonth } from './months';
 import { StatementDrawer } from './statement-drawer';
 import {
@@ -41,7 +42,8 @@ import {
 /**
  * /statements 'Afrekeningen': per calendar month (by planned send date; the previous month by
  * default) the partners' proposed and issued statements with a totals row; a row opens the
- * statement in a drawer (?partner=&dataset= for a proposal, ?statement= for an issued one).
+ * statement in a drawer (?partner=&dataset= for a proposal, ?statement= for an issued one). A
+ * warning above it while the issuer's name or address is not set.
  */
 export function StatementsPage() {
   const [params, setParams] = useSearchParams();
@@ -59,6 +61,7 @@ export function StatementsPage() {
   return (
     <>
       <PageTitle>{StatementMessages.title}</PageTitle>
+      <IssuerWarning />
       <Group align="flex-end" gap="xs" mb="md">
         <ActionIcon
           variant="default"
