@@ -1,6 +1,7 @@
 import fs from 'node:fs/promises';
 import { type APIRequestContext, expect, type Page, test } from '@playwright/test';
 import { formatMonth } from '../common/statements';
+import { pdfPages } from '../server/features/statements/statement.test-helpers';
 import { currentMonth, defaultMonth } from '../web/features/statements/months';
 import { expectAlert } from './support/alerts';
 import { importCsv, ok, waitForTask } from './support/api';
@@ -287,4 +288,74 @@ test('a statement the server cannot find shows its Dutch message; a month withou
   await expect(page.getByRole('dialog', { name: 'Afrekening' })).toContainText(
     'Deze afrekening kon niet worden gevonden',
   );
+});
+
+test("the issuer's details: a warning until an administrator sets them; an issued statement keeps them in its PDF", async ({
+  page,
+}) => {
+  const month = defaultMonth();
+  await loginAsAdmin(page, '/');
+  await ok(page.request.put('/api/settings/issuer', { data: {} }));
+  const w = await seed(page.request, month);
+  await page.goto(`/statements?month=${month}`);
+  const warning = page.getByTestId('issuer-missing');
+  await expect(warning).toContainText('Vul de gegevens van de afnemer in bij Instellingen');
+  await warning.getByRole('link', { name: 'Naar Instellingen' }).click();
+  await expect(page).toHaveURL(/\/settings$/);
+
+  const card = page.getByRole('region', { name: 'Gegevens afnemer (afrekeningen)' });
+  await card.getByLabel('Naam', { exact: true }).fill('E2E Makelaar BV');
+  await card.getByLabel('Adres', { exact: true }).fill('Keizersgracht 1');
+  await card.getByLabel('Postcode', { exact: true }).fill('1015 CJ');
+  await card.getByLabel('Plaats', { exact: true }).fill('Amsterdam');
+  await card.getByRole('combobox', { name: 'Land' }).fill('Nederl');
+  await page.getByRole('option', { name: 'Nederland', exact: true }).click();
+  await card.getByLabel('Btw-nummer', { exact: true }).fill('nl 1234.56.789.b01');
+  await card.getByLabel('KvK-nummer', { exact: true }).fill('1234567');
+  const save = card.getByRole('button', { name: 'Sla gegevens afnemer op' });
+  await save.click();
+  await expectAlert(page, 'danger', 'Opslaan mislukt', 'Het KvK-nummer bestaat uit 8 cijfers');
+  await card.getByLabel('KvK-nummer', { exact: true }).fill('12345678');
+  await save.click();
+  await expectAlert(page, 'success', 'Opgeslagen', 'De gegevens van de afnemer zijn opgeslagen.');
+  await expect(card.getByLabel('Btw-nummer', { exact: true })).toHaveValue('NL123456789B01');
+
+  // The statements screen no longer warns; the statement shows its issuer, issued and in its PDF.
+  await page.goto(`/statements?month=${month}`);
+  await rowOf(page, w)
+    .getByRole('button', { name: `Open ${w.partnerName}` })
+    .click();
+  await expect(page.getByTestId('issuer-missing')).toHaveCount(0);
+  const drawer = page.getByRole('dialog', { name: `Afrekening ${w.partnerName}, ${formatMonth(month)}` });
+  const issuer = drawer.getByTestId('statement-issuer');
+  await expect(issuer).toContainText('E2E Makelaar BV, Keizersgracht 1, 1015 CJ Amsterdam, Nederland');
+  await expect(issuer).toContainText('Btw-nummer: NL123456789B01, KvK-nummer: 12345678');
+  await drawer.getByRole('button', { name: 'Uitreiken' }).click();
+  await page
+    .getByRole('dialog', { name: 'Afrekening uitreiken?' })
+    .getByRole('button', { name: 'Ja' })
+    .click();
+  await expect(drawer.getByTestId('statement-state')).toHaveText(/^Uitgereikt AF-\d{6}$/);
+  const pdfText = async () =>
+    (
+      await pdfPages((await download(page, () => drawer.getByRole('link', { name: 'PDF' }).click())).bytes)
+    ).join('\n');
+  const issued = await pdfText();
+  for (const words of [
+    'E2E Makelaar BV',
+    'Keizersgracht 1',
+    'Btw-nummer: NL123456789B01',
+    'KvK-nummer: 12345678',
+  ])
+    expect(issued).toContain(words);
+
+  // A later change of the settings leaves the issued statement and its PDF as they were.
+  await ok(
+    page.request.put('/api/settings/issuer', {
+      data: { name: 'Later BV', address: 'Laan 2', cocNumber: '87654321' },
+    }),
+  );
+  await page.reload();
+  await expect(drawer.getByTestId('statement-issuer')).toContainText('E2E Makelaar BV');
+  expect(await pdfText()).toBe(issued);
 });
