@@ -46,6 +46,17 @@ describe('mailing rules', () => {
     expect(remainingAddresses({ addresses: 10, recordCount: 40 })).toBe(0);
   });
 
+  it('names the results that went with removed addresses, only when there were any', () => {
+    expect(MailingMessages.removed(2)).toBe('Er zijn 2 e-mails verwijderd uit de verzending');
+    expect(MailingMessages.removed(2, 0)).toBe('Er zijn 2 e-mails verwijderd uit de verzending');
+    expect(MailingMessages.removed(2, 1)).toBe(
+      'Er zijn 2 e-mails verwijderd uit de verzending, met hun 1 resultaat',
+    );
+    expect(MailingMessages.removed(2, 3)).toBe(
+      'Er zijn 2 e-mails verwijderd uit de verzending, met hun 3 resultaten',
+    );
+  });
+
   it('describes a copy as the spec writes it', () => {
     expect(copyDescription('opens', 'Alle verzendingen', 'Voorjaar')).toBe(
       'Geopende e-mails van Alle verzendingen in Voorjaar',

@@ -30,7 +30,9 @@ export const MailingMessages = {
   copied: 'De mailing is gekopieerd',
   limitedTitle: 'Succesvol gemaximeerd',
   pressureDeletedTitle: 'Succesvol aangepast',
-  removed: (n: number) => `Er zijn ${n} e-mails verwijderd uit de verzending`,
+  removed: (n: number, results = 0) =>
+    `Er zijn ${n} e-mails verwijderd uit de verzending${results > 0 ? `, met hun ${results} ${results === 1 ? 'resultaat' : 'resultaten'}` : ''}`,
+  removesResults: 'Van de verwijderde adressen worden ook hun resultaten in deze verzending verwijderd.',
   limiting: 'Maximeren',
   pressureDeleting: 'Maildruk verwijderen',
   uploading: 'Aan het uploaden',
@@ -244,8 +246,11 @@ export function normalizeLimitInput(typed: string): string {
   return /^\s*-/.test(typed) ? '0' : typed;
 }
 
-/** The answer of limit and pressure delete: how many addresses were removed. */
-export const DeletedSchema = z.object({ deleted: z.number() });
+/**
+ * The answer of limit and pressure delete: how many addresses were removed (spec 001 §7 `deleted`)
+ * and how many results of those addresses in the mailing went with them.
+ */
+export const DeletedSchema = z.object({ deleted: z.number(), results: z.number() });
 
 /** spec 001 §3 Pressure check response: a draft's conflicting addresses by category at allocation. */
 export const PressureCheckSchema = z.object({

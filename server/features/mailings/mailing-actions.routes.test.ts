@@ -43,15 +43,15 @@ describe('POST .../limit', () => {
     let before = await heldBy(t, m._id);
     for (const n of [7, 6, 5, 4, 3, 2, 1]) {
       const res = await limit(String(n));
-      expect(res.json()).toEqual({ deleted: 1 });
+      expect(res.json()).toEqual({ deleted: 1, results: 0 });
       const after = await heldBy(t, m._id);
       order.push(before.filter((id) => !after.includes(id)));
       before = after;
     }
     expect(order.flat()).toEqual([ids[7], ids[6], ids[5], ids[4], ids[3], ids[2], ids[1]]);
-    expect((await limit(5)).json()).toEqual({ deleted: 0 });
+    expect((await limit(5)).json()).toEqual({ deleted: 0, results: 0 });
     expect((await t.api('GET', url(c, m._id))).json().recordCount).toBe(1);
-    expect((await limit(0)).json()).toEqual({ deleted: 1 });
+    expect((await limit(0)).json()).toEqual({ deleted: 1, results: 0 });
   });
 
   it.each([[-1], ['-3'], ['tien'], [1.5], [null], ['']])('answers 400 for limit %s', async (limit) => {
@@ -93,7 +93,7 @@ describe('GET and DELETE .../pressure', () => {
     const check = await t.api('GET', url(c, draft._id, '/pressure'));
     expect(check.json()).toEqual({ new: 1, none: 1, opened: 1, clicked: 2 });
     const del = await t.api('DELETE', url(c, draft._id, '/pressure'));
-    expect(del.json()).toEqual({ deleted: 5 });
+    expect(del.json()).toEqual({ deleted: 5, results: 0 });
     expect(await heldBy(t, draft._id)).toEqual(ids.slice(5));
     expect((await t.api('GET', url(c, draft._id, '/pressure'))).json()).toEqual({
       new: 0,

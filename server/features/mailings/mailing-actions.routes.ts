@@ -51,15 +51,14 @@ export function mailingActionRoutes(ctx: AppContext): FastifyPluginAsyncZod {
     app.post(
       '/campaigns/:campaignId/mailings/:mailingId/limit',
       { schema: { params: MailingParams, body: LimitInputSchema, response: { 200: DeletedSchema } } },
-      async (request) => ({
-        deleted: await limitMailing(
+      (request) =>
+        limitMailing(
           ctx.db,
           request.params.campaignId,
           request.params.mailingId,
           request.body.limit,
           actorOf(request),
         ),
-      }),
     );
 
     app.get(
@@ -71,14 +70,8 @@ export function mailingActionRoutes(ctx: AppContext): FastifyPluginAsyncZod {
     app.delete(
       '/campaigns/:campaignId/mailings/:mailingId/pressure',
       { schema: { params: MailingParams, response: { 200: DeletedSchema } } },
-      async (request) => ({
-        deleted: await deletePressure(
-          ctx.db,
-          request.params.campaignId,
-          request.params.mailingId,
-          actorOf(request),
-        ),
-      }),
+      (request) =>
+        deletePressure(ctx.db, request.params.campaignId, request.params.mailingId, actorOf(request)),
     );
 
     app.get(

@@ -203,6 +203,33 @@ export async function deleteMailingRow(db: DbOrTx, id: string): Promise<void> {
   await db.delete(mailings).where(eq(mailings.id, id));
 }
 
+/** What a removal of addresses from a mailing took: the addresses, and their results in it. */
+export interface Removed {
+  deleted: number;
+  results: number;
+}
+
+/**
+ * Runs `removal`, a DELETE FROM mailing_addresses ma of mailing `mailingId`'s rows only that ends in
+ * `RETURNING ma.address_id`, and deletes in the same statement the results those addresses had in
+ * the mailing. A result is of an address in the mailing (a results file's rows for any other
+ * address are skipped as notInMailing), so limit, pressure delete and a selection's delete go
+ * through here (an erasure deletes the results in its own statement, a deleted mailing's go by its
+ * trigger): the mailings screen, the reports, the timeline and a copy, which all read a mailing's
+ * results, then count the same addresses (docs/decisions.md, Mailings: Results of removed
+ * addresses). Returns how many addresses and results went.
+ */
+export async function deleteWithResults(db: DbOrTx, mailingId: string, removal: SQL): Promise<Removed> {
+  // The results by the mailing's own range of their key (none, mostly, for a draft), never a
+  // probe per removed address nor a scan of every mailing's results.
+  const res = await db.execute<{ deleted: number; results: number }>(sql`
+    WITH gone AS (${removal}),
+    gone_results AS (DELETE FROM mailing_results r USING gone
+      WHERE r.mailing_id = ${mailingId} AND r.address_id = gone.address_id RETURNING 1)
+    SELECT (SELECT count(*) FROM gone)::int AS deleted, (SELECT count(*) FROM gone_results)::int AS results`);
+  return { deleted: Number(res.rows[0].deleted), results: Number(res.rows[0].results) };
+}
+
 /** The datasets a mailing's addresses (or one selection's) were allocated from. */
 export async function listMailingDatasets(
   db: DbOrTx,

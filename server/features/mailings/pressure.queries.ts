@@ -1,6 +1,7 @@
 import { sql } from 'drizzle-orm';
 import type { PressureCheck, PressureEntry } from '../../../common/mailings';
 import type { DbOrTx } from '../../db/client';
+import { deleteWithResults, type Removed } from './mailing.queries';
 import { type PressureWindow, pressureConflictSql, sendDaySql } from './pressure.sql';
 
 /** The sum of a pressure check's four counts. */
@@ -30,16 +31,22 @@ export async function countPressureConflicts(
   };
 }
 
-/** Removes a mailing's addresses that break the pressure rule in the window; returns how many. */
+/**
+ * Removes a mailing's addresses that break the pressure rule in the window, with their results in
+ * the mailing (deleteWithResults); returns how many addresses and results went.
+ */
 export async function deletePressureConflicts(
   db: DbOrTx,
   mailingId: string,
   window: PressureWindow,
-): Promise<number> {
-  const res = await db.execute(sql`
-    DELETE FROM mailing_addresses ma
-    WHERE ma.mailing_id = ${mailingId} AND ${pressureConflictSql(sql`ma.address_id`, window, mailingId)}`);
-  return res.rowCount ?? 0;
+): Promise<Removed> {
+  return deleteWithResults(
+    db,
+    mailingId,
+    sql`DELETE FROM mailing_addresses ma
+    WHERE ma.mailing_id = ${mailingId} AND ${pressureConflictSql(sql`ma.address_id`, window, mailingId)}
+    RETURNING ma.address_id`,
+  );
 }
 
 /**

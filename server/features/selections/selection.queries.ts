@@ -12,6 +12,7 @@ import {
 import type { DbOrTx } from '../../db/client';
 import { newId } from '../../lib/ids';
 import { pgTextArray } from '../../lib/pg-array';
+import { deleteWithResults, type Removed } from '../mailings/mailing.queries';
 import { selections } from './selection.table';
 import type { DatasetCounts } from './selection-count';
 
@@ -169,9 +170,20 @@ export async function updateSelection(
   return row;
 }
 
-/** Deletes a selection (its allocated addresses go with it, by the foreign key). */
-export async function deleteSelectionRow(db: DbOrTx, id: string): Promise<void> {
+/**
+ * Deletes a selection of mailing `mailingId` with the addresses it allocated and their results in
+ * the mailing (deleteWithResults: a result is of an address in the mailing); the selections' delete
+ * trigger then finds none of its addresses left. Returns how many addresses and results went.
+ */
+export async function deleteSelectionRow(db: DbOrTx, mailingId: string, id: string): Promise<Removed> {
+  const removed = await deleteWithResults(
+    db,
+    mailingId,
+    sql`DELETE FROM mailing_addresses ma WHERE ma.mailing_id = ${mailingId} AND ma.selection_id = ${id}
+    RETURNING ma.address_id`,
+  );
   await db.delete(selections).where(eq(selections.id, id));
+  return removed;
 }
 
 /** The predefined selections with their mailing and campaign names, newest first. */

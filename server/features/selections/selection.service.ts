@@ -100,10 +100,10 @@ export function saveSelection(
 }
 
 /**
- * Deletes a selection with the addresses it allocated and refreshes the counts, in the audit log as
- * done by `who` with the addresses it released. One that holds addresses only of a mailing in
- * Concept (409 otherwise); an empty one whatever the mailing's state. 404 for an unknown mailing or
- * selection.
+ * Deletes a selection with the addresses it allocated (and their results in the mailing) and
+ * refreshes the counts, in the audit log as done by `who` with the addresses and results it
+ * released. One that holds addresses only of a mailing in Concept (409 otherwise); an empty one
+ * whatever the mailing's state. 404 for an unknown mailing or selection.
  */
 export function deleteSelection(
   ctx: AppContext,
@@ -121,14 +121,14 @@ export function deleteSelection(
       FROM mailing_addresses WHERE mailing_id = ${mailingId} AND selection_id = ${id}`);
     const held = Number(rows[0].held);
     if (mailing.state !== 'draft' && held > 0) throw conflict(SelectionMessages.draftOnly);
-    await deleteSelectionRow(tx, id);
+    const removed = await deleteSelectionRow(tx, mailingId, id);
     await refreshRecordCounts(tx, mailingId);
     await recordAudit(tx, {
       kind: 'selection-deleted',
       ...who,
       subject: id,
       rows: held,
-      details: { campaignId, mailingId, selectionId: id, released: held },
+      details: { campaignId, mailingId, selectionId: id, released: held, results: removed.results },
     });
   });
 }

@@ -25,6 +25,20 @@ const PRESSURE_ROWS = [
   ['clicked', CATEGORY_LABELS.clicks],
 ] as const;
 
+/**
+ * The warning of a removal from a mailing that has results (one that went back from Aangeboden):
+ * the removed addresses' results go with them (docs/decisions.md, Mailings).
+ */
+function ResultsGoToo({ mailing }: { mailing: Mailing | null }) {
+  const r = mailing?.results;
+  if (!r || r.opens + r.clicks + r.bounces === 0) return null;
+  return (
+    <Text size="sm" mt="xs" c="orange.8" data-testid="removal-results-warning">
+      {MailingMessages.removesResults}
+    </Text>
+  );
+}
+
 /** 'Controleer maildruk': the draft's addresses another Definitief/Aangeboden mailing of its week holds, and their removal. */
 export function PressureModal({ mailing, onClose }: MailingModalProps) {
   const client = useQueryClient();
@@ -40,7 +54,7 @@ export function PressureModal({ mailing, onClose }: MailingModalProps) {
     onMutate: () => showInfo(MailingMessages.pressureDeleting),
     onSuccess: (res, _v, infoId) => {
       hideAlert(infoId);
-      showSuccess(MailingMessages.pressureDeletedTitle, MailingMessages.removed(res.deleted));
+      showSuccess(MailingMessages.pressureDeletedTitle, MailingMessages.removed(res.deleted, res.results));
       void client.invalidateQueries({ queryKey: mailingsKey(mailing!.campaign) });
       void client.invalidateQueries({ queryKey: pressureKey });
       onClose();
@@ -77,6 +91,7 @@ export function PressureModal({ mailing, onClose }: MailingModalProps) {
               </Table.Tr>
             </Table.Tbody>
           </Table>
+          <ResultsGoToo mailing={mailing} />
           <Group mt="md">
             <Button
               color="red"
@@ -111,7 +126,7 @@ export function LimitModal({ mailing, onClose }: MailingModalProps) {
     onMutate: () => showInfo(MailingMessages.limiting),
     onSuccess: (res, _v, infoId) => {
       hideAlert(infoId);
-      showSuccess(MailingMessages.limitedTitle, MailingMessages.removed(res.deleted));
+      showSuccess(MailingMessages.limitedTitle, MailingMessages.removed(res.deleted, res.results));
       void client.invalidateQueries({ queryKey: mailingsKey(mailing!.campaign) });
       close();
     },
@@ -149,6 +164,7 @@ export function LimitModal({ mailing, onClose }: MailingModalProps) {
           error={limitError}
           data-autofocus
         />
+        <ResultsGoToo mailing={mailing} />
         <Group mt="md">
           <Button type="submit" disabled={limit === ''} loading={run.isPending}>
             Maximeren
