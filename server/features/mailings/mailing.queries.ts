@@ -220,8 +220,9 @@ export interface Removed {
  * addresses). Returns how many addresses and results went.
  */
 export async function deleteWithResults(db: DbOrTx, mailingId: string, removal: SQL): Promise<Removed> {
-  // The results by the mailing's own range of their key (none, mostly, for a draft), never a
-  // probe per removed address nor a scan of every mailing's results.
+  // The results by their key, which starts with the mailing: a mailing without results (a draft,
+  // mostly) costs an empty range, and no other mailing's results are read (docs/performance.md,
+  // Mailings).
   const res = await db.execute<{ deleted: number; results: number }>(sql`
     WITH gone AS (${removal}),
     gone_results AS (DELETE FROM mailing_results r USING gone
