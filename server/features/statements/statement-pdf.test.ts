@@ -76,6 +76,9 @@ describe('the statement PDF', () => {
     for (const page of withLines) expect(page).toContain('Verzenddatum');
     const text = pages.join('\n');
     expect(text).toContain('Afrekening AF-000042');
+    // Both parties' countries by their Dutch name, not the code.
+    expect(text).toMatch(/1234 AB Ede\s*Nederland/);
+    expect(text).toMatch(/1011 AA Amsterdam\s*Nederland/);
     expect(text).toContain('01-04-2026');
     expect(text).toContain('Correctie op februari 2026');
     expect(text).toContain('Verzending 149');

@@ -1,6 +1,6 @@
 import PDFDocument from 'pdfkit';
 import { businessDay } from '../../../common/calendar-day';
-import { issuerBlock } from '../../../common/issuer';
+import { countryName, issuerBlock } from '../../../common/issuer';
 import {
   formatDay,
   formatEuroCents,
@@ -74,7 +74,8 @@ export function statementPdf(statement: StatementDetail): Promise<Buffer> {
   doc.font('Helvetica-Bold').fontSize(10).text('Leverancier', MARGIN, top);
   doc.font('Helvetica').fontSize(9);
   const p = s.partner;
-  for (const t of [p.name, p.address, `${p.postalCode} ${p.city}`.trim(), p.country]) if (t) doc.text(t);
+  for (const t of [p.name, p.address, `${p.postalCode} ${p.city}`.trim(), p.country && countryName(p.country)])
+    if (t) doc.text(t);
   doc.text(`${StatementLabels.iban}: ${p.iban || '-'}`);
   doc.text(`${StatementLabels.vatNumber}: ${p.vatNumber || '-'}`);
   doc.text(`${StatementLabels.debtorNumber}: ${p.debtorNumber || '-'}`);
