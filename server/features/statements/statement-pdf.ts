@@ -74,7 +74,12 @@ export function statementPdf(statement: StatementDetail): Promise<Buffer> {
   doc.font('Helvetica-Bold').fontSize(10).text('Leverancier', MARGIN, top);
   doc.font('Helvetica').fontSize(9);
   const p = s.partner;
-  for (const t of [p.name, p.address, `${p.postalCode} ${p.city}`.trim(), p.country && countryName(p.country)])
+  for (const t of [
+    p.name,
+    p.address,
+    `${p.postalCode} ${p.city}`.trim(),
+    p.country && countryName(p.country),
+  ])
     if (t) doc.text(t);
   doc.text(`${StatementLabels.iban}: ${p.iban || '-'}`);
   doc.text(`${StatementLabels.vatNumber}: ${p.vatNumber || '-'}`);
