@@ -53,12 +53,7 @@ export async function saveSettings(db: DbOrTx, values: SettingsSave): Promise<Se
     solarId: values.solarId,
     ...(values.retentionDays === undefined ? {} : { retentionDays: values.retentionDays }),
   };
-  const [row] = await db
-    .insert(settings)
-    .values({ id: true, ...set })
-    .onConflictDoUpdate({ target: settings.id, set })
-    .returning();
-  return row;
+  return upsertSettings(db, set);
 }
 
 /** Presents the issuer's details of the settings row as API JSON; every field '' when there is no row. */
@@ -90,12 +85,7 @@ export async function saveIssuer(db: DbOrTx, values: Issuer): Promise<SettingsRo
     issuerVatNumber: values.vatNumber,
     issuerCocNumber: values.cocNumber,
   };
-  const [row] = await db
-    .insert(settings)
-    .values({ id: true, ...set })
-    .onConflictDoUpdate({ target: settings.id, set })
-    .returning();
-  return row;
+  return upsertSettings(db, set);
 }
 
 /** Reads the one global test person row; undefined when it is missing. */
@@ -110,6 +100,19 @@ export async function saveTestPerson(db: Db, values: TestPerson): Promise<TestPe
     .insert(testPerson)
     .values({ id: true, ...values })
     .onConflictDoUpdate({ target: testPerson.id, set: values })
+    .returning();
+  return row;
+}
+
+/** Writes `set` into the one settings row, creating the row when missing; returns the row. */
+async function upsertSettings(
+  db: DbOrTx,
+  set: Omit<typeof settings.$inferInsert, 'id'>,
+): Promise<SettingsRow> {
+  const [row] = await db
+    .insert(settings)
+    .values({ id: true, ...set })
+    .onConflictDoUpdate({ target: settings.id, set })
     .returning();
   return row;
 }
