@@ -32,6 +32,37 @@ describe('the backup file', () => {
     expect(await fs.readdir(dir)).toEqual(['eigen.backup.gz']);
   });
 
+  it('is synced to disk before the rename, and its folder after it (a power cut leaves no truncated file)', async () => {
+    const file = path.join(dir, 'duurzaam.backup.gz');
+    const steps: string[] = [];
+    const open = fs.open.bind(fs);
+    const rename = fs.rename.bind(fs);
+    const openSpy = vi.spyOn(fs, 'open').mockImplementation(async (...args: Parameters<typeof fs.open>) => {
+      const handle = await open(...args);
+      const sync = handle.sync.bind(handle);
+      const name = path.basename(String(args[0]));
+      handle.sync = async () => {
+        await sync();
+        // What the file holds when it is synced: all of it, not a part still in a buffer.
+        steps.push(`sync ${name}${name.endsWith('.tmp') ? ` ${(await handle.stat()).size}` : ''}`);
+      };
+      return handle;
+    });
+    const renameSpy = vi
+      .spyOn(fs, 'rename')
+      .mockImplementation(async (...args: Parameters<typeof fs.rename>) => {
+        await rename(...args);
+        steps.push('rename');
+      });
+    try {
+      const { bytes } = await createBackup(t.database.pool, file, { keyFingerprint: null });
+      expect(steps).toEqual([`sync duurzaam.backup.gz.tmp ${bytes}`, 'rename', `sync ${path.basename(dir)}`]);
+    } finally {
+      openSpy.mockRestore();
+      renameSpy.mockRestore();
+    }
+  });
+
   it('is refused at once, in Dutch, for a folder that does not exist', async () => {
     const file = path.join(dir, 'bestaat-niet', 'x.backup.gz');
     const err = await createBackup(t.database.pool, file, { keyFingerprint: null }).catch((e) => e);

@@ -1,6 +1,7 @@
 import { once } from 'node:events';
 import fs from 'node:fs';
-import fsp from 'node:fs/promises';
+import fsp, { type FileHandle } from 'node:fs/promises';
+import path from 'node:path';
 import { Writable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import zlib from 'node:zlib';
@@ -148,6 +149,33 @@ async function describeDatabase(client: pg.ClientBase, keyFingerprint: string | 
   return header;
 }
 
+/** Flushes `file`'s data to disk (an fsync on a handle of its own: it syncs the file, not the handle). */
+async function syncFile(file: string): Promise<void> {
+  const handle = await fsp.open(file, 'r+');
+  try {
+    await handle.sync();
+  } finally {
+    await handle.close();
+  }
+}
+
+/**
+ * Makes a rename in `dir` durable (fsync of the folder). Platforms that cannot sync a folder
+ * (EISDIR, EINVAL, EPERM: Windows, some network file systems) are let be.
+ */
+async function syncDirectory(dir: string): Promise<void> {
+  let handle: FileHandle | undefined;
+  try {
+    handle = await fsp.open(dir, 'r');
+    await handle.sync();
+  } catch (err) {
+    const code = (err as NodeJS.ErrnoException).code;
+    if (code !== 'EISDIR' && code !== 'EINVAL' && code !== 'EPERM') throw err;
+  } finally {
+    await handle?.close();
+  }
+}
+
 /** Writes one table's COPY data, framed, into the gzip stream. Returns the rows COPY reported. */
 async function copyTable(
   client: pg.ClientBase,
@@ -172,7 +200,8 @@ async function copyTable(
 /**
  * Backs up every table of the app's schema into `file` in one snapshot (REPEATABLE READ, READ
  * ONLY): the header, then each table's COPY data, streamed through gzip into `file.tmp`, which is
- * renamed to `file` when complete. Refuses an existing `file` unless `force`. Throws BackupError.
+ * synced to disk and renamed to `file` when complete (the folder synced after). Refuses an
+ * existing `file` unless `force`. Throws BackupError.
  */
 export async function createBackup(
   pool: pg.Pool,
@@ -215,8 +244,12 @@ export async function createBackup(
     }
     gzip.end(BACKUP_END);
     await written;
+    // Durable before 'Backup gemaakt': the data on disk before the rename, the rename in the
+    // folder after it, so a power cut never leaves a truncated or empty file under `file`.
+    await syncFile(tmp);
     await client.query('COMMIT');
     await fsp.rename(tmp, file);
+    await syncDirectory(path.dirname(file));
     return { header, bytes: (await fsp.stat(file)).size };
   } catch (err) {
     broken = true;
