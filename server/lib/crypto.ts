@@ -48,6 +48,11 @@ export function loadColumnKeys(dataDir: string, envKey = process.env.ENCRYPTION_
     }
     master = readColumnKey(dataDir, envKey) as Buffer;
   }
+  return deriveColumnKeys(master);
+}
+
+/** The column keys derived from a master key (as loadColumnKeys derives them), creating nothing. */
+export function deriveColumnKeys(master: Buffer): ColumnKeys {
   const derive = (label: string) =>
     Buffer.from(crypto.hkdfSync('sha256', master, Buffer.alloc(0), label, 32));
   return { encryptionKey: derive('lijstwerk column encryption'), indexKey: derive('lijstwerk blind index') };
