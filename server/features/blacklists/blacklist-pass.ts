@@ -9,7 +9,8 @@ import { copyField, copyValue } from '../records/copy-text';
  * Streams the rows of `select` (read by COPY on a connection of its own from `pool`) through
  * `mapRow` into `COPY target FROM STDIN` on `client` (which may hold `target` as a temporary
  * table); a row `mapRow` gives null for is left out. Never holds more than a chunk of rows.
- * `onRows` hears the rows read so far after each chunk. Returns the rows read and the rows written.
+ * `onRows` hears the rows read so far after each chunk. Returns the rows read and the rows written;
+ * after a failure the reading connection is closed, not given back to the pool.
  */
 export async function normalizePass(
   pool: pg.Pool,
@@ -54,8 +55,12 @@ export async function normalizePass(
       transform,
       client.query(copyFrom(`COPY ${target} FROM STDIN`)),
     );
-    return { read, written };
-  } finally {
     reader.release();
+    return { read, written };
+  } catch (err) {
+    // A COPY TO broken off half-way cannot be stopped (pg-copy-streams): a connection given back
+    // would hang its next user. It is closed instead, which ends the COPY on the server.
+    reader.release(true);
+    throw err;
   }
 }
