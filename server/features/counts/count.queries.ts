@@ -5,7 +5,7 @@ import type { Category } from '../../../common/extra-inzet';
 import type { DbOrTx } from '../../db/client';
 import { notBlacklistedSql } from '../blacklists/blacklist.sql';
 import { CATEGORY_BY_CODE, categoryCodeSql, rowFacts } from '../mailings/engagement.sql';
-import { recordPartitionsSql } from '../selections/sel-dirty.sql';
+import { type DirtyPartitions, dirtyPartitions, recordsInPartitionsSql } from '../selections/sel-dirty.sql';
 import { bigintArray } from '../selections/selection-candidates';
 import { listDirtyAddresses, NARROW_WORK_MEM, NO_JIT } from '../selections/selection-plan';
 import { narrowUnitsSql } from './sel-count.sql';
@@ -30,9 +30,6 @@ function countedSql(f: string, blocked: string, useBlacklist: boolean): SQL {
   );
 }
 
-/** The records partitions to read for the dirty addresses, each with its addresses (recordPartitionsSql). */
-export type DirtyPartitions = { part: string; ids: string }[];
-
 /** The addresses in sel_dirty at a count's snapshot and where their records are (listDirtyPartitions). */
 export interface DirtyReads {
   dirty: number[];
@@ -53,11 +50,7 @@ function recordCellsSql(useBlacklist: boolean, minMailings: number, only: DirtyR
     // Each partition named, read by its key: through the partitioned parent the planner planned a
     // scan of all 500 partitions, and its plan took longer than the count (1M, 1,000 dirty
     // addresses: docs/performance.md#counts).
-    const reads = only.partitions.map(
-      (p) =>
-        sql`SELECT address_id, dataset_id FROM ${sql.identifier(p.part)} WHERE address_id = ANY(${p.ids}::bigint[])`,
-    );
-    records = sql`(${reads.length > 0 ? sql.join(reads, sql` UNION ALL `) : sql`SELECT NULL::bigint AS address_id, NULL::text AS dataset_id WHERE FALSE`})`;
+    records = recordsInPartitionsSql(only.partitions, 'address_id, dataset_id');
     conditions.push(sql`a.id = ANY(${bigintArray(only.dirty)})`);
   }
   return sql`lw_counted AS MATERIALIZED (
@@ -129,14 +122,7 @@ export const COUNT_DIRTY_LIMIT = 20_000;
 export async function listDirtyPartitions(tx: DbOrTx): Promise<DirtyReads | null> {
   const dirty = await listDirtyAddresses(tx, COUNT_DIRTY_LIMIT);
   if (!dirty || dirty.length === 0) return dirty && { dirty, partitions: [] };
-  const addresses = bigintArray(dirty);
-  const { rows } = await tx.execute(
-    recordPartitionsSql(
-      sql`SELECT address_id, dataset_id FROM sel_dirty WHERE address_id = ANY(${addresses})`,
-      addresses,
-    ),
-  );
-  return { dirty, partitions: rows as DirtyPartitions };
+  return { dirty, partitions: await dirtyPartitions(tx, dirty) };
 }
 
 /** Zero addresses in every category. */

@@ -1,4 +1,5 @@
 import { type SQL, sql } from 'drizzle-orm';
+import type { DbOrTx } from '../../db/client';
 import { MULTI_POSITIONS, positionColumn } from './sel.table';
 
 // The writers of records mark each record they insert, change or delete, with its dataset
@@ -53,4 +54,38 @@ export function recordPartitionsSql(marks: SQL, addresses: SQL): SQL {
       FROM pairs GROUP BY dataset_id) g
     WHERE EXISTS (SELECT 1 FROM pg_inherits i WHERE i.inhparent = 'records'::regclass
       AND i.inhrelid = to_regclass(quote_ident(g.part)))`;
+}
+
+/** The records partitions to read for some dirty addresses, each with its addresses (a bigint[] as text). */
+export type DirtyPartitions = { part: string; ids: string }[];
+
+/**
+ * Where the records of the addresses `dirty` are, read in the caller's snapshot (recordPartitionsSql
+ * of their marks): the statement that reads them must share that snapshot (REPEATABLE READ), as a
+ * record written after it in another dataset would be missed.
+ */
+export async function dirtyPartitions(db: DbOrTx, dirty: number[]): Promise<DirtyPartitions> {
+  if (dirty.length === 0) return [];
+  const addresses = sql`${`{${dirty.join(',')}}`}::bigint[]`;
+  const { rows } = await db.execute(
+    recordPartitionsSql(
+      sql`SELECT address_id, dataset_id FROM sel_dirty WHERE address_id = ANY(${addresses})`,
+      addresses,
+    ),
+  );
+  return rows as DirtyPartitions;
+}
+
+/**
+ * The records of `partitions` as a FROM item with records' columns `columns` (a list of column
+ * names): each partition named and read by its key. Through the partitioned parent the planner
+ * planned a scan of every partition, expecting a fifth of each one's rows to match (docs/performance.md,
+ * The builder; #counts).
+ */
+export function recordsInPartitionsSql(partitions: DirtyPartitions, columns: string): SQL {
+  const list = sql.raw(columns);
+  const reads = partitions.map(
+    (p) => sql`SELECT ${list} FROM ${sql.identifier(p.part)} WHERE address_id = ANY(${p.ids}::bigint[])`,
+  );
+  return sql`(${reads.length > 0 ? sql.join(reads, sql` UNION ALL `) : sql`SELECT ${list} FROM records WHERE FALSE`})`;
 }

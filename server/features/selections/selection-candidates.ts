@@ -6,6 +6,7 @@ import { categoryCodeSql, rowFacts } from '../mailings/engagement.sql';
 import { pressureConflictSql } from '../mailings/pressure.sql';
 import type { CompiledQuery } from './compile';
 import { multiPart, positionColumn } from './sel.table';
+import { recordsInPartitionsSql } from './sel-dirty.sql';
 import {
   type AllowedDatasets,
   type HeldBitmap,
@@ -52,11 +53,27 @@ export function candidatesSql(
   if (plan.source === 'records' || !tree.narrow) {
     return sql`WITH hit AS (${recordsHitSql(tree, s, allowed.ids, null)})`;
   }
+  const dirty = dirtyRecordsOf(plan);
   return sql`WITH hit AS (${narrowHitSql(tree.narrow, s, allowed, plan, sample)}${
-    plan.dirty.length > 0
-      ? sql` UNION ALL ${recordsHitSql(tree, s, allowed.ids, sql`r.address_id = ANY(${bigintArray(plan.dirty)})`)}`
-      : sql``
+    dirty ? sql` UNION ALL ${recordsHitSql(tree, s, allowed.ids, dirty.only, dirty.from)}` : sql``
   })`;
+}
+
+/** Every column of records, for a FROM item of some of its partitions (recordsInPartitionsSql). */
+const RECORD_COLUMNS = 'dataset_id, address_id, raw, attrs, row_hash, raw_hash, created_at, updated_at';
+
+/**
+ * Where a run reads the records of its dirty addresses (null: it has none): `from`, their
+ * partitions each read by key when the plan holds them (dirtyParts), else records through the
+ * parent, every partition; `only`, the test that keeps those addresses.
+ */
+export function dirtyRecordsOf(
+  plan: Extract<RunPlan, { source: 'sel_record' }>,
+): { from: SQL; only: SQL } | null {
+  if (plan.dirty.length === 0) return null;
+  const only = sql`r.address_id = ANY(${bigintArray(plan.dirty)})`;
+  if (!plan.dirtyParts) return { from: sql`records`, only };
+  return { from: recordsInPartitionsSql(plan.dirtyParts, RECORD_COLUMNS), only };
 }
 
 /**
@@ -104,11 +121,20 @@ export function recordsExclusions(s: RunSettings, only: SQL | null): SQL[] {
   return exclusions;
 }
 
-/** The candidates read from records with their addresses, of the addresses `only` selects (null: all). */
-function recordsHitSql(tree: CompiledQuery, s: RunSettings, datasetIds: string[], only: SQL | null): SQL {
+/**
+ * The candidates read from records with their addresses, of the addresses `only` selects (null:
+ * all), from `from` (records, or some of its partitions: dirtyRecordsOf).
+ */
+function recordsHitSql(
+  tree: CompiledQuery,
+  s: RunSettings,
+  datasetIds: string[],
+  only: SQL | null,
+  from: SQL = sql`records`,
+): SQL {
   const exclusions = recordsExclusions(s, only);
   return sql`SELECT r.address_id, min(ds.rank) AS rank, ${categoryCodeSql('a', s.minMailings)} AS code
-      FROM records r JOIN ${rankedDatasets(datasetIds)} ON ds.id = r.dataset_id
+      FROM ${from} r JOIN ${rankedDatasets(datasetIds)} ON ds.id = r.dataset_id
       JOIN datasets d ON d.id = r.dataset_id JOIN addresses a ON a.id = r.address_id${tree.values}
       WHERE ${tree.where} AND ${sql.join(exclusions, sql` AND `)}
       GROUP BY r.address_id, a.id`;

@@ -5,6 +5,7 @@ import type { Category } from '../../../common/extra-inzet';
 import type { Db, DbOrTx } from '../../db/client';
 import { categoryOfCodeSql } from '../mailings/engagement.sql';
 import type { CompiledQuery } from './compile';
+import { dirtyPartitions } from './sel-dirty.sql';
 import { candidatesSql } from './selection-candidates';
 import {
   type AllowedDatasets,
@@ -150,8 +151,10 @@ export async function prepareCount(
   const plan = await runPlan(tx, tree, source, s);
   if (plan.source === 'sel_record') {
     await tx.execute(NARROW_WORK_MEM);
-    // The caller's REPEATABLE READ snapshot is the statement's: an empty part stays empty for it.
+    // The caller's REPEATABLE READ snapshot is the statement's: an empty part stays empty for it,
+    // and the dirty addresses' records stay in the partitions their marks and rows name.
     plan.parts = await multiPartsWithRows(tx);
+    plan.dirtyParts = await dirtyPartitions(tx, plan.dirty);
   }
   const run = plan.source === 'sel_record' ? await withCatalog(tx, tree) : tree;
   return { allowed, statement: build(run, s, allowed, plan) };

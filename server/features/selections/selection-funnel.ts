@@ -4,7 +4,7 @@ import { categoryCodeSql, categoryOfCodeSql, rowFacts } from '../mailings/engage
 import type { CompiledQuery } from './compile';
 import { multiPart, positionColumn } from './sel.table';
 import {
-  bigintArray,
+  dirtyRecordsOf,
   narrowExclusions,
   positionDatasets,
   rankOfNum,
@@ -68,11 +68,20 @@ function keySql(lines: SQL[], rank: SQL): SQL {
   return sql`(${depth} * ${int(KEY)} + (${int(KEY)} - ${rank}))`;
 }
 
-/** The funnel rows read from records with their addresses, of the addresses `only` selects (null: all). */
-function recordsRowsSql(tree: CompiledQuery, s: RunSettings, datasetIds: string[], only: SQL | null): SQL {
+/**
+ * The funnel rows read from records with their addresses, of the addresses `only` selects (null:
+ * all), from `from` (records, or some of its partitions: dirtyRecordsOf).
+ */
+function recordsRowsSql(
+  tree: CompiledQuery,
+  s: RunSettings,
+  datasetIds: string[],
+  only: SQL | null,
+  from: SQL = sql`records`,
+): SQL {
   const lines = linesOf(tree);
   return sql`SELECT r.address_id, max(${keySql(lines, sql`ds.rank`)}) AS key, ${categoryCodeSql('a', s.minMailings)} AS code
-      FROM records r JOIN ${rankedDatasets(datasetIds)} ON ds.id = r.dataset_id
+      FROM ${from} r JOIN ${rankedDatasets(datasetIds)} ON ds.id = r.dataset_id
       JOIN datasets d ON d.id = r.dataset_id JOIN addresses a ON a.id = r.address_id${tree.values}
       WHERE ${lines[0]} AND ${sql.join(recordsExclusions(s, only), sql` AND `)}
       GROUP BY r.address_id, a.id`;
@@ -167,13 +176,12 @@ function multiRowsSql(tree: CompiledQuery, s: RunSettings, allowed: AllowedDatas
 export function funnelSql(tree: CompiledQuery, s: RunSettings, allowed: AllowedDatasets, plan: RunPlan): SQL {
   const n = linesOf(tree).length;
   if (allowed.ids.length >= KEY) throw new Error('more allowed datasets than a funnel key holds');
+  const dirty = plan.source === 'sel_record' ? dirtyRecordsOf(plan) : null;
   const rows =
     plan.source === 'records' || !tree.narrow
       ? recordsRowsSql(tree, s, allowed.ids, null)
       : sql`${narrowRowsSql(tree.narrow, s, allowed, plan)}${
-          plan.dirty.length > 0
-            ? sql` UNION ALL ${recordsRowsSql(tree, s, allowed.ids, sql`r.address_id = ANY(${bigintArray(plan.dirty)})`)}`
-            : sql``
+          dirty ? sql` UNION ALL ${recordsRowsSql(tree, s, allowed.ids, dirty.only, dirty.from)}` : sql``
         }`;
   const figures = Array.from({ length: n }, (_, k) => sql`count(*) FILTER (WHERE f.depth >= ${int(k + 1)})`);
   // Every row of `hit` has a key (multiRowsSql), so no `WHERE h.key IS NOT NULL`: PostgreSQL pushed

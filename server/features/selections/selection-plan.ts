@@ -6,6 +6,7 @@ import { pressureHeldSql } from '../mailings/pressure.sql';
 import type { CompiledQuery } from './compile';
 import type { DatasetCatalog } from './compile-context';
 import { MULTI_PARTS, multiPart } from './sel.table';
+import type { DirtyPartitions } from './sel-dirty.sql';
 
 // DESIGN §4/§6, a selection run: candidates are the records matching the query tree in the
 // datasets the settings allow, minus blacklists (the partner-dataset entry per dataset), hard
@@ -129,6 +130,12 @@ export type RunPlan =
       held: HeldBitmap | null | undefined;
       /** The parts of sel_record_multi the statement reads (multiPartsWithRows); all of them when left out. */
       parts?: number[];
+      /**
+       * Where the dirty addresses' records are (dirtyPartitions), read in the statement's own
+       * REPEATABLE READ snapshot: the statement reads those partitions by key. Left out (an
+       * allocation, under READ COMMITTED): it reads them through records, every partition.
+       */
+      dirtyParts?: DirtyPartitions;
     };
 
 /** The parts (0-based, multiPart) the statement of `plan` reads of sel_record_multi. */
