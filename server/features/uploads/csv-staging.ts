@@ -185,6 +185,7 @@ export async function stageCsv(
 
   const client = await pool.connect();
   let created = false;
+  let failed = false;
   try {
     await client.query(
       `CREATE UNLOGGED TABLE ${table} (ln bigint GENERATED ALWAYS AS IDENTITY, ${columns.map((c) => `${c} text`).join(', ')})`,
@@ -226,9 +227,11 @@ export async function stageCsv(
     return { table, headers, rows, delimiter, legacyEncoding: decoder.sawLegacyEncoding };
   } catch (err) {
     if (created) await client.query(`DROP TABLE IF EXISTS ${table}`).catch(() => {});
+    // A connection a COPY failed on may be left mid-COPY: it is closed, not given back to the pool.
+    failed = true;
     throw err;
   } finally {
-    client.release();
+    client.release(failed);
   }
 }
 
