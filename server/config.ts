@@ -23,7 +23,7 @@ export interface AppConfig {
   loginRateWindowMs: number;
   taskConcurrency: number;
   taskPollMs: number;
-  /** Milliseconds a stop (SIGTERM) waits for running tasks before it fails them (STOP_GRACE_SECONDS, default 30). */
+  /** Milliseconds a stop (SIGTERM) waits for running tasks and open requests before it ends them (STOP_GRACE_SECONDS, default 30). */
   stopGraceMs: number;
   /** Worker threads that map a large import or remap (0: on the main thread). */
   importThreads: number;

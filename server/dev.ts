@@ -11,7 +11,10 @@ const vite = await createServer({ configFile: 'vite.config.ts' });
 await vite.listen();
 vite.printUrls();
 
-stopOnSignals(async (signal) => {
-  server.app.log.info(`${signal}: stopping`);
-  await Promise.allSettled([vite.close(), server.stop()]);
-});
+stopOnSignals(
+  async (signal) => {
+    server.app.log.info(`${signal}: stopping`);
+    await Promise.allSettled([vite.close(), server.stop()]);
+  },
+  () => server.hurry(),
+);

@@ -12,6 +12,8 @@ export interface RunningServer {
   app: FastifyInstance;
   ctx: AppContext;
   stop(): Promise<void>;
+  /** Cuts a stop in progress short: open connections are closed and running tasks aborted at once. */
+  hurry(): void;
 }
 
 /**
@@ -56,9 +58,14 @@ export async function startServer(
     const sweep = setInterval(() => void deleteExpiredSessions(database.db).catch(() => {}), 3600_000);
     sweep.unref();
     let stopped = false;
+    let hurry = () => {};
+    const hurried = new Promise<void>((resolve) => {
+      hurry = resolve;
+    });
     return {
       app,
       ctx,
+      hurry,
       async stop() {
         if (stopped) return;
         stopped = true;
@@ -70,8 +77,19 @@ export async function startServer(
         // A keep-alive connection whose request ends after close() began stays open until its
         // keep-alive timeout (72 s) unless closed once idle: close those while the rest finish.
         const idle = setInterval(() => app.server.closeIdleConnections(), 100);
-        await app.close().finally(() => clearInterval(idle));
-        await ctx.tasks.stop(Math.max(0, deadline - Date.now()));
+        // A request still open after the grace (a long download), or at a second signal, is cut off:
+        // the stop is bounded, and the database still stopped cleanly after it.
+        const cut = (why: string) => {
+          app.log.warn(`stopping: ${why}, closing the connections still open`);
+          app.server.closeAllConnections();
+        };
+        const timer = setTimeout(() => cut('grace over'), config.stopGraceMs);
+        void hurried.then(() => cut('asked again'));
+        await app.close().finally(() => {
+          clearInterval(idle);
+          clearTimeout(timer);
+        });
+        await ctx.tasks.stop(Math.max(0, deadline - Date.now()), hurried);
         await ctx.readReplica?.close();
         await readDatabase?.close();
         await database.close();

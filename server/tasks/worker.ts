@@ -282,12 +282,11 @@ export class TaskRunner {
 
   /**
    * Stops claiming, cancels the adopted work (a request's count) and waits up to `graceMs` (unbounded
-   * when undefined) for running tasks to end. Tasks still running then are aborted: this process's
-   * database connections are terminated (their transactions roll back, so an import changes nothing),
-   * and each such task is failed with TaskMessages.serverStopped after its staging tables are dropped.
-   * Releases the liveness lock last.
+   * when undefined), or until `hurry` resolves, for running tasks to end. Tasks still running then are
+   * aborted: the process's connections are terminated (their transactions roll back), and each is failed
+   * with TaskMessages.serverStopped after its staging tables are dropped. Releases the lock last.
    */
-  async stop(graceMs?: number): Promise<void> {
+  async stop(graceMs?: number, hurry?: Promise<unknown>): Promise<void> {
     this.stopClaiming();
     this.stopping = true;
     for (const cancel of this.cancellers.values()) cancel();
@@ -300,6 +299,7 @@ export class TaskRunner {
         settled.then(() => false),
         new Promise<boolean>((r) => {
           timer = setTimeout(() => r(true), graceMs);
+          void hurry?.then(() => r(true));
         }),
       ]);
       clearTimeout(timer);
