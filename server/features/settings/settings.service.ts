@@ -1,7 +1,7 @@
 import { type Issuer, IssuerMessages } from '../../../common/issuer';
 import type { SettingsSave, TestPerson } from '../../../common/settings';
 import { SettingsMessages } from '../../../common/settings';
-import type { Db } from '../../db/client';
+import type { Db, DbOrTx } from '../../db/client';
 import { forbidden } from '../../lib/http-errors';
 import { type AuditInput, recordAudit } from '../audit/audit';
 import {
@@ -49,15 +49,7 @@ export async function updateSettings(
       });
     // The send settings' changes, each with its value before and after.
     const after = presentSettings(row);
-    const changed = (['minMailings', 'solarId'] as const).filter((k) => stored[k] !== after[k]);
-    if (changed.length > 0)
-      await recordAudit(tx, {
-        kind: 'settings-changed',
-        username: actor.username,
-        ip: actor.ip,
-        subject: 'settings',
-        details: Object.fromEntries(changed.map((k) => [k, { before: stored[k], after: after[k] }])),
-      });
+    await recordFieldChanges(tx, actor, 'settings', stored, after, ['minMailings', 'solarId']);
     return row;
   });
 }
@@ -99,15 +91,30 @@ export async function updateIssuer(db: Db, values: Issuer, actor: SettingsActor)
   return db.transaction(async (tx) => {
     const before = await getIssuer(tx);
     const after = presentIssuer(await saveIssuer(tx, values));
-    const changed = (Object.keys(after) as (keyof Issuer)[]).filter((k) => before[k] !== after[k]);
-    if (changed.length > 0)
-      await recordAudit(tx, {
-        kind: 'settings-changed',
-        username: actor.username,
-        ip: actor.ip,
-        subject: 'issuer',
-        details: Object.fromEntries(changed.map((k) => [k, { before: before[k], after: after[k] }])),
-      });
+    await recordFieldChanges(tx, actor, 'issuer', before, after, Object.keys(after) as (keyof Issuer)[]);
     return after;
+  });
+}
+
+/**
+ * A 'settings-changed' audit entry for `subject` holding each of `keys` whose value differs between
+ * `before` and `after`, with both values; none when nothing changed.
+ */
+async function recordFieldChanges<T extends object>(
+  tx: DbOrTx,
+  actor: Pick<AuditInput, 'username' | 'ip'>,
+  subject: string,
+  before: T,
+  after: T,
+  keys: readonly (keyof T & string)[],
+): Promise<void> {
+  const changed = keys.filter((k) => before[k] !== after[k]);
+  if (changed.length === 0) return;
+  await recordAudit(tx, {
+    kind: 'settings-changed',
+    username: actor.username,
+    ip: actor.ip,
+    subject,
+    details: Object.fromEntries(changed.map((k) => [k, { before: before[k], after: after[k] }])),
   });
 }
