@@ -1,15 +1,17 @@
-import { type ChildProcess, spawn } from 'node:child_process';
 import crypto from 'node:crypto';
-import fs from 'node:fs/promises';
-import os from 'node:os';
-import path from 'node:path';
 import pg from 'pg';
 import { afterAll, describe, expect, it } from 'vitest';
 import { LiveCountAnswerSchema } from '../common/live-count';
 import { columnMapping } from '../common/mappings';
 import { RUNNING_TASK_STATES, TaskMessages } from '../common/tasks';
-import { findFreePort, startEmbeddedDatabase } from './db/embedded';
-import { withDatabase } from './test/global-setup';
+import { startEmbeddedDatabase } from './db/embedded';
+import {
+  CHILD_ADMIN,
+  type ChildServer,
+  childServerPlace,
+  startChildServer,
+  waitForOutput,
+} from './test/child-server';
 import { multipartBody } from './test/multipart';
 
 // SIGTERM to the real server (server/main.ts as a child process) while an import and a live count
@@ -17,102 +19,29 @@ import { multipartBody } from './test/multipart';
 // TaskMessages.serverStopped (or done) without a half import or a staging table left, the process
 // exits 0, and the server starts again on the same data. On the embedded PostgreSQL of DATA_DIR
 // without TEST_DATABASE_URL, on a fresh database of that server with it.
-const USERNAME = 'stopper';
-const PASSWORD = 'Stopper12345';
 const GRACE_SECONDS = 2;
-const work = await fs.mkdtemp(path.join(os.tmpdir(), 'lijstwerk-stop-'));
-// As root the embedded PostgreSQL runs as 'postgres', which must be able to reach DATA_DIR.
-await fs.chmod(work, 0o711);
-const dataDir = path.join(work, 'data');
-const adminUrl = process.env.TEST_DATABASE_URL;
-const databaseName = `lw_stop_${crypto.randomBytes(4).toString('hex')}`;
-const databaseUrl = adminUrl ? withDatabase(adminUrl, databaseName) : undefined;
+const place = await childServerPlace('stop');
+const { dataDir, databaseUrl } = place;
+afterAll(() => place.remove());
 
-afterAll(async () => {
-  if (adminUrl) {
-    const admin = new pg.Client({ connectionString: adminUrl });
-    await admin.connect();
-    await admin.query(`DROP DATABASE IF EXISTS ${databaseName} WITH (FORCE)`).catch(() => {});
-    await admin.end();
-  }
-  await fs.rm(work, { recursive: true, force: true });
-});
-
-/** The server as a child process: its base URL, cookie, output so far and exit. */
-interface Server {
-  base: string;
-  cookie: string;
-  child: ChildProcess;
-  output: () => string;
-  exited: Promise<number | null>;
-}
-
-async function startServer(): Promise<Server> {
-  const port = await findFreePort();
-  const child = spawn(process.execPath, ['--import', 'tsx', 'server/main.ts'], {
-    env: {
-      ...process.env,
-      DATABASE_URL: databaseUrl ?? '',
-      DATA_DIR: dataDir,
-      PORT: String(port),
-      HOST: '127.0.0.1',
-      ADMIN_USERNAME: USERNAME,
-      ADMIN_PASSWORD: PASSWORD,
-      // Info: the test waits for the server's own lines (a request arrived, the stop began).
-      LOG_LEVEL: 'info',
-      TASK_POLL_MS: '100',
-      STOP_GRACE_SECONDS: String(GRACE_SECONDS),
-      WEB_DIR: '/nonexistent',
-    },
-    stdio: ['ignore', 'pipe', 'pipe'],
+/** server/main.ts as a child process, logged in as its administrator. */
+async function startServer(): Promise<ChildServer> {
+  const server = await startChildServer('server/main.ts', place, {
+    TASK_POLL_MS: '100',
+    STOP_GRACE_SECONDS: String(GRACE_SECONDS),
   });
-  let output = '';
-  child.stdout?.on('data', (c) => {
-    output += c;
-  });
-  child.stderr?.on('data', (c) => {
-    output += c;
-  });
-  const exited = new Promise<number | null>((r) => child.once('exit', (code) => r(code)));
-  const server: Server = {
-    base: `http://127.0.0.1:${port}`,
-    cookie: '',
-    child,
-    output: () => output,
-    exited,
-  };
-  for (let i = 0; ; i++) {
-    const up = await fetch(`${server.base}/api/auth/me`).then(
-      () => true,
-      () => false,
-    );
-    if (up) break;
-    if (i > 1200 || child.exitCode !== null) throw new Error(`server did not start:\n${output}`);
-    await new Promise((r) => setTimeout(r, 100));
-  }
   const res = await fetch(`${server.base}/api/auth/login`, {
     method: 'POST',
     headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({ username: USERNAME, password: PASSWORD }),
+    body: JSON.stringify(CHILD_ADMIN),
   });
   expect(res.status, await res.text()).toBe(200);
   server.cookie = (res.headers.get('set-cookie') ?? '').split(';')[0];
   return server;
 }
 
-/**
- * Waits until the server has written a line matching `pattern`: under load a request or a signal
- * reaches the server later than the test sent it, so the test waits for the server to say so.
- */
-async function waitForOutput(s: Server, pattern: RegExp): Promise<void> {
-  for (let i = 0; !pattern.test(s.output()); i++) {
-    if (i > 600) throw new Error(`the server never wrote ${pattern}:\n${s.output()}`);
-    await new Promise((r) => setTimeout(r, 50));
-  }
-}
-
 /** A JSON call to the server; returns its status and parsed body. */
-async function call(s: Server, method: string, url: string, body?: unknown) {
+async function call(s: ChildServer, method: string, url: string, body?: unknown) {
   const res = await fetch(`${s.base}/api${url}`, {
     method,
     headers: { cookie: s.cookie, ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
@@ -123,7 +52,12 @@ async function call(s: Server, method: string, url: string, body?: unknown) {
 }
 
 /** Uploads a CSV into the dataset; returns the import task's id. */
-async function upload(s: Server, partnerId: string, datasetName: string, content: string): Promise<string> {
+async function upload(
+  s: ChildServer,
+  partnerId: string,
+  datasetName: string,
+  content: string,
+): Promise<string> {
   const body = multipartBody({}, { name: 'bestand.csv', content });
   const res = await fetch(`${s.base}/api/import/${partnerId}/${datasetName}`, {
     method: 'POST',
@@ -136,7 +70,7 @@ async function upload(s: Server, partnerId: string, datasetName: string, content
 }
 
 /** Polls a task until it leaves `states`; returns it. */
-async function waitWhile(s: Server, id: string, states: string[]) {
+async function waitWhile(s: ChildServer, id: string, states: string[]) {
   for (let i = 0; i < 3000; i++) {
     const task = (await call(s, 'GET', `/tasks/${id}`)).json;
     if (!states.includes(task.state)) return task;
@@ -146,7 +80,7 @@ async function waitWhile(s: Server, id: string, states: string[]) {
 }
 
 /** The dataset's CSV download: every record as the app gives it. */
-async function datasetCsv(s: Server, partnerId: string, datasetId: string): Promise<string> {
+async function datasetCsv(s: ChildServer, partnerId: string, datasetId: string): Promise<string> {
   const res = await fetch(`${s.base}/api/datasets/${partnerId}/${datasetId}/csv`, {
     headers: { cookie: s.cookie },
   });
@@ -162,12 +96,7 @@ const file = (from: number, to: number) => {
 
 describe('SIGTERM', () => {
   it('refuses new requests, answers the one in flight, fails the running import cleanly and exits 0', async () => {
-    if (adminUrl) {
-      const admin = new pg.Client({ connectionString: adminUrl });
-      await admin.connect();
-      await admin.query(`CREATE DATABASE ${databaseName}`);
-      await admin.end();
-    }
+    await place.create();
     let s = await startServer();
     const partnerId = `stop${crypto.randomBytes(3).toString('hex')}`;
     expect((await call(s, 'POST', '/crud-partner', { id: partnerId, name: 'Stoppartner' })).status).toBe(200);
