@@ -264,3 +264,6 @@ export const COUNTRIES: readonly Country[] = [
 
 /** The country codes, for validation. */
 export const COUNTRY_CODES: ReadonlySet<string> = new Set(COUNTRIES.map((c) => c.code));
+
+/** The countries as the forms' select options (code, Dutch name). */
+export const COUNTRY_OPTIONS = COUNTRIES.map((c) => ({ value: c.code, label: c.name }));

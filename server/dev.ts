@@ -11,10 +11,4 @@ const vite = await createServer({ configFile: 'vite.config.ts' });
 await vite.listen();
 vite.printUrls();
 
-stopOnSignals(
-  async (signal) => {
-    server.app.log.info(`${signal}: stopping`);
-    await Promise.allSettled([vite.close(), server.stop()]);
-  },
-  () => server.hurry(),
-);
+stopOnSignals(server, () => vite.close());

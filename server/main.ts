@@ -9,13 +9,4 @@ const server = await startServer(loadConfig()).catch((err) => {
   process.exit(1);
 });
 
-stopOnSignals(
-  async (signal) => {
-    server.app.log.info(`${signal}: stopping`);
-    await server.stop();
-  },
-  (signal) => {
-    server.app.log.info(`${signal} again: stopping now`);
-    server.hurry();
-  },
-);
+stopOnSignals(server);

@@ -313,8 +313,6 @@ export class TaskRunner {
     this.aborting = true;
     this.options.log.warn({ count: this.active.size }, 'stopping: aborting the tasks still running');
     const pids = [...this.backends.keys()];
-    // A connection in use has no error listener of its pool: its end must not crash the process.
-    for (const client of this.backends.values()) client.on('error', () => {});
     // The lock connection is outside the pool: it ends the pool's connections, the tasks' among them.
     if (this.lockClient && pids.length > 0)
       await this.lockClient

@@ -16,13 +16,4 @@ const server = await startServer(loadConfig(), {
   },
 });
 
-stopOnSignals(
-  async (signal) => {
-    server.app.log.info(`${signal}: stopping`);
-    await server.stop();
-  },
-  (signal) => {
-    server.app.log.info(`${signal} again: stopping now`);
-    server.hurry();
-  },
-);
+stopOnSignals(server);

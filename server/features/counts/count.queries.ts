@@ -3,10 +3,10 @@ import type { CategoryTotals, CountAnswer } from '../../../common/counts';
 import { participationFactorOn } from '../../../common/dataset-rates';
 import type { Category } from '../../../common/extra-inzet';
 import type { DbOrTx } from '../../db/client';
+import { bigintArray } from '../../lib/pg-array';
 import { notBlacklistedSql } from '../blacklists/blacklist.sql';
 import { CATEGORY_BY_CODE, categoryCodeSql, rowFacts } from '../mailings/engagement.sql';
 import { type DirtyPartitions, dirtyPartitions, recordsInPartitionsSql } from '../selections/sel-dirty.sql';
-import { bigintArray } from '../selections/selection-candidates';
 import { listDirtyAddresses, NARROW_WORK_MEM, NO_JIT } from '../selections/selection-plan';
 import { narrowUnitsSql } from './sel-count.sql';
 

@@ -1,5 +1,6 @@
 import { type SQL, sql } from 'drizzle-orm';
 import type { DbOrTx } from '../../db/client';
+import { bigintArray } from '../../lib/pg-array';
 import { MULTI_POSITIONS, positionColumn } from './sel.table';
 
 // The writers of records mark each record they insert, change or delete, with its dataset
@@ -66,7 +67,7 @@ export type DirtyPartitions = { part: string; ids: string }[];
  */
 export async function dirtyPartitions(db: DbOrTx, dirty: number[]): Promise<DirtyPartitions> {
   if (dirty.length === 0) return [];
-  const addresses = sql`${`{${dirty.join(',')}}`}::bigint[]`;
+  const addresses = bigintArray(dirty);
   const { rows } = await db.execute(
     recordPartitionsSql(
       sql`SELECT address_id, dataset_id FROM sel_dirty WHERE address_id = ANY(${addresses})`,

@@ -2,11 +2,11 @@ import { type SQL, sql } from 'drizzle-orm';
 import type { Category } from '../../../common/extra-inzet';
 import type { DbOrTx } from '../../db/client';
 import { badRequest } from '../../lib/http-errors';
-import { pgTextArray } from '../../lib/pg-array';
+import { bigintArray, pgTextArray } from '../../lib/pg-array';
 import { isUniqueViolation } from '../../lib/pg-errors';
 import { CATEGORY_BY_CODE } from '../mailings/engagement.sql';
 import type { CompiledQuery } from './compile';
-import { bigintArray, candidatesSql, INT8_MAX, type Sample } from './selection-candidates';
+import { candidatesSql, INT8_MAX, type Sample } from './selection-candidates';
 import { type CellSize, type CountOptions, cellKey, countSql, sizesOf } from './selection-count';
 import {
   type AllowedDatasets,

@@ -1,6 +1,7 @@
 import { type SQL, sql } from 'drizzle-orm';
 import { PgDialect } from 'drizzle-orm/pg-core';
 import { pressureWindow } from '../../../common/pressure-date';
+import { bigintArray } from '../../lib/pg-array';
 import { notBlacklistedSql } from '../blacklists/blacklist.sql';
 import { categoryCodeSql, rowFacts } from '../mailings/engagement.sql';
 import { pressureConflictSql } from '../mailings/pressure.sql';
@@ -21,9 +22,6 @@ import {
 // the narrow tables (sel.table.ts) as the run's plan says.
 
 const dialect = new PgDialect();
-
-/** A bigint[] literal of `ids`, as one parameter. */
-export const bigintArray = (ids: number[]) => sql`${`{${ids.join(',')}}`}::bigint[]`;
 
 /**
  * The rank of the dataset number `num` (datasets.num) among the allowed datasets, for sel_record

@@ -8,9 +8,9 @@ import {
   TestPersonViewSchema,
 } from '../../../common/settings';
 import type { AppContext } from '../../context';
-import { forbidden } from '../../lib/http-errors';
 import { currentUser } from '../../plugins/auth';
 import { actorOf } from '../audit/audit';
+import { assertAdmin } from '../users/user.access';
 import {
   getIssuer,
   getSettings,
@@ -28,9 +28,8 @@ const settingsActor = (request: FastifyRequest) => ({
 
 // Before the body is validated, so other staff learn nothing of the issuer route's rules.
 const adminOnly = {
-  preValidation: async (request: FastifyRequest) => {
-    if (currentUser(request).role !== 'admin') throw forbidden(IssuerMessages.adminOnly);
-  },
+  preValidation: async (request: FastifyRequest) =>
+    assertAdmin(currentUser(request), IssuerMessages.adminOnly),
 };
 
 /**
@@ -57,7 +56,7 @@ export function settingsRoutes(ctx: AppContext): FastifyPluginAsyncZod {
     app.put(
       '/settings/issuer',
       { ...adminOnly, schema: { body: IssuerSchema, response: { 200: IssuerViewSchema } } },
-      async (request) => updateIssuer(ctx.db, request.body, settingsActor(request)),
+      async (request) => updateIssuer(ctx.db, request.body, actorOf(request)),
     );
 
     app.get('/testperson', { schema: { response: { 200: TestPersonViewSchema } } }, async () =>

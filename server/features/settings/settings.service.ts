@@ -1,4 +1,4 @@
-import { type Issuer, IssuerMessages } from '../../../common/issuer';
+import type { Issuer } from '../../../common/issuer';
 import type { SettingsSave, TestPerson } from '../../../common/settings';
 import { SettingsMessages } from '../../../common/settings';
 import type { Db, DbOrTx } from '../../db/client';
@@ -81,13 +81,16 @@ export async function updateTestPerson(
 }
 
 /**
- * Saves the issuer's details ('Gegevens afnemer (afrekeningen)', PUT /api/settings/issuer): an
- * administrator's (403 for other staff). A change is a 'settings-changed' entry in the audit log
+ * Saves the issuer's details ('Gegevens afnemer (afrekeningen)', PUT /api/settings/issuer), which
+ * the route lets administrators alone do. A change is a 'settings-changed' entry in the audit log
  * (subject 'issuer'), in the same transaction, with each changed field before and after (company
  * details, no person's). Returns the issuer's details as stored.
  */
-export async function updateIssuer(db: Db, values: Issuer, actor: SettingsActor): Promise<Issuer> {
-  if (!actor.isAdmin) throw forbidden(IssuerMessages.adminOnly);
+export async function updateIssuer(
+  db: Db,
+  values: Issuer,
+  actor: Pick<AuditInput, 'username' | 'ip'>,
+): Promise<Issuer> {
   return db.transaction(async (tx) => {
     const before = await getIssuer(tx);
     const after = presentIssuer(await saveIssuer(tx, values));

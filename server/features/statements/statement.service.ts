@@ -243,9 +243,7 @@ async function issueIn(
 ): Promise<StatementDetail> {
   const number = await takeNextNumber(tx);
   const scope = { partnerId: ref.partner, datasetId: ref.dataset ?? null, month: ref.month };
-  const existing = (await listIssuedOfMonth(tx, ref.month)).find(
-    (s) => s.partnerId === scope.partnerId && s.datasetId === scope.datasetId,
-  );
+  const existing = await findIssued(tx, scope);
   if (existing)
     throw new HttpError(409, StatementMessages.alreadyIssued(statementNumberText(existing.number)));
   const proposal = await getProposal(tx, ref);

@@ -12,9 +12,9 @@ export interface Actor {
   ip?: string | null;
 }
 
-/** Throws 403 unless the user is an administrator. */
-export function assertAdmin(user: UserRow): void {
-  if (user.role !== 'admin') throw forbidden(UserMessages.adminOnly);
+/** Throws 403 (with `message`) unless the user is an administrator. */
+export function assertAdmin(user: UserRow, message: string = UserMessages.adminOnly): void {
+  if (user.role !== 'admin') throw forbidden(message);
 }
 
 /** Throws 403 unless the user is an administrator or acts on their own account `targetId`. */

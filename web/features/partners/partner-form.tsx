@@ -4,7 +4,7 @@ import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useEffect, useState } from 'react';
 import { useNavigate, useParams } from 'react-router';
 import { DEFAULT_COUNTRY } from '../../../common/constants';
-import { COUNTRIES } from '../../../common/countries';
+import { COUNTRY_OPTIONS } from '../../../common/countries';
 import {
   type Partner,
   PartnerFormSchema,
@@ -22,8 +22,6 @@ import { ApiError } from '../../lib/http';
 import { parseDecimal } from '../../lib/numbers';
 import { useFailedQueryAlert } from '../../lib/use-failed-query-alert';
 import { createPartner, getPartner, partnerKey, partnersKey, updatePartner } from './api';
-
-const COUNTRY_OPTIONS = COUNTRIES.map((c) => ({ value: c.code, label: c.name }));
 
 const EMPTY = {
   id: '',

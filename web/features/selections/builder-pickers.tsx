@@ -30,6 +30,8 @@ export function BuilderPickers(props: {
   mailings: Mailing[] | undefined;
   /** The campaign list is being read (the picker shows a spinner meanwhile). */
   isLoadingCampaigns?: boolean;
+  /** The campaign's mailings are being read (a failed read stops the spinner). */
+  isLoadingMailings?: boolean;
   disabled: boolean;
 }) {
   const { draft } = props;
@@ -65,7 +67,6 @@ export function BuilderPickers(props: {
   };
   const drafts = (props.mailings ?? []).filter((m) => m.state === 'draft');
   // While a list is read its picker shows a spinner and says so, not that nothing was found.
-  const isLoadingMailings = Boolean(draft.campaign) && props.mailings === undefined;
   const loading = (isLoading: boolean | undefined) =>
     isLoading
       ? { rightSection: <Loader size="xs" aria-label="Laden" />, nothingFoundMessage: 'Laden...' }
@@ -93,7 +94,7 @@ export function BuilderPickers(props: {
         value={drafts.some((m) => m._id === draft.mailing) ? draft.mailing : null}
         onChange={(v) => navigate(selectionPaths.builder(draft.campaign, v))}
         disabled={props.disabled || !draft.campaign}
-        {...loading(isLoadingMailings)}
+        {...loading(props.isLoadingMailings)}
       />
       <Select
         label="Sjabloon"
@@ -106,7 +107,7 @@ export function BuilderPickers(props: {
         value={template}
         onChange={applyTemplate}
         disabled={props.disabled}
-        {...loading(preQueries.isPending && !preQueries.error)}
+        {...loading(preQueries.isLoading)}
       />
     </SimpleGrid>
   );

@@ -136,6 +136,7 @@ export function SelectionBuilderPage() {
               campaigns={campaignOptions}
               mailings={mailings.data}
               isLoadingCampaigns={isLoadingCampaigns}
+              isLoadingMailings={mailings.isLoading}
               disabled={isBusy}
             />
             {mailing && !isDraftMailing && (

@@ -13,7 +13,7 @@ import {
 import { schemaResolver, useForm } from '@mantine/form';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useEffect } from 'react';
-import { COUNTRIES } from '../../../common/countries';
+import { COUNTRY_OPTIONS } from '../../../common/countries';
 import { type IssuerInput, IssuerLabels, IssuerMessages, IssuerSchema } from '../../../common/issuer';
 import { SettingsMessages } from '../../../common/settings';
 import { showDanger, showSuccess } from '../../lib/alerts';
@@ -21,7 +21,6 @@ import { useFailedQueryAlert } from '../../lib/use-failed-query-alert';
 import { useIsAdmin } from '../users/no-access';
 import { getIssuer, issuerKey, saveIssuer } from './api';
 
-const COUNTRY_OPTIONS = COUNTRIES.map((c) => ({ value: c.code, label: c.name }));
 const EMPTY: Required<IssuerInput> = {
   name: '',
   address: '',
@@ -76,9 +75,7 @@ export function IssuerCard() {
         {isAdmin ? '' : ' Alleen een beheerder kan ze wijzigen.'}
       </Text>
       {issuer.isPending ? (
-        issuer.error ? null : (
-          <Loader size="sm" />
-        )
+        <Loader size="sm" />
       ) : (
         <form
           onSubmit={form.onSubmit(
